@@ -1,0 +1,1 @@
+//! saltation-orbit (under construction)

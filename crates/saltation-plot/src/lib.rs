@@ -1,0 +1,1 @@
+//! saltation-plot (under construction)
