@@ -1,1 +1,60 @@
-//! placeholder
+//! # saltation-ode
+//!
+//! Initial-value integrators for Saltation: explicit Runge–Kutta pairs from Butcher tableaus held
+//! as data (Euler, Heun, RK4; Bogacki–Shampine 3(2), Runge–Kutta–Fehlberg 4(5), Dormand–Prince
+//! 5(4) and 8(5,3)), error control with the MATLAB (`max(r|y|, a)`) or CVODE (`r|y| + a`)
+//! weights, a PI step-size controller, dense output of each method's own order, and precise event
+//! location with direction filters, enabling conditions and Zeno protection.
+//!
+//! ## What you want to do
+//! - **Integrate once**: [`Ivp`] — `Ivp::new(&sys, t0, &y0).solve(Method::Dop853, t_end, &opts)`.
+//! - **Integrate piecewise** (stop at an event, apply a jump, go on): [`Solver`] with
+//!   [`Solver::start`], [`Solver::integrate`], [`Solver::restart`].
+//! - **Write a system**: implement [`OdeSystem`] (in-place `rhs`) or wrap a closure in
+//!   [`FnSystem`]; guards implement [`EventSet`] or are a `Vec<`[`Event`]`>`.
+//! - **Extended states** (state + variational matrix): set [`SolverOptions::error_dims`] to keep the
+//!   extra components out of (or in) step control.
+//! - **Study a method**: its [`Tableau`] and [`stability_polynomial`] / [`stability_function`].
+//!
+//! ## Error norm
+//! With `w_i = r |y_i| + a_i` (or `max(r|y_i|, a_i)`), `|y_i| = max(|y_n,i|, |y_{n+1},i|)`, a step is
+//! accepted when `‖e / w‖ ≤ 1` (RMS norm by default, max norm optional).
+//!
+//! ## Where the state sits
+//! After [`Solver::integrate`] returns [`Stop::TimeReached`] the solver is exactly at the end
+//! time; after [`Stop::Event`] it is exactly at the located event (state from the dense output).
+#![warn(missing_docs)]
+
+mod control;
+mod error;
+pub mod events;
+mod explicit_rk;
+mod ivp;
+mod locate;
+mod method;
+mod options;
+pub mod root;
+mod solver;
+pub mod stability;
+mod stats;
+mod stepper;
+mod system;
+pub mod tableau;
+mod trajectory;
+mod zeno;
+
+pub use control::{initial_step, PiController};
+pub use error::OdeError;
+pub use events::{Direction, Event, EventHit, EventSet, NoEvents};
+pub use explicit_rk::ExplicitRk;
+pub use ivp::{Ivp, IvpSolution};
+pub use method::Method;
+pub use options::{Atol, ErrorNorm, ErrorWeight, SolverOptions, ZenoLimit};
+pub use solver::{Solver, Stop};
+pub use stability::{stability_function, stability_polynomial};
+pub use stats::Stats;
+pub use stepper::{StepEnds, Stepper};
+pub use system::{FnSystem, OdeSystem};
+pub use tableau::Tableau;
+pub use trajectory::{Sampling, Trajectory};
+pub use zeno::ZenoMonitor;

@@ -81,3 +81,74 @@ pub struct Tableau {
     /// Continuous extension.
     pub dense: DenseOutput,
 }
+
+mod bs23;
+mod dop853;
+mod dp5;
+mod fixed;
+mod rkf45;
+
+pub use bs23::BS23;
+pub use dop853::{DOP853, DOP853_DENSE};
+pub use dp5::DP5;
+pub use fixed::{EULER, HEUN, RK4};
+pub use rkf45::RKF45;
+
+impl Tableau {
+    /// Number of stages `s` of one step.
+    pub fn stages(&self) -> usize {
+        self.c.len()
+    }
+    /// Whether the method has an error estimate (adaptive step size).
+    pub fn is_adaptive(&self) -> bool {
+        !matches!(self.error, ErrorEstimate::None)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const ALL: [&Tableau; 7] = [&EULER, &HEUN, &RK4, &BS23, &RKF45, &DP5, &DOP853];
+
+    #[test]
+    fn rows_sum_to_nodes_and_weights_to_one() {
+        for t in ALL {
+            assert_eq!(t.a.len(), t.stages(), "{}", t.name);
+            for (i, row) in t.a.iter().enumerate() {
+                assert_eq!(row.len(), i, "{} row {i}", t.name);
+                let s: f64 = row.iter().sum();
+                assert!((s - t.c[i]).abs() < 1e-14, "{} row {i}: {s} vs {}", t.name, t.c[i]);
+            }
+            let sb: f64 = t.b.iter().sum();
+            assert!((sb - 1.0).abs() < 1e-14, "{}", t.name);
+            if let ErrorEstimate::Embedded(e) = t.error {
+                assert_eq!(e.len(), t.stages());
+                assert!(e.iter().sum::<f64>().abs() < 1e-14, "{}", t.name);
+            }
+        }
+    }
+
+    /// Quadrature conditions `Σ b_i c_i^(k−1) = 1/k`, k = 1..=order.
+    #[test]
+    fn quadrature_order_conditions() {
+        for t in ALL {
+            for k in 1..=t.order as i32 {
+                let s: f64 = t.b.iter().zip(t.c).map(|(b, c)| b * c.powi(k - 1)).sum();
+                assert!((s - 1.0 / k as f64).abs() < 1e-13, "{} k={k}: {s}", t.name);
+            }
+        }
+    }
+
+    #[test]
+    fn fsal_last_row_equals_weights() {
+        for t in ALL.iter().filter(|t| t.fsal) {
+            let last = t.a[t.stages() - 1];
+            for (a, b) in last.iter().zip(t.b) {
+                assert_eq!(a, b, "{}", t.name);
+            }
+            assert_eq!(t.b[t.stages() - 1], 0.0);
+            assert_eq!(t.c[t.stages() - 1], 1.0);
+        }
+    }
+}

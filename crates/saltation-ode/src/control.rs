@@ -1,0 +1,198 @@
+//! Step-size control shared by the adaptive methods: error weights and norm, the PI controller
+//! and Hairer–Wanner's initial step estimate.
+//!
+//! With `w_i` the error weight (see [`ErrorWeight`]) and `e_i` the local error estimate, a step is
+//! accepted when `err = ‖e / w‖ ≤ 1`. The next step is `h_new = h / fac` with
+//! `fac = clamp(err^α / err_prev^β / safety, 1/max_growth, 1/min_shrink)`,
+//! `α = 1/(q+1) − 0.75 β` (`q` the lower order of the pair): the PI controller of Gustafsson as
+//! used in Hairer's `dopri5`/`dop853` (Hairer & Wanner, *Solving ODEs I*, §II.4 and IV.2).
+
+use crate::options::{ErrorNorm, ErrorWeight, SolverOptions};
+
+/// Error weight `w_i` of component `i` from the larger of the two magnitudes.
+#[inline(always)]
+pub fn weight(opts: &SolverOptions, i: usize, y0: f64, y1: f64) -> f64 {
+    let m = y0.abs().max(y1.abs());
+    let a = opts.atol.get(i);
+    match opts.weight {
+        ErrorWeight::Sum => a + opts.rtol * m,
+        ErrorWeight::Max => (opts.rtol * m).max(a),
+    }
+}
+
+/// Accumulates a norm of scaled components `x_i / w_i`.
+#[derive(Debug, Clone, Copy)]
+pub struct NormAcc {
+    kind: ErrorNorm,
+    acc: f64,
+    n: usize,
+}
+
+impl NormAcc {
+    /// An empty accumulator of the given kind.
+    #[inline(always)]
+    pub fn new(kind: ErrorNorm) -> Self {
+        Self { kind, acc: 0.0, n: 0 }
+    }
+    /// Adds one scaled component.
+    #[inline(always)]
+    pub fn add(&mut self, scaled: f64) {
+        match self.kind {
+            ErrorNorm::Rms => self.acc += scaled * scaled,
+            // `max` would drop a NaN: keep it visible.
+            ErrorNorm::Max => {
+                let a = scaled.abs();
+                if !(a <= self.acc) {
+                    self.acc = a;
+                }
+            }
+        }
+        self.n += 1;
+    }
+    /// The norm (0 for no components).
+    #[inline(always)]
+    pub fn finish(self) -> f64 {
+        match self.kind {
+            ErrorNorm::Rms if self.n > 0 => (self.acc / self.n as f64).sqrt(),
+            ErrorNorm::Rms => 0.0,
+            ErrorNorm::Max => self.acc,
+        }
+    }
+}
+
+/// Number of components in the error norm.
+#[inline]
+pub fn controlled_dims(opts: &SolverOptions, n: usize) -> usize {
+    opts.error_dims.map_or(n, |m| m.min(n))
+}
+
+/// PI step-size controller state.
+#[derive(Debug, Clone, Copy)]
+pub struct PiController {
+    alpha: f64,
+    beta: f64,
+    safety: f64,
+    max_growth: f64,
+    min_shrink: f64,
+    err_prev: f64,
+    rejected_last: bool,
+}
+
+impl PiController {
+    /// Controller for a pair whose lower order is `q`.
+    pub fn new(q: u32, opts: &SolverOptions) -> Self {
+        Self {
+            alpha: 1.0 / (q as f64 + 1.0) - 0.75 * opts.pi_beta,
+            beta: opts.pi_beta,
+            safety: opts.safety,
+            max_growth: opts.max_growth,
+            min_shrink: opts.min_shrink,
+            err_prev: 1e-4,
+            rejected_last: false,
+        }
+    }
+
+    /// Whether `err` passes, and the next step size.
+    #[inline]
+    pub fn next(&mut self, h: f64, err: f64) -> (bool, f64) {
+        let fac11 = err.powf(self.alpha);
+        if err <= 1.0 {
+            let mut fac = fac11 / self.err_prev.powf(self.beta) / self.safety;
+            fac = fac.clamp(1.0 / self.max_growth, 1.0 / self.min_shrink);
+            let mut h_new = h / fac;
+            if self.rejected_last {
+                h_new = h_new.min(h);
+            }
+            self.err_prev = err.max(1e-4);
+            self.rejected_last = false;
+            (true, h_new)
+        } else {
+            self.rejected_last = true;
+            let fac = (fac11 / self.safety).min(1.0 / self.min_shrink);
+            (false, h / fac)
+        }
+    }
+
+    /// Forgets the error history (after a restart at an event).
+    pub fn reset(&mut self) {
+        self.err_prev = 1e-4;
+        self.rejected_last = false;
+    }
+}
+
+/// Hairer–Wanner's initial step (*Solving ODEs I*, §II.4, algorithm "starting step size"):
+/// `d₀ = ‖y₀‖`, `d₁ = ‖f₀‖`, `h₀ = 0.01 d₀/d₁`, one explicit Euler step to `y₁`,
+/// `d₂ = ‖f(t₀+h₀, y₁) − f₀‖ / h₀`, `h₁ = (0.01 / max(d₁, d₂))^(1/(p+1))`, result
+/// `min(100 h₀, h₁, h_max)`. Norms are RMS with weights `a_i + r |y₀,i|`. Uses one evaluation of
+/// `f`, written through `f1` (scratch) with `y1` as scratch state.
+#[allow(clippy::too_many_arguments)]
+pub fn initial_step(
+    rhs: &mut dyn FnMut(f64, &[f64], &mut [f64]),
+    t0: f64,
+    y0: &[f64],
+    f0: &[f64],
+    order: u32,
+    opts: &SolverOptions,
+    y1: &mut [f64],
+    f1: &mut [f64],
+) -> f64 {
+    let m = controlled_dims(opts, y0.len());
+    let sk = |i: usize| opts.atol.get(i) + opts.rtol * y0[i].abs();
+    let (mut d0, mut d1) = (NormAcc::new(ErrorNorm::Rms), NormAcc::new(ErrorNorm::Rms));
+    for i in 0..m {
+        d0.add(y0[i] / sk(i));
+        d1.add(f0[i] / sk(i));
+    }
+    let (d0, d1) = (d0.finish(), d1.finish());
+    let mut h0 = if d0 < 1e-5 || d1 < 1e-5 {
+        1e-6
+    } else {
+        0.01 * d0 / d1
+    };
+    h0 = h0.min(opts.h_max);
+    for i in 0..y0.len() {
+        y1[i] = y0[i] + h0 * f0[i];
+    }
+    rhs(t0 + h0, y1, f1);
+    let mut d2 = NormAcc::new(ErrorNorm::Rms);
+    for i in 0..m {
+        d2.add((f1[i] - f0[i]) / sk(i));
+    }
+    let d2 = d2.finish() / h0;
+    let dm = d1.max(d2);
+    let h1 = if dm <= 1e-15 || !dm.is_finite() {
+        (h0 * 1e-3).max(1e-6)
+    } else {
+        (0.01 / dm).powf(1.0 / (order as f64 + 1.0))
+    };
+    (100.0 * h0).min(h1).min(opts.h_max)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn controller_accepts_small_errors_and_bounds_growth() {
+        let opts = SolverOptions::default();
+        let mut c = PiController::new(4, &opts);
+        let (ok, h) = c.next(0.1, 1e-12);
+        assert!(ok && (h - 1.0).abs() < 1e-12, "growth capped at 10: {h}");
+        let (ok, h) = c.next(0.1, 1e6);
+        assert!(!ok && (h - 0.02).abs() < 1e-12, "shrink capped at 0.2: {h}");
+        let (ok, h2) = c.next(0.02, 1e-12);
+        assert!(ok && h2 <= 0.02, "no growth right after a rejection");
+    }
+
+    #[test]
+    fn norms() {
+        let mut a = NormAcc::new(ErrorNorm::Rms);
+        a.add(3.0);
+        a.add(4.0);
+        assert!((a.finish() - (12.5f64).sqrt()).abs() < 1e-15);
+        let mut m = NormAcc::new(ErrorNorm::Max);
+        m.add(-3.0);
+        m.add(f64::NAN);
+        assert!(m.finish().is_nan());
+    }
+}

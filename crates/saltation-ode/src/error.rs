@@ -1,0 +1,87 @@
+//! Typed errors of the integrators.
+
+use thiserror::Error;
+
+/// Why an integration could not go on. Every variant says where (time, step size, event).
+#[derive(Debug, Clone, PartialEq, Error)]
+#[non_exhaustive]
+pub enum OdeError {
+    /// An option is outside its valid range (see [`crate::SolverOptions::validate`]).
+    #[error("invalid option `{field}`: {reason}")]
+    InvalidOption {
+        /// Name of the offending field.
+        field: &'static str,
+        /// What is wrong with it.
+        reason: &'static str,
+    },
+    /// A vector has the wrong length for the system.
+    #[error("dimension mismatch in {what}: expected {expected}, got {got}")]
+    DimensionMismatch {
+        /// Which vector.
+        what: &'static str,
+        /// Length the system needs.
+        expected: usize,
+        /// Length given.
+        got: usize,
+    },
+    /// The initial state or time is NaN or infinite.
+    #[error("non-finite initial value at t = {t}")]
+    NonFiniteInitial {
+        /// Initial time.
+        t: f64,
+    },
+    /// The vector field produced NaN or ±Inf during the step starting at `t`.
+    #[error("the vector field returned NaN or Inf in the step from t = {t} (step size {h:e})")]
+    NonFinite {
+        /// Start of the step that failed.
+        t: f64,
+        /// Attempted step size.
+        h: f64,
+    },
+    /// The step size fell below `h_min` while the error test kept failing.
+    #[error("step size {h:e} fell below h_min at t = {t}")]
+    StepTooSmall {
+        /// Time reached.
+        t: f64,
+        /// Last attempted step size.
+        h: f64,
+    },
+    /// `max_steps` accepted steps were taken without reaching the end.
+    #[error("maximum number of steps ({steps}) reached at t = {t}")]
+    MaxSteps {
+        /// Time reached.
+        t: f64,
+        /// Steps taken.
+        steps: usize,
+    },
+    /// Events accumulate (Zeno behaviour): more than the allowed number of events in too short a
+    /// time, or more than `max_events` in one solve.
+    #[error("event accumulation (Zeno) at t = {t}: {events} events, the last {window} within {span:e} time units")]
+    Zeno {
+        /// Time of the last event.
+        t: f64,
+        /// Events so far.
+        events: usize,
+        /// Size of the window of recent events tested.
+        window: usize,
+        /// Time spanned by those events.
+        span: f64,
+    },
+    /// A stepper was asked to step before [`crate::Solver::start`].
+    #[error("the solver was not started (call `start` first)")]
+    NotStarted,
+    /// A fixed-step method was used without a step size.
+    #[error("the fixed-step method `{method}` needs `h_fixed` (or `h_init`) to be set")]
+    FixedStepNeedsStep {
+        /// Method name.
+        method: &'static str,
+    },
+    /// The requested end time is behind the current time (integration runs forward only).
+    #[error("end time {t_end} is before the current time {t}")]
+    BackwardSpan {
+        /// Current time.
+        t: f64,
+        /// Requested end.
+        t_end: f64,
+    },
+}

@@ -1,0 +1,114 @@
+//! Continuous extensions of the explicit Runge–Kutta methods (Hairer, Nørsett & Wanner,
+//! *Solving ODEs I*, §II.6): Dormand–Prince 5(4)'s 4th-order and DOP853's 7th-order formulas.
+//! Both share the leading terms `r₁ = y₀`, `r₂ = Δ = y₁ − y₀`, `r₃ = h f₀ − Δ`,
+//! `r₄ = Δ − h f₁ − r₃`, so that the interpolant matches `y` and `f` at both ends.
+
+use super::ExplicitRk;
+use crate::tableau::Dop853Dense;
+use crate::{OdeSystem, Stats};
+
+impl ExplicitRk {
+    fn h_last(&self) -> f64 {
+        self.t - self.t_prev
+    }
+
+    fn prepare_common(&mut self) {
+        let (n, h) = (self.n, self.h_last());
+        for i in 0..n {
+            let d = self.y[i] - self.y_prev[i];
+            let r3 = h * self.f_prev[i] - d;
+            self.rcont[i] = self.y_prev[i];
+            self.rcont[n + i] = d;
+            self.rcont[2 * n + i] = r3;
+            self.rcont[3 * n + i] = d - h * self.f[i] - r3;
+        }
+    }
+
+    /// `r₅ = h Σ d_i k_i` (Dormand–Prince 5(4)).
+    pub(super) fn prepare_dp5(&mut self, d: &[f64]) {
+        self.prepare_common();
+        let (n, h) = (self.n, self.h_last());
+        let r5 = &mut self.rcont[4 * n..5 * n];
+        r5.fill(0.0);
+        for (j, &dj) in d.iter().enumerate() {
+            if dj != 0.0 {
+                for (r, k) in r5.iter_mut().zip(&self.k[j * n..(j + 1) * n]) {
+                    *r += h * dj * k;
+                }
+            }
+        }
+        self.dense_ready = true;
+    }
+
+    /// `y(θ) = r₁ + θ(r₂ + θ₁(r₃ + θ(r₄ + θ₁ r₅)))`, `θ₁ = 1 − θ`.
+    pub(super) fn eval_dp5(&self, t: f64, out: &mut [f64]) {
+        let n = self.n;
+        let h = self.h_last();
+        let th = if h == 0.0 { 1.0 } else { (t - self.t_prev) / h };
+        let th1 = 1.0 - th;
+        let r = &self.rcont;
+        for i in 0..n {
+            out[i] = r[i]
+                + th * (r[n + i]
+                    + th1 * (r[2 * n + i] + th * (r[3 * n + i] + th1 * r[4 * n + i])));
+        }
+    }
+
+    /// Extra stages `k₁₄..k₁₆` and `r₅..r₈ = h Σ d_qj k_j` (DOP853).
+    pub(super) fn prepare_dop853<S: OdeSystem + ?Sized>(
+        &mut self,
+        sys: &S,
+        coef: &Dop853Dense,
+        stats: &mut Stats,
+    ) {
+        self.prepare_common();
+        let (n, h) = (self.n, self.h_last());
+        let base = 13; // k₁..k₁₃ (k₁₃ = f(t+h, y₁)) are in place.
+        for m in 0..3 {
+            let row = coef.a_extra[m];
+            let (done, rest) = self.k.split_at_mut((base + m) * n);
+            self.ytmp.copy_from_slice(&self.y_prev);
+            for (j, &a) in row.iter().enumerate() {
+                if a != 0.0 {
+                    for (o, kv) in self.ytmp.iter_mut().zip(&done[j * n..(j + 1) * n]) {
+                        *o += h * a * kv;
+                    }
+                }
+            }
+            sys.rhs(
+                self.t_prev + coef.c_extra[m] * h,
+                &self.ytmp,
+                &mut rest[..n],
+            );
+        }
+        stats.rhs_evals += 3;
+        for q in 0..4 {
+            let (head, tail) = self.rcont.split_at_mut((4 + q) * n);
+            let _ = head;
+            let rq = &mut tail[..n];
+            rq.fill(0.0);
+            for (j, &dj) in coef.d[q].iter().enumerate() {
+                if dj != 0.0 {
+                    for (r, k) in rq.iter_mut().zip(&self.k[j * n..(j + 1) * n]) {
+                        *r += h * dj * k;
+                    }
+                }
+            }
+        }
+        self.dense_ready = true;
+    }
+
+    /// `y(θ) = r₁ + θ(r₂ + θ₁(r₃ + θ(r₄ + θ₁(r₅ + θ(r₆ + θ₁(r₇ + θ r₈))))))`.
+    pub(super) fn eval_dop853(&self, t: f64, out: &mut [f64]) {
+        let n = self.n;
+        let h = self.h_last();
+        let th = if h == 0.0 { 1.0 } else { (t - self.t_prev) / h };
+        let th1 = 1.0 - th;
+        let r = &self.rcont;
+        for i in 0..n {
+            let c = r[4 * n + i] + th * (r[5 * n + i] + th1 * (r[6 * n + i] + th * r[7 * n + i]));
+            out[i] = r[i]
+                + th * (r[n + i] + th1 * (r[2 * n + i] + th * (r[3 * n + i] + th1 * c)));
+        }
+    }
+}

@@ -1,0 +1,203 @@
+//! Event location on the dense output of each accepted step.
+//!
+//! For each guard the scanner forms the sign sequence at the step's start, at
+//! `event_samples` interior points (cheap cubic Hermite values, so that two crossings inside one
+//! step are seen) and at the step's end. The first sign change in the guard's direction is
+//! confirmed on the method's own dense output and refined there by Brent's method to a few ulps
+//! of time ([`crate::root::brent`]); the enabling condition is then tested at the crossing. A
+//! guard whose value is exactly zero at the previous point is *unarmed*: it takes the sign it
+//! leaves zero with (an extra sample at `h/1024` catches a quick return) and is not detected
+//! there. A root within a few ulps of the last (re)start is the start itself and is ignored.
+
+use crate::events::{EventHit, EventSet};
+use crate::root::brent;
+use crate::stepper::Stepper;
+use crate::{OdeSystem, Stats};
+
+/// Guard bookkeeping between steps (buffers allocated on `reset`).
+#[derive(Debug, Clone, Default)]
+pub(crate) struct EventScanner {
+    g_prev: Vec<f64>,
+    g_new: Vec<f64>,
+    samples: Vec<f64>,
+    sample_t: Vec<f64>,
+    ybuf: Vec<f64>,
+    n_samples: usize,
+    t_start: f64,
+    passed: Vec<EventHit>,
+}
+
+impl EventScanner {
+    /// Sizes the buffers and records the guards' values at the (re)start point.
+    pub fn reset<E: EventSet + ?Sized>(
+        &mut self,
+        events: &E,
+        t: f64,
+        y: &[f64],
+        n_samples: usize,
+        stats: &mut Stats,
+    ) {
+        let ne = events.count();
+        self.n_samples = n_samples;
+        self.g_prev.resize(ne, 0.0);
+        self.g_new.resize(ne, 0.0);
+        self.samples.resize((n_samples + 1) * ne, 0.0);
+        self.sample_t.reserve(n_samples + 1);
+        self.ybuf.resize(y.len(), 0.0);
+        self.t_start = t;
+        self.passed.clear();
+        self.after_stop(events, t, y, stats);
+    }
+
+    /// Guard values at a stop point `(t, y)`.
+    pub fn after_stop<E: EventSet + ?Sized>(
+        &mut self,
+        events: &E,
+        t: f64,
+        y: &[f64],
+        stats: &mut Stats,
+    ) {
+        for i in 0..events.count() {
+            self.g_prev[i] = events.value(i, t, y);
+        }
+        stats.guard_evals += events.count();
+    }
+
+    /// Non-terminal hits of the last scan up to `t_cut`, in time order.
+    pub fn take_passed(&mut self, t_cut: f64) -> Vec<EventHit> {
+        if self.passed.is_empty() {
+            return Vec::new();
+        }
+        let mut v = std::mem::take(&mut self.passed);
+        v.retain(|h| h.t <= t_cut);
+        v.sort_by(|a, b| a.t.total_cmp(&b.t));
+        v
+    }
+
+    /// Scans the stepper's last accepted step. Returns the earliest terminal hit; non-terminal
+    /// hits go to `passed`.
+    pub fn scan<M: Stepper, S: OdeSystem + ?Sized, E: EventSet + ?Sized>(
+        &mut self,
+        stepper: &mut M,
+        sys: &S,
+        events: &E,
+        stats: &mut Stats,
+    ) -> Option<EventHit> {
+        let ne = events.count();
+        let (t0, t1) = {
+            let ends = stepper.ends();
+            let (t0, t1) = (ends.t0, ends.t1);
+            let h = t1 - t0;
+            for i in 0..ne {
+                self.g_new[i] = events.value(i, t1, ends.y1);
+            }
+            self.sample_t.clear();
+            if self.g_prev.iter().any(|g| *g == 0.0) {
+                self.sample_t.push(t0 + h / 1024.0);
+            }
+            for k in 1..=self.n_samples {
+                self.sample_t.push(t0 + h * k as f64 / (self.n_samples + 1) as f64);
+            }
+            for (p, &tp) in self.sample_t.iter().enumerate() {
+                ends.hermite(tp, &mut self.ybuf);
+                for i in 0..ne {
+                    self.samples[p * ne + i] = events.value(i, tp, &self.ybuf);
+                }
+            }
+            stats.guard_evals += ne * (self.sample_t.len() + 1);
+            (t0, t1)
+        };
+        let h = t1 - t0;
+        let start_tol = 8.0 * f64::EPSILON * self.t_start.abs().max(h.abs());
+        let mut best: Option<EventHit> = None;
+        let npts = self.sample_t.len();
+        for i in 0..ne {
+            let dir = events.direction(i);
+            let (mut pt, mut pg) = (t0, self.g_prev[i]);
+            for p in 0..=npts {
+                let (tk, gk) = if p < npts {
+                    (self.sample_t[p], self.samples[p * ne + i])
+                } else {
+                    (t1, self.g_new[i])
+                };
+                if pg == 0.0 {
+                    // Unarmed: take the sign the guard leaves zero with.
+                    (pt, pg) = (tk, gk);
+                    continue;
+                }
+                if best.as_ref().is_some_and(|b| b.t < pt) {
+                    break;
+                }
+                let changes = gk == 0.0 || (gk < 0.0) != (pg < 0.0);
+                if changes {
+                    // Confirm on the method's own dense output (Hermite samples are a screen).
+                    let ga = if pt == t0 {
+                        self.g_prev[i]
+                    } else {
+                        self.dense_guard(stepper, sys, events, i, pt, stats)
+                    };
+                    let gb = if tk == t1 {
+                        self.g_new[i]
+                    } else {
+                        self.dense_guard(stepper, sys, events, i, tk, stats)
+                    };
+                    let real = ga != 0.0 && (gb == 0.0 || (gb < 0.0) != (ga < 0.0));
+                    if real && dir.matches(ga, if gb == 0.0 { -ga } else { gb }) {
+                        let ybuf = &mut self.ybuf;
+                        let mut g = |s: f64| {
+                            stepper.dense(sys, s, ybuf, stats);
+                            stats.guard_evals += 1;
+                            events.value(i, s, ybuf)
+                        };
+                        // Brent's own floor 2ε|t| makes the bracket a few ulps wide.
+                        let (ts, _) = brent(&mut g, pt, tk, ga, gb, 0.0, 200);
+                        let mut y = vec![0.0; self.ybuf.len()];
+                        if ts == t1 {
+                            y.copy_from_slice(stepper.y());
+                        } else {
+                            stepper.dense(sys, ts, &mut y, stats);
+                        }
+                        let at_start = ts - self.t_start <= start_tol;
+                        if !at_start && events.enabled(i, ts, &y) {
+                            let hit = EventHit {
+                                index: i,
+                                t: ts,
+                                y,
+                                terminal: events.terminal(i),
+                            };
+                            if hit.terminal {
+                                if best.as_ref().is_none_or(|b| hit.t < b.t) {
+                                    best = Some(hit);
+                                }
+                            } else {
+                                self.passed.push(hit);
+                            }
+                            break;
+                        }
+                    }
+                }
+                if gk != 0.0 {
+                    (pt, pg) = (tk, gk);
+                } else {
+                    pt = tk;
+                }
+            }
+        }
+        std::mem::swap(&mut self.g_prev, &mut self.g_new);
+        best
+    }
+
+    fn dense_guard<M: Stepper, S: OdeSystem + ?Sized, E: EventSet + ?Sized>(
+        &mut self,
+        stepper: &mut M,
+        sys: &S,
+        events: &E,
+        i: usize,
+        t: f64,
+        stats: &mut Stats,
+    ) -> f64 {
+        stepper.dense(sys, t, &mut self.ybuf, stats);
+        stats.guard_evals += 1;
+        events.value(i, t, &self.ybuf)
+    }
+}

@@ -1,0 +1,239 @@
+//! Solver options: tolerances, error norm, step-size limits and event settings.
+
+use crate::OdeError;
+use serde::{Deserialize, Serialize};
+
+/// Absolute tolerance: one value for all components or one per component.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub enum Atol {
+    /// The same absolute tolerance for every component.
+    Scalar(f64),
+    /// One absolute tolerance per component (length = number of error-controlled components).
+    Vector(Vec<f64>),
+}
+
+impl Atol {
+    /// Tolerance of component `i`.
+    #[inline]
+    pub fn get(&self, i: usize) -> f64 {
+        match self {
+            Atol::Scalar(a) => *a,
+            Atol::Vector(v) => v[i],
+        }
+    }
+}
+
+/// How the per-component error weight `w_i` is formed from `rtol = r`, `atol = a` and
+/// `|y_i| = max(|y_n,i|, |y_{n+1},i|)`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, Default)]
+pub enum ErrorWeight {
+    /// CVODE / Hairer style: `w_i = r |y_i| + a_i` (default).
+    #[default]
+    Sum,
+    /// MATLAB style: `w_i = max(r |y_i|, a_i)`.
+    Max,
+}
+
+/// Which norm of the scaled local error `e_i / w_i` must be ≤ 1 for a step to be accepted.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, Default)]
+pub enum ErrorNorm {
+    /// Root mean square `sqrt(Σ (e_i/w_i)² / m)` over the `m` controlled components (Hairer; default).
+    #[default]
+    Rms,
+    /// Maximum norm `max_i |e_i / w_i|` (MATLAB's ode suite).
+    Max,
+}
+
+/// Options shared by all integrators. Every field has a sensible [`Default`].
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(default)]
+pub struct SolverOptions {
+    /// Relative tolerance `r` (> 0; default 1e-6).
+    pub rtol: f64,
+    /// Absolute tolerance `a` (≥ 0, and `r + a > 0`; default 1e-9).
+    pub atol: Atol,
+    /// Error weight formula (default: `r|y| + a`).
+    pub weight: ErrorWeight,
+    /// Error norm (default: RMS).
+    pub norm: ErrorNorm,
+    /// Number of leading components that enter the error norm; `None` = all. Lets an extended state
+    /// (e.g. state plus variational matrix) keep the extra components out of step control.
+    pub error_dims: Option<usize>,
+    /// Initial step size; `None` = Hairer–Wanner's automatic estimate (adaptive methods).
+    pub h_init: Option<f64>,
+    /// Constant step size without error control. Required by the fixed-step methods (Euler, Heun,
+    /// RK4); given to an adaptive method it switches its error control off (for order studies).
+    pub h_fixed: Option<f64>,
+    /// Largest step size (default: unbounded). Also bounds the gap between event checks.
+    pub h_max: f64,
+    /// Smallest step size before [`OdeError::StepTooSmall`] (default 0: only the floating-point
+    /// limit `16 ε |t|` applies).
+    pub h_min: f64,
+    /// Accepted steps allowed in one call before [`OdeError::MaxSteps`] (default 100 000).
+    pub max_steps: usize,
+    /// Safety factor of the step-size controller, in (0, 1) (default 0.9).
+    pub safety: f64,
+    /// Largest step growth per step (default 10).
+    pub max_growth: f64,
+    /// Smallest step shrink factor per step (default 0.2).
+    pub min_shrink: f64,
+    /// PI-controller weight `β` on the previous error (0 = plain I controller; default 0.04, as in
+    /// Hairer's codes).
+    pub pi_beta: f64,
+    /// Interior sample points per step at which the guards are also evaluated, so that two
+    /// crossings inside one step are not missed (default 3). 0 checks the step's ends only.
+    pub event_samples: usize,
+    /// Event-accumulation (Zeno) detection.
+    pub zeno: ZenoLimit,
+}
+
+impl Default for SolverOptions {
+    fn default() -> Self {
+        Self {
+            rtol: 1e-6,
+            atol: Atol::Scalar(1e-9),
+            weight: ErrorWeight::Sum,
+            norm: ErrorNorm::Rms,
+            error_dims: None,
+            h_init: None,
+            h_fixed: None,
+            h_max: f64::INFINITY,
+            h_min: 0.0,
+            max_steps: 100_000,
+            safety: 0.9,
+            max_growth: 10.0,
+            min_shrink: 0.2,
+            pi_beta: 0.04,
+            event_samples: 3,
+            zeno: ZenoLimit::default(),
+        }
+    }
+}
+
+impl SolverOptions {
+    /// Options with `rtol = atol = tol`.
+    pub fn with_tol(tol: f64) -> Self {
+        Self {
+            rtol: tol,
+            atol: Atol::Scalar(tol),
+            ..Self::default()
+        }
+    }
+
+    /// Checks every field's range; the solvers call it before integrating.
+    pub fn validate(&self) -> Result<(), OdeError> {
+        let bad = |field, reason| Err(OdeError::InvalidOption { field, reason });
+        if !(self.rtol >= 0.0 && self.rtol.is_finite()) {
+            return bad("rtol", "must be finite and >= 0");
+        }
+        match &self.atol {
+            Atol::Scalar(a) if !(*a >= 0.0 && a.is_finite()) => {
+                return bad("atol", "must be finite and >= 0")
+            }
+            Atol::Vector(v) if v.iter().any(|a| !(*a >= 0.0 && a.is_finite())) => {
+                return bad("atol", "every component must be finite and >= 0")
+            }
+            Atol::Scalar(a) if *a == 0.0 && self.rtol == 0.0 => {
+                return bad("rtol", "rtol and atol cannot both be zero")
+            }
+            _ => {}
+        }
+        if let Some(h) = self.h_init {
+            if !(h > 0.0 && h.is_finite()) {
+                return bad("h_init", "must be finite and > 0");
+            }
+        }
+        if let Some(h) = self.h_fixed {
+            if !(h > 0.0 && h.is_finite()) {
+                return bad("h_fixed", "must be finite and > 0");
+            }
+        }
+        if !(self.h_max > 0.0) {
+            return bad("h_max", "must be > 0");
+        }
+        if !(self.h_min >= 0.0 && self.h_min < self.h_max) {
+            return bad("h_min", "must be >= 0 and < h_max");
+        }
+        if self.max_steps == 0 {
+            return bad("max_steps", "must be > 0");
+        }
+        if !(self.safety > 0.0 && self.safety < 1.0) {
+            return bad("safety", "must be in (0, 1)");
+        }
+        if !(self.max_growth > 1.0) {
+            return bad("max_growth", "must be > 1");
+        }
+        if !(self.min_shrink > 0.0 && self.min_shrink < 1.0) {
+            return bad("min_shrink", "must be in (0, 1)");
+        }
+        if !(0.0..0.5).contains(&self.pi_beta) {
+            return bad("pi_beta", "must be in [0, 0.5)");
+        }
+        self.zeno.validate()
+    }
+}
+
+/// Event-accumulation (Zeno) limits: the integration ends with [`OdeError::Zeno`] when
+/// `window` consecutive events span less than `min_span` time units, or after `max_events`
+/// events in one solve.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(default)]
+pub struct ZenoLimit {
+    /// Total events allowed (default 100 000).
+    pub max_events: usize,
+    /// Number of consecutive events tested (≥ 2; default 20).
+    pub window: usize,
+    /// Smallest time `window` consecutive events may span (default 1e-9).
+    pub min_span: f64,
+}
+
+impl Default for ZenoLimit {
+    fn default() -> Self {
+        Self {
+            max_events: 100_000,
+            window: 20,
+            min_span: 1e-9,
+        }
+    }
+}
+
+impl ZenoLimit {
+    fn validate(&self) -> Result<(), OdeError> {
+        if self.window < 2 || self.max_events == 0 || !(self.min_span >= 0.0) {
+            return Err(OdeError::InvalidOption {
+                field: "zeno",
+                reason: "window must be >= 2, max_events > 0, min_span >= 0",
+            });
+        }
+        Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn defaults_are_valid_and_bad_values_are_named() {
+        assert!(SolverOptions::default().validate().is_ok());
+        let o = SolverOptions {
+            rtol: f64::NAN,
+            ..Default::default()
+        };
+        assert!(matches!(
+            o.validate(),
+            Err(OdeError::InvalidOption { field: "rtol", .. })
+        ));
+        let o = SolverOptions {
+            safety: 1.5,
+            ..Default::default()
+        };
+        assert!(matches!(
+            o.validate(),
+            Err(OdeError::InvalidOption {
+                field: "safety",
+                ..
+            })
+        ));
+    }
+}

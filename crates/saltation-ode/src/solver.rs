@@ -1,0 +1,247 @@
+//! The driver: runs a [`Stepper`] to an end time or a terminal event, records output and events.
+//!
+//! ```
+//! use saltation_ode::{Direction, Event, FnSystem, Method, Solver, SolverOptions, Stop};
+//! // A ball dropped from height 1 (g = 9.81) hits the ground at t = sqrt(2/9.81).
+//! let ball = FnSystem::new(2, |_t, y: &[f64], dy: &mut [f64]| {
+//!     dy[0] = y[1];
+//!     dy[1] = -9.81;
+//! });
+//! let ground = vec![Event::new(|_t, y: &[f64]| y[0]).direction(Direction::Falling)];
+//! let mut solver = Solver::new(Method::Dop853.stepper(), SolverOptions::with_tol(1e-10)).unwrap();
+//! solver.start(&ball, &ground, 0.0, &[1.0, 0.0]).unwrap();
+//! match solver.integrate(&ball, &ground, 10.0, None).unwrap() {
+//!     Stop::Event(hit) => assert!((hit.t - (2.0f64 / 9.81).sqrt()).abs() < 1e-14),
+//!     Stop::TimeReached => panic!("the ball never landed"),
+//! }
+//! ```
+
+use crate::events::{EventHit, EventSet};
+use crate::locate::EventScanner;
+use crate::stepper::Stepper;
+use crate::trajectory::{Sampling, Trajectory};
+use crate::zeno::ZenoMonitor;
+use crate::{OdeError, OdeSystem, SolverOptions, Stats};
+
+/// Why [`Solver::integrate`] returned.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Stop {
+    /// The end time was reached; the solver sits exactly there.
+    TimeReached,
+    /// A terminal event fired; the solver sits exactly at the event (time and state of the hit).
+    Event(EventHit),
+}
+
+/// An integrator with its workspace: start it, integrate to a time or an event, restart after a
+/// jump, and so on. Statistics and the Zeno monitor accumulate over restarts.
+#[derive(Debug, Clone)]
+pub struct Solver<M: Stepper> {
+    stepper: M,
+    opts: SolverOptions,
+    stats: Stats,
+    scanner: EventScanner,
+    zeno: ZenoMonitor,
+    log: Vec<EventHit>,
+    started: bool,
+}
+
+impl<M: Stepper> Solver<M> {
+    /// A solver running `stepper` with validated `opts`.
+    pub fn new(stepper: M, opts: SolverOptions) -> Result<Self, OdeError> {
+        opts.validate()?;
+        let zeno = ZenoMonitor::new(&opts.zeno);
+        Ok(Self {
+            stepper,
+            opts,
+            stats: Stats::default(),
+            scanner: EventScanner::default(),
+            zeno,
+            log: Vec::new(),
+            started: false,
+        })
+    }
+
+    /// Starts a new integration at `(t0, y0)`: clears statistics, event log and Zeno history.
+    /// Guards that are exactly zero at `t0` are not detected there.
+    pub fn start<S: OdeSystem + ?Sized, E: EventSet + ?Sized>(
+        &mut self,
+        sys: &S,
+        events: &E,
+        t0: f64,
+        y0: &[f64],
+    ) -> Result<(), OdeError> {
+        self.stats = Stats::default();
+        self.zeno.clear();
+        self.log.clear();
+        self.restart(sys, events, t0, y0)
+    }
+
+    /// Restarts at `(t, y)` (after a reset map, or with another vector field `sys`), keeping
+    /// statistics and the Zeno history.
+    pub fn restart<S: OdeSystem + ?Sized, E: EventSet + ?Sized>(
+        &mut self,
+        sys: &S,
+        events: &E,
+        t: f64,
+        y: &[f64],
+    ) -> Result<(), OdeError> {
+        self.stepper.start(sys, t, y, &self.opts, &mut self.stats)?;
+        self.scanner
+            .reset(events, t, y, self.opts.event_samples, &mut self.stats);
+        self.started = true;
+        Ok(())
+    }
+
+    /// Integrates until `t_end` or the first terminal event, recording into `out` if given.
+    /// Non-terminal events are appended to [`Solver::event_log`].
+    pub fn integrate<S: OdeSystem + ?Sized, E: EventSet + ?Sized>(
+        &mut self,
+        sys: &S,
+        events: &E,
+        t_end: f64,
+        mut out: Option<&mut Trajectory>,
+    ) -> Result<Stop, OdeError> {
+        if !self.started {
+            return Err(OdeError::NotStarted);
+        }
+        let t_now = self.stepper.t();
+        if !(t_end >= t_now) {
+            return Err(OdeError::BackwardSpan { t: t_now, t_end });
+        }
+        if let Some(o) = out.as_deref_mut() {
+            record_start(o, t_now, self.stepper.y());
+        }
+        let mut steps = 0usize;
+        while self.stepper.t() < t_end {
+            if steps >= self.opts.max_steps {
+                return Err(OdeError::MaxSteps {
+                    t: self.stepper.t(),
+                    steps,
+                });
+            }
+            self.stepper
+                .step(sys, t_end, &self.opts, &mut self.stats)?;
+            steps += 1;
+            let hit = if events.count() > 0 {
+                self.scanner
+                    .scan(&mut self.stepper, sys, events, &mut self.stats)
+            } else {
+                None
+            };
+            // Non-terminal events before the stop (or in the whole step).
+            let t_cut = hit.as_ref().map_or(f64::INFINITY, |h| h.t);
+            for h in self.scanner.take_passed(t_cut) {
+                self.zeno.record(h.t)?;
+                self.stats.events += 1;
+                self.log.push(h);
+            }
+            if let Some(o) = out.as_deref_mut() {
+                record_step(o, &mut self.stepper, sys, t_cut, &mut self.stats);
+            }
+            if let Some(hit) = hit {
+                self.stats.events += 1;
+                self.stepper.truncate(sys, hit.t, &hit.y, &mut self.stats);
+                self.scanner
+                    .after_stop(events, hit.t, &hit.y, &mut self.stats);
+                if let Some(o) = out.as_deref_mut() {
+                    if matches!(o.sampling, Sampling::Steps) {
+                        o.push(hit.t, &hit.y);
+                    }
+                }
+                self.zeno.record(hit.t)?;
+                return Ok(Stop::Event(hit));
+            }
+        }
+        Ok(Stop::TimeReached)
+    }
+
+    /// Current time.
+    pub fn t(&self) -> f64 {
+        self.stepper.t()
+    }
+
+    /// Current state.
+    pub fn y(&self) -> &[f64] {
+        self.stepper.y()
+    }
+
+    /// Work counters since [`Solver::start`].
+    pub fn stats(&self) -> Stats {
+        self.stats
+    }
+
+    /// Non-terminal events met since [`Solver::start`].
+    pub fn event_log(&self) -> &[EventHit] {
+        &self.log
+    }
+
+    /// The options in force.
+    pub fn options(&self) -> &SolverOptions {
+        &self.opts
+    }
+
+    /// The stepper (for its name, order, dense output).
+    pub fn stepper(&self) -> &M {
+        &self.stepper
+    }
+}
+
+fn record_start(o: &mut Trajectory, t: f64, y: &[f64]) {
+    match &o.sampling {
+        Sampling::Steps if o.t.last() != Some(&t) => o.push(t, y),
+        Sampling::Times(times) => {
+            let mut hit = false;
+            let mut cursor = o.cursor;
+            while cursor < times.len() && times[cursor] <= t {
+                hit |= times[cursor] == t;
+                cursor += 1;
+            }
+            o.cursor = cursor;
+            if hit {
+                o.push(t, y);
+            }
+        }
+        _ => {}
+    }
+}
+
+/// Records the accepted step's output up to `t_cut` (a terminal event inside it).
+fn record_step<M: Stepper, S: OdeSystem + ?Sized>(
+    o: &mut Trajectory,
+    stepper: &mut M,
+    sys: &S,
+    t_cut: f64,
+    stats: &mut Stats,
+) {
+    let t1 = stepper.t();
+    let n = stepper.y().len();
+    match &o.sampling {
+        Sampling::None => {}
+        Sampling::Steps => {
+            if t1 <= t_cut {
+                o.push(t1, stepper.y());
+            }
+        }
+        Sampling::Times(times) => {
+            let end = t1.min(t_cut);
+            let first = o.cursor;
+            let mut last = first;
+            while last < times.len() && times[last] <= end {
+                last += 1;
+            }
+            o.dim = n;
+            for k in first..last {
+                let tk = times[k];
+                let row = o.y.len();
+                o.y.resize(row + n, 0.0);
+                if tk == t1 {
+                    o.y[row..].copy_from_slice(stepper.y());
+                } else {
+                    stepper.dense(sys, tk, &mut o.y[row..], stats);
+                }
+                o.t.push(tk);
+            }
+            o.cursor = last;
+        }
+    }
+}

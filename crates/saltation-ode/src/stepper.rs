@@ -1,0 +1,85 @@
+//! The one stepping interface every integrator implements.
+//!
+//! A [`Stepper`] owns its workspace and takes **one accepted step** per call to
+//! [`Stepper::step`] (retrying rejected attempts inside). It never owns the loop: the driver
+//! ([`crate::Solver`]) decides where to stop, locates events on the step's dense output and
+//! records output. After `step` returns `Ok`, the stepper sits at the end of the accepted step
+//! (`t`, `y`, `f(t, y)`), and [`Stepper::dense`] evaluates the continuous extension anywhere in
+//! `[t_prev, t]`. After [`Stepper::truncate`] it sits at the truncation point with `f` evaluated
+//! there, ready to step on (or to be restarted after a jump).
+
+use crate::{OdeError, OdeSystem, SolverOptions, Stats};
+
+/// The two ends of the last accepted step: enough for cubic Hermite interpolation.
+#[derive(Debug, Clone, Copy)]
+pub struct StepEnds<'a> {
+    /// Start time of the step.
+    pub t0: f64,
+    /// End time of the step.
+    pub t1: f64,
+    /// State at `t0`.
+    pub y0: &'a [f64],
+    /// State at `t1`.
+    pub y1: &'a [f64],
+    /// `f(t0, y0)`.
+    pub f0: &'a [f64],
+    /// `f(t1, y1)`.
+    pub f1: &'a [f64],
+}
+
+impl StepEnds<'_> {
+    /// Cubic Hermite interpolant (3rd order) at `t` in `[t0, t1]`, written to `out`:
+    /// `y(θ) = (1−θ) y₀ + θ y₁ + θ(θ−1)((1−2θ)(y₁−y₀) + (θ−1) h f₀ + θ h f₁)`, `θ = (t−t₀)/h`.
+    #[inline]
+    pub fn hermite(&self, t: f64, out: &mut [f64]) {
+        let h = self.t1 - self.t0;
+        let th = if h == 0.0 { 1.0 } else { (t - self.t0) / h };
+        let th1 = th - 1.0;
+        for i in 0..out.len() {
+            let (y0, y1) = (self.y0[i], self.y1[i]);
+            let d = y1 - y0;
+            out[i] = (1.0 - th) * y0
+                + th * y1
+                + th * th1 * ((1.0 - 2.0 * th) * d + th1 * h * self.f0[i] + th * h * self.f1[i]);
+        }
+    }
+}
+
+/// One integration method: explicit Runge–Kutta now; implicit and multistep methods implement the
+/// same interface.
+pub trait Stepper {
+    /// Method name (`"dop853"`).
+    fn name(&self) -> &'static str;
+    /// Order of the propagated solution.
+    fn order(&self) -> u32;
+    /// Whether the step size is chosen by error control.
+    fn is_adaptive(&self) -> bool;
+    /// (Re)starts at `(t, y)`: sizes the workspace for `sys`, evaluates `f(t, y)` and chooses the
+    /// first step (given, fixed or estimated). Forgets the step-size history.
+    fn start<S: OdeSystem + ?Sized>(
+        &mut self,
+        sys: &S,
+        t: f64,
+        y: &[f64],
+        opts: &SolverOptions,
+        stats: &mut Stats,
+    ) -> Result<(), OdeError>;
+    /// Takes one accepted step, never beyond `t_stop` (landing on it exactly when it is reached).
+    fn step<S: OdeSystem + ?Sized>(
+        &mut self,
+        sys: &S,
+        t_stop: f64,
+        opts: &SolverOptions,
+        stats: &mut Stats,
+    ) -> Result<(), OdeError>;
+    /// Current time (end of the last step).
+    fn t(&self) -> f64;
+    /// Current state.
+    fn y(&self) -> &[f64];
+    /// Ends of the last accepted step.
+    fn ends(&self) -> StepEnds<'_>;
+    /// The method's own dense output at `t ∈ [t_prev, t]` of the last accepted step.
+    fn dense<S: OdeSystem + ?Sized>(&mut self, sys: &S, t: f64, out: &mut [f64], stats: &mut Stats);
+    /// Cuts the last step short at `t` with state `y` (an event): the stepper then sits at `(t, y)`.
+    fn truncate<S: OdeSystem + ?Sized>(&mut self, sys: &S, t: f64, y: &[f64], stats: &mut Stats);
+}
