@@ -25,6 +25,8 @@ pub(crate) struct EventScanner {
     n_samples: usize,
     t_start: f64,
     passed: Vec<EventHit>,
+    /// The terminal guard that fired last: index, time and its value there.
+    fired: Option<(usize, f64, f64)>,
 }
 
 impl EventScanner {
@@ -47,6 +49,23 @@ impl EventScanner {
         self.t_start = t;
         self.passed.clear();
         self.after_stop(events, t, y, stats);
+        // Restarting where a guard just fired, with the guard still at its "numerical zero"
+        // (a reset that leaves it alone): unarm it, so it takes the sign it leaves zero with.
+        if let Some((i, tf, gf)) = self.fired.take() {
+            if tf == t && i < ne && self.g_prev[i].abs() <= 4.0 * gf.abs() {
+                self.g_prev[i] = 0.0;
+            }
+        }
+    }
+
+    /// Remembers that guard `i` fired at `t` (call after [`EventScanner::after_stop`]).
+    pub fn mark_fired(&mut self, i: usize, t: f64) {
+        self.fired = Some((i, t, self.g_prev[i]));
+    }
+
+    /// Forgets the last fired guard (a fresh start).
+    pub fn forget_fired(&mut self) {
+        self.fired = None;
     }
 
     /// Guard values at a stop point `(t, y)`.

@@ -174,35 +174,43 @@ impl SolverOptions {
 }
 
 /// Event-accumulation (Zeno) limits: the integration ends with [`OdeError::Zeno`] when
-/// `window` consecutive events span less than `min_span` time units, or after `max_events`
-/// events in one solve.
+/// `window` consecutive events span less than `min_span` time units, when two consecutive events
+/// are closer than `min_interval · max(1, |t|)` (below that the event times are no longer
+/// resolved in floating point), or after `max_events` events in one solve.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(default)]
 pub struct ZenoLimit {
     /// Total events allowed (default 100 000).
     pub max_events: usize,
-    /// Number of consecutive events tested (≥ 2; default 20).
+    /// Number of consecutive events tested (≥ 2; default 8).
     pub window: usize,
     /// Smallest time `window` consecutive events may span (default 1e-9).
     pub min_span: f64,
+    /// Smallest relative gap between two consecutive events (default 1e-12).
+    pub min_interval: f64,
 }
 
 impl Default for ZenoLimit {
     fn default() -> Self {
         Self {
             max_events: 100_000,
-            window: 20,
+            window: 8,
             min_span: 1e-9,
+            min_interval: 1e-12,
         }
     }
 }
 
 impl ZenoLimit {
     fn validate(&self) -> Result<(), OdeError> {
-        if self.window < 2 || self.max_events == 0 || !(self.min_span >= 0.0) {
+        if self.window < 2
+            || self.max_events == 0
+            || !(self.min_span >= 0.0)
+            || !(self.min_interval >= 0.0)
+        {
             return Err(OdeError::InvalidOption {
                 field: "zeno",
-                reason: "window must be >= 2, max_events > 0, min_span >= 0",
+                reason: "window must be >= 2, max_events > 0, min_span and min_interval >= 0",
             });
         }
         Ok(())

@@ -73,6 +73,7 @@ impl<M: Stepper> Solver<M> {
         self.stats = Stats::default();
         self.zeno.clear();
         self.log.clear();
+        self.scanner.forget_fired();
         self.restart(sys, events, t0, y0)
     }
 
@@ -143,6 +144,7 @@ impl<M: Stepper> Solver<M> {
                 self.stepper.truncate(sys, hit.t, &hit.y, &mut self.stats);
                 self.scanner
                     .after_stop(events, hit.t, &hit.y, &mut self.stats);
+                self.scanner.mark_fired(hit.index, hit.t);
                 if let Some(o) = out.as_deref_mut() {
                     if matches!(o.sampling, Sampling::Steps) {
                         o.push(hit.t, &hit.y);

@@ -24,16 +24,20 @@ impl ZenoMonitor {
     /// span less than `min_span`, or more than `max_events` were recorded.
     pub fn record(&mut self, t: f64) -> Result<(), OdeError> {
         let w = self.limit.window;
+        let previous = self.ring[(self.count + w - 1) % w];
         let slot = self.count % w;
         let oldest = self.ring[slot]; // the event `w` back, about to be overwritten
         self.ring[slot] = t;
         self.count += 1;
         let span = t - oldest;
-        if self.count > self.limit.max_events || (self.count > w && span < self.limit.min_span) {
+        let crowded = self.count > w && span < self.limit.min_span;
+        let unresolved = t - previous < self.limit.min_interval * t.abs().max(1.0);
+        if self.count > self.limit.max_events || crowded || unresolved {
+            let (window, span) = if crowded { (w, span) } else { (2, t - previous) };
             return Err(OdeError::Zeno {
                 t,
                 events: self.count,
-                window: w,
+                window,
                 span,
             });
         }
@@ -62,6 +66,7 @@ mod tests {
             window: 5,
             min_span: 1e-6,
             max_events: 1000,
+            min_interval: 1e-12,
         };
         let mut z = ZenoMonitor::new(&lim);
         for k in 0..500 {

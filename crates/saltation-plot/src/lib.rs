@@ -1,1 +1,74 @@
-//! saltation-plot (under construction)
+//! Figures for Saltation: Floquet multipliers against a parameter, multipliers in the complex
+//! plane, bifurcation and orbit diagrams, time series and phase portraits, work–precision charts.
+//!
+//! Every figure is a plain data struct (vectors of `f64`, labels, a few options) that knows
+//! nothing about the solvers; fill it from your results and call `render`, which writes
+//! `<stem>.png` and `<stem>.svg`:
+//!
+//! ```no_run
+//! use std::path::Path;
+//! use saltation_plot::{ComplexPlanePlot, PointGroup, RenderOptions};
+//!
+//! let fig = ComplexPlanePlot::new("Floquet multipliers, γ = 0.009")
+//!     .with_group(PointGroup::new("stable gait", vec![(-0.19, 0.56), (-0.19, -0.56)]));
+//! let files = fig.render(Path::new("figures/multipliers"), &RenderOptions::default())?;
+//! # Ok::<(), saltation_plot::PlotError>(())
+//! ```
+//!
+//! # Which figure
+//! | to show | use |
+//! |---|---|
+//! | state components over one stride, impact times marked; a phase portrait | [`TimeSeries`] of [`Series`] |
+//! | multipliers of one or more orbits around the unit circle, optionally coloured by the parameter along a branch | [`ComplexPlanePlot`] of [`PointGroup`]s |
+//! | \|μ\| of every multiplier along branches, with \|μ\| = 1 and bifurcations | [`FloquetPlot`] of [`FloquetBranch`]es |
+//! | a state component of period-1, period-2 … branches, stable solid / unstable dashed | [`BifurcationDiagram`] of [`Branch`]es |
+//! | long-run samples of brute-force simulations, with where the walker fell | [`OrbitDiagram`] with [`FailureRegion`]s |
+//! | cost against error of integrators | [`WorkPrecision`] |
+//!
+//! Bifurcation points ([`BifurcationPoint`], [`BifurcationKind`]) are shared by the Floquet plot
+//! and the bifurcation diagram.
+//!
+//! # Behaviour common to all figures
+//! - Axis ranges fit the data with a small margin unless fixed (`x_range`, `y_range`);
+//!   logarithmic axes (`log_y`, `log_x`) label decades as 10ⁿ.
+//! - NaN and ±∞ (and non-positive values on a log axis) are skipped: a line breaks there. If
+//!   nothing is left, or paired arrays differ in length, `render` returns a [`PlotError`] and
+//!   writes nothing; it never panics on user data.
+//! - The legend has a white background and goes, by default, into the corner of the plot that
+//!   covers no data (the y range is stretched upwards if every corner is taken).
+//! - Sizes are for 1000 × 700 pixels and scale with [`RenderOptions`]. PNGs are drawn at twice
+//!   the size and averaged down (anti-aliasing).
+//!
+//! # Fonts
+//! Text is drawn with DejaVu Sans, embedded in the binary (from the `dejavu` crate; Bitstream
+//! Vera licence with public-domain DejaVu changes) and registered once with plotters' `ab_glyph`
+//! backend, so rendering needs no system font, fontconfig or FreeType. Greek letters, `×`, `−`
+//! and super/subscript digits work; combining accents (e.g. `θ` + U+0307 for θ̇) do not: write
+//! `dθ/dt` or `ω` instead. SVG files keep text as text in the `sans-serif` family.
+#![warn(missing_docs)]
+
+mod axis;
+mod bifurcation;
+mod complex_plane;
+mod draw;
+mod error;
+mod floquet;
+mod font;
+mod frame;
+mod markers;
+mod orbit_diagram;
+mod render;
+mod style;
+mod time_series;
+mod work_precision;
+
+pub use bifurcation::{BifurcationDiagram, Branch};
+pub use complex_plane::{ComplexPlanePlot, PointGroup};
+pub use error::PlotError;
+pub use floquet::{FloquetBranch, FloquetPlot};
+pub use markers::{BifurcationKind, BifurcationPoint};
+pub use orbit_diagram::{FailureRegion, OrbitDiagram};
+pub use render::{Figure, ImageFormat, RenderOptions};
+pub use style::{Color, LegendPosition, LineStyle, Marker};
+pub use time_series::{Series, TimeSeries};
+pub use work_precision::WorkPrecision;

@@ -1,0 +1,418 @@
+//! The frame every figure is drawn in (internal): title, axes with ticks and grid, a legend
+//! placed where it covers no data, and an optional colour bar.
+
+use std::ops::Range;
+
+use plotters::coord::ranged1d::{DefaultFormatting, KeyPointHint, Ranged};
+use plotters::coord::Shift;
+use plotters::prelude::*;
+use plotters::style::Color as _;
+use plotters::style::text_anchor::{HPos, Pos, VPos};
+use plotters::style::FontTransform;
+
+use crate::axis::{linear_ticks, ticks, Axis};
+use crate::draw::LegendGlyph;
+use crate::font::FAMILY;
+use crate::style::{Color, LegendPosition, LineStyle, Marker};
+
+/// One axis as plotters sees it: linear in plot coordinates, with our own tick positions
+/// (plotters' `WithKeyPoints<RangedCoordf64>` cannot take a label formatter).
+pub(crate) struct Coord {
+    lo: f64,
+    hi: f64,
+    ticks: Vec<f64>,
+}
+
+impl Ranged for Coord {
+    type FormatOption = DefaultFormatting;
+    type ValueType = f64;
+
+    fn map(&self, v: &f64, limit: (i32, i32)) -> i32 {
+        let f = (v - self.lo) / (self.hi - self.lo);
+        let p = f64::from(limit.0) + f64::from(limit.1 - limit.0) * f;
+        if p.is_nan() {
+            limit.0
+        } else {
+            // Far-away points stay far away without overflowing i32.
+            p.clamp(-1e7, 1e7).round() as i32
+        }
+    }
+
+    fn key_points<H: KeyPointHint>(&self, hint: H) -> Vec<f64> {
+        if hint.weight().allow_light_points() {
+            Vec::new()
+        } else {
+            self.ticks.clone()
+        }
+    }
+
+    fn range(&self) -> Range<f64> {
+        self.lo..self.hi
+    }
+}
+/// The chart every figure body draws on.
+pub(crate) type Chart<'a, DB> = ChartContext<'a, DB, Cartesian2d<Coord, Coord>>;
+
+/// A drawing failure from a backend, as text (the backend error types differ).
+#[derive(Debug)]
+pub(crate) struct DrawFail(pub String);
+
+impl<E: std::error::Error + Send + Sync> From<DrawingAreaErrorKind<E>> for DrawFail {
+    fn from(e: DrawingAreaErrorKind<E>) -> Self {
+        DrawFail(e.to_string())
+    }
+}
+
+/// What a legend entry shows next to its label.
+#[derive(Debug, Clone, Copy)]
+pub(crate) enum Sample {
+    /// A short line.
+    Line(Color, LineStyle),
+    /// A marker.
+    Marker(Color, Marker, bool),
+    /// A line with a marker on it.
+    LineMarker(Color, LineStyle, Marker),
+    /// A filled swatch (for shaded regions).
+    Patch(Color),
+}
+
+/// The figure-independent part of a prepared figure.
+pub(crate) struct Frame {
+    pub title: String,
+    pub x_label: String,
+    pub y_label: String,
+    pub x: Axis,
+    pub y: Axis,
+    /// Whether the y range was given by the user (then it is never stretched for the legend).
+    pub y_fixed: bool,
+    /// One data unit has the same length in pixels on both axes.
+    pub equal_aspect: bool,
+    pub legend: LegendPosition,
+    pub entries: Vec<(String, Sample)>,
+    /// `(label, lo, hi)` of a viridis colour bar to the right of the plot.
+    pub colorbar: Option<(String, f64, f64)>,
+    /// Data points in plot coordinates (a sample is enough), to keep the legend off them.
+    pub occupied: Vec<(f64, f64)>,
+}
+
+/// Sizes and axes handed to a figure body.
+pub(crate) struct Ctx {
+    pub x: Axis,
+    pub y: Axis,
+    /// Scale of the figure relative to 1000 × 700 pixels.
+    pub s: f64,
+    pub line_w: u32,
+    pub marker_r: i32,
+    pub font_px: f64,
+    /// Size of the plotting area in pixels.
+    pub plot_px: (u32, u32),
+}
+
+impl Ctx {
+    /// The annotation font.
+    pub fn font(&self) -> TextStyle<'static> {
+        (FAMILY, self.font_px).into_font().color(&BLACK)
+    }
+
+    /// Scaled pixel length.
+    pub fn px(&self, v: f64) -> i32 {
+        (v * self.s).round() as i32
+    }
+}
+
+/// A figure ready to draw: validated data in plot coordinates and its frame.
+pub(crate) trait Body {
+    fn frame(&self) -> &Frame;
+    fn draw<DB: DrawingBackend>(&self, chart: &mut Chart<'_, DB>, ctx: &Ctx)
+        -> Result<(), DrawFail>;
+}
+
+/// Draws `body` with its frame onto `root`.
+pub(crate) fn draw_figure<DB: DrawingBackend, B: Body>(
+    root: &DrawingArea<DB, Shift>,
+    body: &B,
+) -> Result<(), DrawFail> {
+    let frame = body.frame();
+    root.fill(&WHITE)?;
+    let (w, h) = root.dim_in_pixel();
+    let s = (f64::from(w) / 1000.0).min(f64::from(h) / 700.0).max(0.2);
+    let px = |v: f64| (v * s).round().max(1.0) as u32;
+    let tick_font = (FAMILY, 22.0 * s).into_font();
+    let desc_font = (FAMILY, 26.0 * s).into_font();
+    let legend_font: TextStyle = (FAMILY, 22.0 * s).into_font().into();
+
+    let area = if frame.title.is_empty() {
+        root.clone()
+    } else {
+        // plotters' `titled` places ab_glyph text too high (it clips); lay it out ourselves.
+        let size = 34.0 * s;
+        let band = (1.9 * size).round() as u32;
+        let (top, rest) = root.split_vertically(band);
+        let style = (FAMILY, size)
+            .into_font()
+            .color(&BLACK)
+            .pos(Pos::new(HPos::Center, VPos::Center));
+        let y = (f64::from(band) * 0.5 + 0.3 * size).round() as i32;
+        top.draw_text(&frame.title, &style, ((w / 2) as i32, y))?;
+        rest
+    };
+    let (aw, ah) = area.dim_in_pixel();
+    let bar_w = if frame.colorbar.is_some() { px(150.0) } else { 0 };
+    let (area, bar) = if bar_w > 0 {
+        let (a, b) = area.split_horizontally(aw.saturating_sub(bar_w));
+        (a, Some(b))
+    } else {
+        (area, None)
+    };
+    let (margin, x_area, y_area) = (px(20.0), px(80.0), px(105.0));
+    let plot_w = aw.saturating_sub(bar_w + 2 * margin + y_area).max(10);
+    let plot_h = ah.saturating_sub(2 * margin + x_area).max(10);
+
+    let (x, mut y) = if frame.equal_aspect {
+        equalize(frame.x, frame.y, plot_w, plot_h)
+    } else {
+        (frame.x, frame.y)
+    };
+    let position = place_legend(&area, frame, &legend_font, s, (plot_w, plot_h), x, &mut y)?;
+
+    let xt = ticks(&x, (plot_w as f64 / (110.0 * s)).round() as usize);
+    let yt = ticks(&y, (plot_h as f64 / (55.0 * s)).round() as usize);
+    let mut chart = ChartBuilder::on(&area)
+        .margin(margin)
+        .x_label_area_size(x_area)
+        .y_label_area_size(y_area)
+        .build_cartesian_2d(
+            Coord {
+                lo: x.lo,
+                hi: x.hi,
+                ticks: xt.pos.clone(),
+            },
+            Coord {
+                lo: y.lo,
+                hi: y.hi,
+                ticks: yt.pos.clone(),
+            },
+        )?;
+    let xf = |v: &f64| xt.label_at(*v);
+    let yf = |v: &f64| yt.label_at(*v);
+    chart
+        .configure_mesh()
+        .bold_line_style(RGBColor(225, 225, 225).stroke_width(1))
+        .light_line_style(WHITE.mix(0.0))
+        .axis_style(BLACK.stroke_width(px(1.5)))
+        .set_all_tick_mark_size(px(6.0))
+        .x_desc(frame.x_label.as_str())
+        .y_desc(frame.y_label.as_str())
+        .label_style(tick_font.clone())
+        .axis_desc_style(desc_font.clone())
+        .x_label_formatter(&xf)
+        .y_label_formatter(&yf)
+        .draw()?;
+
+    let ctx = Ctx {
+        x,
+        y,
+        s,
+        line_w: px(2.5),
+        marker_r: (6.0 * s).round().max(2.0) as i32,
+        font_px: 20.0 * s,
+        plot_px: (plot_w, plot_h),
+    };
+    body.draw(&mut chart, &ctx)?;
+    chart.plotting_area().draw(&Rectangle::new(
+        [(x.lo, y.lo), (x.hi, y.hi)],
+        BLACK.stroke_width(px(1.5)),
+    ))?;
+
+    if let Some(position) = position {
+        let sample_w = px(48.0);
+        for (label, sample) in &frame.entries {
+            let (sample, r, lw) = (*sample, ctx.marker_r, ctx.line_w);
+            chart
+                .draw_series(std::iter::empty::<Circle<(f64, f64), i32>>())?
+                .label(label.as_str())
+                .legend(move |at| LegendGlyph {
+                    at,
+                    sample,
+                    width: sample_w as i32,
+                    r,
+                    line_w: lw,
+                });
+        }
+        chart
+            .configure_series_labels()
+            .position(position)
+            .legend_area_size(sample_w + px(8.0))
+            .margin(px(10.0))
+            .background_style(WHITE.filled())
+            .border_style(BLACK.stroke_width(1))
+            .label_font(legend_font)
+            .draw()?;
+    }
+    if let (Some(bar), Some((label, lo, hi))) = (bar, &frame.colorbar) {
+        let top = margin as i32;
+        let bottom = (margin + plot_h) as i32;
+        draw_colorbar(&bar, label, *lo, *hi, (top, bottom), s)?;
+    }
+    Ok(())
+}
+
+/// Widens one axis so that a data unit has the same pixel length on both.
+fn equalize(x: Axis, y: Axis, w: u32, h: u32) -> (Axis, Axis) {
+    let upp = (x.span() / f64::from(w)).max(y.span() / f64::from(h));
+    let widen = |a: Axis, px: u32| {
+        let half = 0.5 * upp * f64::from(px);
+        let mid = 0.5 * (a.lo + a.hi);
+        Axis {
+            lo: mid - half,
+            hi: mid + half,
+            log: a.log,
+        }
+    };
+    (widen(x, w), widen(y, h))
+}
+
+/// Picks the legend corner covering the fewest data points; if every corner covers some and the
+/// y range is free, stretches the y axis upwards to make room at the top. `None`: no legend.
+fn place_legend<DB: DrawingBackend>(
+    area: &DrawingArea<DB, Shift>,
+    frame: &Frame,
+    font: &TextStyle,
+    s: f64,
+    (pw, ph): (u32, u32),
+    x: Axis,
+    y: &mut Axis,
+) -> Result<Option<SeriesLabelPosition>, DrawFail> {
+    use SeriesLabelPosition as P;
+    if frame.entries.is_empty() {
+        return Ok(None);
+    }
+    let fixed = match frame.legend {
+        LegendPosition::Hidden => return Ok(None),
+        LegendPosition::UpperRight => Some(P::UpperRight),
+        LegendPosition::UpperLeft => Some(P::UpperLeft),
+        LegendPosition::LowerRight => Some(P::LowerRight),
+        LegendPosition::LowerLeft => Some(P::LowerLeft),
+        _ => None,
+    };
+    if fixed.is_some() {
+        return Ok(fixed);
+    }
+    let mut text_w = 0;
+    let mut text_h = 0;
+    for (label, _) in &frame.entries {
+        let (tw, th) = area.estimate_text_size(label, font)?;
+        text_w = text_w.max(tw);
+        text_h = text_h.max(th);
+    }
+    let n = frame.entries.len() as f64;
+    let box_w = f64::from(text_w) + 90.0 * s;
+    let box_h = n * f64::from(text_h) * 1.3 + 35.0 * s;
+    let (bw, bh) = (box_w / f64::from(pw), box_h / f64::from(ph));
+    let count = |right: bool, upper: bool| {
+        frame
+            .occupied
+            .iter()
+            .filter(|(px, py)| {
+                let (u, v) = (x.frac(*px), y.frac(*py));
+                let in_x = if right { u > 1.0 - bw } else { u < bw };
+                let in_y = if upper { v > 1.0 - bh } else { v < bh };
+                in_x && in_y
+            })
+            .count()
+    };
+    let corners = [
+        (P::UpperRight, count(true, true)),
+        (P::UpperLeft, count(false, true)),
+        (P::LowerRight, count(true, false)),
+        (P::LowerLeft, count(false, false)),
+    ];
+    let best = corners.iter().min_by_key(|c| c.1).map(|c| c.1).unwrap_or(0);
+    if best > 0 && !frame.equal_aspect && !frame.y_fixed && bh < 0.45 {
+        // Make the top `bh` of the plot free of data.
+        y.hi = y.lo + y.span() / (1.0 - bh);
+        return Ok(Some(P::UpperRight));
+    }
+    let pos = corners.into_iter().find(|c| c.1 == best).map(|c| c.0);
+    Ok(pos)
+}
+
+/// A vertical viridis colour bar with ticks and a rotated label, spanning pixel rows
+/// `top..bottom` of `bar`.
+fn draw_colorbar<DB: DrawingBackend>(
+    bar: &DrawingArea<DB, Shift>,
+    label: &str,
+    lo: f64,
+    hi: f64,
+    (top, bottom): (i32, i32),
+    s: f64,
+) -> Result<(), DrawFail> {
+    let (lo, hi) = if hi > lo { (lo, hi) } else { (lo - 0.5, lo + 0.5) };
+    let px = |v: f64| (v * s).round() as i32;
+    let (x0, x1) = (px(10.0), px(38.0));
+    let rows = (bottom - top).max(1);
+    for r in 0..rows {
+        let t = 1.0 - f64::from(r) / f64::from(rows);
+        let c = Color::viridis(t).rgb_color();
+        bar.draw(&Rectangle::new(
+            [(x0, top + r), (x1, top + r + 1)],
+            c.filled(),
+        ))?;
+    }
+    bar.draw(&Rectangle::new(
+        [(x0, top), (x1, bottom)],
+        BLACK.stroke_width(1),
+    ))?;
+    let axis = Axis { lo, hi, log: false };
+    let t = linear_ticks(&axis, 6);
+    let font = (FAMILY, 20.0 * s)
+        .into_font()
+        .color(&BLACK)
+        .pos(Pos::new(HPos::Left, VPos::Center));
+    for (v, text) in t.pos.iter().zip(&t.labels) {
+        let yy = bottom - (axis.frac(*v) * f64::from(rows)).round() as i32;
+        bar.draw(&PathElement::new(
+            vec![(x1, yy), (x1 + px(6.0), yy)],
+            BLACK.stroke_width(1),
+        ))?;
+        bar.draw_text(text, &font, (x1 + px(9.0), yy))?;
+    }
+    let desc = (FAMILY, 24.0 * s)
+        .into_font()
+        .transform(FontTransform::Rotate90)
+        .color(&BLACK)
+        .pos(Pos::new(HPos::Center, VPos::Center));
+    let (bw, _) = bar.dim_in_pixel();
+    bar.draw_text(label, &desc, (bw as i32 - px(22.0), (top + bottom) / 2))?;
+    Ok(())
+}
+
+/// Keeps every k-th point so that at most about `max` remain (for legend placement).
+pub(crate) fn thin(pts: Vec<(f64, f64)>, max: usize) -> Vec<(f64, f64)> {
+    if pts.len() <= max {
+        return pts;
+    }
+    let k = pts.len().div_ceil(max);
+    pts.into_iter().step_by(k).collect()
+}
+
+/// `Err(LengthMismatch)` unless `found == expected`.
+pub(crate) fn check_len(
+    figure: &'static str,
+    item: &str,
+    what: &'static str,
+    expected: usize,
+    found: usize,
+) -> Result<(), crate::PlotError> {
+    if expected == found {
+        Ok(())
+    } else {
+        Err(crate::PlotError::LengthMismatch {
+            figure,
+            item: item.to_string(),
+            what,
+            expected,
+            found,
+        })
+    }
+}
