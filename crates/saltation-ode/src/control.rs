@@ -75,19 +75,24 @@ pub struct PiController {
     max_growth: f64,
     min_shrink: f64,
     err_prev: f64,
+    /// `err_prev^β`, kept so that each step needs one `powf`.
+    err_prev_pow: f64,
     rejected_last: bool,
 }
 
 impl PiController {
-    /// Controller for a pair whose lower order is `q`.
-    pub fn new(q: u32, opts: &SolverOptions) -> Self {
+    /// Controller for a pair whose lower order is `q`, with `β` from the options or else
+    /// `default_beta` (the method's own).
+    pub fn new(q: u32, default_beta: f64, opts: &SolverOptions) -> Self {
+        let beta = opts.pi_beta.unwrap_or(default_beta);
         Self {
-            alpha: 1.0 / (q as f64 + 1.0) - 0.75 * opts.pi_beta,
-            beta: opts.pi_beta,
+            alpha: 1.0 / (q as f64 + 1.0) - 0.75 * beta,
+            beta,
             safety: opts.safety,
             max_growth: opts.max_growth,
             min_shrink: opts.min_shrink,
             err_prev: 1e-4,
+            err_prev_pow: 1e-4f64.powf(beta),
             rejected_last: false,
         }
     }
@@ -97,13 +102,18 @@ impl PiController {
     pub fn next(&mut self, h: f64, err: f64) -> (bool, f64) {
         let fac11 = err.powf(self.alpha);
         if err <= 1.0 {
-            let mut fac = fac11 / self.err_prev.powf(self.beta) / self.safety;
+            let mut fac = fac11 / self.err_prev_pow / self.safety;
             fac = fac.clamp(1.0 / self.max_growth, 1.0 / self.min_shrink);
             let mut h_new = h / fac;
             if self.rejected_last {
                 h_new = h_new.min(h);
             }
             self.err_prev = err.max(1e-4);
+            self.err_prev_pow = if self.beta == 0.0 {
+                1.0
+            } else {
+                self.err_prev.powf(self.beta)
+            };
             self.rejected_last = false;
             (true, h_new)
         } else {
@@ -116,6 +126,7 @@ impl PiController {
     /// Forgets the error history (after a restart at an event).
     pub fn reset(&mut self) {
         self.err_prev = 1e-4;
+        self.err_prev_pow = 1e-4f64.powf(self.beta);
         self.rejected_last = false;
     }
 }
@@ -175,7 +186,7 @@ mod tests {
     #[test]
     fn controller_accepts_small_errors_and_bounds_growth() {
         let opts = SolverOptions::default();
-        let mut c = PiController::new(4, &opts);
+        let mut c = PiController::new(4, 0.04, &opts);
         let (ok, h) = c.next(0.1, 1e-12);
         assert!(ok && (h - 1.0).abs() < 1e-12, "growth capped at 10: {h}");
         let (ok, h) = c.next(0.1, 1e6);

@@ -33,6 +33,7 @@ mod ivp;
 mod locate;
 mod method;
 mod options;
+pub mod problems;
 pub mod root;
 mod solver;
 pub mod stability;

@@ -77,9 +77,10 @@ pub struct SolverOptions {
     pub max_growth: f64,
     /// Smallest step shrink factor per step (default 0.2).
     pub min_shrink: f64,
-    /// PI-controller weight `β` on the previous error (0 = plain I controller; default 0.04, as in
-    /// Hairer's codes).
-    pub pi_beta: f64,
+    /// PI-controller weight `β` on the previous error (0 = plain I controller). `None` (default)
+    /// takes the method's own choice, as in Hairer's codes: 0.04 for DP5 and the lower-order
+    /// pairs, 0 for DOP853.
+    pub pi_beta: Option<f64>,
     /// Interior sample points per step at which the guards are also evaluated, so that two
     /// crossings inside one step are not missed (default 3). 0 checks the step's ends only.
     pub event_samples: usize,
@@ -103,7 +104,7 @@ impl Default for SolverOptions {
             safety: 0.9,
             max_growth: 10.0,
             min_shrink: 0.2,
-            pi_beta: 0.04,
+            pi_beta: None,
             event_samples: 3,
             zeno: ZenoLimit::default(),
         }
@@ -166,7 +167,7 @@ impl SolverOptions {
         if !(self.min_shrink > 0.0 && self.min_shrink < 1.0) {
             return bad("min_shrink", "must be in (0, 1)");
         }
-        if !(0.0..0.5).contains(&self.pi_beta) {
+        if self.pi_beta.is_some_and(|b| !(0.0..0.5).contains(&b)) {
             return bad("pi_beta", "must be in [0, 0.5)");
         }
         self.zeno.validate()

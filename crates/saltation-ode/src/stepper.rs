@@ -29,18 +29,21 @@ pub struct StepEnds<'a> {
 
 impl StepEnds<'_> {
     /// Cubic Hermite interpolant (3rd order) at `t` in `[t0, t1]`, written to `out`:
-    /// `y(θ) = (1−θ) y₀ + θ y₁ + θ(θ−1)((1−2θ)(y₁−y₀) + (θ−1) h f₀ + θ h f₁)`, `θ = (t−t₀)/h`.
+    /// `y(θ) = h₀₀ y₀ + h₁₀ h f₀ + h₀₁ y₁ + h₁₁ h f₁` with `θ = (t−t₀)/h` and the Hermite basis
+    /// `h₀₀ = (1+2θ)(1−θ)²`, `h₁₀ = θ(1−θ)²`, `h₀₁ = θ²(3−2θ)`, `h₁₁ = θ²(θ−1)`.
     #[inline]
     pub fn hermite(&self, t: f64, out: &mut [f64]) {
         let h = self.t1 - self.t0;
         let th = if h == 0.0 { 1.0 } else { (t - self.t0) / h };
-        let th1 = th - 1.0;
-        for i in 0..out.len() {
-            let (y0, y1) = (self.y0[i], self.y1[i]);
-            let d = y1 - y0;
-            out[i] = (1.0 - th) * y0
-                + th * y1
-                + th * th1 * ((1.0 - 2.0 * th) * d + th1 * h * self.f0[i] + th * h * self.f1[i]);
+        let (u, th2) = (1.0 - th, th * th);
+        let c00 = (1.0 + 2.0 * th) * u * u;
+        let c10 = th * u * u * h;
+        let c01 = th2 * (3.0 - 2.0 * th);
+        let c11 = th2 * (th - 1.0) * h;
+        let n = out.len();
+        let (y0, y1, f0, f1) = (&self.y0[..n], &self.y1[..n], &self.f0[..n], &self.f1[..n]);
+        for i in 0..n {
+            out[i] = c00 * y0[i] + c10 * f0[i] + c01 * y1[i] + c11 * f1[i];
         }
     }
 }

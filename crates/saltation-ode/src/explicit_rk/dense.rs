@@ -28,15 +28,7 @@ impl ExplicitRk {
     pub(super) fn prepare_dp5(&mut self, d: &[f64]) {
         self.prepare_common();
         let (n, h) = (self.n, self.h_last());
-        let r5 = &mut self.rcont[4 * n..5 * n];
-        r5.fill(0.0);
-        for (j, &dj) in d.iter().enumerate() {
-            if dj != 0.0 {
-                for (r, k) in r5.iter_mut().zip(&self.k[j * n..(j + 1) * n]) {
-                    *r += h * dj * k;
-                }
-            }
-        }
+        combine_into(&mut self.rcont[4 * n..5 * n], h, d, &self.k, n);
         self.dense_ready = true;
     }
 
@@ -64,36 +56,19 @@ impl ExplicitRk {
         self.prepare_common();
         let (n, h) = (self.n, self.h_last());
         let base = 13; // k₁..k₁₃ (k₁₃ = f(t+h, y₁)) are in place.
-        for m in 0..3 {
-            let row = coef.a_extra[m];
-            let (done, rest) = self.k.split_at_mut((base + m) * n);
-            self.ytmp.copy_from_slice(&self.y_prev);
-            for (j, &a) in row.iter().enumerate() {
-                if a != 0.0 {
-                    for (o, kv) in self.ytmp.iter_mut().zip(&done[j * n..(j + 1) * n]) {
-                        *o += h * a * kv;
-                    }
-                }
+        for q in 0..3 {
+            let (done, rest) = self.k.split_at_mut((base + q) * n);
+            combine_into(&mut self.ytmp, h, coef.a_extra[q], done, n);
+            for (o, y) in self.ytmp.iter_mut().zip(&self.y_prev) {
+                *o += y;
             }
-            sys.rhs(
-                self.t_prev + coef.c_extra[m] * h,
-                &self.ytmp,
-                &mut rest[..n],
-            );
+            sys.rhs(self.t_prev + coef.c_extra[q] * h, &self.ytmp, &mut rest[..n]);
         }
         stats.rhs_evals += 3;
         for q in 0..4 {
             let (head, tail) = self.rcont.split_at_mut((4 + q) * n);
             let _ = head;
-            let rq = &mut tail[..n];
-            rq.fill(0.0);
-            for (j, &dj) in coef.d[q].iter().enumerate() {
-                if dj != 0.0 {
-                    for (r, k) in rq.iter_mut().zip(&self.k[j * n..(j + 1) * n]) {
-                        *r += h * dj * k;
-                    }
-                }
-            }
+            combine_into(&mut tail[..n], h, &coef.d[q], &self.k, n);
         }
         self.dense_ready = true;
     }
@@ -110,5 +85,20 @@ impl ExplicitRk {
             out[i] = r[i]
                 + th * (r[n + i] + th1 * (r[2 * n + i] + th * (r[3 * n + i] + th1 * c)));
         }
+    }
+}
+
+/// `out = h Σ_j coef_j k_j` over stage-major stages (zero coefficients skipped).
+fn combine_into(out: &mut [f64], h: f64, coef: &[f64], k: &[f64], n: usize) {
+    out.fill(0.0);
+    for (j, &c) in coef.iter().enumerate() {
+        if c != 0.0 {
+            for (o, kv) in out.iter_mut().zip(&k[j * n..(j + 1) * n]) {
+                *o += c * kv;
+            }
+        }
+    }
+    for o in out.iter_mut() {
+        *o *= h;
     }
 }

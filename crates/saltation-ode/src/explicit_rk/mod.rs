@@ -6,8 +6,9 @@
 //! coefficients) is allocated in [`Stepper::start`] and reused: the step loop does not allocate.
 
 mod dense;
+mod kernel;
 
-use crate::control::{controlled_dims, initial_step, weight, NormAcc, PiController};
+use crate::control::{initial_step, PiController};
 use crate::stepper::{StepEnds, Stepper};
 use crate::tableau::{DenseOutput, ErrorEstimate, Tableau};
 use crate::{OdeError, OdeSystem, SolverOptions, Stats};
@@ -24,7 +25,7 @@ pub struct ExplicitRk {
     y_prev: Vec<f64>,
     f: Vec<f64>,
     f_prev: Vec<f64>,
-    /// Stages, `k_i` at `[i n, (i+1) n)`; room for DOP853's three extra dense stages.
+    /// Stages, `k_j` at `[j n, (j+1) n)`; room for DOP853's stage 13 and three extra dense stages.
     k: Vec<f64>,
     ytmp: Vec<f64>,
     ynew: Vec<f64>,
@@ -68,93 +69,6 @@ impl ExplicitRk {
         self.h
     }
 
-    /// Stages of one attempt of size `h` from `(t, y)`; fills `ynew` and returns the scaled error
-    /// norm (0 for fixed-step methods). `k_1 = f(t, y)` is already in place.
-    #[inline]
-    fn attempt<S: OdeSystem + ?Sized>(
-        &mut self,
-        sys: &S,
-        h: f64,
-        opts: &SolverOptions,
-        stats: &mut Stats,
-    ) -> f64 {
-        let n = self.n;
-        let tab = self.tab;
-        let s = tab.stages();
-        self.k[..n].copy_from_slice(&self.f);
-        for i in 1..s {
-            let (done, rest) = self.k.split_at_mut(i * n);
-            combine(&mut self.ytmp, &self.y, h, tab.a[i], done, n);
-            sys.rhs(self.t + tab.c[i] * h, &self.ytmp, &mut rest[..n]);
-        }
-        stats.rhs_evals += s - 1;
-        if tab.fsal {
-            // The last stage was evaluated at y + h Σ b_j k_j (its a-row equals b).
-            self.ynew.copy_from_slice(&self.ytmp);
-        } else {
-            combine(&mut self.ynew, &self.y, h, tab.b, &self.k[..s * n], n);
-        }
-        let m = controlled_dims(opts, n);
-        match tab.error {
-            _ if self.ctl.is_none() => {
-                if self.ynew.iter().all(|v| v.is_finite()) {
-                    0.0
-                } else {
-                    f64::NAN
-                }
-            }
-            ErrorEstimate::None => 0.0,
-            ErrorEstimate::Embedded(e) => {
-                let mut acc = NormAcc::new(opts.norm);
-                for c in 0..m {
-                    let mut err = 0.0;
-                    for (j, &ej) in e.iter().enumerate() {
-                        if ej != 0.0 {
-                            err += ej * self.k[j * n + c];
-                        }
-                    }
-                    acc.add(h * err / weight(opts, c, self.y[c], self.ynew[c]));
-                }
-                acc.finish()
-            }
-            ErrorEstimate::Dop853 { e5, e3 } => {
-                let (mut a5, mut a3) = (NormAcc::new(opts.norm), NormAcc::new(opts.norm));
-                for c in 0..m {
-                    let (mut r5, mut r3) = (0.0, 0.0);
-                    for j in 0..s {
-                        let kj = self.k[j * n + c];
-                        r5 += e5[j] * kj;
-                        r3 += e3[j] * kj;
-                    }
-                    let w = weight(opts, c, self.y[c], self.ynew[c]);
-                    a5.add(h * r5 / w);
-                    a3.add(h * r3 / w);
-                }
-                let (err5, err3) = (a5.finish(), a3.finish());
-                let deno = err5 * err5 + 0.01 * err3 * err3;
-                if deno > 0.0 {
-                    err5 * err5 / deno.sqrt()
-                } else {
-                    err5
-                }
-            }
-        }
-    }
-}
-
-/// `out = y + h Σ_j coef_j k_j` over the stages in `k` (zero coefficients skipped).
-#[inline(always)]
-fn combine(out: &mut [f64], y: &[f64], h: f64, coef: &[f64], k: &[f64], n: usize) {
-    out.copy_from_slice(y);
-    for (j, &a) in coef.iter().enumerate() {
-        if a != 0.0 {
-            let ha = h * a;
-            let kj = &k[j * n..(j + 1) * n];
-            for (o, kv) in out.iter_mut().zip(kj) {
-                *o += ha * kv;
-            }
-        }
-    }
 }
 
 impl Stepper for ExplicitRk {
@@ -214,7 +128,13 @@ impl Stepper for ExplicitRk {
         self.f_prev.copy_from_slice(&self.f);
         self.dense_ready = false;
         if self.tab.is_adaptive() && opts.h_fixed.is_none() {
-            self.ctl = Some(PiController::new(self.tab.error_order, opts));
+            // Hairer's codes: β = 0.04 in dopri5, 0 in dop853.
+            let beta = if matches!(self.tab.error, ErrorEstimate::Dop853 { .. }) {
+                0.0
+            } else {
+                0.04
+            };
+            self.ctl = Some(PiController::new(self.tab.error_order, beta, opts));
             self.h = match opts.h_init {
                 Some(h) => h.min(opts.h_max),
                 None => {
@@ -255,7 +175,6 @@ impl Stepper for ExplicitRk {
         if !self.started {
             return Err(OdeError::NotStarted);
         }
-        let n = self.n;
         loop {
             let remaining = t_stop - self.t;
             let mut h = self.h.min(opts.h_max);
@@ -291,7 +210,7 @@ impl Stepper for ExplicitRk {
             std::mem::swap(&mut self.y, &mut self.ynew);
             self.t_prev = self.t;
             self.t = if last { t_stop } else { self.t + h };
-            let s = self.tab.stages();
+            let (s, n) = (self.tab.stages(), self.n);
             if self.tab.fsal {
                 self.f.copy_from_slice(&self.k[(s - 1) * n..s * n]);
             } else {

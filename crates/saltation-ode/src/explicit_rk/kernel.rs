@@ -1,0 +1,231 @@
+//! The hot loop of one Runge–Kutta attempt.
+//!
+//! The same generic code runs every tableau, but it is monomorphised for the built-in adaptive
+//! pairs (so the coefficients are compile-time constants: stage loops unroll and zero
+//! coefficients vanish) and for common small dimensions (so component loops unroll); any other
+//! tableau or size runs the identical code with run-time values. Stages are stored stage-major
+//! (`k_j` at `[j n, (j+1) n)`); each combination is `y + h Σ_j a_ij k_j`.
+
+use super::ExplicitRk;
+use crate::control::{controlled_dims, weight, NormAcc};
+use crate::tableau::{ErrorEstimate, Tableau, BS23, DOP853, DP5};
+use crate::{OdeSystem, SolverOptions, Stats};
+
+/// A dimension known at compile time ([`Fixed`]) or at run time ([`Dyn`]).
+trait Dim: Copy {
+    fn n(self) -> usize;
+}
+
+#[derive(Clone, Copy)]
+struct Fixed<const N: usize>;
+
+impl<const N: usize> Dim for Fixed<N> {
+    #[inline(always)]
+    fn n(self) -> usize {
+        N
+    }
+}
+
+#[derive(Clone, Copy)]
+struct Dyn(usize);
+
+impl Dim for Dyn {
+    #[inline(always)]
+    fn n(self) -> usize {
+        self.0
+    }
+}
+
+/// Where the tableau comes from: a built-in static (constant-folded) or a run-time reference.
+trait TabSource: Copy {
+    fn tab(self) -> &'static Tableau;
+}
+
+macro_rules! static_tab {
+    ($name:ident, $tab:expr) => {
+        #[derive(Clone, Copy)]
+        struct $name;
+        impl TabSource for $name {
+            #[inline(always)]
+            fn tab(self) -> &'static Tableau {
+                &$tab
+            }
+        }
+    };
+}
+static_tab!(Dop853Tab, DOP853);
+static_tab!(Dp5Tab, DP5);
+static_tab!(Bs23Tab, BS23);
+
+#[derive(Clone, Copy)]
+struct RuntimeTab(&'static Tableau);
+
+impl TabSource for RuntimeTab {
+    #[inline(always)]
+    fn tab(self) -> &'static Tableau {
+        self.0
+    }
+}
+
+/// `Σ_j coef_j k_j[m]`, zero coefficients skipped.
+#[inline(always)]
+fn comp(coef: &[f64], k: &[f64], n: usize, m: usize) -> f64 {
+    let mut acc = 0.0;
+    for (j, &a) in coef.iter().enumerate() {
+        if a != 0.0 {
+            acc += a * k[j * n + m];
+        }
+    }
+    acc
+}
+
+/// `out = y + h Σ_j coef_j k_j` (per component, so each sum is one short dot product with
+/// constant coefficients for the built-in tableaus).
+#[inline(always)]
+fn combine<D: Dim>(d: D, out: &mut [f64], y: &[f64], h: f64, coef: &[f64], k: &[f64]) {
+    let n = d.n();
+    let (out, y) = (&mut out[..n], &y[..n]);
+    let k = &k[..coef.len() * n];
+    for m in 0..n {
+        out[m] = y[m] + h * comp(coef, k, n, m);
+    }
+}
+
+/// Expands `$body` for stage indices 1..=15 as literal constants (each guarded by `i < s`), then
+/// loops over any further stages.
+macro_rules! for_stages {
+    ($s:expr, |$i:ident| $body:block) => {{
+        let s = $s;
+        macro_rules! one {
+            ($k:literal) => {
+                if $k < s {
+                    let $i: usize = $k;
+                    $body
+                }
+            };
+        }
+        one!(1);
+        one!(2);
+        one!(3);
+        one!(4);
+        one!(5);
+        one!(6);
+        one!(7);
+        one!(8);
+        one!(9);
+        one!(10);
+        one!(11);
+        one!(12);
+        one!(13);
+        one!(14);
+        one!(15);
+        for $i in 16..s {
+            $body
+        }
+    }};
+}
+
+impl ExplicitRk {
+    /// Stages of one attempt of size `h` from `(t, y)`; fills `ynew` and returns the scaled error
+    /// norm (0 without error control, NaN for a non-finite result). `f(t, y)` is `k_1`.
+    pub(super) fn attempt<S: OdeSystem + ?Sized>(
+        &mut self,
+        sys: &S,
+        h: f64,
+        opts: &SolverOptions,
+        stats: &mut Stats,
+    ) -> f64 {
+        let tab = self.tab;
+        if std::ptr::eq(tab, &DOP853) {
+            self.attempt_dims(Dop853Tab, sys, h, opts, stats)
+        } else if std::ptr::eq(tab, &DP5) {
+            self.attempt_dims(Dp5Tab, sys, h, opts, stats)
+        } else if std::ptr::eq(tab, &BS23) {
+            self.attempt_dims(Bs23Tab, sys, h, opts, stats)
+        } else {
+            self.attempt_in(RuntimeTab(tab), Dyn(self.n), sys, h, opts, stats)
+        }
+    }
+
+    #[inline(always)]
+    fn attempt_dims<T: TabSource, S: OdeSystem + ?Sized>(
+        &mut self,
+        t: T,
+        sys: &S,
+        h: f64,
+        opts: &SolverOptions,
+        stats: &mut Stats,
+    ) -> f64 {
+        match self.n {
+            2 => self.attempt_in(t, Fixed::<2>, sys, h, opts, stats),
+            4 => self.attempt_in(t, Fixed::<4>, sys, h, opts, stats),
+            6 => self.attempt_in(t, Fixed::<6>, sys, h, opts, stats),
+            20 => self.attempt_in(t, Fixed::<20>, sys, h, opts, stats),
+            n => self.attempt_in(t, Dyn(n), sys, h, opts, stats),
+        }
+    }
+
+    #[inline(never)]
+    fn attempt_in<T: TabSource, D: Dim, S: OdeSystem + ?Sized>(
+        &mut self,
+        src: T,
+        d: D,
+        sys: &S,
+        h: f64,
+        opts: &SolverOptions,
+        stats: &mut Stats,
+    ) -> f64 {
+        let n = d.n();
+        let tab = src.tab();
+        let s = tab.stages();
+        self.k[..n].copy_from_slice(&self.f[..n]);
+        for_stages!(s, |i| {
+            let (done, rest) = self.k.split_at_mut(i * n);
+            combine(d, &mut self.ytmp, &self.y, h, tab.a[i], done);
+            sys.rhs(self.t + tab.c[i] * h, &self.ytmp[..n], &mut rest[..n]);
+        });
+        stats.rhs_evals += s - 1;
+        if tab.fsal {
+            // The last stage was evaluated at y + h Σ b_j k_j (its a-row equals b).
+            self.ynew[..n].copy_from_slice(&self.ytmp[..n]);
+        } else {
+            combine(d, &mut self.ynew, &self.y, h, tab.b, &self.k);
+        }
+        let mc = controlled_dims(opts, n);
+        let (y, ynew, k) = (&self.y[..n], &self.ynew[..n], &self.k[..]);
+        match tab.error {
+            _ if self.ctl.is_none() => {
+                if ynew.iter().all(|v| v.is_finite()) {
+                    0.0
+                } else {
+                    f64::NAN
+                }
+            }
+            ErrorEstimate::None => 0.0,
+            ErrorEstimate::Embedded(e) => {
+                let k = &k[..e.len() * n];
+                let mut acc = NormAcc::new(opts.norm);
+                for m in 0..mc {
+                    acc.add(h * comp(e, k, n, m) / weight(opts, m, y[m], ynew[m]));
+                }
+                acc.finish()
+            }
+            ErrorEstimate::Dop853 { e5, e3 } => {
+                let k = &k[..e5.len() * n];
+                let (mut a5, mut a3) = (NormAcc::new(opts.norm), NormAcc::new(opts.norm));
+                for m in 0..mc {
+                    let w = weight(opts, m, y[m], ynew[m]);
+                    a5.add(h * comp(e5, k, n, m) / w);
+                    a3.add(h * comp(e3, k, n, m) / w);
+                }
+                let (err5, err3) = (a5.finish(), a3.finish());
+                let deno = err5 * err5 + 0.01 * err3 * err3;
+                if deno > 0.0 {
+                    err5 * err5 / deno.sqrt()
+                } else {
+                    err5
+                }
+            }
+        }
+    }
+}
