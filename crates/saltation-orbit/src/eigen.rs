@@ -3,7 +3,7 @@
 //!
 //! # Method (native backend)
 //! For `A ∈ ℝⁿˣⁿ` (n up to a few tens):
-//! 1. **Balancing** ([`balance`](self)): eigenvalues isolated by permutation are read off the
+//! 1. **Balancing**: eigenvalues isolated by permutation are read off the
 //!    diagonal exactly; the rest is scaled by `D⁻¹ A D`, `D` a diagonal of powers of two
 //!    (Parlett–Reinsch, as in LAPACK `dgebal`).
 //! 2. **Hessenberg reduction** by Householder reflectors, `H = Qᵀ A Q`.
@@ -145,6 +145,9 @@ pub fn eigenvalues_with(
     m: &DMatrix<f64>,
     backend: EigenBackend,
 ) -> Result<Vec<Complex<f64>>, EigenError> {
+    if !backend.is_available() {
+        return Err(EigenError::BackendUnavailable { backend });
+    }
     check_matrix(m)?;
     if m.nrows() == 0 {
         return Ok(Vec::new());
@@ -173,11 +176,10 @@ fn native_eigenvalues(m: &DMatrix<f64>) -> Result<Vec<Complex<f64>>, EigenError>
         let mut b = DMatrix::from_fn(k, k, |i, j| m[(isolated.active[i], isolated.active[j])]);
         balance::scale(&mut b);
         francis::hessenberg(&mut b);
-        let (wr, wi) = francis::hessenberg_eigenvalues(&mut b).map_err(|e| {
-            EigenError::NoConvergence {
+        let (wr, wi) =
+            francis::hessenberg_eigenvalues(&mut b).map_err(|e| EigenError::NoConvergence {
                 iterations: e.iterations,
-            }
-        })?;
+            })?;
         values.extend(wr.iter().zip(&wi).map(|(&re, &im)| Complex::new(re, im)));
     }
     Ok(values)
@@ -290,7 +292,10 @@ mod tests {
 
     #[test]
     fn lapack_availability_matches_feature() {
-        assert_eq!(EigenBackend::Lapack.is_available(), cfg!(feature = "lapack"));
+        assert_eq!(
+            EigenBackend::Lapack.is_available(),
+            cfg!(feature = "lapack")
+        );
         if !cfg!(feature = "lapack") {
             let m = DMatrix::<f64>::identity(2, 2);
             assert_eq!(

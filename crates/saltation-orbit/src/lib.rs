@@ -13,6 +13,38 @@
 //! | check a Jacobian against finite differences | [`central_difference`] |
 //!
 //! Every module documents its method, equations and references.
+//!
+//! ```
+//! use nalgebra::{DMatrix, DVector};
+//! use saltation_orbit::{eigenvalues, solve, spectral_radius, NewtonOptions, SquareSystem};
+//!
+//! /// Fixed point of the linear map u ↦ A u + b, as F(u) = A u + b − u = 0.
+//! struct Affine {
+//!     a: DMatrix<f64>,
+//!     b: DVector<f64>,
+//! }
+//! impl SquareSystem for Affine {
+//!     type Error = std::convert::Infallible;
+//!     fn dim(&self) -> usize {
+//!         self.b.len()
+//!     }
+//!     fn eval(&self, u: &DVector<f64>) -> Result<(DVector<f64>, DMatrix<f64>), Self::Error> {
+//!         let n = self.dim();
+//!         Ok((&self.a * u + &self.b - u, &self.a - DMatrix::identity(n, n)))
+//!     }
+//! }
+//!
+//! let map = Affine {
+//!     a: DMatrix::from_row_slice(2, 2, &[0.0, 0.5, -0.5, 0.0]),
+//!     b: DVector::from_vec(vec![1.0, 0.0]),
+//! };
+//! let report = solve(&map, &DVector::zeros(2), &NewtonOptions::default()).unwrap();
+//! assert!(report.residual_norm <= 1e-12);
+//! // Floquet multipliers of the fixed point: eigenvalues of the map's Jacobian A = J + I.
+//! let jac = &report.jacobian + DMatrix::identity(2, 2);
+//! let mu = eigenvalues(&jac).unwrap(); // ±0.5 i
+//! assert!((spectral_radius(&mu) - 0.5).abs() < 1e-15);
+//! ```
 
 #![warn(missing_docs)]
 
@@ -22,8 +54,8 @@ pub mod newton;
 pub mod stability;
 
 pub use eigen::{
-    eigenvalues, eigenvalues_with, null_vector, real_eigenvector, sort_by_modulus,
-    spectral_radius, EigenBackend, EigenError, NullVector,
+    eigenvalues, eigenvalues_with, null_vector, real_eigenvector, sort_by_modulus, spectral_radius,
+    EigenBackend, EigenError, NullVector,
 };
 pub use fd::{central_difference, FdError};
 pub use newton::{

@@ -19,8 +19,9 @@
 //! Near a root with nonsingular, Lipschitz `J`, full steps are accepted and convergence is
 //! quadratic, `‖F_{k+1}‖ ≤ C‖F_k‖²` (Dennis and Schnabel, *Numerical Methods for Unconstrained
 //! Optimization and Nonlinear Equations*, SIAM 1996, Thm. 5.2.1; line search: their §6.3 and
-//! Alg. A6.3.1). `‖δ‖` is the decrease direction of `½‖F‖²` (`∇(½‖F‖²)·δ = −‖F‖²`), so the
-//! backtracking terminates for small enough `λ` unless `J` is singular.
+//! Alg. A6.3.1). `δ` is a descent direction of `½‖F‖²` (`∇(½‖F‖²)·δ = −‖F‖²`), so the
+//! sufficient-decrease test holds for small enough `λ`; `λ_min` bounds the work when it does not
+//! (no root nearby, or `J` nearly singular).
 //!
 //! argmin's own `GaussNewtonLS` and `TrustRegion` are not used: the first solves the normal
 //! equations and was seen to stop without moving, the second to take zero-length steps.

@@ -112,7 +112,8 @@ fn complex_pairs_under_similarity() {
         assert!(err < 1e-15 * n as f64, "{backend:?} orthogonal: {err:e}");
         // General similarity V D V⁻¹ with V = Q·diag(1..4)·Q': errors grow with κ(V) ≤ 4.
         let q2 = rng.orthogonal(n);
-        let s = DMatrix::from_diagonal(&DVector::from_fn(n, |i, _| 1.0 + 3.0 * i as f64 / n as f64));
+        let s =
+            DMatrix::from_diagonal(&DVector::from_fn(n, |i, _| 1.0 + 3.0 * i as f64 / n as f64));
         let v = &q * s * q2;
         let vinv = v.clone().try_inverse().unwrap();
         let a = &v * &d * vinv;
@@ -121,7 +122,10 @@ fn complex_pairs_under_similarity() {
         assert!(err < 1e-14, "{backend:?} similarity: {err:e}");
         // Conjugate pairs are exact conjugates.
         for l in got.iter().filter(|l| l.im != 0.0) {
-            assert!(got.iter().any(|m| *m == l.conj()), "{backend:?}: {l} unpaired");
+            assert!(
+                got.iter().any(|m| *m == l.conj()),
+                "{backend:?}: {l} unpaired"
+            );
         }
     }
 }
@@ -139,7 +143,10 @@ fn random_matrices_backward_error() {
                 for l in &got {
                     let be = relative_backward_error(&a, *l);
                     worst = worst.max(be);
-                    assert!(be < 1e-14, "{backend:?} n={n}: backward error {be:e} at {l}");
+                    assert!(
+                        be < 1e-14,
+                        "{backend:?} n={n}: backward error {be:e} at {l}"
+                    );
                 }
                 let trace: f64 = got.iter().map(|l| l.re).sum();
                 assert!((trace - a.trace()).abs() < 1e-13 * a.norm() * n as f64);
@@ -183,7 +190,9 @@ fn rimless_wheel_like_stride_jacobian() {
     let s = DMatrix::from_row_slice(
         4,
         4,
-        &[1.0, 0.5, 0.0, 0.0, 0.0, 1.0, 0.25, 0.0, 0.0, 0.0, 1.0, -0.5, 0.0, 0.0, 0.0, 1.0],
+        &[
+            1.0, 0.5, 0.0, 0.0, 0.0, 1.0, 0.25, 0.0, 0.0, 0.0, 1.0, -0.5, 0.0, 0.0, 0.0, 1.0,
+        ],
     );
     let d = DMatrix::from_diagonal(&DVector::from_vec(vec![0.0, 0.0, 4.0 / 9.0, 4.0 / 9.0]));
     let b = &s * d * s.clone().try_inverse().unwrap();
@@ -218,13 +227,20 @@ fn nasty_matrices() -> Vec<(String, DMatrix<f64>)> {
             DMatrix::from_fn(n, n, |i, j| if i + j == n - 1 { 1.0 } else { 0.0 }),
         ));
     }
-    for (name, s) in [("huge", 1e150), ("tiny", 1e-150), ("big", 1e300), ("small", 1e-300)] {
+    for (name, s) in [
+        ("huge", 1e150),
+        ("tiny", 1e-150),
+        ("big", 1e300),
+        ("small", 1e-300),
+    ] {
         out.push((format!("{name} companion"), companion_column(8, 1.0) * s));
         out.push((format!("{name} random"), rng.matrix(6) * s));
     }
     out.push((
         "graded".into(),
-        DMatrix::from_fn(8, 8, |i, j| rng.uniform() * 10f64.powi(3 * (i as i32 - j as i32))),
+        DMatrix::from_fn(8, 8, |i, j| {
+            rng.uniform() * 10f64.powi(3 * (i as i32 - j as i32))
+        }),
     ));
     out.push((
         "single huge entry".into(),
@@ -240,7 +256,9 @@ fn nasty_matrices() -> Vec<(String, DMatrix<f64>)> {
         DMatrix::from_row_slice(
             4,
             4,
-            &[0.0, 1.0, 0.0, 0.0, 1.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 1.0, 0.0, 0.0, 1.0, 0.0],
+            &[
+                0.0, 1.0, 0.0, 0.0, 1.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 1.0, 0.0, 0.0, 1.0, 0.0,
+            ],
         ),
     ));
     out.push((
@@ -267,15 +285,25 @@ fn nasty_matrices_return() {
         for (name, a) in nasty_matrices() {
             let got = eig(&a, backend);
             assert_eq!(got.len(), a.nrows(), "{backend:?} {name}");
-            assert!(got.iter().all(|l| l.re.is_finite() && l.im.is_finite()), "{backend:?} {name}");
+            assert!(
+                got.iter().all(|l| l.re.is_finite() && l.im.is_finite()),
+                "{backend:?} {name}"
+            );
             let trace: f64 = got.iter().map(|l| l.re).sum();
             let tol = 1e-12 * (a.norm() + 1e-300) * a.nrows() as f64;
-            assert!((trace - a.trace()).abs() <= tol, "{backend:?} {name}: trace {trace} vs {}", a.trace());
+            assert!(
+                (trace - a.trace()).abs() <= tol,
+                "{backend:?} {name}: trace {trace} vs {}",
+                a.trace()
+            );
         }
         // Permutation matrices have roots of unity as eigenvalues: modulus exactly ~1.
         for n in [5, 9, 12] {
             let got = eig(&companion_column(n, 1.0), backend);
-            assert!(got.iter().all(|l| (l.norm() - 1.0).abs() < 1e-14), "{backend:?} n={n}");
+            assert!(
+                got.iter().all(|l| (l.norm() - 1.0).abs() < 1e-14),
+                "{backend:?} n={n}"
+            );
         }
     }
 }

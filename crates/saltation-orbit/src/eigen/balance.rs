@@ -65,7 +65,7 @@ pub(crate) fn scale(b: &mut DMatrix<f64>) {
     let mut scale = vec![1.0_f64; n];
     for _ in 0..MAX_SWEEPS {
         let mut noconv = false;
-        for i in 0..n {
+        for (i, sc) in scale.iter_mut().enumerate() {
             let mut c = b.column(i).norm();
             let mut r = b.row(i).norm();
             let mut ca = b.column(i).amax();
@@ -96,13 +96,13 @@ pub(crate) fn scale(b: &mut DMatrix<f64>) {
             if c + r >= FACTOR * s {
                 continue;
             }
-            if f < 1.0 && scale[i] < 1.0 && f * scale[i] <= sfmin1 {
+            if f < 1.0 && *sc < 1.0 && f * *sc <= sfmin1 {
                 continue;
             }
-            if f > 1.0 && scale[i] > 1.0 && scale[i] >= sfmax1 / f {
+            if f > 1.0 && *sc > 1.0 && *sc >= sfmax1 / f {
                 continue;
             }
-            scale[i] *= f;
+            *sc *= f;
             noconv = true;
             b.row_mut(i).scale_mut(1.0 / f);
             b.column_mut(i).scale_mut(f);

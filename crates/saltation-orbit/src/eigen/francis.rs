@@ -279,10 +279,10 @@ pub(crate) fn hessenberg_eigenvalues(
             kdefl += 1;
             total += 1;
 
-            let (h11, h12, h21, h22) = if kdefl % (2 * KEXSH) == 0 {
+            let (h11, h12, h21, h22) = if kdefl.is_multiple_of(2 * KEXSH) {
                 let s = h[(i, i - 1)].abs() + h[(i - 1, i - 2)].abs();
                 (DAT1 * s + h[(i, i)], DAT2 * s, s, DAT1 * s + h[(i, i)])
-            } else if kdefl % KEXSH == 0 {
+            } else if kdefl.is_multiple_of(KEXSH) {
                 let s = h[(l + 1, l)].abs() + h[(l + 2, l + 1)].abs();
                 (DAT1 * s + h[(l, l)], DAT2 * s, s, DAT1 * s + h[(l, l)])
             } else {
@@ -371,7 +371,8 @@ pub(crate) fn hessenberg_eigenvalues(
             wr[i] = h[(i, i)];
             wi[i] = 0.0;
         } else {
-            let (r1, i1, r2, i2) = eig2x2(h[(i - 1, i - 1)], h[(i - 1, i)], h[(i, i - 1)], h[(i, i)]);
+            let (r1, i1, r2, i2) =
+                eig2x2(h[(i - 1, i - 1)], h[(i - 1, i)], h[(i, i - 1)], h[(i, i)]);
             wr[i - 1] = r1;
             wi[i - 1] = i1;
             wr[i] = r2;
@@ -402,6 +403,17 @@ mod tests {
         let (hi, lo) = if r1 > r2 { (r1, r2) } else { (r2, r1) };
         assert!((hi - (1.0 + 1e-10)).abs() < 1e-15);
         assert!((lo - (1.0 - 1e-10)).abs() < 1e-15);
+    }
+
+    #[test]
+    fn iteration_cap_returns_instead_of_looping() {
+        // NaN never passes a deflation test, so only the cap can end the iteration (the public
+        // API rejects non-finite input before it gets here).
+        let n = 5;
+        let mut h = DMatrix::from_fn(n, n, |i, j| if i <= j + 1 { 1.0 } else { 0.0 });
+        h[(3, 2)] = f64::NAN;
+        let err = hessenberg_eigenvalues(&mut h).unwrap_err();
+        assert_eq!(err.iterations, 30 * 10 + 1);
     }
 
     #[test]

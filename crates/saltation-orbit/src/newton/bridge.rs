@@ -71,7 +71,9 @@ impl<'a, S: SquareSystem> SystemProblem<'a, S> {
 
     /// Evaluates the system, checks shapes, caches the Jacobian; returns the residual.
     fn evaluate(&self, u: &DVector<f64>) -> Result<(DVector<f64>, DMatrix<f64>), Error> {
-        self.shared.evaluations.set(self.shared.evaluations.get() + 1);
+        self.shared
+            .evaluations
+            .set(self.shared.evaluations.get() + 1);
         let n = u.len();
         let (f, j) = match self.system.eval(u) {
             Ok(fj) => fj,

@@ -119,7 +119,13 @@ impl DampedNewton {
 /// (`R`, `C` diagonal powers of two); `None` if singular.
 fn newton_step(j: &DMatrix<f64>, r: &DVector<f64>) -> Option<DVector<f64>> {
     let n = j.nrows();
-    let pow2 = |m: f64| if m > 0.0 { (-m.log2().round()).exp2() } else { 1.0 };
+    let pow2 = |m: f64| {
+        if m > 0.0 {
+            (-m.log2().round()).exp2()
+        } else {
+            1.0
+        }
+    };
     let rs: Vec<f64> = (0..n).map(|i| pow2(j.row(i).amax())).collect();
     let mut a = DMatrix::from_fn(n, n, |i, k| rs[i] * j[(i, k)]);
     let cs: Vec<f64> = (0..n).map(|k| pow2(a.column(k).amax())).collect();
@@ -128,7 +134,7 @@ fn newton_step(j: &DMatrix<f64>, r: &DVector<f64>) -> Option<DVector<f64>> {
     }
     let lu = a.lu();
     let min_pivot = lu.u().diagonal().amin();
-    if !(min_pivot > SINGULAR_PIVOT * n as f64 * f64::EPSILON) {
+    if min_pivot.is_nan() || min_pivot <= SINGULAR_PIVOT * n as f64 * f64::EPSILON {
         return None;
     }
     let rhs = DVector::from_fn(n, |i, _| -rs[i] * r[i]);
@@ -151,9 +157,11 @@ where
         problem: &mut Problem<O>,
         mut state: NewtonState,
     ) -> Result<(NewtonState, Option<KV>), Error> {
-        let u = state.take_param().ok_or_else(|| ArgminError::NotInitialized {
-            text: "damped Newton needs an initial guess (state.param)".to_string(),
-        })?;
+        let u = state
+            .take_param()
+            .ok_or_else(|| ArgminError::NotInitialized {
+                text: "damped Newton needs an initial guess (state.param)".to_string(),
+            })?;
         let r = problem.apply(&u)?;
         let fnorm = r.norm();
         self.history = vec![fnorm];

@@ -93,9 +93,14 @@ pub fn match_error(got: &[Complex<f64>], want: &[Complex<f64>]) -> f64 {
 pub fn relative_backward_error(a: &DMatrix<f64>, lambda: Complex<f64>) -> f64 {
     let n = a.nrows();
     let shifted = DMatrix::from_fn(n, n, |i, j| {
-        Complex::new(a[(i, j)], 0.0) - if i == j { lambda } else { Complex::new(0.0, 0.0) }
+        Complex::new(a[(i, j)], 0.0)
+            - if i == j {
+                lambda
+            } else {
+                Complex::new(0.0, 0.0)
+            }
     });
-    let svd = nalgebra::SVD::try_new(shifted, false, false, f64::EPSILON, 10_000)
-        .expect("SVD converged");
+    let svd =
+        nalgebra::SVD::try_new(shifted, false, false, f64::EPSILON, 10_000).expect("SVD converged");
     svd.singular_values.min() / a.norm()
 }
