@@ -29,11 +29,6 @@ pub(crate) struct Axis {
 }
 
 impl Axis {
-    /// Data value → plot coordinate (see [`to_plot`]).
-    pub fn tf(&self, v: f64) -> f64 {
-        to_plot(self.log, v)
-    }
-
     /// Plot coordinate → data value.
     pub fn inv(&self, t: f64) -> f64 {
         if self.log {
@@ -131,9 +126,19 @@ pub(crate) fn make_axis(ext: Extent, spec: &AxisSpec) -> Result<Option<Axis>, Pl
         hi += half;
     }
     let pad = spec.margin * (hi - lo);
+    let (lo, hi) = (lo - pad, hi + pad);
+    if !(lo.is_finite() && hi.is_finite() && (hi - lo).is_finite()) {
+        // E.g. data spanning ±1e308: no finite axis holds it.
+        return Err(PlotError::InvalidRange {
+            figure: spec.figure,
+            axis: spec.name,
+            lo,
+            hi,
+        });
+    }
     Ok(Some(Axis {
-        lo: lo - pad,
-        hi: hi + pad,
+        lo,
+        hi,
         log: spec.log,
     }))
 }
@@ -165,7 +170,7 @@ pub(crate) fn ticks(axis: &Axis, max_n: usize) -> Ticks {
         let inside = |t: &f64| *t >= axis.lo - 1e-9 && *t <= axis.hi + 1e-9;
         let (d0, d1) = (axis.lo.floor() as i64, axis.hi.ceil() as i64);
         let decades: Vec<i64> = (d0..=d1).filter(|k| inside(&(*k as f64))).collect();
-        if decades.len() >= 3 {
+        if decades.len() >= 4 {
             let stride = decades.len().div_ceil(max_n) as i64;
             let pos = decades
                 .iter()
@@ -174,7 +179,10 @@ pub(crate) fn ticks(axis: &Axis, max_n: usize) -> Ticks {
                 .collect();
             return log_ticks(pos);
         }
-        for mantissas in [&[1.0, 2.0, 5.0][..], &[1.0, 2.0, 3.0, 4.0, 5.0, 6.0, 7.0, 8.0, 9.0]] {
+        for mantissas in [
+            &[1.0, 2.0, 5.0][..],
+            &[1.0, 2.0, 3.0, 4.0, 5.0, 6.0, 7.0, 8.0, 9.0],
+        ] {
             let pos: Vec<f64> = (d0..=d1)
                 .flat_map(|k| mantissas.iter().map(move |m| k as f64 + f64::log10(*m)))
                 .filter(inside)
@@ -200,7 +208,9 @@ pub(crate) fn ticks(axis: &Axis, max_n: usize) -> Ticks {
 }
 
 fn log_ticks(pos: Vec<f64>) -> Ticks {
-    let labels = pos.iter().map(|&t| fmt_log_tick(t)).collect();
+    // Decimal labels only if every tick is between 0.01 and 1000; else powers of ten throughout.
+    let decimal = pos.iter().all(|t| (-2.0 - 1e-9..=3.0 + 1e-9).contains(t));
+    let labels = pos.iter().map(|&t| fmt_log_tick(t, decimal)).collect();
     Ticks { pos, labels }
 }
 
@@ -217,14 +227,15 @@ pub(crate) fn nice_step(span: f64, max_n: usize) -> f64 {
 
 pub(crate) fn linear_ticks(axis: &Axis, max_n: usize) -> Ticks {
     let step = nice_step(axis.span(), max_n.max(2) - 1);
-    let first = (axis.lo / step - 1e-9).ceil() as i64;
-    let last = (axis.hi / step + 1e-9).floor() as i64;
+    let first = (axis.lo / step - 1e-9).ceil();
+    let last = (axis.hi / step + 1e-9).floor();
+    if !(step > 0.0 && first.is_finite() && last.is_finite() && last - first < 1000.0) {
+        return Ticks::default();
+    }
+    let (first, last) = (first as i64, last as i64);
     let pos: Vec<f64> = (first..=last).map(|k| k as f64 * step).collect();
     let big = axis.lo.abs().max(axis.hi.abs());
-    let labels = pos
-        .iter()
-        .map(|&v| fmt_linear_tick(v, step, big))
-        .collect();
+    let labels = pos.iter().map(|&v| fmt_linear_tick(v, step, big)).collect();
     Ticks { pos, labels }
 }
 
@@ -236,31 +247,37 @@ fn fmt_linear_tick(v: f64, step: f64, big: f64) -> String {
     }
     let step_exp = step.log10().floor();
     let extra = usize::from((step / 10f64.powf(step_exp) - 2.5).abs() < 1e-6);
-    if big >= 1e5 || big < 1e-3 {
+    if !(1e-3..1e5).contains(&big) {
         let exp = v.abs().log10().floor();
         let digits = ((exp - step_exp).max(0.0) as usize) + extra;
         let mant = v / 10f64.powf(exp);
-        return format!("{}×10{}", minus(&trim(format!("{mant:.digits$}"))), sup(exp as i64));
+        return format!(
+            "{}×10{}",
+            minus(&trim(format!("{mant:.digits$}"))),
+            sup(exp as i64)
+        );
     }
     let dec = ((-step_exp).max(0.0) as usize) + extra;
     minus(&trim(format!("{v:.dec$}")))
 }
 
-/// Label of a log-axis tick at plot coordinate `t` (the value is `10^t`).
-fn fmt_log_tick(t: f64) -> String {
+/// Label of a log-axis tick at plot coordinate `t` (the value is `10^t`): a decimal number, or
+/// `10ⁿ` / `m×10ⁿ`.
+fn fmt_log_tick(t: f64, decimal: bool) -> String {
+    let v = 10f64.powf(t);
+    if decimal {
+        return fmt_sig(v, 3);
+    }
     let k = t.floor();
     let mant = 10f64.powf(t - k);
-    let (mant, k) = if mant > 9.9999 { (1.0, k + 1.0) } else { (mant, k) };
+    let (mant, k) = if mant > 9.9999 {
+        (1.0, k + 1.0)
+    } else {
+        (mant, k)
+    };
     let k = k as i64;
-    let v = 10f64.powf(t);
     if (mant - 1.0).abs() < 1e-6 {
-        if (-2..=3).contains(&k) {
-            fmt_sig(v, 3)
-        } else {
-            format!("10{}", sup(k))
-        }
-    } else if (-3..=3).contains(&k) {
-        fmt_sig(v, 3)
+        format!("10{}", sup(k))
     } else {
         format!("{}×10{}", fmt_sig(mant, 2), sup(k))
     }
@@ -313,18 +330,63 @@ mod tests {
 
     #[test]
     fn linear_ticks_are_nice() {
-        let t = linear_ticks(&Axis { lo: -0.13, hi: 1.07, log: false }, 8);
+        let t = linear_ticks(
+            &Axis {
+                lo: -0.13,
+                hi: 1.07,
+                log: false,
+            },
+            8,
+        );
         assert_eq!(t.labels, ["0", "0.2", "0.4", "0.6", "0.8", "1"]);
-        let t = linear_ticks(&Axis { lo: -2.0, hi: 2.0, log: false }, 6);
+        let t = linear_ticks(
+            &Axis {
+                lo: -2.0,
+                hi: 2.0,
+                log: false,
+            },
+            6,
+        );
         assert_eq!(t.labels.first().map(String::as_str), Some("\u{2212}2"));
     }
 
     #[test]
     fn log_ticks_label_decades_and_fill_short_ranges() {
-        let t = ticks(&Axis { lo: -6.2, hi: 1.3, log: true }, 10);
-        assert!(t.labels.contains(&"10\u{207B}\u{2076}".to_string()), "{:?}", t.labels);
-        assert!(t.labels.contains(&"10".to_string()));
-        let t = ticks(&Axis { lo: -0.7, hi: 0.5, log: true }, 10);
+        let t = ticks(
+            &Axis {
+                lo: -6.2,
+                hi: 1.3,
+                log: true,
+            },
+            10,
+        );
+        assert!(
+            t.labels.contains(&"10\u{207B}\u{2076}".to_string()),
+            "{:?}",
+            t.labels
+        );
+        assert!(
+            t.labels.contains(&"10\u{00B9}".to_string()),
+            "{:?}",
+            t.labels
+        );
+        let t = ticks(
+            &Axis {
+                lo: -0.7,
+                hi: 0.5,
+                log: true,
+            },
+            10,
+        );
         assert_eq!(t.labels, ["0.2", "0.5", "1", "2"]);
+        let t = ticks(
+            &Axis {
+                lo: -5.4,
+                hi: -3.0,
+                log: true,
+            },
+            10,
+        );
+        assert_eq!(t.labels[0], "5×10\u{207B}\u{2076}");
     }
 }

@@ -3,7 +3,7 @@
 use plotters::prelude::*;
 
 use crate::axis::{make_axis, AxisSpec, Extent};
-use crate::draw::{polyline, stability_runs};
+use crate::draw::{draw_curves, stability_runs, Curve};
 use crate::frame::{check_len, thin, Body, Chart, Ctx, DrawFail, Frame, Sample};
 use crate::markers::{draw_bifurcations, legend_entries, BifurcationPoint};
 use crate::render::impl_figure;
@@ -154,7 +154,11 @@ impl BifurcationDiagram {
                 }
                 for (s, run) in stability_runs(&pts, &stable) {
                     any_unstable |= !s;
-                    curves.push((run, color, s));
+                    curves.push(Curve {
+                        pts: run,
+                        color,
+                        stable: s,
+                    });
                 }
             }
             if !b.label.is_empty() {
@@ -183,7 +187,10 @@ impl BifurcationDiagram {
             return Err(PlotError::EmptyData { figure: FIGURE });
         };
         if any_unstable {
-            entries.push(("unstable".into(), Sample::Line(Color::BLACK, LineStyle::Dashed)));
+            entries.push((
+                "unstable".into(),
+                Sample::Line(Color::BLACK, LineStyle::Dashed),
+            ));
         }
         entries.extend(legend_entries(&self.bifurcations));
         let frame = Frame {
@@ -211,7 +218,7 @@ impl_figure!(BifurcationDiagram);
 
 struct Prepared {
     frame: Frame,
-    curves: Vec<(Vec<(f64, f64)>, Color, bool)>,
+    curves: Vec<Curve>,
     bifurcations: Vec<BifurcationPoint>,
 }
 
@@ -220,11 +227,12 @@ impl Body for Prepared {
         &self.frame
     }
 
-    fn draw<DB: DrawingBackend>(&self, chart: &mut Chart<'_, DB>, ctx: &Ctx) -> Result<(), DrawFail> {
-        for (run, color, stable) in &self.curves {
-            let style = if *stable { LineStyle::Solid } else { LineStyle::Dashed };
-            polyline(chart, ctx, run, *color, style, ctx.line_w)?;
-        }
+    fn draw<DB: DrawingBackend>(
+        &self,
+        chart: &mut Chart<'_, DB>,
+        ctx: &Ctx,
+    ) -> Result<(), DrawFail> {
+        draw_curves(chart, ctx, &self.curves)?;
         let pts: Vec<_> = self
             .bifurcations
             .iter()

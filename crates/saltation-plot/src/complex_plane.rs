@@ -70,8 +70,8 @@ impl PointGroup {
 /// Multipliers in the complex plane: the unit circle, axes through the origin, equal scales on
 /// both axes (so the circle is round), and one marker style per [`PointGroup`].
 ///
-/// The range always contains the unit circle; far-away multipliers (|μ| ≫ 1) widen it, so pass
-/// `range` to zoom in (points outside are not drawn).
+/// The automatic range contains the unit circle and every point; far-away multipliers (|μ| ≫ 1)
+/// widen it, so pass `range` to zoom in (points outside are then not drawn).
 #[derive(Debug, Clone, PartialEq)]
 pub struct ComplexPlanePlot {
     /// Title above the plot (may be empty).
@@ -86,7 +86,8 @@ pub struct ComplexPlanePlot {
     pub parameter_label: String,
     /// Draw the unit circle (default `true`).
     pub unit_circle: bool,
-    /// Show at least `[-r, r]²`; `None`: fit the data and the unit circle.
+    /// Show `[-r, r]²` (one axis widened to keep equal scales); `None`: fit the data and the
+    /// unit circle.
     pub range: Option<f64>,
     /// Where the legend goes.
     pub legend: LegendPosition,
@@ -128,7 +129,13 @@ impl ComplexPlanePlot {
         let mut any = false;
         for g in &self.groups {
             if !g.parameter.is_empty() {
-                check_len(FIGURE, &g.label, "parameter", g.points.len(), g.parameter.len())?;
+                check_len(
+                    FIGURE,
+                    &g.label,
+                    "parameter",
+                    g.points.len(),
+                    g.parameter.len(),
+                )?;
                 for p in g.parameter.iter().filter(|p| p.is_finite()) {
                     plo = plo.min(*p);
                     phi = phi.max(*p);
@@ -197,13 +204,20 @@ impl ComplexPlanePlot {
                 .collect();
             occupied.extend(pts.iter().map(|(p, _)| *p));
             if !g.label.is_empty() {
-                let c = if by_param { Color::rgb(60, 60, 60) } else { base };
+                let c = if by_param {
+                    Color::rgb(60, 60, 60)
+                } else {
+                    base
+                };
                 entries.push((g.label.clone(), Sample::Marker(c, g.marker, !g.hollow)));
             }
             groups.push((pts, g.marker, !g.hollow));
         }
         if self.unit_circle {
-            entries.push(("|\u{3bc}| = 1".into(), Sample::Line(Color::GREY, LineStyle::Solid)));
+            entries.push((
+                "|\u{3bc}| = 1".into(),
+                Sample::Line(Color::GREY, LineStyle::Solid),
+            ));
         }
         let frame = Frame {
             title: self.title.clone(),
@@ -228,9 +242,12 @@ impl ComplexPlanePlot {
 
 impl_figure!(ComplexPlanePlot);
 
+/// A group in plot coordinates: points with their colours, marker, filled.
+type Group = (Vec<((f64, f64), Color)>, Marker, bool);
+
 struct Prepared {
     frame: Frame,
-    groups: Vec<(Vec<((f64, f64), Color)>, Marker, bool)>,
+    groups: Vec<Group>,
     unit_circle: bool,
 }
 
@@ -239,17 +256,42 @@ impl Body for Prepared {
         &self.frame
     }
 
-    fn draw<DB: DrawingBackend>(&self, chart: &mut Chart<'_, DB>, ctx: &Ctx) -> Result<(), DrawFail> {
+    fn draw<DB: DrawingBackend>(
+        &self,
+        chart: &mut Chart<'_, DB>,
+        ctx: &Ctx,
+    ) -> Result<(), DrawFail> {
         let axis_w = ctx.px(1.2).max(1) as u32;
         let black = Color::BLACK;
-        polyline(chart, ctx, &[(ctx.x.lo, 0.0), (ctx.x.hi, 0.0)], black, LineStyle::Solid, axis_w)?;
-        polyline(chart, ctx, &[(0.0, ctx.y.lo), (0.0, ctx.y.hi)], black, LineStyle::Solid, axis_w)?;
+        polyline(
+            chart,
+            ctx,
+            &[(ctx.x.lo, 0.0), (ctx.x.hi, 0.0)],
+            black,
+            LineStyle::Solid,
+            axis_w,
+        )?;
+        polyline(
+            chart,
+            ctx,
+            &[(0.0, ctx.y.lo), (0.0, ctx.y.hi)],
+            black,
+            LineStyle::Solid,
+            axis_w,
+        )?;
         if self.unit_circle {
             let circle: Vec<(f64, f64)> = (0..=720)
                 .map(|k| f64::from(k) * std::f64::consts::TAU / 720.0)
                 .map(|a| (a.cos(), a.sin()))
                 .collect();
-            polyline(chart, ctx, &circle, Color::GREY, LineStyle::Solid, ctx.px(2.0) as u32)?;
+            polyline(
+                chart,
+                ctx,
+                &circle,
+                Color::GREY,
+                LineStyle::Solid,
+                ctx.px(2.0) as u32,
+            )?;
         }
         let inside = |p: &(f64, f64)| {
             (ctx.x.lo..=ctx.x.hi).contains(&p.0) && (ctx.y.lo..=ctx.y.hi).contains(&p.1)
@@ -258,7 +300,7 @@ impl Body for Prepared {
             chart.draw_series(
                 pts.iter()
                     .filter(|(p, _)| inside(p))
-                    .map(|&(p, c)| MarkerAt::new(p, *marker, c, *filled, ctx)),
+                    .map(|&(p, c)| MarkerAt::new(p, *marker, c, *filled, ctx, 1.3)),
             )?;
         }
         Ok(())

@@ -2,9 +2,9 @@
 //! markers, legend samples, and splitting a branch into stable and unstable runs.
 
 use plotters::element::{DashedPathElement, Drawable, PointCollection};
-use plotters_backend::{BackendCoord, DrawingErrorKind};
 use plotters::prelude::*;
 use plotters::style::Color as _;
+use plotters_backend::{BackendCoord, DrawingErrorKind};
 
 use crate::axis::Axis;
 use crate::frame::{Chart, Ctx, DrawFail, Sample};
@@ -75,12 +75,7 @@ pub(crate) fn clipped_runs(pts: &[(f64, f64)], x: &Axis, y: &Axis) -> Vec<Vec<(f
 }
 
 /// Liang–Barsky clipping of segment `p`–`q` to the axes' rectangle.
-fn clip(
-    p: (f64, f64),
-    q: (f64, f64),
-    x: &Axis,
-    y: &Axis,
-) -> Option<((f64, f64), (f64, f64))> {
+fn clip(p: (f64, f64), q: (f64, f64), x: &Axis, y: &Axis) -> Option<((f64, f64), (f64, f64))> {
     let (dx, dy) = (q.0 - p.0, q.1 - p.1);
     let (mut t0, mut t1) = (0.0f64, 1.0f64);
     for (pk, qk) in [
@@ -117,6 +112,30 @@ fn clip(
     Some((at(t0), at(t1)))
 }
 
+/// A polyline (plot coordinates) of a branch: solid if `stable`, dashed otherwise.
+pub(crate) struct Curve {
+    pub pts: Vec<(f64, f64)>,
+    pub color: Color,
+    pub stable: bool,
+}
+
+/// Draws `curves` with the figure's line width.
+pub(crate) fn draw_curves<DB: DrawingBackend>(
+    chart: &mut Chart<'_, DB>,
+    ctx: &Ctx,
+    curves: &[Curve],
+) -> Result<(), DrawFail> {
+    for c in curves {
+        let style = if c.stable {
+            LineStyle::Solid
+        } else {
+            LineStyle::Dashed
+        };
+        polyline(chart, ctx, &c.pts, c.color, style, ctx.line_w)?;
+    }
+    Ok(())
+}
+
 /// Splits a branch into runs of equal stability; where the flag changes between two points the
 /// runs meet at the midpoint, so the drawn curve stays connected.
 pub(crate) fn stability_runs(pts: &[(f64, f64)], stable: &[bool]) -> Vec<(bool, Vec<(f64, f64)>)> {
@@ -148,12 +167,14 @@ pub(crate) struct MarkerAt<C> {
 }
 
 impl<C> MarkerAt<C> {
-    /// A marker at `at` with `ctx`'s size and line width.
-    pub fn new(at: C, marker: Marker, color: Color, filled: bool, ctx: &Ctx) -> Self {
+    /// A marker at `at` with `ctx`'s size (`scale` times it; hollow markers are drawn 1.5 times
+    /// larger, so that they ring a filled marker at the same point) and line width.
+    pub fn new(at: C, marker: Marker, color: Color, filled: bool, ctx: &Ctx, scale: f64) -> Self {
+        let r = f64::from(ctx.marker_r) * scale * if filled { 1.0 } else { 1.5 };
         Self {
             at,
             marker,
-            r: ctx.marker_r,
+            r: r.round() as i32,
             color,
             filled,
             line_w: ctx.line_w,
@@ -262,7 +283,10 @@ impl<DB: DrawingBackend> Drawable<DB> for LegendGlyph {
                 None => b.draw_path([(x, y), (x + w, y)], &shape),
                 Some((d, g)) => {
                     let k = f64::from(self.line_w) / 2.5;
-                    let (d, g) = ((d * k).round().max(1.0) as i32, (g * k).round().max(1.0) as i32);
+                    let (d, g) = (
+                        (d * k).round().max(1.0) as i32,
+                        (g * k).round().max(1.0) as i32,
+                    );
                     let mut s = 0;
                     while s < w {
                         b.draw_path([(x + s, y), (x + (s + d).min(w), y)], &shape)?;
@@ -275,7 +299,7 @@ impl<DB: DrawingBackend> Drawable<DB> for LegendGlyph {
         let marker = |color, marker, filled| MarkerAt {
             at: (),
             marker,
-            r: self.r,
+            r: (f64::from(self.r) * 1.2).round() as i32,
             color,
             filled,
             line_w: self.line_w,
@@ -292,8 +316,53 @@ impl<DB: DrawingBackend> Drawable<DB> for LegendGlyph {
                 let q = self.r + 3;
                 let fill = c.rgb_color().mix(0.3).filled();
                 b.draw_rect((x, y - q), (x + w, y + q), &fill, true)?;
-                b.draw_rect((x, y - q), (x + w, y + q), &c.rgb_color().stroke_width(1), false)
+                b.draw_rect(
+                    (x, y - q),
+                    (x + w, y + q),
+                    &c.rgb_color().stroke_width(1),
+                    false,
+                )
             }
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const UNIT: Axis = Axis {
+        lo: 0.0,
+        hi: 1.0,
+        log: false,
+    };
+
+    #[test]
+    fn runs_break_at_nan_and_are_clipped() {
+        let pts = [
+            (0.1, 0.1),
+            (0.5, 0.5),
+            (f64::NAN, 0.2),
+            (0.2, 0.2),
+            (0.4, 0.2),
+            (2.0, 0.2),
+        ];
+        let runs = clipped_runs(&pts, &UNIT, &UNIT);
+        assert_eq!(runs.len(), 2);
+        assert_eq!(runs[0], vec![(0.1, 0.1), (0.5, 0.5)]);
+        assert_eq!(runs[1], vec![(0.2, 0.2), (0.4, 0.2), (1.0, 0.2)]);
+        // A segment wholly outside is dropped; one crossing the box twice is cut at both sides.
+        assert!(clipped_runs(&[(2.0, 2.0), (3.0, 3.0)], &UNIT, &UNIT).is_empty());
+        let through = clipped_runs(&[(-1.0, 0.5), (2.0, 0.5)], &UNIT, &UNIT);
+        assert_eq!(through, vec![vec![(0.0, 0.5), (1.0, 0.5)]]);
+    }
+
+    #[test]
+    fn stability_runs_meet_at_midpoints() {
+        let pts = [(0.0, 0.0), (1.0, 1.0), (2.0, 2.0), (3.0, 3.0)];
+        let runs = stability_runs(&pts, &[true, true, false, false]);
+        assert_eq!(runs.len(), 2);
+        assert_eq!(runs[0], (true, vec![(0.0, 0.0), (1.0, 1.0), (1.5, 1.5)]));
+        assert_eq!(runs[1], (false, vec![(1.5, 1.5), (2.0, 2.0), (3.0, 3.0)]));
     }
 }

@@ -3,7 +3,7 @@
 use plotters::prelude::*;
 
 use crate::axis::{make_axis, to_plot, AxisSpec, Extent};
-use crate::draw::{polyline, stability_runs};
+use crate::draw::{draw_curves, polyline, stability_runs, Curve};
 use crate::frame::{check_len, thin, Body, Chart, Ctx, DrawFail, Frame, Sample};
 use crate::markers::{draw_bifurcations, legend_entries, BifurcationPoint};
 use crate::render::impl_figure;
@@ -182,7 +182,11 @@ impl FloquetPlot {
                 }
                 for (s, run) in stability_runs(&pts, &stable) {
                     any_unstable |= !s;
-                    curves.push((run, color, s));
+                    curves.push(Curve {
+                        pts: run,
+                        color,
+                        stable: s,
+                    });
                 }
             }
             if !b.label.is_empty() {
@@ -209,9 +213,15 @@ impl FloquetPlot {
             return Err(PlotError::EmptyData { figure: FIGURE });
         };
         if any_unstable {
-            entries.push(("unstable".into(), Sample::Line(Color::BLACK, LineStyle::Dashed)));
+            entries.push((
+                "unstable".into(),
+                Sample::Line(Color::BLACK, LineStyle::Dashed),
+            ));
         }
-        entries.push(("|\u{3bc}| = 1".into(), Sample::Line(Color::GREY, LineStyle::Dotted)));
+        entries.push((
+            "|\u{3bc}| = 1".into(),
+            Sample::Line(Color::GREY, LineStyle::Dotted),
+        ));
         entries.extend(legend_entries(&self.bifurcations));
         let frame = Frame {
             title: self.title.clone(),
@@ -245,7 +255,7 @@ impl_figure!(FloquetPlot);
 
 struct Prepared {
     frame: Frame,
-    curves: Vec<(Vec<(f64, f64)>, Color, bool)>,
+    curves: Vec<Curve>,
     bifurcations: Vec<(BifurcationPoint, (f64, f64))>,
     one: f64,
 }
@@ -255,13 +265,21 @@ impl Body for Prepared {
         &self.frame
     }
 
-    fn draw<DB: DrawingBackend>(&self, chart: &mut Chart<'_, DB>, ctx: &Ctx) -> Result<(), DrawFail> {
+    fn draw<DB: DrawingBackend>(
+        &self,
+        chart: &mut Chart<'_, DB>,
+        ctx: &Ctx,
+    ) -> Result<(), DrawFail> {
         let unit = [(ctx.x.lo, self.one), (ctx.x.hi, self.one)];
-        polyline(chart, ctx, &unit, Color::GREY, LineStyle::Dotted, ctx.line_w)?;
-        for (run, color, stable) in &self.curves {
-            let style = if *stable { LineStyle::Solid } else { LineStyle::Dashed };
-            polyline(chart, ctx, run, *color, style, ctx.line_w)?;
-        }
+        polyline(
+            chart,
+            ctx,
+            &unit,
+            Color::GREY,
+            LineStyle::Dotted,
+            ctx.line_w,
+        )?;
+        draw_curves(chart, ctx, &self.curves)?;
         let pts: Vec<_> = self.bifurcations.iter().map(|(b, p)| (b, *p)).collect();
         draw_bifurcations(chart, ctx, &pts)
     }

@@ -6,13 +6,14 @@ use std::ops::Range;
 use plotters::coord::ranged1d::{DefaultFormatting, KeyPointHint, Ranged};
 use plotters::coord::Shift;
 use plotters::prelude::*;
-use plotters::style::Color as _;
 use plotters::style::text_anchor::{HPos, Pos, VPos};
-use plotters::style::FontTransform;
+use plotters::style::Color as _;
 
-use crate::axis::{linear_ticks, ticks, Axis};
+use crate::axis::{ticks, Axis};
+use crate::colorbar::draw_colorbar;
 use crate::draw::LegendGlyph;
 use crate::font::FAMILY;
+use crate::legend::place_legend;
 use crate::style::{Color, LegendPosition, LineStyle, Marker};
 
 /// One axis as plotters sees it: linear in plot coordinates, with our own tick positions
@@ -123,19 +124,29 @@ impl Ctx {
 /// A figure ready to draw: validated data in plot coordinates and its frame.
 pub(crate) trait Body {
     fn frame(&self) -> &Frame;
-    fn draw<DB: DrawingBackend>(&self, chart: &mut Chart<'_, DB>, ctx: &Ctx)
-        -> Result<(), DrawFail>;
+    fn draw<DB: DrawingBackend>(
+        &self,
+        chart: &mut Chart<'_, DB>,
+        ctx: &Ctx,
+    ) -> Result<(), DrawFail>;
 }
 
-/// Draws `body` with its frame onto `root`.
+/// Draws `body` with its frame onto `root`, which is `supersample` times the output size.
+///
+/// Every length is a multiple of the scale `s`: 1 for a 1000 × 700 output, proportional to the
+/// output size above that, and shrinking only like the square root below it, so that text in
+/// small figures stays readable.
 pub(crate) fn draw_figure<DB: DrawingBackend, B: Body>(
     root: &DrawingArea<DB, Shift>,
     body: &B,
+    supersample: u32,
 ) -> Result<(), DrawFail> {
     let frame = body.frame();
     root.fill(&WHITE)?;
     let (w, h) = root.dim_in_pixel();
-    let s = (f64::from(w) / 1000.0).min(f64::from(h) / 700.0).max(0.2);
+    let k = f64::from(supersample.max(1));
+    let raw = (f64::from(w) / k / 1000.0).min(f64::from(h) / k / 700.0);
+    let s = k * if raw < 1.0 { raw.sqrt() } else { raw };
     let px = |v: f64| (v * s).round().max(1.0) as u32;
     let tick_font = (FAMILY, 22.0 * s).into_font();
     let desc_font = (FAMILY, 26.0 * s).into_font();
@@ -157,7 +168,11 @@ pub(crate) fn draw_figure<DB: DrawingBackend, B: Body>(
         rest
     };
     let (aw, ah) = area.dim_in_pixel();
-    let bar_w = if frame.colorbar.is_some() { px(150.0) } else { 0 };
+    let bar_w = if frame.colorbar.is_some() {
+        px(150.0)
+    } else {
+        0
+    };
     let (area, bar) = if bar_w > 0 {
         let (a, b) = area.split_horizontally(aw.saturating_sub(bar_w));
         (a, Some(b))
@@ -165,7 +180,21 @@ pub(crate) fn draw_figure<DB: DrawingBackend, B: Body>(
         (area, None)
     };
     let (margin, x_area, y_area) = (px(20.0), px(80.0), px(105.0));
-    let plot_w = aw.saturating_sub(bar_w + 2 * margin + y_area).max(10);
+    let n_xticks = |w: u32| (f64::from(w) / (110.0 * s)).round() as usize;
+    // Room on the right for half of the last x tick label.
+    let right = {
+        let w0 = aw.saturating_sub(bar_w + 2 * margin + y_area).max(10);
+        let xt0 = ticks(&frame.x, n_xticks(w0));
+        match (xt0.pos.last(), xt0.labels.last()) {
+            (Some(&t), Some(label)) => {
+                let (tw, _) = area.estimate_text_size(label, &tick_font.clone().into())?;
+                let gap = (1.0 - frame.x.frac(t)) * f64::from(w0);
+                (f64::from(tw) / 2.0 - gap + 4.0 * s).max(f64::from(margin)) as u32
+            }
+            _ => margin,
+        }
+    };
+    let plot_w = aw.saturating_sub(bar_w + margin + right + y_area).max(10);
     let plot_h = ah.saturating_sub(2 * margin + x_area).max(10);
 
     let (x, mut y) = if frame.equal_aspect {
@@ -175,10 +204,11 @@ pub(crate) fn draw_figure<DB: DrawingBackend, B: Body>(
     };
     let position = place_legend(&area, frame, &legend_font, s, (plot_w, plot_h), x, &mut y)?;
 
-    let xt = ticks(&x, (plot_w as f64 / (110.0 * s)).round() as usize);
+    let xt = ticks(&x, n_xticks(plot_w));
     let yt = ticks(&y, (plot_h as f64 / (55.0 * s)).round() as usize);
     let mut chart = ChartBuilder::on(&area)
         .margin(margin)
+        .margin_right(right)
         .x_label_area_size(x_area)
         .y_label_area_size(y_area)
         .build_cartesian_2d(
@@ -214,7 +244,7 @@ pub(crate) fn draw_figure<DB: DrawingBackend, B: Body>(
         y,
         s,
         line_w: px(2.5),
-        marker_r: (6.0 * s).round().max(2.0) as i32,
+        marker_r: (7.0 * s).round().max(2.0) as i32,
         font_px: 20.0 * s,
         plot_px: (plot_w, plot_h),
     };
@@ -270,121 +300,6 @@ fn equalize(x: Axis, y: Axis, w: u32, h: u32) -> (Axis, Axis) {
         }
     };
     (widen(x, w), widen(y, h))
-}
-
-/// Picks the legend corner covering the fewest data points; if every corner covers some and the
-/// y range is free, stretches the y axis upwards to make room at the top. `None`: no legend.
-fn place_legend<DB: DrawingBackend>(
-    area: &DrawingArea<DB, Shift>,
-    frame: &Frame,
-    font: &TextStyle,
-    s: f64,
-    (pw, ph): (u32, u32),
-    x: Axis,
-    y: &mut Axis,
-) -> Result<Option<SeriesLabelPosition>, DrawFail> {
-    use SeriesLabelPosition as P;
-    if frame.entries.is_empty() {
-        return Ok(None);
-    }
-    let fixed = match frame.legend {
-        LegendPosition::Hidden => return Ok(None),
-        LegendPosition::UpperRight => Some(P::UpperRight),
-        LegendPosition::UpperLeft => Some(P::UpperLeft),
-        LegendPosition::LowerRight => Some(P::LowerRight),
-        LegendPosition::LowerLeft => Some(P::LowerLeft),
-        _ => None,
-    };
-    if fixed.is_some() {
-        return Ok(fixed);
-    }
-    let mut text_w = 0;
-    let mut text_h = 0;
-    for (label, _) in &frame.entries {
-        let (tw, th) = area.estimate_text_size(label, font)?;
-        text_w = text_w.max(tw);
-        text_h = text_h.max(th);
-    }
-    let n = frame.entries.len() as f64;
-    let box_w = f64::from(text_w) + 90.0 * s;
-    let box_h = n * f64::from(text_h) * 1.3 + 35.0 * s;
-    let (bw, bh) = (box_w / f64::from(pw), box_h / f64::from(ph));
-    let count = |right: bool, upper: bool| {
-        frame
-            .occupied
-            .iter()
-            .filter(|(px, py)| {
-                let (u, v) = (x.frac(*px), y.frac(*py));
-                let in_x = if right { u > 1.0 - bw } else { u < bw };
-                let in_y = if upper { v > 1.0 - bh } else { v < bh };
-                in_x && in_y
-            })
-            .count()
-    };
-    let corners = [
-        (P::UpperRight, count(true, true)),
-        (P::UpperLeft, count(false, true)),
-        (P::LowerRight, count(true, false)),
-        (P::LowerLeft, count(false, false)),
-    ];
-    let best = corners.iter().min_by_key(|c| c.1).map(|c| c.1).unwrap_or(0);
-    if best > 0 && !frame.equal_aspect && !frame.y_fixed && bh < 0.45 {
-        // Make the top `bh` of the plot free of data.
-        y.hi = y.lo + y.span() / (1.0 - bh);
-        return Ok(Some(P::UpperRight));
-    }
-    let pos = corners.into_iter().find(|c| c.1 == best).map(|c| c.0);
-    Ok(pos)
-}
-
-/// A vertical viridis colour bar with ticks and a rotated label, spanning pixel rows
-/// `top..bottom` of `bar`.
-fn draw_colorbar<DB: DrawingBackend>(
-    bar: &DrawingArea<DB, Shift>,
-    label: &str,
-    lo: f64,
-    hi: f64,
-    (top, bottom): (i32, i32),
-    s: f64,
-) -> Result<(), DrawFail> {
-    let (lo, hi) = if hi > lo { (lo, hi) } else { (lo - 0.5, lo + 0.5) };
-    let px = |v: f64| (v * s).round() as i32;
-    let (x0, x1) = (px(10.0), px(38.0));
-    let rows = (bottom - top).max(1);
-    for r in 0..rows {
-        let t = 1.0 - f64::from(r) / f64::from(rows);
-        let c = Color::viridis(t).rgb_color();
-        bar.draw(&Rectangle::new(
-            [(x0, top + r), (x1, top + r + 1)],
-            c.filled(),
-        ))?;
-    }
-    bar.draw(&Rectangle::new(
-        [(x0, top), (x1, bottom)],
-        BLACK.stroke_width(1),
-    ))?;
-    let axis = Axis { lo, hi, log: false };
-    let t = linear_ticks(&axis, 6);
-    let font = (FAMILY, 20.0 * s)
-        .into_font()
-        .color(&BLACK)
-        .pos(Pos::new(HPos::Left, VPos::Center));
-    for (v, text) in t.pos.iter().zip(&t.labels) {
-        let yy = bottom - (axis.frac(*v) * f64::from(rows)).round() as i32;
-        bar.draw(&PathElement::new(
-            vec![(x1, yy), (x1 + px(6.0), yy)],
-            BLACK.stroke_width(1),
-        ))?;
-        bar.draw_text(text, &font, (x1 + px(9.0), yy))?;
-    }
-    let desc = (FAMILY, 24.0 * s)
-        .into_font()
-        .transform(FontTransform::Rotate90)
-        .color(&BLACK)
-        .pos(Pos::new(HPos::Center, VPos::Center));
-    let (bw, _) = bar.dim_in_pixel();
-    bar.draw_text(label, &desc, (bw as i32 - px(22.0), (top + bottom) / 2))?;
-    Ok(())
 }
 
 /// Keeps every k-th point so that at most about `max` remain (for legend placement).

@@ -49,12 +49,14 @@
 
 mod axis;
 mod bifurcation;
+mod colorbar;
 mod complex_plane;
 mod draw;
 mod error;
 mod floquet;
 mod font;
 mod frame;
+mod legend;
 mod markers;
 mod orbit_diagram;
 mod render;

@@ -117,7 +117,6 @@ pub(crate) fn draw_bifurcations<DB: DrawingBackend>(
     points: &[(&BifurcationPoint, (f64, f64))],
 ) -> Result<(), DrawFail> {
     let r = (f64::from(ctx.marker_r) * 1.4).round() as i32;
-    let font = ctx.font().pos(Pos::new(HPos::Left, VPos::Bottom));
     for (p, (x, y)) in points {
         let inside = (ctx.x.lo..=ctx.x.hi).contains(x) && (ctx.y.lo..=ctx.y.hi).contains(y);
         if !inside {
@@ -136,8 +135,17 @@ pub(crate) fn draw_bifurcations<DB: DrawingBackend>(
             line_w: lw,
         };
         chart.draw_series([mk(white, true), mk(Color::BLACK, false)])?;
+        // Label above right, flipped to the left / below near the right / top edge.
         let text = p.text().to_string();
-        let off = (r + 2, -r - 2);
+        let left = ctx.x.frac(*x) > 0.9;
+        let below = ctx.y.frac(*y) > 0.92;
+        let h = if left { HPos::Right } else { HPos::Left };
+        let v = if below { VPos::Top } else { VPos::Bottom };
+        let font = ctx.font().pos(Pos::new(h, v));
+        let off = (
+            if left { -r - 2 } else { r + 2 },
+            if below { r + 2 } else { -r - 2 },
+        );
         chart.draw_series(std::iter::once(
             EmptyElement::at((*x, *y)) + Text::new(text, off, font.clone()),
         ))?;

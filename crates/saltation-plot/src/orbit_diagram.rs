@@ -93,7 +93,13 @@ impl OrbitDiagram {
     }
 
     fn prepare(&self) -> Result<Prepared, PlotError> {
-        check_len(FIGURE, "points", "value", self.parameter.len(), self.value.len())?;
+        check_len(
+            FIGURE,
+            "points",
+            "value",
+            self.parameter.len(),
+            self.value.len(),
+        )?;
         let (mut ex, mut ey) = (Extent::default(), Extent::default());
         let pts: Vec<(f64, f64)> = self
             .parameter
@@ -180,38 +186,58 @@ impl Body for Prepared {
         &self.frame
     }
 
-    fn draw<DB: DrawingBackend>(&self, chart: &mut Chart<'_, DB>, ctx: &Ctx) -> Result<(), DrawFail> {
+    fn draw<DB: DrawingBackend>(
+        &self,
+        chart: &mut Chart<'_, DB>,
+        ctx: &Ctx,
+    ) -> Result<(), DrawFail> {
         let (x, y) = (ctx.x, ctx.y);
         let fill = self.region_color.rgb_color().mix(0.15).filled();
-        let edge = self.region_color.rgb_color().mix(0.6).stroke_width(ctx.px(1.5) as u32);
+        let edge = self
+            .region_color
+            .rgb_color()
+            .mix(0.6)
+            .stroke_width(ctx.px(1.5) as u32);
         for &(a, b) in &self.regions {
             let (a, b) = (a.max(x.lo), b.min(x.hi));
             if a < b {
-                chart.draw_series(std::iter::once(Rectangle::new([(a, y.lo), (b, y.hi)], fill)))?;
+                chart.draw_series(std::iter::once(Rectangle::new(
+                    [(a, y.lo), (b, y.hi)],
+                    fill,
+                )))?;
                 for e in [a, b].into_iter().filter(|e| *e > x.lo && *e < x.hi) {
                     let line = PathElement::new(vec![(e, y.lo), (e, y.hi)], edge);
                     chart.draw_series(std::iter::once(line))?;
                 }
             }
         }
-        // One dot per cell of `cell` × `cell` pixels.
-        let cell = ctx.px(2.0).max(1);
+        // One dot per output pixel; vertically adjacent dots are merged into one rectangle, which
+        // keeps dense (chaotic) columns cheap, above all in SVG.
+        let cell = ctx.px(1.0).max(1);
         let (w, h) = ctx.plot_px;
-        let (cx, cy) = (f64::from(w) / f64::from(cell), f64::from(h) / f64::from(cell));
-        let mut seen = HashSet::with_capacity(self.pts.len().min(1 << 20));
+        let (cx, cy) = (
+            f64::from(w) / f64::from(cell),
+            f64::from(h) / f64::from(cell),
+        );
+        let cells: HashSet<(u32, u32)> = self
+            .pts
+            .iter()
+            .map(|&(px, py)| (x.frac(px), y.frac(py)))
+            .filter(|(u, v)| (0.0..=1.0).contains(u) && (0.0..=1.0).contains(v))
+            .map(|(u, v)| ((u * cx) as u32, (v * cy) as u32))
+            .collect();
+        let mut cells: Vec<(u32, u32)> = cells.into_iter().collect();
+        cells.sort_unstable();
         let (ux, uy) = (x.span() / cx, y.span() / cy);
-        let dots = self.pts.iter().filter_map(|&(px, py)| {
-            let (u, v) = (x.frac(px), y.frac(py));
-            if !(0.0..=1.0).contains(&u) || !(0.0..=1.0).contains(&v) {
-                return None;
-            }
-            let key = ((u * cx) as u32, (v * cy) as u32);
-            seen.insert(key).then(|| {
-                let x0 = x.lo + f64::from(key.0) * ux;
-                let y0 = y.lo + f64::from(key.1) * uy;
-                Rectangle::new([(x0, y0), (x0 + ux, y0 + uy)], self.color.rgb_color().filled())
-            })
-        });
+        let style = self.color.rgb_color().filled();
+        let dots = cells
+            .chunk_by(|a, b| a.0 == b.0 && a.1 + 1 == b.1)
+            .map(|run| {
+                let (col, r0, r1) = (run[0].0, run[0].1, run[run.len() - 1].1);
+                let x0 = x.lo + f64::from(col) * ux;
+                let (y0, y1) = (y.lo + f64::from(r0) * uy, y.lo + f64::from(r1 + 1) * uy);
+                Rectangle::new([(x0, y0), (x0 + ux, y1)], style)
+            });
         chart.draw_series(dots)?;
         Ok(())
     }

@@ -35,9 +35,9 @@ impl ImageFormat {
 /// `min(width / 1000, height / 700)`, so a larger canvas gives a sharper copy of the same layout.
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
 pub struct RenderOptions {
-    /// Width in pixels (SVG: user units), in `64..=16384`. Default 1000.
+    /// Width in pixels (SVG: user units), in `64..=8192`. Default 1000.
     pub width: u32,
-    /// Height in pixels (SVG: user units), in `64..=16384`. Default 700.
+    /// Height in pixels (SVG: user units), in `64..=8192`. Default 700.
     pub height: u32,
     /// The files to write, each as `<stem>.<extension>`; not empty, no duplicates. Default PNG
     /// and SVG.
@@ -72,17 +72,17 @@ impl RenderOptions {
 
     /// Checks every field against its documented range.
     pub fn validate(&self) -> Result<(), PlotError> {
-        let size_ok = |v: u32| (64..=16384).contains(&v);
+        let size_ok = |v: u32| (64..=8192).contains(&v);
         if !size_ok(self.width) {
             return Err(PlotError::InvalidOptions {
                 field: "width",
-                reason: "must be in 64..=16384 pixels",
+                reason: "must be in 64..=8192 pixels",
             });
         }
         if !size_ok(self.height) {
             return Err(PlotError::InvalidOptions {
                 field: "height",
-                reason: "must be in 64..=16384 pixels",
+                reason: "must be in 64..=8192 pixels",
             });
         }
         if self.formats.is_empty() {
@@ -137,7 +137,10 @@ macro_rules! impl_figure {
                 $crate::render::render_body(&self.prepare()?, path_stem, opts)
             }
 
-            fn to_svg_string(&self, opts: &$crate::RenderOptions) -> Result<String, $crate::PlotError> {
+            fn to_svg_string(
+                &self,
+                opts: &$crate::RenderOptions,
+            ) -> Result<String, $crate::PlotError> {
                 opts.validate()?;
                 $crate::render::svg_string(&self.prepare()?, opts)
             }
@@ -154,7 +157,10 @@ macro_rules! impl_figure {
             }
 
             /// The figure as an SVG string; see [`Figure::to_svg_string`](crate::Figure::to_svg_string).
-            pub fn to_svg_string(&self, opts: &$crate::RenderOptions) -> Result<String, $crate::PlotError> {
+            pub fn to_svg_string(
+                &self,
+                opts: &$crate::RenderOptions,
+            ) -> Result<String, $crate::PlotError> {
                 <Self as $crate::Figure>::to_svg_string(self, opts)
             }
         }
@@ -196,7 +202,7 @@ pub(crate) fn render_body<B: Body>(
             ImageFormat::Png => write_png(body, &path, size),
             ImageFormat::Svg => {
                 let root = SVGBackend::new(&path, size).into_drawing_area();
-                draw_figure(&root, body).and_then(|()| Ok(root.present()?))
+                draw_figure(&root, body, 1).and_then(|()| Ok(root.present()?))
             }
         };
         result.map_err(draw_err(&path))?;
@@ -209,34 +215,48 @@ pub(crate) fn render_body<B: Body>(
 /// box-filtered down, which anti-aliases lines and markers (plotters' bitmap backend does not).
 const SUPERSAMPLE: u32 = 2;
 
+/// Above this many output pixels PNGs are drawn without supersampling (memory).
+const SUPERSAMPLE_MAX_PIXELS: u64 = 25_000_000;
+
 /// Draws `body` at `SUPERSAMPLE`× size into memory, averages down and writes a PNG.
 fn write_png<B: Body>(body: &B, path: &Path, (w, h): (u32, u32)) -> Result<(), DrawFail> {
-    let k = SUPERSAMPLE;
+    let k = if u64::from(w) * u64::from(h) <= SUPERSAMPLE_MAX_PIXELS {
+        SUPERSAMPLE
+    } else {
+        1
+    };
     let (bw, bh) = (w * k, h * k);
-    let mut big = vec![255u8; (bw * bh * 3) as usize];
+    let mut big = vec![255u8; bw as usize * bh as usize * 3];
     {
         let root = BitMapBackend::with_buffer(&mut big, (bw, bh)).into_drawing_area();
-        draw_figure(&root, body)?;
+        draw_figure(&root, body, k)?;
         root.present()?;
     }
-    let mut small = vec![0u8; (w * h * 3) as usize];
-    let n = k * k;
-    for y in 0..h {
-        for x in 0..w {
-            for c in 0..3 {
-                let mut sum = 0u32;
-                for dy in 0..k {
-                    let row = ((y * k + dy) * bw * 3) as usize;
-                    for dx in 0..k {
-                        sum += u32::from(big[row + ((x * k + dx) * 3 + c) as usize]);
-                    }
+    let (w_, k_, bw_) = (w as usize, k as usize, bw as usize);
+    let mut small = vec![0u8; w_ * h as usize * 3];
+    let n = (k * k) as usize;
+    for (y, out_row) in small.chunks_exact_mut(w_ * 3).enumerate() {
+        for (i, out) in out_row.iter_mut().enumerate() {
+            let (x, c) = (i / 3, i % 3);
+            let mut sum = 0usize;
+            for dy in 0..k_ {
+                let row = (y * k_ + dy) * bw_ * 3;
+                for dx in 0..k_ {
+                    sum += usize::from(big[row + (x * k_ + dx) * 3 + c]);
                 }
-                small[((y * w + x) * 3 + c) as usize] = ((sum + n / 2) / n) as u8;
             }
+            *out = ((sum + n / 2) / n) as u8;
         }
     }
-    image::save_buffer_with_format(path, &small, w, h, image::ColorType::Rgb8, image::ImageFormat::Png)
-        .map_err(|e| DrawFail(e.to_string()))
+    image::save_buffer_with_format(
+        path,
+        &small,
+        w,
+        h,
+        image::ColorType::Rgb8,
+        image::ImageFormat::Png,
+    )
+    .map_err(|e| DrawFail(e.to_string()))
 }
 
 pub(crate) fn svg_string<B: Body>(body: &B, opts: &RenderOptions) -> Result<String, PlotError> {
@@ -244,7 +264,7 @@ pub(crate) fn svg_string<B: Body>(body: &B, opts: &RenderOptions) -> Result<Stri
     let mut out = String::new();
     {
         let root = SVGBackend::with_string(&mut out, (opts.width, opts.height)).into_drawing_area();
-        draw_figure(&root, body)
+        draw_figure(&root, body, 1)
             .and_then(|()| Ok(root.present()?))
             .map_err(draw_err(Path::new("")))?;
     }

@@ -120,3 +120,17 @@ pub enum LegendPosition {
     /// No legend.
     Hidden,
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn viridis_ends_and_clamps() {
+        assert_eq!(Color::viridis(0.0), Color::rgb(68, 1, 84));
+        assert_eq!(Color::viridis(1.0), Color::rgb(253, 231, 37));
+        assert_eq!(Color::viridis(-3.0), Color::viridis(0.0));
+        assert_eq!(Color::viridis(f64::NAN), Color::viridis(0.0));
+        assert_eq!(Color::palette(10), Color::palette(0));
+    }
+}

@@ -116,7 +116,11 @@ impl TimeSeries {
     }
 
     /// Adds event lines at `xs`, labelled `label` in the legend.
-    pub fn with_events(mut self, label: impl Into<String>, xs: impl IntoIterator<Item = f64>) -> Self {
+    pub fn with_events(
+        mut self,
+        label: impl Into<String>,
+        xs: impl IntoIterator<Item = f64>,
+    ) -> Self {
         self.event_label = label.into();
         self.events.extend(xs);
         self
@@ -129,10 +133,13 @@ impl TimeSeries {
 
 impl_figure!(TimeSeries);
 
+/// A series in plot coordinates: points, colour, line style, marker.
+type Line = (Vec<(f64, f64)>, Color, LineStyle, Option<Marker>);
+
 /// A prepared line plot (shared with [`WorkPrecision`](crate::WorkPrecision)).
 pub(crate) struct LinePlot {
     frame: Frame,
-    lines: Vec<(Vec<(f64, f64)>, Color, LineStyle, Option<Marker>)>,
+    lines: Vec<Line>,
     events: Vec<f64>,
 }
 
@@ -156,12 +163,16 @@ pub(crate) fn prepare_lines(
     let mut occupied = Vec::new();
     for (i, s) in ts.series.iter().enumerate() {
         check_len(figure, &s.label, "y", s.x.len(), s.y.len())?;
-        let pts: Vec<(f64, f64)> = s
-            .x
-            .iter()
-            .zip(&s.y)
-            .map(|(&x, &y)| (crate::axis::to_plot(ts.log_x, x), crate::axis::to_plot(ts.log_y, y)))
-            .collect();
+        let pts: Vec<(f64, f64)> =
+            s.x.iter()
+                .zip(&s.y)
+                .map(|(&x, &y)| {
+                    (
+                        crate::axis::to_plot(ts.log_x, x),
+                        crate::axis::to_plot(ts.log_y, y),
+                    )
+                })
+                .collect();
         for &(x, y) in &pts {
             if x.is_finite() && y.is_finite() {
                 ex.add(x);
@@ -170,7 +181,14 @@ pub(crate) fn prepare_lines(
             }
         }
         let color = s.color.unwrap_or(Color::palette(i));
-        let marker = s.marker.or(default_markers.then_some(SHAPES[i % SHAPES.len()]));
+        // A lone point has no line: give it a marker so that it shows.
+        let finite = pts
+            .iter()
+            .filter(|(x, y)| x.is_finite() && y.is_finite())
+            .count();
+        let marker = s
+            .marker
+            .or((default_markers || finite == 1).then_some(SHAPES[i % SHAPES.len()]));
         if !s.label.is_empty() {
             let sample = match marker {
                 Some(m) => Sample::LineMarker(color, s.line, m),
@@ -190,7 +208,10 @@ pub(crate) fn prepare_lines(
         return Err(PlotError::EmptyData { figure });
     }
     if !events.is_empty() && !ts.event_label.is_empty() {
-        entries.push((ts.event_label.clone(), Sample::Line(Color::GREY, LineStyle::Dashed)));
+        entries.push((
+            ts.event_label.clone(),
+            Sample::Line(Color::GREY, LineStyle::Dashed),
+        ));
     }
     let spec = |name, log, fixed, margin| AxisSpec {
         figure,
@@ -229,10 +250,21 @@ impl Body for LinePlot {
         &self.frame
     }
 
-    fn draw<DB: DrawingBackend>(&self, chart: &mut Chart<'_, DB>, ctx: &Ctx) -> Result<(), DrawFail> {
+    fn draw<DB: DrawingBackend>(
+        &self,
+        chart: &mut Chart<'_, DB>,
+        ctx: &Ctx,
+    ) -> Result<(), DrawFail> {
         for &t in &self.events {
             let pts = [(t, ctx.y.lo), (t, ctx.y.hi)];
-            polyline(chart, ctx, &pts, Color::GREY, LineStyle::Dashed, ctx.px(1.5).max(1) as u32)?;
+            polyline(
+                chart,
+                ctx,
+                &pts,
+                Color::GREY,
+                LineStyle::Dashed,
+                ctx.px(1.5).max(1) as u32,
+            )?;
         }
         for (pts, color, style, _) in &self.lines {
             polyline(chart, ctx, pts, *color, *style, ctx.line_w)?;
@@ -245,7 +277,7 @@ impl Body for LinePlot {
             chart.draw_series(
                 pts.iter()
                     .filter(inside)
-                    .map(|&p| MarkerAt::new(p, *m, *color, true, ctx)),
+                    .map(|&p| MarkerAt::new(p, *m, *color, true, ctx, 1.0)),
             )?;
         }
         Ok(())

@@ -44,7 +44,12 @@ impl WorkPrecision {
     }
 
     /// Adds a method: `error[i]` and `cost[i]` at its i-th tolerance.
-    pub fn with_method(mut self, label: impl Into<String>, error: Vec<f64>, cost: Vec<f64>) -> Self {
+    pub fn with_method(
+        mut self,
+        label: impl Into<String>,
+        error: Vec<f64>,
+        cost: Vec<f64>,
+    ) -> Self {
         self.methods.push(Series::new(label, error, cost));
         self
     }
