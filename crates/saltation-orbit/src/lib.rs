@@ -50,6 +50,7 @@
 
 pub mod eigen;
 pub mod fd;
+pub mod fixed_point;
 pub mod newton;
 pub mod stability;
 
@@ -58,6 +59,9 @@ pub use eigen::{
     EigenBackend, EigenError, NullVector,
 };
 pub use fd::{central_difference, FdError};
+pub use fixed_point::{
+    find_periodic_orbit, multipliers_of, stride_jacobian_fd, OrbitError, OrbitOptions, PeriodicOrbit,
+};
 pub use newton::{
     solve, Convergence, DampedNewton, NewtonError, NewtonFailure, NewtonOptions,
     NewtonOptionsError, NewtonReport, NewtonState, SquareSystem,

@@ -1,0 +1,83 @@
+//! Typed errors of the hybrid layer.
+
+use saltation_ode::OdeError;
+use thiserror::Error;
+
+/// What went wrong in a hybrid flow. Every variant says where (mode, guard, time).
+#[derive(Debug, Clone, PartialEq, Error)]
+#[non_exhaustive]
+pub enum HybridError {
+    /// The integrator failed (non-finite values, step size underflow, Zeno, …).
+    #[error("integration failed in mode {mode}: {source}")]
+    Ode {
+        /// Mode being integrated.
+        mode: usize,
+        /// The integrator's error.
+        #[source]
+        source: OdeError,
+    },
+    /// No guard fired within the time limit: the stride never ends (the walker fell, the
+    /// section is not reached from this state).
+    #[error("no guard of mode {mode} was reached within t = {t_max} (stride not completed)")]
+    GuardNotReached {
+        /// Mode in which the time ran out.
+        mode: usize,
+        /// The time limit.
+        t_max: f64,
+    },
+    /// The trajectory meets a guard tangentially (`h_x f ≈ 0`): the event time is not a smooth
+    /// function of the state and the saltation matrix is undefined.
+    #[error("grazing event: guard {guard} of mode {mode} at t = {t} with h_x·f = {hxf:e} (relative {relative:e})")]
+    Grazing {
+        /// Mode before the event.
+        mode: usize,
+        /// Guard index.
+        guard: usize,
+        /// Event time.
+        t: f64,
+        /// `h_x f⁻`.
+        hxf: f64,
+        /// `|h_x f⁻| / (|h_x| |f⁻|)`.
+        relative: f64,
+    },
+    /// A state, parameter or result is NaN or infinite.
+    #[error("non-finite {what}")]
+    NonFinite {
+        /// What was non-finite.
+        what: &'static str,
+    },
+    /// A vector has the wrong length.
+    #[error("dimension mismatch in {what}: expected {expected}, got {got}")]
+    DimensionMismatch {
+        /// Which vector.
+        what: &'static str,
+        /// Expected length.
+        expected: usize,
+        /// Given length.
+        got: usize,
+    },
+    /// A mode index is out of range (a model bug or a bad start mode).
+    #[error("mode {mode} out of range (model has {modes})")]
+    BadMode {
+        /// The index.
+        mode: usize,
+        /// Number of modes.
+        modes: usize,
+    },
+    /// Too many events in one stride (Zeno behaviour or a wrong section).
+    #[error("more than {limit} events in one stride (Zeno?) at t = {t}")]
+    TooManyEvents {
+        /// The limit.
+        limit: usize,
+        /// Time of the last event.
+        t: f64,
+    },
+    /// An option is outside its valid range.
+    #[error("invalid option `{field}`: {reason}")]
+    InvalidOption {
+        /// Field name.
+        field: &'static str,
+        /// What is wrong.
+        reason: &'static str,
+    },
+}

@@ -1,0 +1,35 @@
+//! # saltation-hybrid
+//!
+//! Hybrid dynamical systems — smooth flows interrupted by guards and resets — and the exact
+//! Jacobian of their stride (Poincaré) maps from variational equations and saltation matrices.
+//!
+//! ## What you want to do
+//! - **Define a model**: implement [`HybridModel`] once, generic over the scalar type; Jacobians
+//!   come from automatic differentiation ([`ad`]) unless you provide hand-written ones.
+//! - **Map one stride** with its Jacobian: [`StrideMap::eval`] with [`JacobianKind`].
+//! - **Simulate many strides** with a trace for plots: [`simulate`].
+//! - **Change a parameter by name** (for RON files and the CLI): [`set_param`].
+//!
+//! ## Equations
+//! Variational equations `Φ' = f_x Φ` along each smooth segment; at an event with guard `h`,
+//! reset `g`, `f⁻ = f_old(x⁻)`, `f⁺ = f_new(g(x⁻))`, the saltation matrix
+//! `S = g_x + (f⁺ − g_x f⁻) h_x / (h_x f⁻)` ([`saltation`]).
+#![warn(missing_docs)]
+
+pub mod ad;
+mod error;
+mod guards;
+mod model;
+mod params;
+pub mod saltation;
+mod simulate;
+mod stride;
+mod variational;
+
+pub use error::HybridError;
+pub use guards::ModeGuards;
+pub use model::{identity, GuardInfo, HybridModel, Scalar};
+pub use params::{get_param, param_names, set_param, ParamError};
+pub use simulate::{simulate, SimulateOptions, Trace};
+pub use stride::{EventRecord, JacobianKind, StrideMap, StrideOptions, StrideResult};
+pub use variational::{ModeFlow, VariationalFlow};

@@ -1,0 +1,330 @@
+//! The stride (Poincaré) map `P` of a hybrid model and its exact Jacobian.
+//!
+//! A stride starts in `start_mode` at `x₀` (time 0) and runs through the model's flows, guards
+//! and resets until `events_per_stride` events have fired; `P(x₀)` is the state just after the
+//! last reset. Its Jacobian is the ordered product over the stride's segments
+//! (METHODS.md, "Hybrid flow and its Jacobian"):
+//!
+//! - [`JacobianKind::StrideMap`] (event time free, the Poincaré map of the walker paper):
+//!   `P_x = E_k Φ_k S_{k−1} Φ_{k−1} ⋯ S_1 Φ_1`, with `Φ_i` from the variational equations,
+//!   `S_i` the saltation matrices of the intermediate events and
+//!   `E_k = g_x (I − f⁻ h_x / (h_x f⁻))` at the last one; its eigenvalues are the nontrivial
+//!   multipliers plus zeros.
+//! - [`JacobianKind::Monodromy`] (fixed time, as in the constrained-hopping paper): the same
+//!   product with `S_k` at the last event; it keeps the trivial multiplier 1 along the flow.
+
+use crate::ad::{guard_gradient, reset_jacobian};
+use crate::error::HybridError;
+use crate::guards::ModeGuards;
+use crate::model::HybridModel;
+use crate::saltation::{saltation_matrix, terminal_factor, transversality, EventSite, Jump};
+use crate::variational::{ModeFlow, VariationalFlow};
+use nalgebra::DMatrix;
+use saltation_ode::{ExplicitRk, Method, Solver, SolverOptions, Stats, Stop};
+use serde::{Deserialize, Serialize};
+
+/// Which Jacobian a stride computes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub enum JacobianKind {
+    /// None: the state only (cheapest).
+    None,
+    /// Event-terminated stride map (time free): `E_k Φ_k ⋯ S_1 Φ_1`.
+    StrideMap,
+    /// Fixed-time monodromy: `S_k Φ_k ⋯ S_1 Φ_1`.
+    Monodromy,
+}
+
+/// Options of a stride computation. Plain struct with defaults; the same struct is the RON
+/// schema of a model file's `solver` section.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct StrideOptions {
+    /// Integration method (default DOP853).
+    pub method: Method,
+    /// Integrator options (default `rtol = atol = 1e-12`).
+    pub ode: SolverOptions,
+    /// Mode a stride starts in (default 0).
+    pub start_mode: usize,
+    /// Events that make up one stride (default 1).
+    pub events_per_stride: usize,
+    /// Longest duration of one stride before [`HybridError::GuardNotReached`] (default 100).
+    pub t_max: f64,
+    /// Whether the variational matrix `Φ` enters the step-size control (default true: the
+    /// multipliers are then as accurate as the state).
+    pub variational_error_control: bool,
+    /// Relative transversality `|h_x f⁻| / (|h_x||f⁻|)` below which an event is grazing
+    /// (default 1e-10).
+    pub grazing_tol: f64,
+}
+
+impl Default for StrideOptions {
+    fn default() -> Self {
+        Self {
+            method: Method::Dop853,
+            ode: SolverOptions::with_tol(1e-12),
+            start_mode: 0,
+            events_per_stride: 1,
+            t_max: 100.0,
+            variational_error_control: true,
+            grazing_tol: crate::saltation::GRAZING_TOL,
+        }
+    }
+}
+
+impl StrideOptions {
+    /// Checks the ranges of every field.
+    pub fn validate(&self) -> Result<(), HybridError> {
+        self.ode.validate().map_err(|source| HybridError::Ode { mode: 0, source })?;
+        if self.events_per_stride == 0 {
+            return Err(HybridError::InvalidOption {
+                field: "events_per_stride",
+                reason: "must be >= 1",
+            });
+        }
+        if !(self.t_max > 0.0 && self.t_max.is_finite()) {
+            return Err(HybridError::InvalidOption {
+                field: "t_max",
+                reason: "must be finite and > 0",
+            });
+        }
+        if !(self.grazing_tol >= 0.0) {
+            return Err(HybridError::InvalidOption {
+                field: "grazing_tol",
+                reason: "must be >= 0",
+            });
+        }
+        Ok(())
+    }
+}
+
+/// One event of a stride.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct EventRecord {
+    /// Event time (from the stride's start).
+    pub t: f64,
+    /// Mode before the event.
+    pub mode: usize,
+    /// Guard that fired.
+    pub guard: usize,
+    /// Mode after the event.
+    pub target: usize,
+    /// State just before the reset.
+    pub x_minus: Vec<f64>,
+    /// State just after the reset.
+    pub x_plus: Vec<f64>,
+}
+
+/// Result of one stride.
+#[derive(Debug, Clone)]
+pub struct StrideResult {
+    /// `P(x₀)`: the state just after the last reset.
+    pub x: Vec<f64>,
+    /// Mode the stride ends in.
+    pub mode: usize,
+    /// Duration of the stride.
+    pub period: f64,
+    /// The events met, in order.
+    pub events: Vec<EventRecord>,
+    /// The requested Jacobian (n×n), if any.
+    pub jacobian: Option<DMatrix<f64>>,
+    /// Integrator work.
+    pub stats: Stats,
+}
+
+/// A stride map with its workspace (two integrators, Jacobian buffers), reusable across calls.
+pub struct StrideMap<'a, M: ?Sized> {
+    model: &'a M,
+    opts: StrideOptions,
+    plain: Solver<ExplicitRk>,
+    var: Solver<ExplicitRk>,
+    buf: Buffers,
+}
+
+struct Buffers {
+    y: Vec<f64>,
+    gx: Vec<f64>,
+    hx: Vec<f64>,
+    fm: Vec<f64>,
+    fp: Vec<f64>,
+    fac: Vec<f64>,
+    phi: Vec<f64>,
+}
+
+impl<'a, M: HybridModel + ?Sized> StrideMap<'a, M> {
+    /// A stride map of `model` with validated options.
+    pub fn new(model: &'a M, opts: StrideOptions) -> Result<Self, HybridError> {
+        opts.validate()?;
+        if opts.start_mode >= model.modes() {
+            return Err(HybridError::BadMode {
+                mode: opts.start_mode,
+                modes: model.modes(),
+            });
+        }
+        let n = model.dim();
+        let ode_err = |source| HybridError::Ode { mode: 0, source };
+        let plain = Solver::new(opts.method.stepper(), opts.ode.clone()).map_err(ode_err)?;
+        let mut var_opts = opts.ode.clone();
+        if !opts.variational_error_control {
+            var_opts.error_dims = Some(n);
+        }
+        let var = Solver::new(opts.method.stepper(), var_opts).map_err(ode_err)?;
+        let buf = Buffers {
+            y: vec![0.0; n + n * n],
+            gx: vec![0.0; n * n],
+            hx: vec![0.0; n],
+            fm: vec![0.0; n],
+            fp: vec![0.0; n],
+            fac: vec![0.0; n * n],
+            phi: vec![0.0; n * n],
+        };
+        Ok(Self {
+            model,
+            opts,
+            plain,
+            var,
+            buf,
+        })
+    }
+
+    /// The options in force.
+    pub fn options(&self) -> &StrideOptions {
+        &self.opts
+    }
+
+    /// The model.
+    pub fn model(&self) -> &'a M {
+        self.model
+    }
+
+    /// One stride from `x0` (full state), with the Jacobian of the requested kind.
+    pub fn eval(&mut self, x0: &[f64], kind: JacobianKind) -> Result<StrideResult, HybridError> {
+        let model = self.model;
+        let n = model.dim();
+        if x0.len() != n {
+            return Err(HybridError::DimensionMismatch {
+                what: "stride start state",
+                expected: n,
+                got: x0.len(),
+            });
+        }
+        if x0.iter().any(|v| !v.is_finite()) {
+            return Err(HybridError::NonFinite {
+                what: "stride start state",
+            });
+        }
+        let with_jac = kind != JacobianKind::None;
+        let len = if with_jac { n + n * n } else { n };
+        let b = &mut self.buf;
+        b.y[..n].copy_from_slice(x0);
+        if with_jac {
+            crate::model::identity(&mut b.y[n..n + n * n], n);
+        }
+        let mut mode = self.opts.start_mode;
+        let mut t = 0.0;
+        let mut events: Vec<EventRecord> = Vec::with_capacity(self.opts.events_per_stride);
+        let t_max = self.opts.t_max;
+        loop {
+            let guards = ModeGuards { model, mode };
+            let ode = |source| HybridError::Ode { mode, source };
+            let stop = if with_jac {
+                let sys = VariationalFlow::new(model, mode);
+                let s = &mut self.var;
+                if events.is_empty() {
+                    s.start(&sys, &guards, t, &b.y[..len]).map_err(ode)?;
+                } else {
+                    s.restart(&sys, &guards, t, &b.y[..len]).map_err(ode)?;
+                }
+                s.integrate(&sys, &guards, t_max, None).map_err(ode)?
+            } else {
+                let sys = ModeFlow { model, mode };
+                let s = &mut self.plain;
+                if events.is_empty() {
+                    s.start(&sys, &guards, t, &b.y[..len]).map_err(ode)?;
+                } else {
+                    s.restart(&sys, &guards, t, &b.y[..len]).map_err(ode)?;
+                }
+                s.integrate(&sys, &guards, t_max, None).map_err(ode)?
+            };
+            let hit = match stop {
+                Stop::TimeReached => return Err(HybridError::GuardNotReached { mode, t_max }),
+                Stop::Event(hit) => hit,
+            };
+            let j = hit.index;
+            t = hit.t;
+            let target = model.guard_info(mode, j).target;
+            if target >= model.modes() {
+                return Err(HybridError::BadMode {
+                    mode: target,
+                    modes: model.modes(),
+                });
+            }
+            let xm = &hit.y[..n];
+            let mut xp = vec![0.0; n];
+            model.reset::<f64>(mode, j, xm, &mut xp);
+            if xp.iter().any(|v| !v.is_finite()) {
+                return Err(HybridError::NonFinite {
+                    what: "state after a reset",
+                });
+            }
+            // Transversality (grazing) is checked at every event, with or without Jacobian.
+            model.flow::<f64>(mode, t, xm, &mut b.fm);
+            model.flow::<f64>(target, t, &xp, &mut b.fp);
+            guard_gradient(model, mode, j, xm, &mut b.hx);
+            reset_jacobian(model, mode, j, xm, &mut b.gx);
+            let jump = Jump {
+                gx: &b.gx,
+                hx: &b.hx,
+                f_minus: &b.fm,
+                f_plus: &b.fp,
+            };
+            let site = EventSite { mode, guard: j, t };
+            let hxf = transversality(&jump, site, self.opts.grazing_tol)?;
+            let last = events.len() + 1 == self.opts.events_per_stride;
+            if with_jac {
+                if last && kind == JacobianKind::StrideMap {
+                    terminal_factor(&jump, hxf, &mut b.fac);
+                } else {
+                    saltation_matrix(&jump, hxf, &mut b.fac);
+                }
+                // Φ ← factor · Φ⁻
+                let phi_m = &hit.y[n..n + n * n];
+                for i in 0..n {
+                    for k in 0..n {
+                        let mut acc = 0.0;
+                        for l in 0..n {
+                            acc += b.fac[i * n + l] * phi_m[l * n + k];
+                        }
+                        b.phi[i * n + k] = acc;
+                    }
+                }
+                b.y[n..n + n * n].copy_from_slice(&b.phi);
+            }
+            b.y[..n].copy_from_slice(&xp);
+            events.push(EventRecord {
+                t,
+                mode,
+                guard: j,
+                target,
+                x_minus: xm.to_vec(),
+                x_plus: xp,
+            });
+            mode = target;
+            if last {
+                let stats = if with_jac {
+                    self.var.stats()
+                } else {
+                    self.plain.stats()
+                };
+                let jacobian = with_jac.then(|| DMatrix::from_row_slice(n, n, &b.y[n..n + n * n]));
+                return Ok(StrideResult {
+                    x: b.y[..n].to_vec(),
+                    mode,
+                    period: t,
+                    events,
+                    jacobian,
+                    stats,
+                });
+            }
+        }
+    }
+}

@@ -1,0 +1,119 @@
+//! Every built-in model behind one enum: what a RON model file names, and what the CLI runs.
+//!
+//! In a RON file the model is written as its variant with the parameters inside, e.g.
+//! `model: SimplestWalker(gamma: 0.009)`; an unknown model or parameter name is a parse error
+//! with line and column.
+
+use crate::{RimlessWheel, SimplestWalker};
+use saltation_hybrid::{set_param, get_param, param_names, GuardInfo, HybridModel, ParamError, Scalar};
+use serde::{Deserialize, Serialize};
+
+/// One of the built-in models, with its parameters.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[non_exhaustive]
+pub enum Model {
+    /// [`RimlessWheel`].
+    RimlessWheel(RimlessWheel),
+    /// [`SimplestWalker`].
+    SimplestWalker(SimplestWalker),
+}
+
+/// Runs `$body` with `$m` bound to the variant's model.
+macro_rules! each {
+    ($self:expr, |$m:ident| $body:expr) => {
+        match $self {
+            Model::RimlessWheel($m) => $body,
+            Model::SimplestWalker($m) => $body,
+        }
+    };
+}
+
+/// Same as [`each!`] but rebuilds the same variant from the body's result.
+macro_rules! rebuild {
+    ($self:expr, |$m:ident| $body:expr) => {
+        match $self {
+            Model::RimlessWheel($m) => Model::RimlessWheel($body),
+            Model::SimplestWalker($m) => Model::SimplestWalker($body),
+        }
+    };
+}
+
+impl Model {
+    /// Names of the built-in models (the RON variant names).
+    pub const NAMES: [&'static str; 2] = ["RimlessWheel", "SimplestWalker"];
+
+    /// A copy with parameter `name` set to `value`.
+    pub fn with_param(&self, name: &str, value: f64) -> Result<Model, ParamError> {
+        Ok(rebuild!(self, |m| set_param(m, name, value)?))
+    }
+
+    /// Value of parameter `name`.
+    pub fn param(&self, name: &str) -> Result<f64, ParamError> {
+        each!(self, |m| get_param(m, name))
+    }
+
+    /// Names of the numeric parameters.
+    pub fn param_names(&self) -> Vec<String> {
+        each!(self, |m| param_names(m))
+    }
+}
+
+impl HybridModel for Model {
+    fn name(&self) -> &str {
+        each!(self, |m| m.name())
+    }
+    fn dim(&self) -> usize {
+        each!(self, |m| m.dim())
+    }
+    fn modes(&self) -> usize {
+        each!(self, |m| m.modes())
+    }
+    fn mode_name(&self, mode: usize) -> String {
+        each!(self, |m| m.mode_name(mode))
+    }
+    fn flow<D: Scalar>(&self, mode: usize, t: f64, x: &[D], dx: &mut [D]) {
+        each!(self, |m| m.flow(mode, t, x, dx))
+    }
+    fn guards(&self, mode: usize) -> usize {
+        each!(self, |m| m.guards(mode))
+    }
+    fn guard<D: Scalar>(&self, mode: usize, j: usize, x: &[D]) -> D {
+        each!(self, |m| m.guard(mode, j, x))
+    }
+    fn guard_info(&self, mode: usize, j: usize) -> GuardInfo {
+        each!(self, |m| m.guard_info(mode, j))
+    }
+    fn guard_enabled(&self, mode: usize, j: usize, x: &[f64]) -> bool {
+        each!(self, |m| m.guard_enabled(mode, j, x))
+    }
+    fn reset<D: Scalar>(&self, mode: usize, j: usize, x: &[D], out: &mut [D]) {
+        each!(self, |m| m.reset(mode, j, x, out))
+    }
+    fn flow_jacobian(&self, mode: usize, t: f64, x: &[f64], jac: &mut [f64]) -> bool {
+        each!(self, |m| m.flow_jacobian(mode, t, x, jac))
+    }
+    fn guard_gradient(&self, mode: usize, j: usize, x: &[f64], grad: &mut [f64]) -> bool {
+        each!(self, |m| m.guard_gradient(mode, j, x, grad))
+    }
+    fn reset_jacobian(&self, mode: usize, j: usize, x: &[f64], jac: &mut [f64]) -> bool {
+        each!(self, |m| m.reset_jacobian(mode, j, x, jac))
+    }
+    fn reduced_dim(&self) -> usize {
+        each!(self, |m| m.reduced_dim())
+    }
+    fn chart(&self, u: &[f64], x: &mut [f64]) {
+        each!(self, |m| m.chart(u, x))
+    }
+    fn chart_jacobian(&self, u: &[f64], jac: &mut [f64]) {
+        each!(self, |m| m.chart_jacobian(u, jac))
+    }
+    fn project(&self, x: &[f64], u: &mut [f64]) {
+        each!(self, |m| m.project(x, u))
+    }
+    fn project_jacobian(&self, x: &[f64], jac: &mut [f64]) {
+        each!(self, |m| m.project_jacobian(x, jac))
+    }
+    fn state_names(&self) -> Vec<String> {
+        each!(self, |m| m.state_names())
+    }
+}

@@ -1,0 +1,163 @@
+//! RON model files (`models/*.ron`): a model with its parameters, named initial guesses, solver
+//! settings. Users copy and edit them; the CLI and the examples read them.
+//!
+//! ```ron
+//! (
+//!     model: SimplestWalker(gamma: 0.009),
+//!     guesses: [(label: "stable gait", u: [0.2, -0.2])],
+//!     stride: (ode: (rtol: 1e-14, atol: Scalar(1e-14))),
+//!     newton: (ftol: 1e-13),
+//! )
+//! ```
+//!
+//! Parse errors (syntax, unknown model, unknown parameter or field) carry line and column.
+
+use crate::Model;
+use ron::extensions::Extensions;
+use saltation_hybrid::StrideOptions;
+use saltation_orbit::{EigenBackend, NewtonOptions, OrbitOptions};
+use serde::{Deserialize, Serialize};
+use std::path::{Path, PathBuf};
+use thiserror::Error;
+
+/// A named initial guess in the section's reduced coordinates.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Guess {
+    /// What the guess is for ("stable gait").
+    pub label: String,
+    /// Reduced coordinates.
+    pub u: Vec<f64>,
+}
+
+/// The contents of a model file.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ModelFile {
+    /// The model and its parameters.
+    pub model: Model,
+    /// Initial guesses for the periodic orbits of interest.
+    #[serde(default)]
+    pub guesses: Vec<Guess>,
+    /// Stride integration settings.
+    #[serde(default)]
+    pub stride: StrideOptions,
+    /// Newton settings.
+    #[serde(default)]
+    pub newton: NewtonOptions,
+    /// Eigenvalue backend.
+    #[serde(default)]
+    pub eigen: EigenBackend,
+}
+
+impl ModelFile {
+    /// The orbit-solver settings of the file.
+    pub fn orbit_options(&self) -> OrbitOptions {
+        OrbitOptions {
+            stride: self.stride.clone(),
+            newton: self.newton.clone(),
+            eigen: self.eigen,
+        }
+    }
+}
+
+/// A model file could not be read.
+#[derive(Debug, Error)]
+#[non_exhaustive]
+pub enum FileError {
+    /// The file could not be opened or read.
+    #[error("cannot read {path}: {source}")]
+    Io {
+        /// The file.
+        path: PathBuf,
+        /// The OS error.
+        #[source]
+        source: std::io::Error,
+    },
+    /// The file is not a valid model file.
+    #[error("{origin}:{line}:{column}: {message}")]
+    Parse {
+        /// File name (or `<string>`).
+        origin: String,
+        /// 1-based line.
+        line: usize,
+        /// 1-based column.
+        column: usize,
+        /// What is wrong.
+        message: String,
+    },
+}
+
+/// RON options used for model files: newtype variants may be written without the inner
+/// parentheses (`SimplestWalker(gamma: 0.009)`), and `Some(..)` may be omitted.
+pub fn ron_options() -> ron::Options {
+    ron::Options::default()
+        .with_default_extension(Extensions::UNWRAP_VARIANT_NEWTYPES | Extensions::IMPLICIT_SOME)
+}
+
+/// Parses model-file text; `origin` names it in errors.
+pub fn parse_model_file(text: &str, origin: &str) -> Result<ModelFile, FileError> {
+    ron_options()
+        .from_str::<ModelFile>(text)
+        .map_err(|e| FileError::Parse {
+            origin: origin.to_string(),
+            line: e.span.start.line,
+            column: e.span.start.col,
+            message: e.code.to_string(),
+        })
+}
+
+/// Reads and parses a model file.
+pub fn load_model_file(path: &Path) -> Result<ModelFile, FileError> {
+    let text = std::fs::read_to_string(path).map_err(|source| FileError::Io {
+        path: path.to_path_buf(),
+        source,
+    })?;
+    parse_model_file(&text, &path.display().to_string())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn parses_and_reports_positions() {
+        let ok = parse_model_file(
+            "(model: SimplestWalker(gamma: 0.01), guesses: [(label: \"a\", u: [0.2, -0.2])])",
+            "t.ron",
+        )
+        .unwrap();
+        assert!(matches!(ok.model, Model::SimplestWalker(w) if w.params.gamma == 0.01));
+        let err = parse_model_file("(\n  model: SimplestWalker(gama: 0.01),\n)", "t.ron").unwrap_err();
+        match err {
+            FileError::Parse { line, column, message, .. } => {
+                assert_eq!(line, 2, "{message}");
+                assert!(column > 1 && message.contains("gama"), "{column} {message}");
+            }
+            other => panic!("{other}"),
+        }
+        let err = parse_model_file("(model: Walker(gamma: 0.01))", "t.ron").unwrap_err();
+        assert!(err.to_string().contains("Walker"), "{err}");
+        assert!(err.to_string().starts_with("t.ron:1:"), "{err}");
+    }
+}
+
+#[cfg(test)]
+mod shipped_files {
+    use super::*;
+
+    /// Every file in `models/` parses.
+    #[test]
+    fn model_files_parse() {
+        let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../models");
+        let mut n = 0;
+        for entry in std::fs::read_dir(&dir).unwrap() {
+            let path = entry.unwrap().path();
+            if path.extension().is_some_and(|e| e == "ron") {
+                load_model_file(&path).unwrap_or_else(|e| panic!("{e}"));
+                n += 1;
+            }
+        }
+        assert!(n >= 2);
+    }
+}

@@ -1,0 +1,127 @@
+//! The rimless wheel (Coleman; walker-Jacobian benchmark paper §3; MODELS.md §1).
+//!
+//! State `x = [θ, θ̇]` (spoke angle from the slope normal, time in units of `sqrt(l/g)`),
+//! `f = [θ̇, λ² sin(θ + α)]`, guard `h = θ − π/n` (rising), reset `g = [−θ, μ θ̇]` with
+//! `μ = 1 − λ²(1 − cos 2π/n)`. Closed form: fixed point `θ₀ = −π/n`,
+//! `θ̇₀² = 4 λ² μ² sin(π/n) sin α / (1 − μ²)`, stride-Jacobian eigenvalues `{0, μ²}`.
+//! Reduced coordinate on the section `θ = −π/n`: `u = [θ̇]`.
+
+use saltation_hybrid::{GuardInfo, HybridModel, Scalar};
+use saltation_ode::Direction;
+use serde::{Deserialize, Serialize};
+use std::f64::consts::PI;
+
+/// Parameters of the rimless wheel.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RimlessWheelParams {
+    /// `λ² = M l² / (I + M l²)`, in (0, 1] (benchmark 2/3).
+    pub lambda2: f64,
+    /// Slope angle `α` in radians (benchmark 0.2).
+    pub alpha: f64,
+    /// Number of spokes `n ≥ 3` (benchmark 6).
+    pub spokes: u32,
+}
+
+impl Default for RimlessWheelParams {
+    fn default() -> Self {
+        Self {
+            lambda2: 2.0 / 3.0,
+            alpha: 0.2,
+            spokes: 6,
+        }
+    }
+}
+
+/// The rimless wheel.
+#[derive(Debug, Clone, Copy, PartialEq, Default, Serialize, Deserialize)]
+#[serde(transparent)]
+pub struct RimlessWheel {
+    /// Its parameters.
+    pub params: RimlessWheelParams,
+}
+
+impl RimlessWheel {
+    /// Half the inter-spoke angle, `π/n`.
+    pub fn half_angle(&self) -> f64 {
+        PI / self.params.spokes as f64
+    }
+    /// Angular-velocity ratio at impact `μ = 1 − λ²(1 − cos 2π/n)`.
+    pub fn mu(&self) -> f64 {
+        1.0 - self.params.lambda2 * (1.0 - (2.0 * self.half_angle()).cos())
+    }
+    /// Closed-form fixed point `[−π/n, θ̇₀]`, `θ̇₀² = 4λ²μ² sin(π/n) sin α / (1 − μ²)`
+    /// (`None` where no gait exists: `sin α ≤ 0` or `|μ| ≥ 1`).
+    pub fn analytic_fixed_point(&self) -> Option<[f64; 2]> {
+        let (mu, p) = (self.mu(), self.params);
+        let w2 = 4.0 * p.lambda2 * mu * mu * self.half_angle().sin() * p.alpha.sin() / (1.0 - mu * mu);
+        (w2 > 0.0 && mu.abs() < 1.0).then(|| [-self.half_angle(), w2.sqrt()])
+    }
+    /// Closed-form stride-Jacobian eigenvalues `{μ², 0}`.
+    pub fn analytic_multipliers(&self) -> [f64; 2] {
+        [self.mu() * self.mu(), 0.0]
+    }
+}
+
+impl HybridModel for RimlessWheel {
+    fn name(&self) -> &str {
+        "rimless_wheel"
+    }
+    fn dim(&self) -> usize {
+        2
+    }
+    fn mode_name(&self, _mode: usize) -> String {
+        "stance".into()
+    }
+    fn flow<D: Scalar>(&self, _mode: usize, _t: f64, x: &[D], dx: &mut [D]) {
+        dx[0] = x[1];
+        dx[1] = (x[0] + self.params.alpha).sin() * self.params.lambda2;
+    }
+    fn guards(&self, _mode: usize) -> usize {
+        1
+    }
+    fn guard<D: Scalar>(&self, _mode: usize, _j: usize, x: &[D]) -> D {
+        x[0] - self.half_angle()
+    }
+    fn guard_info(&self, _mode: usize, _j: usize) -> GuardInfo {
+        GuardInfo {
+            direction: Direction::Rising,
+            target: 0,
+        }
+    }
+    fn reset<D: Scalar>(&self, _mode: usize, _j: usize, x: &[D], out: &mut [D]) {
+        out[0] = -x[0];
+        out[1] = x[1] * self.mu();
+    }
+    fn flow_jacobian(&self, _mode: usize, _t: f64, x: &[f64], jac: &mut [f64]) -> bool {
+        jac.copy_from_slice(&[0.0, 1.0, self.params.lambda2 * (x[0] + self.params.alpha).cos(), 0.0]);
+        true
+    }
+    fn guard_gradient(&self, _mode: usize, _j: usize, _x: &[f64], grad: &mut [f64]) -> bool {
+        grad.copy_from_slice(&[1.0, 0.0]);
+        true
+    }
+    fn reset_jacobian(&self, _mode: usize, _j: usize, _x: &[f64], jac: &mut [f64]) -> bool {
+        jac.copy_from_slice(&[-1.0, 0.0, 0.0, self.mu()]);
+        true
+    }
+    fn reduced_dim(&self) -> usize {
+        1
+    }
+    fn chart(&self, u: &[f64], x: &mut [f64]) {
+        x[0] = -self.half_angle();
+        x[1] = u[0];
+    }
+    fn chart_jacobian(&self, _u: &[f64], jac: &mut [f64]) {
+        jac.copy_from_slice(&[0.0, 1.0]);
+    }
+    fn project(&self, x: &[f64], u: &mut [f64]) {
+        u[0] = x[1];
+    }
+    fn project_jacobian(&self, _x: &[f64], jac: &mut [f64]) {
+        jac.copy_from_slice(&[0.0, 1.0]);
+    }
+    fn state_names(&self) -> Vec<String> {
+        vec!["θ".into(), "dθ/dt".into()]
+    }
+}

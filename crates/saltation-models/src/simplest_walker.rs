@@ -1,0 +1,152 @@
+//! The simplest walking model (Garcia, Chatterjee, Ruina & Coleman, J. Biomech. Eng. 120
+//! (1998); walker-Jacobian benchmark paper §4; MODELS.md §2).
+//!
+//! State `x = [θ, θ̇, φ, φ̇]` (stance-leg angle from the slope normal, angle between the legs;
+//! foot mass → 0, time in units of `sqrt(l/g)`), slope `γ`:
+//! `f = [θ̇, sin(θ − γ), φ̇, sin(θ − γ) + θ̇² sin φ − cos(θ − γ) sin φ]`.
+//! Heel-strike guard `h = φ − 2θ`, rising, enabled only with the stance leg past vertical
+//! (`θ < 0`) — the mid-stance crossing (foot scuffing, θ > 0, falling) is not an event. Reset
+//! `θ⁺ = −θ⁻`, `θ̇⁺ = cos(2θ⁻) θ̇⁻`, `φ⁺ = −2θ⁻`, `φ̇⁺ = cos(2θ⁻)(1 − cos 2θ⁻) θ̇⁻`.
+//! Post-impact states satisfy `φ = 2θ`, `φ̇ = (1 − cos 2θ) θ̇`: the section's reduced
+//! coordinates are `u = (θ, θ̇)`.
+
+use saltation_hybrid::{GuardInfo, HybridModel, Scalar};
+use saltation_ode::Direction;
+use serde::{Deserialize, Serialize};
+
+/// Parameters of the simplest walker.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct SimplestWalkerParams {
+    /// Slope `γ` in radians (benchmark 0.009; gaits exist for 0 < γ ≲ 0.019).
+    pub gamma: f64,
+}
+
+impl Default for SimplestWalkerParams {
+    fn default() -> Self {
+        Self { gamma: 0.009 }
+    }
+}
+
+/// The simplest walker.
+#[derive(Debug, Clone, Copy, PartialEq, Default, Serialize, Deserialize)]
+#[serde(transparent)]
+pub struct SimplestWalker {
+    /// Its parameters.
+    pub params: SimplestWalkerParams,
+}
+
+impl HybridModel for SimplestWalker {
+    fn name(&self) -> &str {
+        "simplest_walker"
+    }
+    fn dim(&self) -> usize {
+        4
+    }
+    fn mode_name(&self, _mode: usize) -> String {
+        "single stance".into()
+    }
+    fn flow<D: Scalar>(&self, _mode: usize, _t: f64, x: &[D], dx: &mut [D]) {
+        let a = x[0] - self.params.gamma;
+        let (s, c) = (a.sin(), a.cos());
+        let sp = x[2].sin();
+        dx[0] = x[1];
+        dx[1] = s;
+        dx[2] = x[3];
+        dx[3] = s + x[1] * x[1] * sp - c * sp;
+    }
+    fn guards(&self, _mode: usize) -> usize {
+        1
+    }
+    fn guard<D: Scalar>(&self, _mode: usize, _j: usize, x: &[D]) -> D {
+        x[2] - x[0] * 2.0
+    }
+    fn guard_info(&self, _mode: usize, _j: usize) -> GuardInfo {
+        GuardInfo {
+            direction: Direction::Rising,
+            target: 0,
+        }
+    }
+    fn guard_enabled(&self, _mode: usize, _j: usize, x: &[f64]) -> bool {
+        x[0] < 0.0
+    }
+    fn reset<D: Scalar>(&self, _mode: usize, _j: usize, x: &[D], out: &mut [D]) {
+        let c = (x[0] * 2.0).cos();
+        out[0] = -x[0];
+        out[1] = c * x[1];
+        out[2] = x[0] * -2.0;
+        out[3] = c * (-c + 1.0) * x[1];
+    }
+    fn flow_jacobian(&self, _mode: usize, _t: f64, x: &[f64], jac: &mut [f64]) -> bool {
+        let (s, c) = (x[0] - self.params.gamma).sin_cos();
+        let (sp, cp) = x[2].sin_cos();
+        jac.copy_from_slice(&[
+            0.0,
+            1.0,
+            0.0,
+            0.0,
+            c,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            1.0,
+            c + s * sp,
+            2.0 * x[1] * sp,
+            (x[1] * x[1] - c) * cp,
+            0.0,
+        ]);
+        true
+    }
+    fn guard_gradient(&self, _mode: usize, _j: usize, _x: &[f64], grad: &mut [f64]) -> bool {
+        grad.copy_from_slice(&[-2.0, 0.0, 1.0, 0.0]);
+        true
+    }
+    fn reset_jacobian(&self, _mode: usize, _j: usize, x: &[f64], jac: &mut [f64]) -> bool {
+        let (s2, c2) = (2.0 * x[0]).sin_cos();
+        jac.copy_from_slice(&[
+            -1.0,
+            0.0,
+            0.0,
+            0.0,
+            -2.0 * s2 * x[1],
+            c2,
+            0.0,
+            0.0,
+            -2.0,
+            0.0,
+            0.0,
+            0.0,
+            2.0 * s2 * x[1] * (2.0 * c2 - 1.0),
+            c2 * (1.0 - c2),
+            0.0,
+            0.0,
+        ]);
+        true
+    }
+    fn reduced_dim(&self) -> usize {
+        2
+    }
+    fn chart(&self, u: &[f64], x: &mut [f64]) {
+        x[0] = u[0];
+        x[1] = u[1];
+        x[2] = 2.0 * u[0];
+        x[3] = (1.0 - (2.0 * u[0]).cos()) * u[1];
+    }
+    fn chart_jacobian(&self, u: &[f64], jac: &mut [f64]) {
+        let (s2, c2) = (2.0 * u[0]).sin_cos();
+        jac.copy_from_slice(&[1.0, 0.0, 0.0, 1.0, 2.0, 0.0, 2.0 * s2 * u[1], 1.0 - c2]);
+    }
+    fn project(&self, x: &[f64], u: &mut [f64]) {
+        u[0] = x[0];
+        u[1] = x[1];
+    }
+    fn project_jacobian(&self, _x: &[f64], jac: &mut [f64]) {
+        jac.copy_from_slice(&[1.0, 0.0, 0.0, 0.0, 0.0, 1.0, 0.0, 0.0]);
+    }
+    fn state_names(&self) -> Vec<String> {
+        vec!["θ".into(), "dθ/dt".into(), "φ".into(), "dφ/dt".into()]
+    }
+}
