@@ -7,6 +7,7 @@
 
 mod any;
 mod file;
+pub mod reference;
 mod rimless_wheel;
 mod simplest_walker;
 
