@@ -2,14 +2,83 @@
 //!
 //! Periodic orbits and Floquet stability of hybrid dynamical systems — systems whose smooth motion
 //! is interrupted by impacts or mode switches (passive walkers, hopping robots, constrained
-//! multibody models).
+//! multibody models). Multipliers come from exact variational equations and saltation matrices,
+//! not finite differences.
 //!
 //! This facade re-exports the layers so research code depends on one crate:
 //! - [`ode`]: integrators (explicit Runge–Kutta pairs, dense output, event location).
 //! - [`hybrid`]: the hybrid-model trait, variational equations, saltation matrices, stride maps.
 //! - [`orbit`]: Newton shooting for fixed points, Floquet multipliers, finite-difference checks.
-//! - [`models`]: the models of the papers (rimless wheel, simplest walker, …).
+//! - [`models`]: the models of the papers (rimless wheel, simplest walker, …) and RON model files.
 //! - [`plot`]: figures (Floquet plots, multipliers in the complex plane, time series, …).
+//!
+//! ## Define your own hybrid model, find its orbit, read its multipliers
+//!
+//! A ball kicked at every bounce, `v⁺ = −e v⁻ + c`: between bounces `x'' = −g`; the stride map on
+//! the section `x = 0` is `v ↦ e v + c`, so the orbit has `v* = c / (1 − e)`, period `2 v*/g` and
+//! the nontrivial multiplier `e` (the reset also collapses `x`, which gives a multiplier 0).
+//!
+//! ```
+//! use saltation::hybrid::{GuardInfo, HybridModel, Scalar};
+//! use saltation::ode::Direction;
+//! use saltation::orbit::{find_periodic_orbit, OrbitOptions};
+//!
+//! struct KickedBall {
+//!     e: f64,
+//!     c: f64,
+//! }
+//!
+//! impl HybridModel for KickedBall {
+//!     fn name(&self) -> &str {
+//!         "kicked_ball"
+//!     }
+//!     fn dim(&self) -> usize {
+//!         2 // [height x, velocity v]
+//!     }
+//!     // Written once for any scalar: Jacobians come from automatic differentiation.
+//!     fn flow<D: Scalar>(&self, _mode: usize, _t: f64, x: &[D], dx: &mut [D]) {
+//!         dx[0] = x[1];
+//!         dx[1] = D::from(-9.81);
+//!     }
+//!     fn guards(&self, _mode: usize) -> usize {
+//!         1
+//!     }
+//!     fn guard<D: Scalar>(&self, _mode: usize, _j: usize, x: &[D]) -> D {
+//!         x[0] // the ground
+//!     }
+//!     fn guard_info(&self, _mode: usize, _j: usize) -> GuardInfo {
+//!         GuardInfo { direction: Direction::Falling, target: 0 }
+//!     }
+//!     fn reset<D: Scalar>(&self, _mode: usize, _j: usize, x: &[D], out: &mut [D]) {
+//!         out[0] = D::from(0.0);
+//!         out[1] = -x[1] * self.e + self.c;
+//!     }
+//!     // The section x = 0 has one reduced coordinate, u = [v].
+//!     fn reduced_dim(&self) -> usize {
+//!         1
+//!     }
+//!     fn chart(&self, u: &[f64], x: &mut [f64]) {
+//!         x.copy_from_slice(&[0.0, u[0]]);
+//!     }
+//!     fn chart_jacobian(&self, _u: &[f64], jac: &mut [f64]) {
+//!         jac.copy_from_slice(&[0.0, 1.0]);
+//!     }
+//!     fn project(&self, x: &[f64], u: &mut [f64]) {
+//!         u[0] = x[1];
+//!     }
+//!     fn project_jacobian(&self, _x: &[f64], jac: &mut [f64]) {
+//!         jac.copy_from_slice(&[0.0, 1.0]);
+//!     }
+//! }
+//!
+//! let ball = KickedBall { e: 0.5, c: 2.0 };
+//! let orbit = find_periodic_orbit(&ball, &[1.0], &OrbitOptions::default()).unwrap();
+//! assert!((orbit.x0[1] - 4.0).abs() < 1e-10); // v* = c / (1 − e)
+//! assert!((orbit.period - 8.0 / 9.81).abs() < 1e-10); // 2 v* / g
+//! let mu = &orbit.multipliers; // by decreasing modulus: {e, 0}
+//! assert!((mu[0].re - 0.5).abs() < 1e-10 && mu[1].modulus() < 1e-10);
+//! assert!(orbit.stable);
+//! ```
 #![warn(missing_docs)]
 
 pub use saltation_hybrid as hybrid;

@@ -78,39 +78,75 @@ macro_rules! dispatch {
 }
 
 /// `f_x` of mode `mode` at `(t, x)` by automatic differentiation (row-major n×n).
-pub fn flow_jacobian_ad<M: HybridModel + ?Sized>(model: &M, mode: usize, t: f64, x: &[f64], jac: &mut [f64]) {
+pub fn flow_jacobian_ad<M: HybridModel + ?Sized>(
+    model: &M,
+    mode: usize,
+    t: f64,
+    x: &[f64],
+    jac: &mut [f64],
+) {
     let n = model.dim();
     dispatch!(n, n, x, jac, |xs, out| model.flow(mode, t, xs, out));
 }
 
 /// `h_x` of guard `j` of `mode` at `x` by automatic differentiation.
-pub fn guard_gradient_ad<M: HybridModel + ?Sized>(model: &M, mode: usize, j: usize, x: &[f64], grad: &mut [f64]) {
+pub fn guard_gradient_ad<M: HybridModel + ?Sized>(
+    model: &M,
+    mode: usize,
+    j: usize,
+    x: &[f64],
+    grad: &mut [f64],
+) {
     let n = model.dim();
     dispatch!(n, 1, x, grad, |xs, out| out[0] = model.guard(mode, j, xs));
 }
 
 /// `g_x` of the reset of guard `j` of `mode` at `x` by automatic differentiation.
-pub fn reset_jacobian_ad<M: HybridModel + ?Sized>(model: &M, mode: usize, j: usize, x: &[f64], jac: &mut [f64]) {
+pub fn reset_jacobian_ad<M: HybridModel + ?Sized>(
+    model: &M,
+    mode: usize,
+    j: usize,
+    x: &[f64],
+    jac: &mut [f64],
+) {
     let n = model.dim();
     dispatch!(n, n, x, jac, |xs, out| model.reset(mode, j, xs, out));
 }
 
 /// `f_x`: the model's hand-written Jacobian if it has one, else automatic.
-pub fn flow_jacobian<M: HybridModel + ?Sized>(model: &M, mode: usize, t: f64, x: &[f64], jac: &mut [f64]) {
+pub fn flow_jacobian<M: HybridModel + ?Sized>(
+    model: &M,
+    mode: usize,
+    t: f64,
+    x: &[f64],
+    jac: &mut [f64],
+) {
     if !model.flow_jacobian(mode, t, x, jac) {
         flow_jacobian_ad(model, mode, t, x, jac);
     }
 }
 
 /// `h_x`: hand-written if provided, else automatic.
-pub fn guard_gradient<M: HybridModel + ?Sized>(model: &M, mode: usize, j: usize, x: &[f64], grad: &mut [f64]) {
+pub fn guard_gradient<M: HybridModel + ?Sized>(
+    model: &M,
+    mode: usize,
+    j: usize,
+    x: &[f64],
+    grad: &mut [f64],
+) {
     if !model.guard_gradient(mode, j, x, grad) {
         guard_gradient_ad(model, mode, j, x, grad);
     }
 }
 
 /// `g_x`: hand-written if provided, else automatic.
-pub fn reset_jacobian<M: HybridModel + ?Sized>(model: &M, mode: usize, j: usize, x: &[f64], jac: &mut [f64]) {
+pub fn reset_jacobian<M: HybridModel + ?Sized>(
+    model: &M,
+    mode: usize,
+    j: usize,
+    x: &[f64],
+    jac: &mut [f64],
+) {
     if !model.reset_jacobian(mode, j, x, jac) {
         reset_jacobian_ad(model, mode, j, x, jac);
     }

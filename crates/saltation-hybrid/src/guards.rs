@@ -18,13 +18,15 @@ impl<M: HybridModel + ?Sized> EventSet for ModeGuards<'_, M> {
     }
     #[inline]
     fn value(&self, i: usize, _t: f64, y: &[f64]) -> f64 {
-        self.model.guard::<f64>(self.mode, i, &y[..self.model.dim()])
+        self.model
+            .guard::<f64>(self.mode, i, &y[..self.model.dim()])
     }
     fn direction(&self, i: usize) -> Direction {
         self.model.guard_info(self.mode, i).direction
     }
     fn enabled(&self, i: usize, _t: f64, y: &[f64]) -> bool {
-        self.model.guard_enabled(self.mode, i, &y[..self.model.dim()])
+        self.model
+            .guard_enabled(self.mode, i, &y[..self.model.dim()])
     }
     fn terminal(&self, _i: usize) -> bool {
         true

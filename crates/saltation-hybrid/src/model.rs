@@ -68,6 +68,19 @@ pub trait HybridModel {
     fn flow_jacobian(&self, _mode: usize, _t: f64, _x: &[f64], _jac: &mut [f64]) -> bool {
         false
     }
+    /// Vector field and hand-written `f_x` in one call (so they can share work such as
+    /// trigonometric functions); return `false` (default) to fall back to [`HybridModel::flow`]
+    /// and [`HybridModel::flow_jacobian`].
+    fn flow_and_jacobian(
+        &self,
+        _mode: usize,
+        _t: f64,
+        _x: &[f64],
+        _dx: &mut [f64],
+        _jac: &mut [f64],
+    ) -> bool {
+        false
+    }
     /// Hand-written guard gradient `h_x` into `grad`; `false` (default) for automatic.
     fn guard_gradient(&self, _mode: usize, _j: usize, _x: &[f64], _grad: &mut [f64]) -> bool {
         false

@@ -71,7 +71,9 @@ pub fn param_names<P: Serialize>(p: &P) -> Vec<String> {
 pub fn get_param<P: Serialize>(p: &P, name: &str) -> Result<f64, ParamError> {
     let m = to_map(p)?;
     match m.get(name) {
-        Some(v) => v.as_f64().ok_or_else(|| ParamError::NotNumeric { name: name.into() }),
+        Some(v) => v
+            .as_f64()
+            .ok_or_else(|| ParamError::NotNumeric { name: name.into() }),
         None => Err(ParamError::Unknown {
             name: name.into(),
             known: param_names(p),
@@ -80,7 +82,11 @@ pub fn get_param<P: Serialize>(p: &P, name: &str) -> Result<f64, ParamError> {
 }
 
 /// A copy of `p` with the numeric field `name` set to `value`.
-pub fn set_param<P: Serialize + DeserializeOwned>(p: &P, name: &str, value: f64) -> Result<P, ParamError> {
+pub fn set_param<P: Serialize + DeserializeOwned>(
+    p: &P,
+    name: &str,
+    value: f64,
+) -> Result<P, ParamError> {
     if !value.is_finite() {
         return Err(ParamError::NonFinite {
             name: name.into(),
@@ -136,14 +142,23 @@ mod tests {
         assert_eq!(q.gamma, 0.01);
         assert_eq!(get_param(&q, "spokes").unwrap(), 6.0);
         assert_eq!(set_param(&p, "spokes", 8.0).unwrap().spokes, 8);
-        assert!(matches!(set_param(&p, "spokes", 8.5), Err(ParamError::NotNumeric { .. })));
+        assert!(matches!(
+            set_param(&p, "spokes", 8.5),
+            Err(ParamError::NotNumeric { .. })
+        ));
         match set_param(&p, "gama", 1.0) {
             Err(ParamError::Unknown { known, .. }) => {
                 assert_eq!(known, vec!["gamma".to_string(), "spokes".to_string()])
             }
             other => panic!("{other:?}"),
         }
-        assert!(matches!(set_param(&p, "label", 1.0), Err(ParamError::NotNumeric { .. })));
-        assert!(matches!(set_param(&p, "gamma", f64::NAN), Err(ParamError::NonFinite { .. })));
+        assert!(matches!(
+            set_param(&p, "label", 1.0),
+            Err(ParamError::NotNumeric { .. })
+        ));
+        assert!(matches!(
+            set_param(&p, "gamma", f64::NAN),
+            Err(ParamError::NonFinite { .. })
+        ));
     }
 }

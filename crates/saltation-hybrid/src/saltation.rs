@@ -128,7 +128,11 @@ mod tests {
         };
         assert!(matches!(
             transversality(&j, site, GRAZING_TOL),
-            Err(HybridError::Grazing { mode: 2, guard: 1, .. })
+            Err(HybridError::Grazing {
+                mode: 2,
+                guard: 1,
+                ..
+            })
         ));
     }
 }

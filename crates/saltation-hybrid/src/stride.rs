@@ -74,7 +74,9 @@ impl Default for StrideOptions {
 impl StrideOptions {
     /// Checks the ranges of every field.
     pub fn validate(&self) -> Result<(), HybridError> {
-        self.ode.validate().map_err(|source| HybridError::Ode { mode: 0, source })?;
+        self.ode
+            .validate()
+            .map_err(|source| HybridError::Ode { mode: 0, source })?;
         if self.events_per_stride == 0 {
             return Err(HybridError::InvalidOption {
                 field: "events_per_stride",

@@ -56,20 +56,44 @@ impl<M: HybridModel + ?Sized> OdeSystem for VariationalFlow<'_, M> {
         let n = self.model.dim();
         let (x, phi) = y.split_at(n);
         let (dx, dphi) = dy.split_at_mut(n);
-        self.model.flow::<f64>(self.mode, t, x, dx);
-        let mut jac = self.jac.borrow_mut();
-        flow_jacobian(self.model, self.mode, t, x, &mut jac);
-        // dΦ = J Φ, row-major.
-        for i in 0..n {
-            let ji = &jac[i * n..(i + 1) * n];
-            let row = &mut dphi[i * n..(i + 1) * n];
-            row.fill(0.0);
-            for (k, &jik) in ji.iter().enumerate() {
-                if jik != 0.0 {
-                    let pk = &phi[k * n..(k + 1) * n];
-                    for (r, p) in row.iter_mut().zip(pk) {
-                        *r += jik * p;
-                    }
+        if n * n <= SMALL {
+            let mut jac = [0.0; SMALL];
+            self.field(t, x, dx, &mut jac[..n * n]);
+            product(&jac[..n * n], phi, dphi, n);
+        } else {
+            let mut jac = self.jac.borrow_mut();
+            self.field(t, x, dx, &mut jac);
+            product(&jac, phi, dphi, n);
+        }
+    }
+}
+
+/// Jacobians up to this many entries live on the stack.
+const SMALL: usize = 64;
+
+impl<M: HybridModel + ?Sized> VariationalFlow<'_, M> {
+    /// `f` and `f_x` at `(t, x)`: in one call if the model offers it, else separately.
+    #[inline]
+    fn field(&self, t: f64, x: &[f64], dx: &mut [f64], jac: &mut [f64]) {
+        if !self.model.flow_and_jacobian(self.mode, t, x, dx, jac) {
+            self.model.flow::<f64>(self.mode, t, x, dx);
+            flow_jacobian(self.model, self.mode, t, x, jac);
+        }
+    }
+}
+
+/// `dΦ = J Φ` (row-major n×n), skipping zero entries of `J`.
+#[inline]
+fn product(jac: &[f64], phi: &[f64], dphi: &mut [f64], n: usize) {
+    for i in 0..n {
+        let ji = &jac[i * n..(i + 1) * n];
+        let row = &mut dphi[i * n..(i + 1) * n];
+        row.fill(0.0);
+        for (k, &jik) in ji.iter().enumerate() {
+            if jik != 0.0 {
+                let pk = &phi[k * n..(k + 1) * n];
+                for (r, p) in row.iter_mut().zip(pk) {
+                    *r += jik * p;
                 }
             }
         }

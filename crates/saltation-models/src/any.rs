@@ -4,8 +4,10 @@
 //! `model: SimplestWalker(gamma: 0.009)`; an unknown model or parameter name is a parse error
 //! with line and column.
 
-use crate::{RimlessWheel, SimplestWalker};
-use saltation_hybrid::{set_param, get_param, param_names, GuardInfo, HybridModel, ParamError, Scalar};
+use crate::{BouncingBall, RimlessWheel, SimplestWalker, VanDerPol};
+use saltation_hybrid::{
+    get_param, param_names, set_param, GuardInfo, HybridModel, ParamError, Scalar,
+};
 use serde::{Deserialize, Serialize};
 
 /// One of the built-in models, with its parameters.
@@ -16,6 +18,10 @@ pub enum Model {
     RimlessWheel(RimlessWheel),
     /// [`SimplestWalker`].
     SimplestWalker(SimplestWalker),
+    /// [`BouncingBall`].
+    BouncingBall(BouncingBall),
+    /// [`VanDerPol`].
+    VanDerPol(VanDerPol),
 }
 
 /// Runs `$body` with `$m` bound to the variant's model.
@@ -24,6 +30,8 @@ macro_rules! each {
         match $self {
             Model::RimlessWheel($m) => $body,
             Model::SimplestWalker($m) => $body,
+            Model::BouncingBall($m) => $body,
+            Model::VanDerPol($m) => $body,
         }
     };
 }
@@ -34,13 +42,41 @@ macro_rules! rebuild {
         match $self {
             Model::RimlessWheel($m) => Model::RimlessWheel($body),
             Model::SimplestWalker($m) => Model::SimplestWalker($body),
+            Model::BouncingBall($m) => Model::BouncingBall($body),
+            Model::VanDerPol($m) => Model::VanDerPol($body),
         }
     };
 }
 
 impl Model {
     /// Names of the built-in models (the RON variant names).
-    pub const NAMES: [&'static str; 2] = ["RimlessWheel", "SimplestWalker"];
+    pub const NAMES: [&'static str; 4] = [
+        "RimlessWheel",
+        "SimplestWalker",
+        "BouncingBall",
+        "VanDerPol",
+    ];
+
+    /// The model called `name` (one of [`Model::NAMES`]) with its default parameters.
+    pub fn with_defaults(name: &str) -> Option<Model> {
+        Some(match name {
+            "RimlessWheel" => Model::RimlessWheel(RimlessWheel::default()),
+            "SimplestWalker" => Model::SimplestWalker(SimplestWalker::default()),
+            "BouncingBall" => Model::BouncingBall(BouncingBall::default()),
+            "VanDerPol" => Model::VanDerPol(VanDerPol::default()),
+            _ => return None,
+        })
+    }
+
+    /// The variant's name (its entry of [`Model::NAMES`], as written in RON files).
+    pub fn variant_name(&self) -> &'static str {
+        match self {
+            Model::RimlessWheel(_) => "RimlessWheel",
+            Model::SimplestWalker(_) => "SimplestWalker",
+            Model::BouncingBall(_) => "BouncingBall",
+            Model::VanDerPol(_) => "VanDerPol",
+        }
+    }
 
     /// A copy with parameter `name` set to `value`.
     pub fn with_param(&self, name: &str, value: f64) -> Result<Model, ParamError> {
@@ -91,6 +127,16 @@ impl HybridModel for Model {
     }
     fn flow_jacobian(&self, mode: usize, t: f64, x: &[f64], jac: &mut [f64]) -> bool {
         each!(self, |m| m.flow_jacobian(mode, t, x, jac))
+    }
+    fn flow_and_jacobian(
+        &self,
+        mode: usize,
+        t: f64,
+        x: &[f64],
+        dx: &mut [f64],
+        jac: &mut [f64],
+    ) -> bool {
+        each!(self, |m| m.flow_and_jacobian(mode, t, x, dx, jac))
     }
     fn guard_gradient(&self, mode: usize, j: usize, x: &[f64], grad: &mut [f64]) -> bool {
         each!(self, |m| m.guard_gradient(mode, j, x, grad))

@@ -100,6 +100,29 @@ impl HybridModel for SimplestWalker {
         ]);
         true
     }
+    fn flow_and_jacobian(
+        &self,
+        _mode: usize,
+        _t: f64,
+        x: &[f64],
+        dx: &mut [f64],
+        jac: &mut [f64],
+    ) -> bool {
+        let (s, c) = (x[0] - self.params.gamma).sin_cos();
+        let (sp, cp) = x[2].sin_cos();
+        dx[0] = x[1];
+        dx[1] = s;
+        dx[2] = x[3];
+        dx[3] = s + x[1] * x[1] * sp - c * sp;
+        jac.fill(0.0);
+        jac[1] = 1.0;
+        jac[4] = c;
+        jac[11] = 1.0;
+        jac[12] = c + s * sp;
+        jac[13] = 2.0 * x[1] * sp;
+        jac[14] = (x[1] * x[1] - c) * cp;
+        true
+    }
     fn guard_gradient(&self, _mode: usize, _j: usize, _x: &[f64], grad: &mut [f64]) -> bool {
         grad.copy_from_slice(&[-2.0, 0.0, 1.0, 0.0]);
         true

@@ -32,7 +32,11 @@ impl NormAcc {
     /// An empty accumulator of the given kind.
     #[inline(always)]
     pub fn new(kind: ErrorNorm) -> Self {
-        Self { kind, acc: 0.0, n: 0 }
+        Self {
+            kind,
+            acc: 0.0,
+            n: 0,
+        }
     }
     /// Adds one scaled component.
     #[inline(always)]

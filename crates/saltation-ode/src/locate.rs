@@ -115,7 +115,8 @@ impl EventScanner {
                 self.sample_t.push(t0 + h / 1024.0);
             }
             for k in 1..=self.n_samples {
-                self.sample_t.push(t0 + h * k as f64 / (self.n_samples + 1) as f64);
+                self.sample_t
+                    .push(t0 + h * k as f64 / (self.n_samples + 1) as f64);
             }
             for (p, &tp) in self.sample_t.iter().enumerate() {
                 ends.hermite(tp, &mut self.ybuf);

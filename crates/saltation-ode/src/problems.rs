@@ -123,7 +123,9 @@ mod tests {
             (Method::Dp5, 1e-12, 1e-10),
             (Method::Bs23, 1e-9, 1e-6),
         ] {
-            let sys = WalkerStance { gamma: WALKER_GAMMA };
+            let sys = WalkerStance {
+                gamma: WALKER_GAMMA,
+            };
             let s = Ivp::new(&sys, 0.0, &WALKER_X0)
                 .events(&HeelStrike)
                 .solve(method, 10.0, &SolverOptions::with_tol(tol))
@@ -145,13 +147,17 @@ mod tests {
     fn variational_equations_match_finite_differences_of_the_flow() {
         let opts = SolverOptions::with_tol(1e-12);
         let flow = |x0: &[f64]| {
-            let sys = WalkerStance { gamma: WALKER_GAMMA };
+            let sys = WalkerStance {
+                gamma: WALKER_GAMMA,
+            };
             Ivp::new(&sys, 0.0, x0)
                 .solve(Method::Dop853, 1.0, &opts)
                 .unwrap()
                 .y
         };
-        let ext = WalkerStanceVariational { gamma: WALKER_GAMMA };
+        let ext = WalkerStanceVariational {
+            gamma: WALKER_GAMMA,
+        };
         let y = Ivp::new(&ext, 0.0, &walker_extended_start())
             .solve(Method::Dop853, 1.0, &opts)
             .unwrap()

@@ -111,7 +111,10 @@ mod tests {
             0.0,
             100,
         );
-        assert!((t - 2f64.sqrt()).abs() <= 4.0 * f64::EPSILON * 2f64.sqrt(), "{t}");
+        assert!(
+            (t - 2f64.sqrt()).abs() <= 4.0 * f64::EPSILON * 2f64.sqrt(),
+            "{t}"
+        );
         assert!(n < 15, "{n} evaluations");
         // Returned point is on the far side of the crossing.
         assert!(t * t - 2.0 >= 0.0);

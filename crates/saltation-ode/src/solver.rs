@@ -120,8 +120,7 @@ impl<M: Stepper> Solver<M> {
                     steps,
                 });
             }
-            self.stepper
-                .step(sys, t_end, &self.opts, &mut self.stats)?;
+            self.stepper.step(sys, t_end, &self.opts, &mut self.stats)?;
             steps += 1;
             let hit = if events.count() > 0 {
                 self.scanner

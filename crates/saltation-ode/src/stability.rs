@@ -107,7 +107,11 @@ mod tests {
                 if k > 0 {
                     fact *= k as f64;
                 }
-                assert!((ck - 1.0 / fact).abs() < 1e-12, "{} coefficient {k}", tab.name);
+                assert!(
+                    (ck - 1.0 / fact).abs() < 1e-12,
+                    "{} coefficient {k}",
+                    tab.name
+                );
             }
         }
     }

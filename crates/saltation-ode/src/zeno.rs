@@ -33,7 +33,11 @@ impl ZenoMonitor {
         let crowded = self.count > w && span < self.limit.min_span;
         let unresolved = t - previous < self.limit.min_interval * t.abs().max(1.0);
         if self.count > self.limit.max_events || crowded || unresolved {
-            let (window, span) = if crowded { (w, span) } else { (2, t - previous) };
+            let (window, span) = if crowded {
+                (w, span)
+            } else {
+                (2, t - previous)
+            };
             return Err(OdeError::Zeno {
                 t,
                 events: self.count,

@@ -149,11 +149,7 @@ fn global_error_falls_with_the_tolerance() {
             assert!(w[1].2 > w[0].2, "{}: work did not grow", method.name());
         }
         // Proportionality: over six decades of tolerance the error falls by at least four.
-        assert!(
-            errs[0].1 / errs[3].1 > 1e4,
-            "{}: {errs:?}",
-            method.name()
-        );
+        assert!(errs[0].1 / errs[3].1 > 1e4, "{}: {errs:?}", method.name());
         // Tolerance is honoured within a modest factor.
         assert!(
             errs.iter().all(|(tol, e, _)| *e < 100.0 * tol),

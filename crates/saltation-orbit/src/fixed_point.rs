@@ -13,7 +13,9 @@ use crate::fd::{central_difference, FdError};
 use crate::newton::{solve, NewtonError, NewtonOptions, SquareSystem};
 use crate::stability::Multiplier;
 use nalgebra::{DMatrix, DVector};
-use saltation_hybrid::{EventRecord, HybridError, HybridModel, JacobianKind, StrideMap, StrideOptions, StrideResult};
+use saltation_hybrid::{
+    EventRecord, HybridError, HybridModel, JacobianKind, StrideMap, StrideOptions, StrideResult,
+};
 use serde::{Deserialize, Serialize};
 use std::cell::RefCell;
 use thiserror::Error;
@@ -81,10 +83,22 @@ pub enum OrbitError {
 }
 
 /// `F(u) = π(P(χ(u))) − u` with its exact Jacobian, remembering the last stride.
+///
+/// Inexact Newton: while the previous residual is large (> [`COARSE_ABOVE`]) the stride is
+/// integrated with a looser tolerance ([`COARSE_TOL`], never looser than asked for), since an
+/// error far below the residual cannot change the iteration; near the solution every evaluation
+/// uses the requested tolerance, so the solution, its residual and its Jacobian are full-accuracy.
 struct ReducedStride<'a, M: HybridModel + ?Sized> {
     map: RefCell<StrideMap<'a, M>>,
+    coarse: Option<RefCell<StrideMap<'a, M>>>,
+    last_norm: std::cell::Cell<f64>,
     last: RefCell<Option<(DVector<f64>, StrideResult)>>,
 }
+
+/// Residual above which strides may use the coarse tolerance.
+pub const COARSE_ABOVE: f64 = 1e-5;
+/// Tolerance of the coarse strides (rtol and atol).
+pub const COARSE_TOL: f64 = 1e-9;
 
 impl<M: HybridModel + ?Sized> SquareSystem for ReducedStride<'_, M> {
     type Error = HybridError;
@@ -94,7 +108,11 @@ impl<M: HybridModel + ?Sized> SquareSystem for ReducedStride<'_, M> {
     }
 
     fn eval(&self, u: &DVector<f64>) -> Result<(DVector<f64>, DMatrix<f64>), HybridError> {
-        let mut map = self.map.borrow_mut();
+        let use_coarse = self.last_norm.get() > COARSE_ABOVE;
+        let mut map = match &self.coarse {
+            Some(c) if use_coarse => c.borrow_mut(),
+            _ => self.map.borrow_mut(),
+        };
         let model = map.model();
         let (n, r) = (model.dim(), model.reduced_dim());
         let mut x = vec![0.0; n];
@@ -111,13 +129,36 @@ impl<M: HybridModel + ?Sized> SquareSystem for ReducedStride<'_, M> {
         let jac = res.jacobian.as_ref().expect("stride Jacobian requested");
         let f = DVector::from_vec(pu) - u;
         let df = dpi * jac * dchi - DMatrix::identity(r, r);
+        let norm = f.norm();
+        // A coarse evaluation never ends the iteration: mark it so that the next one is fine.
+        self.last_norm.set(if use_coarse {
+            norm.min(COARSE_ABOVE)
+        } else {
+            norm
+        });
         *self.last.borrow_mut() = Some((u.clone(), res));
         Ok((f, df))
     }
 }
 
+/// The coarse stride options, if they are looser than the requested ones.
+fn coarse_options(fine: &StrideOptions) -> Option<StrideOptions> {
+    let loose = |o: &saltation_ode::SolverOptions| {
+        o.rtol < COARSE_TOL && matches!(o.atol, saltation_ode::Atol::Scalar(a) if a < COARSE_TOL)
+    };
+    loose(&fine.ode).then(|| {
+        let mut c = fine.clone();
+        c.ode.rtol = COARSE_TOL;
+        c.ode.atol = saltation_ode::Atol::Scalar(COARSE_TOL);
+        c
+    })
+}
+
 /// Multipliers (eigenvalues of `jac`) by decreasing modulus.
-pub fn multipliers_of(jac: &DMatrix<f64>, backend: EigenBackend) -> Result<Vec<Multiplier>, EigenError> {
+pub fn multipliers_of(
+    jac: &DMatrix<f64>,
+    backend: EigenBackend,
+) -> Result<Vec<Multiplier>, EigenError> {
     Ok(eigenvalues_with(jac, backend)?
         .into_iter()
         .map(Multiplier::from)
@@ -145,14 +186,20 @@ pub fn find_periodic_orbit<M: HybridModel + ?Sized>(
             got: u_guess.len(),
         });
     }
+    let coarse = coarse_options(&opts.stride)
+        .map(|o| StrideMap::new(model, o).map(RefCell::new))
+        .transpose()?;
     let sys = ReducedStride {
         map: RefCell::new(StrideMap::new(model, opts.stride.clone())?),
+        coarse,
+        last_norm: std::cell::Cell::new(f64::INFINITY),
         last: RefCell::new(None),
     };
-    let report = solve(&sys, &DVector::from_column_slice(u_guess), &opts.newton).map_err(|e| match e {
-        NewtonError::System(h) => OrbitError::Hybrid(h),
-        other => OrbitError::Newton(other),
-    })?;
+    let report =
+        solve(&sys, &DVector::from_column_slice(u_guess), &opts.newton).map_err(|e| match e {
+            NewtonError::System(h) => OrbitError::Hybrid(h),
+            other => OrbitError::Newton(other),
+        })?;
     let u0 = report.solution.clone();
     // The stride at the solution (cached when Newton's last evaluation was there).
     let cached = sys.last.borrow_mut().take().filter(|(u, _)| *u == u0);

@@ -41,8 +41,7 @@ impl ExplicitRk {
         let r = &self.rcont;
         for i in 0..n {
             out[i] = r[i]
-                + th * (r[n + i]
-                    + th1 * (r[2 * n + i] + th * (r[3 * n + i] + th1 * r[4 * n + i])));
+                + th * (r[n + i] + th1 * (r[2 * n + i] + th * (r[3 * n + i] + th1 * r[4 * n + i])));
         }
     }
 
@@ -62,7 +61,11 @@ impl ExplicitRk {
             for (o, y) in self.ytmp.iter_mut().zip(&self.y_prev) {
                 *o += y;
             }
-            sys.rhs(self.t_prev + coef.c_extra[q] * h, &self.ytmp, &mut rest[..n]);
+            sys.rhs(
+                self.t_prev + coef.c_extra[q] * h,
+                &self.ytmp,
+                &mut rest[..n],
+            );
         }
         stats.rhs_evals += 3;
         for q in 0..4 {
@@ -82,8 +85,7 @@ impl ExplicitRk {
         let r = &self.rcont;
         for i in 0..n {
             let c = r[4 * n + i] + th * (r[5 * n + i] + th1 * (r[6 * n + i] + th * r[7 * n + i]));
-            out[i] = r[i]
-                + th * (r[n + i] + th1 * (r[2 * n + i] + th * (r[3 * n + i] + th1 * c)));
+            out[i] = r[i] + th * (r[n + i] + th1 * (r[2 * n + i] + th * (r[3 * n + i] + th1 * c)));
         }
     }
 }

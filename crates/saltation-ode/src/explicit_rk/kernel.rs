@@ -79,8 +79,9 @@ fn comp(coef: &[f64], k: &[f64], n: usize, m: usize) -> f64 {
     acc
 }
 
-/// `out = y + h Σ_j coef_j k_j` (per component, so each sum is one short dot product with
-/// constant coefficients for the built-in tableaus).
+/// `out = y + h Σ_j coef_j k_j`, per component: one short dot product with constant
+/// coefficients for the built-in tableaus. (Sweeping stage by stage with a vector operation over
+/// the components measured slower, for n = 4 and n = 20 alike.)
 #[inline(always)]
 fn combine<D: Dim>(d: D, out: &mut [f64], y: &[f64], h: f64, coef: &[f64], k: &[f64]) {
     let n = d.n();

@@ -68,7 +68,6 @@ impl ExplicitRk {
     pub fn next_step_size(&self) -> f64 {
         self.h
     }
-
 }
 
 impl Stepper for ExplicitRk {
@@ -196,7 +195,10 @@ impl Stepper for ExplicitRk {
                 stats.rejected_steps += 1;
                 if h_next < floor {
                     return Err(if err.is_finite() {
-                        OdeError::StepTooSmall { t: self.t, h: h_next }
+                        OdeError::StepTooSmall {
+                            t: self.t,
+                            h: h_next,
+                        }
                     } else {
                         OdeError::NonFinite { t: self.t, h }
                     });
@@ -250,7 +252,13 @@ impl Stepper for ExplicitRk {
         }
     }
 
-    fn dense<S: OdeSystem + ?Sized>(&mut self, sys: &S, t: f64, out: &mut [f64], stats: &mut Stats) {
+    fn dense<S: OdeSystem + ?Sized>(
+        &mut self,
+        sys: &S,
+        t: f64,
+        out: &mut [f64],
+        stats: &mut Stats,
+    ) {
         match self.tab.dense {
             DenseOutput::Hermite => self.ends().hermite(t, out),
             DenseOutput::Dp5 { d } => {

@@ -118,7 +118,12 @@ mod tests {
             for (i, row) in t.a.iter().enumerate() {
                 assert_eq!(row.len(), i, "{} row {i}", t.name);
                 let s: f64 = row.iter().sum();
-                assert!((s - t.c[i]).abs() < 1e-14, "{} row {i}: {s} vs {}", t.name, t.c[i]);
+                assert!(
+                    (s - t.c[i]).abs() < 1e-14,
+                    "{} row {i}: {s} vs {}",
+                    t.name,
+                    t.c[i]
+                );
             }
             let sb: f64 = t.b.iter().sum();
             assert!((sb - 1.0).abs() < 1e-14, "{}", t.name);
