@@ -81,8 +81,14 @@
 //! ```
 #![warn(missing_docs)]
 
+pub use saltation_continuation as continuation;
 pub use saltation_hybrid as hybrid;
 pub use saltation_models as models;
 pub use saltation_ode as ode;
 pub use saltation_orbit as orbit;
 pub use saltation_plot as plot;
+
+/// The README's code blocks, compiled as doctests so the README cannot drift from the API.
+#[cfg(doctest)]
+#[doc = include_str!("../README.md")]
+pub struct ReadmeDoctests;

@@ -91,7 +91,8 @@ fn direction_filter_and_enabling_condition() {
         .unwrap();
     assert!(matches!(s.stop, Stop::Event(ref h) if (h.t - b).abs() < 1e-13));
     // Either direction, but only enabled while moving down: the first (upward) crossing is skipped.
-    let down_only = vec![Event::new(|_t, y: &[f64]| y[0] - 1.0).enabled_when(|_t, y: &[f64]| y[1] < 0.0)];
+    let down_only =
+        vec![Event::new(|_t, y: &[f64]| y[0] - 1.0).enabled_when(|_t, y: &[f64]| y[1] < 0.0)];
     let s = Ivp::new(&sys, 0.0, &[0.0, 5.0])
         .events(&down_only)
         .solve(Method::Dop853, 2.0, &opts)
@@ -135,7 +136,11 @@ fn two_crossings_inside_one_large_step() {
         .solve(Method::Dop853, 1.0, &opts)
         .unwrap();
     assert_eq!(s.stats.steps, 1, "one deliberately large step");
-    assert_eq!(s.events.len(), 1, "one crossing per guard and step is reported");
+    assert_eq!(
+        s.events.len(),
+        1,
+        "one crossing per guard and step is reported"
+    );
     assert!((s.events[0].t - roots[0]).abs() < 1e-13);
     // Split the guards by direction: each reports its own crossing inside the same step.
     let ev = vec![
@@ -152,7 +157,10 @@ fn two_crossings_inside_one_large_step() {
         .unwrap();
     let t: Vec<f64> = s.events.iter().map(|h| h.t).collect();
     assert_eq!(t.len(), 2, "{t:?}");
-    assert!((t[0] - roots[0]).abs() < 1e-13 && (t[1] - roots[1]).abs() < 1e-13, "{t:?}");
+    assert!(
+        (t[0] - roots[0]).abs() < 1e-13 && (t[1] - roots[1]).abs() < 1e-13,
+        "{t:?}"
+    );
     // Checking only the step's ends (no interior samples) misses both: why samples exist.
     let blind = SolverOptions {
         event_samples: 0,

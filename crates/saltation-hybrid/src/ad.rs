@@ -22,7 +22,7 @@ fn seed<const N: usize>(x: &[f64]) -> [DualSVec64<N>; N] {
 
 /// Row `r` of the derivative part into `row`.
 fn grad_of<const N: usize>(d: &DualSVec64<N>, row: &mut [f64]) {
-    let g = d.eps.clone().unwrap_generic(Const::<N>, U1);
+    let g = d.eps.unwrap_generic(Const::<N>, U1);
     row.copy_from_slice(g.as_slice());
 }
 

@@ -25,6 +25,18 @@ pub enum HybridError {
         /// The time limit.
         t_max: f64,
     },
+    /// A failure guard fired (e.g. the walker fell).
+    #[error("{what} at t = {t} (mode {mode}, guard {guard})")]
+    Failure {
+        /// Mode.
+        mode: usize,
+        /// Guard index.
+        guard: usize,
+        /// Event time.
+        t: f64,
+        /// What failed, from the model.
+        what: String,
+    },
     /// The trajectory meets a guard tangentially (`h_x f ≈ 0`): the event time is not a smooth
     /// function of the state and the saltation matrix is undefined.
     #[error("grazing event: guard {guard} of mode {mode} at t = {t} with h_x·f = {hxf:e} (relative {relative:e})")]

@@ -15,6 +15,8 @@
 //! reset `g`, `f⁻ = f_old(x⁻)`, `f⁺ = f_new(g(x⁻))`, the saltation matrix
 //! `S = g_x + (f⁺ − g_x f⁻) h_x / (h_x f⁻)` ([`saltation`]).
 #![warn(missing_docs)]
+// Range checks are written `!(x > 0.0)` on purpose: they reject NaN as well.
+#![allow(clippy::neg_cmp_op_on_partial_ord)]
 
 pub mod ad;
 mod error;

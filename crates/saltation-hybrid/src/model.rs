@@ -58,6 +58,12 @@ pub trait HybridModel {
     fn guard_enabled(&self, _mode: usize, _j: usize, _x: &[f64]) -> bool {
         true
     }
+    /// If guard `j` of `mode` marks a failure rather than a transition (a walker's stance leg
+    /// passing horizontal: it fell), what failed; a stride that meets it ends with
+    /// [`crate::HybridError::Failure`] (default: no guard is a failure).
+    fn guard_failure(&self, _mode: usize, _j: usize) -> Option<String> {
+        None
+    }
     /// Reset map `g_{m,j}(x⁻)` written to `out` (default: identity).
     fn reset<D: Scalar>(&self, _mode: usize, _j: usize, x: &[D], out: &mut [D]) {
         out.copy_from_slice(x);

@@ -125,6 +125,15 @@ pub fn simulate<M: HybridModel + ?Sized>(
                 trace.x.push(hit.y.clone());
                 trace.mode.push(mode);
             }
+            if let Some(what) = model.guard_failure(mode, hit.index) {
+                trace.failure = Some(HybridError::Failure {
+                    mode,
+                    guard: hit.index,
+                    t: hit.t,
+                    what,
+                });
+                break 'strides;
+            }
             let target = model.guard_info(mode, hit.index).target;
             let mut xp = vec![0.0; n];
             model.reset::<f64>(mode, hit.index, &hit.y, &mut xp);

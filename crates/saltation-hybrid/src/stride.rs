@@ -253,6 +253,14 @@ impl<'a, M: HybridModel + ?Sized> StrideMap<'a, M> {
             };
             let j = hit.index;
             t = hit.t;
+            if let Some(what) = model.guard_failure(mode, j) {
+                return Err(HybridError::Failure {
+                    mode,
+                    guard: j,
+                    t,
+                    what,
+                });
+            }
             let target = model.guard_info(mode, j).target;
             if target >= model.modes() {
                 return Err(HybridError::BadMode {

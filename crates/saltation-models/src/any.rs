@@ -122,6 +122,9 @@ impl HybridModel for Model {
     fn guard_enabled(&self, mode: usize, j: usize, x: &[f64]) -> bool {
         each!(self, |m| m.guard_enabled(mode, j, x))
     }
+    fn guard_failure(&self, mode: usize, j: usize) -> Option<String> {
+        each!(self, |m| m.guard_failure(mode, j))
+    }
     fn reset<D: Scalar>(&self, mode: usize, j: usize, x: &[D], out: &mut [D]) {
         each!(self, |m| m.reset(mode, j, x, out))
     }

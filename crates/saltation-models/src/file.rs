@@ -128,9 +128,15 @@ mod tests {
         )
         .unwrap();
         assert!(matches!(ok.model, Model::SimplestWalker(w) if w.params.gamma == 0.01));
-        let err = parse_model_file("(\n  model: SimplestWalker(gama: 0.01),\n)", "t.ron").unwrap_err();
+        let err =
+            parse_model_file("(\n  model: SimplestWalker(gama: 0.01),\n)", "t.ron").unwrap_err();
         match err {
-            FileError::Parse { line, column, message, .. } => {
+            FileError::Parse {
+                line,
+                column,
+                message,
+                ..
+            } => {
                 assert_eq!(line, 2, "{message}");
                 assert!(column > 1 && message.contains("gama"), "{column} {message}");
             }

@@ -43,8 +43,9 @@ pub mod rimless_benchmark {
     pub const ALPHA: f64 = 0.2;
     /// Spokes.
     pub const SPOKES: u32 = 6;
-    /// Fixed point as printed (15 digits).
-    pub const X0: [f64; 2] = [-0.523_598_775_598_298_9, 0.460_341_126_609_458];
+    /// Fixed point `[−π/6, θ̇₀]` as given in MODELS.md §1 (15 digits; the paper's own table
+    /// prints `θ̇₀ = 0.460341126609455`).
+    pub const X0: [f64; 2] = [-std::f64::consts::FRAC_PI_6, 0.460_341_126_609_458];
 }
 
 /// Van der Pol with `ε = 1` (MODELS.md §6): period of the limit cycle.

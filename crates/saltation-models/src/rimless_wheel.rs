@@ -50,12 +50,22 @@ impl RimlessWheel {
     pub fn mu(&self) -> f64 {
         1.0 - self.params.lambda2 * (1.0 - (2.0 * self.half_angle()).cos())
     }
-    /// Closed-form fixed point `[−π/n, θ̇₀]`, `θ̇₀² = 4λ²μ² sin(π/n) sin α / (1 − μ²)`
-    /// (`None` where no gait exists: `sin α ≤ 0` or `|μ| ≥ 1`).
+    /// Closed-form fixed point `[−π/n, θ̇₀]`, `θ̇₀² = 4λ²μ² sin(π/n) sin α / (1 − μ²)`.
+    ///
+    /// `None` where no rolling gait exists: `sin α ≤ 0`, `|μ| ≥ 1`, or the wheel would not get
+    /// over the top. The vector field is an inverted pendulum about `θ = −α` with the energy
+    /// `θ̇²/2 + λ² cos(θ + α)` conserved between impacts, so from `θ = −π/n` (when `α < π/n`) the
+    /// wheel passes `θ = −α` only if `θ̇₀² > 2λ²(1 − cos(π/n − α))`; otherwise the closed form
+    /// solves the impact algebra but the guard is never reached (e.g. `λ² = 2/3, n = 6, α = 0.1`).
     pub fn analytic_fixed_point(&self) -> Option<[f64; 2]> {
-        let (mu, p) = (self.mu(), self.params);
-        let w2 = 4.0 * p.lambda2 * mu * mu * self.half_angle().sin() * p.alpha.sin() / (1.0 - mu * mu);
-        (w2 > 0.0 && mu.abs() < 1.0).then(|| [-self.half_angle(), w2.sqrt()])
+        let (mu, p, half) = (self.mu(), self.params, self.half_angle());
+        let w2 = 4.0 * p.lambda2 * mu * mu * half.sin() * p.alpha.sin() / (1.0 - mu * mu);
+        let barrier = if p.alpha < half {
+            2.0 * p.lambda2 * (1.0 - (half - p.alpha).cos())
+        } else {
+            0.0
+        };
+        (w2 > barrier && mu.abs() < 1.0).then(|| [-half, w2.sqrt()])
     }
     /// Closed-form stride-Jacobian eigenvalues `{μ², 0}`.
     pub fn analytic_multipliers(&self) -> [f64; 2] {
@@ -94,7 +104,12 @@ impl HybridModel for RimlessWheel {
         out[1] = x[1] * self.mu();
     }
     fn flow_jacobian(&self, _mode: usize, _t: f64, x: &[f64], jac: &mut [f64]) -> bool {
-        jac.copy_from_slice(&[0.0, 1.0, self.params.lambda2 * (x[0] + self.params.alpha).cos(), 0.0]);
+        jac.copy_from_slice(&[
+            0.0,
+            1.0,
+            self.params.lambda2 * (x[0] + self.params.alpha).cos(),
+            0.0,
+        ]);
         true
     }
     fn guard_gradient(&self, _mode: usize, _j: usize, _x: &[f64], grad: &mut [f64]) -> bool {

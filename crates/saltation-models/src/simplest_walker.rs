@@ -7,12 +7,21 @@
 //! Heel-strike guard `h = φ − 2θ`, rising, enabled only with the stance leg past vertical
 //! (`θ < 0`) — the mid-stance crossing (foot scuffing, θ > 0, falling) is not an event. Reset
 //! `θ⁺ = −θ⁻`, `θ̇⁺ = cos(2θ⁻) θ̇⁻`, `φ⁺ = −2θ⁻`, `φ̇⁺ = cos(2θ⁻)(1 − cos 2θ⁻) θ̇⁻`.
+//! A second guard, `h₁ = θ² − (π/2)²` (rising), fires when the stance leg passes horizontal
+//! either way: the walker fell, and a stride that meets it fails
+//! ([`HybridModel::guard_failure`]).
 //! Post-impact states satisfy `φ = 2θ`, `φ̇ = (1 − cos 2θ) θ̇`: the section's reduced
 //! coordinates are `u = (θ, θ̇)`.
 
 use saltation_hybrid::{GuardInfo, HybridModel, Scalar};
 use saltation_ode::Direction;
 use serde::{Deserialize, Serialize};
+use std::f64::consts::FRAC_PI_2;
+
+/// Index of the heel-strike guard.
+pub const HEEL_STRIKE: usize = 0;
+/// Index of the fall guard (stance leg past horizontal).
+pub const FALL: usize = 1;
 
 /// Parameters of the simplest walker.
 #[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
@@ -56,10 +65,14 @@ impl HybridModel for SimplestWalker {
         dx[3] = s + x[1] * x[1] * sp - c * sp;
     }
     fn guards(&self, _mode: usize) -> usize {
-        1
+        2
     }
-    fn guard<D: Scalar>(&self, _mode: usize, _j: usize, x: &[D]) -> D {
-        x[2] - x[0] * 2.0
+    fn guard<D: Scalar>(&self, _mode: usize, j: usize, x: &[D]) -> D {
+        if j == HEEL_STRIKE {
+            x[2] - x[0] * 2.0
+        } else {
+            x[0] * x[0] - FRAC_PI_2 * FRAC_PI_2
+        }
     }
     fn guard_info(&self, _mode: usize, _j: usize) -> GuardInfo {
         GuardInfo {
@@ -67,8 +80,11 @@ impl HybridModel for SimplestWalker {
             target: 0,
         }
     }
-    fn guard_enabled(&self, _mode: usize, _j: usize, x: &[f64]) -> bool {
-        x[0] < 0.0
+    fn guard_enabled(&self, _mode: usize, j: usize, x: &[f64]) -> bool {
+        j != HEEL_STRIKE || x[0] < 0.0
+    }
+    fn guard_failure(&self, _mode: usize, j: usize) -> Option<String> {
+        (j == FALL).then(|| "the walker fell (stance leg past horizontal)".to_string())
     }
     fn reset<D: Scalar>(&self, _mode: usize, _j: usize, x: &[D], out: &mut [D]) {
         let c = (x[0] * 2.0).cos();
@@ -123,7 +139,11 @@ impl HybridModel for SimplestWalker {
         jac[14] = (x[1] * x[1] - c) * cp;
         true
     }
-    fn guard_gradient(&self, _mode: usize, _j: usize, _x: &[f64], grad: &mut [f64]) -> bool {
+    fn guard_gradient(&self, _mode: usize, j: usize, x: &[f64], grad: &mut [f64]) -> bool {
+        if j == FALL {
+            grad.copy_from_slice(&[2.0 * x[0], 0.0, 0.0, 0.0]);
+            return true;
+        }
         grad.copy_from_slice(&[-2.0, 0.0, 1.0, 0.0]);
         true
     }

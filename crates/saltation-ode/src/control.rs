@@ -135,6 +135,9 @@ impl PiController {
     }
 }
 
+/// A vector field as a closure `(t, y, dy)`.
+pub type RhsFn<'a> = dyn FnMut(f64, &[f64], &mut [f64]) + 'a;
+
 /// Hairer–Wanner's initial step (*Solving ODEs I*, §II.4, algorithm "starting step size"):
 /// `d₀ = ‖y₀‖`, `d₁ = ‖f₀‖`, `h₀ = 0.01 d₀/d₁`, one explicit Euler step to `y₁`,
 /// `d₂ = ‖f(t₀+h₀, y₁) − f₀‖ / h₀`, `h₁ = (0.01 / max(d₁, d₂))^(1/(p+1))`, result
@@ -142,7 +145,7 @@ impl PiController {
 /// `f`, written through `f1` (scratch) with `y1` as scratch state.
 #[allow(clippy::too_many_arguments)]
 pub fn initial_step(
-    rhs: &mut dyn FnMut(f64, &[f64], &mut [f64]),
+    rhs: &mut RhsFn<'_>,
     t0: f64,
     y0: &[f64],
     f0: &[f64],

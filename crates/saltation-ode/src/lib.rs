@@ -24,6 +24,8 @@
 //! After [`Solver::integrate`] returns [`Stop::TimeReached`] the solver is exactly at the end
 //! time; after [`Stop::Event`] it is exactly at the located event (state from the dense output).
 #![warn(missing_docs)]
+// Range checks are written `!(x > 0.0)` on purpose: they reject NaN as well.
+#![allow(clippy::neg_cmp_op_on_partial_ord)]
 
 mod control;
 mod error;

@@ -111,7 +111,7 @@ impl EventScanner {
                 self.g_new[i] = events.value(i, t1, ends.y1);
             }
             self.sample_t.clear();
-            if self.g_prev.iter().any(|g| *g == 0.0) {
+            if self.g_prev.contains(&0.0) {
                 self.sample_t.push(t0 + h / 1024.0);
             }
             for k in 1..=self.n_samples {

@@ -231,8 +231,7 @@ fn record_step<M: Stepper, S: OdeSystem + ?Sized>(
                 last += 1;
             }
             o.dim = n;
-            for k in first..last {
-                let tk = times[k];
+            for &tk in &times[first..last] {
                 let row = o.y.len();
                 o.y.resize(row + n, 0.0);
                 if tk == t1 {

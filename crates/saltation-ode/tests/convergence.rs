@@ -96,9 +96,8 @@ fn dense_error(method: Method, steps: usize) -> f64 {
     assert_eq!(sol.trajectory.len(), times.len());
     let mut worst: f64 = 0.0;
     for (k, &t) in times.iter().enumerate() {
-        let ex = exact(t);
-        for i in 0..3 {
-            worst = worst.max((sol.trajectory.state(k)[i] - ex[i]).abs());
+        for (got, want) in sol.trajectory.state(k).iter().zip(exact(t)) {
+            worst = worst.max((got - want).abs());
         }
     }
     worst

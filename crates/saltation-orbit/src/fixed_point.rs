@@ -113,22 +113,7 @@ impl<M: HybridModel + ?Sized> SquareSystem for ReducedStride<'_, M> {
             Some(c) if use_coarse => c.borrow_mut(),
             _ => self.map.borrow_mut(),
         };
-        let model = map.model();
-        let (n, r) = (model.dim(), model.reduced_dim());
-        let mut x = vec![0.0; n];
-        model.chart(u.as_slice(), &mut x);
-        let res = map.eval(&x, JacobianKind::StrideMap)?;
-        let mut pu = vec![0.0; r];
-        model.project(&res.x, &mut pu);
-        let mut dchi = vec![0.0; n * r];
-        model.chart_jacobian(u.as_slice(), &mut dchi);
-        let mut dpi = vec![0.0; r * n];
-        model.project_jacobian(&res.x, &mut dpi);
-        let dchi = DMatrix::from_row_slice(n, r, &dchi);
-        let dpi = DMatrix::from_row_slice(r, n, &dpi);
-        let jac = res.jacobian.as_ref().expect("stride Jacobian requested");
-        let f = DVector::from_vec(pu) - u;
-        let df = dpi * jac * dchi - DMatrix::identity(r, r);
+        let (f, df, res) = reduced_residual(&mut map, u.as_slice())?;
         let norm = f.norm();
         // A coarse evaluation never ends the iteration: mark it so that the next one is fine.
         self.last_norm.set(if use_coarse {
@@ -139,6 +124,53 @@ impl<M: HybridModel + ?Sized> SquareSystem for ReducedStride<'_, M> {
         *self.last.borrow_mut() = Some((u.clone(), res));
         Ok((f, df))
     }
+}
+
+/// `F(u) = π(P(χ(u))) − u`, its exact Jacobian `F_u = Dπ · P_x · Dχ − I` (r×r) and the stride
+/// itself, for one stride map.
+pub fn reduced_residual<M: HybridModel + ?Sized>(
+    map: &mut StrideMap<'_, M>,
+    u: &[f64],
+) -> Result<(DVector<f64>, DMatrix<f64>, StrideResult), HybridError> {
+    let model = map.model();
+    let (n, r) = (model.dim(), model.reduced_dim());
+    if u.len() != r {
+        return Err(HybridError::DimensionMismatch {
+            what: "reduced coordinates",
+            expected: r,
+            got: u.len(),
+        });
+    }
+    let mut x = vec![0.0; n];
+    model.chart(u, &mut x);
+    let res = map.eval(&x, JacobianKind::StrideMap)?;
+    let mut pu = vec![0.0; r];
+    model.project(&res.x, &mut pu);
+    let mut dchi = vec![0.0; n * r];
+    model.chart_jacobian(u, &mut dchi);
+    let mut dpi = vec![0.0; r * n];
+    model.project_jacobian(&res.x, &mut dpi);
+    let dchi = DMatrix::from_row_slice(n, r, &dchi);
+    let dpi = DMatrix::from_row_slice(r, n, &dpi);
+    let jac = res.jacobian.as_ref().expect("stride Jacobian requested");
+    let f = DVector::from_vec(pu) - DVector::from_column_slice(u);
+    let df = dpi * jac * dchi - DMatrix::identity(r, r);
+    Ok((f, df, res))
+}
+
+/// The state-only reduced map `π(P(χ(u)))` (no Jacobian), e.g. for parameter derivatives.
+pub fn reduced_map<M: HybridModel + ?Sized>(
+    map: &mut StrideMap<'_, M>,
+    u: &[f64],
+) -> Result<DVector<f64>, HybridError> {
+    let model = map.model();
+    let (n, r) = (model.dim(), model.reduced_dim());
+    let mut x = vec![0.0; n];
+    model.chart(u, &mut x);
+    let res = map.eval(&x, JacobianKind::None)?;
+    let mut pu = vec![0.0; r];
+    model.project(&res.x, &mut pu);
+    Ok(DVector::from_vec(pu))
 }
 
 /// The coarse stride options, if they are looser than the requested ones.

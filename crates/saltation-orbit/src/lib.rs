@@ -47,6 +47,8 @@
 //! ```
 
 #![warn(missing_docs)]
+// Range checks are written `!(x > 0.0)` on purpose: they reject NaN as well.
+#![allow(clippy::neg_cmp_op_on_partial_ord)]
 
 pub mod eigen;
 pub mod fd;
@@ -60,7 +62,8 @@ pub use eigen::{
 };
 pub use fd::{central_difference, FdError};
 pub use fixed_point::{
-    find_periodic_orbit, multipliers_of, stride_jacobian_fd, OrbitError, OrbitOptions, PeriodicOrbit,
+    find_periodic_orbit, multipliers_of, reduced_map, reduced_residual, stride_jacobian_fd,
+    OrbitError, OrbitOptions, PeriodicOrbit,
 };
 pub use newton::{
     solve, Convergence, DampedNewton, NewtonError, NewtonFailure, NewtonOptions,

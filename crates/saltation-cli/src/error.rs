@@ -1,0 +1,145 @@
+//! The CLI's error type: what failed, in one line, and which exit code that earns.
+
+use saltation_hybrid::ParamError;
+use saltation_models::FileError;
+use saltation_orbit::OrbitError;
+use thiserror::Error;
+
+/// Exit code for bad input: unreadable or invalid model file, unknown parameter, malformed
+/// `--set` or `--guess`, no guess to start from (clap's usage errors use the same code).
+pub const EXIT_INPUT: u8 = 2;
+
+/// Exit code for a computation that failed: no convergence, integration failure, no multipliers,
+/// or the output could not be written.
+pub const EXIT_COMPUTATION: u8 = 1;
+
+/// Why a `saltation` command failed. [`CliError::exit_code`] says whose fault it was;
+/// [`CliError::message`] is the one-line text printed after `error: `.
+#[derive(Debug, Error)]
+#[non_exhaustive]
+pub enum CliError {
+    /// The model file could not be read or parsed (parse errors carry `file:line:column`).
+    #[error("{0}")]
+    File(#[from] FileError),
+    /// A `--set name=value` is not of that form or its value is not a number.
+    #[error("malformed --set `{arg}`: {reason}")]
+    MalformedSet {
+        /// The argument as given.
+        arg: String,
+        /// What is wrong with it.
+        reason: String,
+    },
+    /// A `--set` names a parameter the model does not have, or a value it cannot take.
+    #[error("--set {arg}: {source}")]
+    Param {
+        /// The argument as given.
+        arg: String,
+        /// The model's answer (lists the known parameters when the name is unknown).
+        #[source]
+        source: ParamError,
+    },
+    /// A `--guess` is not a comma-separated list of finite numbers.
+    #[error("malformed --guess `{arg}`: {reason}")]
+    MalformedGuess {
+        /// The argument as given.
+        arg: String,
+        /// What is wrong with it.
+        reason: String,
+    },
+    /// A guess has the wrong number of reduced coordinates.
+    #[error(
+        "{what} has {got} value(s), but the {model} section has {expected} reduced coordinate(s)"
+    )]
+    GuessLength {
+        /// Which guess, with its values (`--guess [0.2]`).
+        what: String,
+        /// The model's name.
+        model: String,
+        /// The reduced dimension.
+        expected: usize,
+        /// The number of values given.
+        got: usize,
+    },
+    /// The file has no guesses and none was given on the command line.
+    #[error("{file} has no initial guesses; give one with --guess v1,v2,...")]
+    NoGuess {
+        /// The model file.
+        file: String,
+    },
+    /// `--guess-label` names no guess of the file.
+    #[error("{file} has no guess labelled \"{label}\" (labels: {})", quoted(.known))]
+    UnknownLabel {
+        /// The label asked for.
+        label: String,
+        /// The model file.
+        file: String,
+        /// The labels the file has.
+        known: Vec<String>,
+    },
+    /// The file's solver settings are out of range.
+    #[error("invalid solver settings in {file}: {reason}")]
+    Settings {
+        /// The model file.
+        file: String,
+        /// Which setting and why.
+        reason: String,
+    },
+    /// No periodic orbit was found from a guess.
+    #[error("no periodic orbit from {what}: {source}{detail}")]
+    Orbit {
+        /// Which guess, with its values.
+        what: String,
+        /// What went wrong.
+        #[source]
+        source: OrbitError,
+        /// Extra context (e.g. `; last iterate u = [..]`), possibly empty.
+        detail: String,
+    },
+    /// The result could not be serialised.
+    #[error("cannot serialise the result: {0}")]
+    Json(#[from] serde_json::Error),
+    /// The result could not be written to stdout.
+    #[error("cannot write the output: {0}")]
+    Output(#[from] std::io::Error),
+}
+
+fn quoted(labels: &[String]) -> String {
+    if labels.is_empty() {
+        return "none".into();
+    }
+    labels
+        .iter()
+        .map(|l| format!("\"{l}\""))
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
+impl CliError {
+    /// The process exit code: [`EXIT_INPUT`] for bad input, [`EXIT_COMPUTATION`] for a failed
+    /// computation.
+    pub fn exit_code(&self) -> u8 {
+        match self {
+            CliError::File(_)
+            | CliError::MalformedSet { .. }
+            | CliError::Param { .. }
+            | CliError::MalformedGuess { .. }
+            | CliError::GuessLength { .. }
+            | CliError::NoGuess { .. }
+            | CliError::UnknownLabel { .. }
+            | CliError::Settings { .. } => EXIT_INPUT,
+            CliError::Orbit { .. } | CliError::Json(_) | CliError::Output(_) => EXIT_COMPUTATION,
+        }
+    }
+
+    /// The message on one line (line breaks in wrapped messages, e.g. from the RON parser,
+    /// become spaces).
+    pub fn message(&self) -> String {
+        let text = self.to_string();
+        let lines: Vec<&str> = text
+            .lines()
+            .map(str::trim)
+            .filter(|l| !l.is_empty())
+            .collect();
+        lines.join(" ")
+    }
+}

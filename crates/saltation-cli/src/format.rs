@@ -1,0 +1,89 @@
+//! Number and table formatting for the human-readable output.
+
+use std::time::Duration;
+
+/// A number for a table column: 15 decimals for moderate magnitudes, scientific notation for
+/// very large or very small ones, right-aligned in `width` characters.
+pub fn number(x: f64, width: usize) -> String {
+    let a = x.abs();
+    if x == 0.0 || (1e-6..1e6).contains(&a) {
+        format!("{x:>width$.15}")
+    } else {
+        format!("{x:>width$.12e}")
+    }
+}
+
+/// A short number (residuals, tolerances): three significant digits in scientific notation.
+pub fn short(x: f64) -> String {
+    format!("{x:.2e}")
+}
+
+/// A vector as `[a, b, …]` with each entry in its shortest round-trip form.
+pub fn vector(v: &[f64]) -> String {
+    let items: Vec<String> = v.iter().map(|x| format!("{x}")).collect();
+    format!("[{}]", items.join(", "))
+}
+
+/// A wall-clock duration in ms below ten seconds, else in s.
+pub fn duration(d: Duration) -> String {
+    let s = d.as_secs_f64();
+    if s < 10.0 {
+        format!("{:.1} ms", s * 1e3)
+    } else {
+        format!("{s:.2} s")
+    }
+}
+
+/// Rows of `label  value` with the labels padded to a common width.
+#[derive(Debug, Default)]
+pub struct KeyValue {
+    rows: Vec<(String, String)>,
+}
+
+impl KeyValue {
+    /// An empty table.
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    /// Appends a row.
+    pub fn row(&mut self, label: impl Into<String>, value: impl Into<String>) -> &mut Self {
+        self.rows.push((label.into(), value.into()));
+        self
+    }
+
+    /// The table as lines, each ending in a newline.
+    pub fn render(&self) -> String {
+        let w = self
+            .rows
+            .iter()
+            .map(|(l, _)| l.chars().count())
+            .max()
+            .unwrap_or(0);
+        self.rows
+            .iter()
+            .map(|(l, v)| {
+                let pad = w - l.chars().count();
+                let line = format!("{l}{}  {v}", " ".repeat(pad));
+                format!("{}\n", line.trim_end())
+            })
+            .collect()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn numbers() {
+        assert_eq!(number(0.200310900544287, 0), "0.200310900544287");
+        assert_eq!(number(-1.5, 20), "  -1.500000000000000");
+        assert_eq!(number(0.0, 0), "0.000000000000000");
+        assert_eq!(number(3.2e-17, 0), "3.200000000000e-17");
+        assert_eq!(vector(&[0.2, -0.2]), "[0.2, -0.2]");
+        let mut t = KeyValue::new();
+        t.row("a", "1").row("long", "2");
+        assert_eq!(t.render(), "a     1\nlong  2\n");
+    }
+}

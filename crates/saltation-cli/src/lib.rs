@@ -1,0 +1,66 @@
+//! # saltation-cli
+//!
+//! The `saltation` command: periodic orbits and Floquet stability of the built-in hybrid models,
+//! driven by RON model files (`models/*.ron`, see [`saltation_models::ModelFile`]).
+//!
+//! | I want to … | run |
+//! |---|---|
+//! | find a periodic orbit (fixed point of the stride map) and its Floquet multipliers | `saltation orbit models/simplest_walker.ron` |
+//! | … at another parameter value | `saltation orbit models/simplest_walker.ron --set gamma=0.012` |
+//! | … from my own initial guess (reduced coordinates of the section) | `saltation orbit models/simplest_walker.ron --guess 0.19,-0.2` |
+//! | … for every guess in the file | `saltation orbit models/simplest_walker.ron --all` |
+//! | … as machine-readable output | add `--json` (one JSON object, or an array with `--all`) |
+//!
+//! The binary is a thin wrapper around [`run`]: every subcommand lives in its own module
+//! ([`orbit`]), parses its arguments with clap ([`Cli`], [`Command`]), computes everything first
+//! and only then writes to the output, so a failing command prints nothing on stdout. Failures
+//! are [`CliError`]s: one line on stderr, starting with `error: `, and an exit code saying whose
+//! fault it was ([`EXIT_INPUT`] for bad input, [`EXIT_COMPUTATION`] for a computation that
+//! failed).
+#![warn(missing_docs)]
+
+mod error;
+pub mod format;
+pub mod input;
+pub mod orbit;
+
+use clap::{Parser, Subcommand};
+use std::io::Write;
+
+pub use error::{CliError, EXIT_COMPUTATION, EXIT_INPUT};
+
+/// Command-line arguments of `saltation`.
+#[derive(Debug, Parser)]
+#[command(
+    name = "saltation",
+    version,
+    about = "Periodic orbits and Floquet stability of hybrid dynamical systems",
+    long_about = "Periodic orbits and Floquet stability of hybrid dynamical systems.\n\n\
+        Model files (RON) name a built-in model with its parameters, initial guesses and solver \
+        settings; see models/*.ron.\n\n\
+        Exit codes: 0 success, 1 computation failed (no convergence, integration failure), \
+        2 bad input (usage, unreadable or invalid file, unknown parameter, bad guess)."
+)]
+pub struct Cli {
+    /// What to do.
+    #[command(subcommand)]
+    pub command: Command,
+}
+
+/// The subcommands, one module each.
+#[derive(Debug, Subcommand)]
+#[non_exhaustive]
+pub enum Command {
+    /// Find a periodic orbit (fixed point of the stride map) by Newton shooting, with its
+    /// Floquet multipliers.
+    Orbit(orbit::OrbitArgs),
+}
+
+/// Runs a parsed command line, writing its result to `out`.
+///
+/// Nothing is written when an error is returned.
+pub fn run(cli: &Cli, out: &mut dyn Write) -> Result<(), CliError> {
+    match &cli.command {
+        Command::Orbit(args) => orbit::run(args, out),
+    }
+}

@@ -1,0 +1,228 @@
+//! `saltation orbit`: a periodic orbit of a model file's model by Newton shooting
+//! ([`saltation_orbit::find_periodic_orbit`] with the file's settings), with its Floquet
+//! multipliers.
+//!
+//! Human output is a table (model, parameters, fixed point with the model's state names, period,
+//! multipliers with moduli, stability, residual, Newton iterations, wall time). With `--json` the
+//! output is exactly one JSON object, [`OrbitJson`] (or an array of them with `--all`); its keys
+//! are a public interface.
+
+use crate::format::{self, KeyValue};
+use crate::input::{GuessArgs, LoadedModel, ModelArgs, StartingGuess};
+use crate::CliError;
+use clap::Args;
+use saltation_hybrid::HybridModel;
+use saltation_models::Model;
+use saltation_orbit::{find_periodic_orbit, NewtonError, OrbitError, OrbitOptions, PeriodicOrbit};
+use serde::{Deserialize, Serialize};
+use std::io::Write;
+use std::time::{Duration, Instant};
+
+/// Arguments of `saltation orbit`.
+#[derive(Debug, Clone, Args)]
+pub struct OrbitArgs {
+    /// The model file and parameter overrides.
+    #[command(flatten)]
+    pub model: ModelArgs,
+
+    /// Which initial guess(es).
+    #[command(flatten)]
+    pub guess: GuessArgs,
+
+    /// Print JSON instead of a table: one object
+    /// {"x0", "period", "multipliers": [{"re", "im"}], "stable", "residual", "newton_iterations"}
+    /// (an array of them with --all).
+    #[arg(long)]
+    pub json: bool,
+}
+
+/// A Floquet multiplier in the JSON output.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct MultiplierJson {
+    /// Real part.
+    pub re: f64,
+    /// Imaginary part.
+    pub im: f64,
+}
+
+/// The JSON output of `saltation orbit` (a public interface: exactly these keys).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct OrbitJson {
+    /// Fixed point, full state just after the stride's last reset.
+    pub x0: Vec<f64>,
+    /// Stride duration.
+    pub period: f64,
+    /// Floquet multipliers (eigenvalues of the full-state stride Jacobian), by decreasing
+    /// modulus.
+    pub multipliers: Vec<MultiplierJson>,
+    /// Whether every multiplier lies strictly inside the unit circle.
+    pub stable: bool,
+    /// `‖F(u*)‖` at the solution.
+    pub residual: f64,
+    /// Newton iterations.
+    pub newton_iterations: usize,
+}
+
+impl From<&PeriodicOrbit> for OrbitJson {
+    fn from(o: &PeriodicOrbit) -> Self {
+        Self {
+            x0: o.x0.clone(),
+            period: o.period,
+            multipliers: o
+                .multipliers
+                .iter()
+                .map(|m| MultiplierJson { re: m.re, im: m.im })
+                .collect(),
+            stable: o.stable,
+            residual: o.residual,
+            newton_iterations: o.newton_iterations,
+        }
+    }
+}
+
+/// One solved guess.
+#[derive(Debug, Clone)]
+pub struct Solved {
+    /// The guess it started from.
+    pub guess: StartingGuess,
+    /// The orbit found.
+    pub orbit: PeriodicOrbit,
+    /// Wall-clock time of the solve.
+    pub wall: Duration,
+}
+
+/// Checks the file's solver settings, so that a bad file is an input error rather than a
+/// failed computation.
+pub fn validated_options(loaded: &LoadedModel) -> Result<OrbitOptions, CliError> {
+    let opts = loaded.file.orbit_options();
+    let invalid = |reason: String| CliError::Settings {
+        file: loaded.path.clone(),
+        reason,
+    };
+    opts.stride.validate().map_err(|e| invalid(e.to_string()))?;
+    opts.newton.validate().map_err(|e| invalid(e.to_string()))?;
+    Ok(opts)
+}
+
+/// Solves from one guess, turning a failure into a [`CliError::Orbit`] that says what happened.
+pub fn solve(
+    model: &Model,
+    guess: &StartingGuess,
+    opts: &OrbitOptions,
+) -> Result<Solved, CliError> {
+    let start = Instant::now();
+    let orbit = find_periodic_orbit(model, &guess.u, opts).map_err(|source| {
+        let detail = match &source {
+            OrbitError::Newton(
+                NewtonError::Singular { iterate, .. }
+                | NewtonError::Diverged { iterate, .. }
+                | NewtonError::MaxIterations { iterate, .. },
+            ) => format!("; last iterate u = {}", format::vector(iterate.as_slice())),
+            _ => String::new(),
+        };
+        CliError::Orbit {
+            what: format!("{} (u = {})", guess.what, format::vector(&guess.u)),
+            source,
+            detail,
+        }
+    })?;
+    Ok(Solved {
+        guess: guess.clone(),
+        orbit,
+        wall: start.elapsed(),
+    })
+}
+
+/// Runs `saltation orbit`.
+pub fn run(args: &OrbitArgs, out: &mut dyn Write) -> Result<(), CliError> {
+    let loaded = args.model.load()?;
+    let guesses = args.guess.select(&loaded)?;
+    let opts = validated_options(&loaded)?;
+    let solved = guesses
+        .iter()
+        .map(|g| solve(&loaded.file.model, g, &opts))
+        .collect::<Result<Vec<_>, _>>()?;
+    let text = if args.json {
+        let objects: Vec<OrbitJson> = solved.iter().map(|s| OrbitJson::from(&s.orbit)).collect();
+        let json = if args.guess.all {
+            serde_json::to_string(&objects)?
+        } else {
+            serde_json::to_string(&objects[0])?
+        };
+        json + "\n"
+    } else {
+        human(&loaded, &solved)
+    };
+    out.write_all(text.as_bytes())?;
+    out.flush()?;
+    Ok(())
+}
+
+/// The model's parameters as `name = value, …`.
+pub fn parameters(model: &Model) -> String {
+    model
+        .param_names()
+        .iter()
+        .filter_map(|n| model.param(n).ok().map(|v| format!("{n} = {v}")))
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
+/// The human-readable tables: the model once, then one block per solved guess.
+pub fn human(loaded: &LoadedModel, solved: &[Solved]) -> String {
+    let model = &loaded.file.model;
+    let mut t = KeyValue::new();
+    t.row("model", format!("{} ({})", model.name(), loaded.path))
+        .row("parameters", parameters(model));
+    let names = model.state_names();
+    for s in solved {
+        let o = &s.orbit;
+        let guess = match &s.guess.label {
+            Some(label) => format!("\"{label}\": u = {}", format::vector(&s.guess.u)),
+            None => format!("u = {} (--guess)", format::vector(&s.guess.u)),
+        };
+        t.row("", "").row("guess", guess).row(
+            "fixed point",
+            "(full state just after the stride's last reset)",
+        );
+        for (i, x) in o.x0.iter().enumerate() {
+            let name = names.get(i).cloned().unwrap_or_else(|| format!("x{i}"));
+            t.row(format!("  {name}"), format::number(*x, 20));
+        }
+        t.row("period", format::number(o.period, 20)).row(
+            "multipliers",
+            format!("{:>20} {:>20} {:>20}", "re", "im", "|μ|"),
+        );
+        for (i, m) in o.multipliers.iter().enumerate() {
+            t.row(
+                format!("  μ{}", i + 1),
+                format!(
+                    "{} {} {}",
+                    format::number(m.re, 20),
+                    format::number(m.im, 20),
+                    format::number(m.modulus(), 20)
+                ),
+            );
+        }
+        let radius = o
+            .multipliers
+            .iter()
+            .map(|m| m.modulus())
+            .fold(0.0, f64::max);
+        let stable = if o.stable {
+            format!("yes (spectral radius {radius:.6} < 1)")
+        } else {
+            format!("no (spectral radius {radius:.6} ≥ 1)")
+        };
+        t.row("stable", stable)
+            .row(
+                "residual",
+                format!("{} (‖π(P(χ(u))) − u‖)", format::short(o.residual)),
+            )
+            .row("Newton", format!("{} iterations", o.newton_iterations))
+            .row("wall time", format::duration(s.wall));
+    }
+    t.render()
+}

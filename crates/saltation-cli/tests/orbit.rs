@@ -1,0 +1,358 @@
+//! `saltation orbit` end to end: the built binary on the shipped model files, checked against
+//! the published reference values (walker Table 1 of the walker-Jacobian paper, the rimless-wheel
+//! benchmark) and against direct library solves; every error case gives one `error: ` line on
+//! stderr, nothing on stdout and the documented exit code.
+
+use saltation_models::load_model_file;
+use saltation_orbit::find_periodic_orbit;
+use serde_json::Value;
+use std::path::PathBuf;
+use std::process::{Command, Output};
+
+/// Path of a shipped model file.
+fn model(name: &str) -> String {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+        .join("../../models")
+        .join(name)
+        .display()
+        .to_string()
+}
+
+/// Runs `saltation <args>`.
+fn saltation(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_saltation"))
+        .args(args)
+        .output()
+        .expect("the saltation binary runs")
+}
+
+/// Runs `saltation <args>`, expects success and one JSON value on stdout.
+fn json(args: &[&str]) -> Value {
+    let out = saltation(args);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "{args:?} failed: {stderr}");
+    assert!(stderr.is_empty(), "{args:?} wrote to stderr: {stderr}");
+    let stdout = String::from_utf8(out.stdout).unwrap();
+    assert_eq!(
+        stdout.lines().count(),
+        1,
+        "one line of JSON expected:\n{stdout}"
+    );
+    serde_json::from_str(&stdout).unwrap_or_else(|e| panic!("{e}: {stdout}"))
+}
+
+/// Checks that `v` is an orbit object with exactly the public keys, and returns it.
+fn orbit_object(v: &Value) -> &serde_json::Map<String, Value> {
+    let obj = v.as_object().expect("a JSON object");
+    let mut keys: Vec<&str> = obj.keys().map(String::as_str).collect();
+    keys.sort_unstable();
+    assert_eq!(
+        keys,
+        [
+            "multipliers",
+            "newton_iterations",
+            "period",
+            "residual",
+            "stable",
+            "x0"
+        ]
+    );
+    for m in obj["multipliers"].as_array().unwrap() {
+        let mut mk: Vec<&str> = m.as_object().unwrap().keys().map(String::as_str).collect();
+        mk.sort_unstable();
+        assert_eq!(mk, ["im", "re"]);
+    }
+    assert!(obj["period"].as_f64().unwrap() > 0.0);
+    assert!(obj["residual"].as_f64().unwrap() < 1e-12);
+    assert!(obj["newton_iterations"].as_u64().is_some());
+    obj
+}
+
+fn floats(v: &Value) -> Vec<f64> {
+    v.as_array()
+        .unwrap()
+        .iter()
+        .map(|x| x.as_f64().unwrap())
+        .collect()
+}
+
+/// `(re, im)` of the multipliers.
+fn multipliers(v: &Value) -> Vec<(f64, f64)> {
+    v.as_array()
+        .unwrap()
+        .iter()
+        .map(|m| (m["re"].as_f64().unwrap(), m["im"].as_f64().unwrap()))
+        .collect()
+}
+
+/// Expects failure with `code`, nothing on stdout and one `error: ` line containing `needles`.
+fn fails(args: &[&str], code: i32, needles: &[&str]) {
+    let out = saltation(args);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(code), "{args:?}: {stderr}");
+    assert!(out.stdout.is_empty(), "{args:?} wrote to stdout");
+    assert_eq!(
+        stderr.lines().count(),
+        1,
+        "{args:?}: one line expected:\n{stderr}"
+    );
+    assert!(stderr.starts_with("error: "), "{stderr}");
+    for n in needles {
+        assert!(stderr.contains(n), "{args:?}: `{n}` not in: {stderr}");
+    }
+    assert!(!stderr.contains("panicked"), "{stderr}");
+}
+
+/// A model file in the temporary directory, unique to this test process.
+fn temp_file(name: &str, text: &str) -> String {
+    let path = std::env::temp_dir().join(format!("saltation-cli-{}-{name}", std::process::id()));
+    std::fs::write(&path, text).unwrap();
+    path.display().to_string()
+}
+
+#[test]
+fn walker_stable_gait_matches_table_1() {
+    let v = json(&["orbit", &model("simplest_walker.ron"), "--json"]);
+    let o = orbit_object(&v);
+    let x0 = floats(&o["x0"]);
+    assert_eq!(x0.len(), 4, "x0 is the full state");
+    assert!((x0[0] - 0.200310900544287).abs() < 1e-11, "{}", x0[0]);
+    assert_eq!(o["stable"], Value::Bool(true));
+    let mu = multipliers(&o["multipliers"]);
+    assert_eq!(mu.len(), 4);
+    // Complex pair −0.190099841069399 ± 0.557598776679489 i (Table 1).
+    assert!((mu[0].0 + 0.190099841069399).abs() < 1e-10, "{mu:?}");
+    assert!((mu[0].1.abs() - 0.557598776679489).abs() < 1e-10, "{mu:?}");
+}
+
+#[test]
+fn walker_unstable_gait_from_guess() {
+    let v = json(&[
+        "orbit",
+        &model("simplest_walker.ron"),
+        "--guess",
+        "0.19,-0.2",
+        "--json",
+    ]);
+    let o = orbit_object(&v);
+    assert_eq!(o["stable"], Value::Bool(false));
+    let mu = multipliers(&o["multipliers"]);
+    assert!((mu[0].0 - 4.003864358929642).abs() < 1e-10, "{mu:?}");
+    assert_eq!(mu[0].1, 0.0);
+    let x0 = floats(&o["x0"]);
+    assert!((x0[0] - 0.193937369810184).abs() < 1e-11, "{x0:?}");
+    // The same gait selected by its label in the file.
+    let by_label = json(&[
+        "orbit",
+        &model("simplest_walker.ron"),
+        "--guess-label",
+        "unstable (short-period) gait",
+        "--json",
+    ]);
+    assert_eq!(by_label, v);
+}
+
+#[test]
+fn rimless_wheel_benchmark() {
+    let v = json(&["orbit", &model("rimless_wheel.ron"), "--json"]);
+    let o = orbit_object(&v);
+    let x0 = floats(&o["x0"]);
+    assert_eq!(x0.len(), 2);
+    assert!((x0[0] + std::f64::consts::PI / 6.0).abs() < 1e-12, "{x0:?}");
+    assert!((x0[1] - 0.460341126609458).abs() < 1e-11, "{x0:?}");
+    assert_eq!(o["stable"], Value::Bool(true));
+    let mu = multipliers(&o["multipliers"]);
+    assert!((mu[0].0 - 4.0 / 9.0).abs() < 1e-10, "{mu:?}");
+}
+
+#[test]
+fn set_changes_the_answer_as_the_library_does() {
+    let path = model("simplest_walker.ron");
+    let base = json(&["orbit", &path, "--json"]);
+    let v = json(&["orbit", &path, "--set", "gamma=0.012", "--json"]);
+    let o = orbit_object(&v);
+    let x0 = floats(&o["x0"]);
+    assert!(
+        (x0[0] - floats(&base["x0"])[0]).abs() > 1e-3,
+        "γ had no effect"
+    );
+
+    let file = load_model_file(path.as_ref()).unwrap();
+    let m = file.model.with_param("gamma", 0.012).unwrap();
+    let lib = find_periodic_orbit(&m, &file.guesses[0].u, &file.orbit_options()).unwrap();
+    for (a, b) in x0.iter().zip(&lib.x0) {
+        assert!((a - b).abs() <= 1e-14, "{x0:?} vs {:?}", lib.x0);
+    }
+    assert!((o["period"].as_f64().unwrap() - lib.period).abs() <= 1e-13);
+    assert_eq!(o["stable"].as_bool().unwrap(), lib.stable);
+    for (m, l) in multipliers(&o["multipliers"]).iter().zip(&lib.multipliers) {
+        assert!((m.0 - l.re).abs() <= 1e-13 && (m.1 - l.im).abs() <= 1e-13);
+    }
+}
+
+#[test]
+fn all_guesses_as_a_json_array_and_as_tables() {
+    let path = model("simplest_walker.ron");
+    let v = json(&["orbit", &path, "--all", "--json"]);
+    let orbits = v.as_array().expect("an array with --all");
+    assert_eq!(orbits.len(), 2);
+    let stable: Vec<bool> = orbits
+        .iter()
+        .map(|o| orbit_object(o)["stable"].as_bool().unwrap())
+        .collect();
+    assert_eq!(stable, [true, false]);
+
+    let out = saltation(&["orbit", &path, "--all"]);
+    assert!(out.status.success());
+    let text = String::from_utf8(out.stdout).unwrap();
+    for needle in [
+        "simplest_walker",
+        "gamma = 0.009",
+        "dθ/dt",
+        "|μ|",
+        "period",
+        "wall time",
+    ] {
+        assert!(text.contains(needle), "`{needle}` missing:\n{text}");
+    }
+    assert_eq!(text.matches("stable  ").count(), 2, "{text}");
+    assert!(text.contains("0.20031090054"), "{text}");
+    assert!(text.contains("4.0038643589"), "{text}");
+}
+
+#[test]
+fn human_table_for_the_rimless_wheel() {
+    let out = saltation(&["orbit", &model("rimless_wheel.ron")]);
+    assert!(out.status.success());
+    assert!(out.stderr.is_empty());
+    let text = String::from_utf8(out.stdout).unwrap();
+    for needle in [
+        "rimless_wheel",
+        "spokes = 6",
+        "steady rolling",
+        "-0.523598775598",
+        "0.46034112660945",
+        "0.44444444444",
+        "yes",
+        "Newton",
+    ] {
+        assert!(text.contains(needle), "`{needle}` missing:\n{text}");
+    }
+}
+
+#[test]
+fn input_errors_exit_2_with_one_line() {
+    let walker = model("simplest_walker.ron");
+    fails(
+        &["orbit", "/nonexistent/model.ron"],
+        2,
+        &["cannot read", "/nonexistent/model.ron"],
+    );
+
+    let syntax = temp_file(
+        "syntax.ron",
+        "(\n  model: SimplestWalker(gamma: 0.01),\n  guesses: [(label: \"a\", u: [0.2, -0.2)],\n)\n",
+    );
+    fails(&["orbit", &syntax], 2, &[&format!("{syntax}:3:")]);
+    let unknown_model = temp_file("model.ron", "(\n  model: Walker(gamma: 0.01),\n)\n");
+    fails(
+        &["orbit", &unknown_model],
+        2,
+        &[&format!("{unknown_model}:2:10"), "Walker"],
+    );
+    let unknown_field = temp_file("field.ron", "(\n  model: SimplestWalker(gama: 0.01),\n)\n");
+    fails(
+        &["orbit", &unknown_field],
+        2,
+        &[&format!("{unknown_field}:2:25"), "gama"],
+    );
+    let no_guess = temp_file("noguess.ron", "(model: SimplestWalker(gamma: 0.009))\n");
+    fails(&["orbit", &no_guess], 2, &["no initial guesses", "--guess"]);
+    let bad_settings = temp_file(
+        "settings.ron",
+        "(model: SimplestWalker(gamma: 0.009), guesses: [(label: \"a\", u: [0.2, -0.2])], stride: (t_max: -1.0))\n",
+    );
+    fails(&["orbit", &bad_settings], 2, &["t_max"]);
+
+    fails(
+        &["orbit", &walker, "--set", "gama=0.01"],
+        2,
+        &["gama", "known: gamma"],
+    );
+    fails(
+        &["orbit", &walker, "--set", "gamma"],
+        2,
+        &["--set", "NAME=VALUE"],
+    );
+    fails(
+        &["orbit", &walker, "--set", "gamma=abc"],
+        2,
+        &["--set", "abc", "not a number"],
+    );
+    fails(
+        &["orbit", &walker, "--guess", "0.2"],
+        2,
+        &["--guess", "1 value", "2 reduced"],
+    );
+    fails(
+        &["orbit", &walker, "--guess", "0.2,-0.2,0.1"],
+        2,
+        &["3 value", "2 reduced"],
+    );
+    fails(
+        &["orbit", &walker, "--guess", "0.2,x"],
+        2,
+        &["--guess", "`x` is not a number"],
+    );
+    fails(
+        &["orbit", &walker, "--guess-label", "trot"],
+        2,
+        &["trot", "stable (long-period) gait"],
+    );
+    for f in [syntax, unknown_model, unknown_field, no_guess, bad_settings] {
+        let _ = std::fs::remove_file(f);
+    }
+}
+
+#[test]
+fn computation_failures_exit_1_with_one_line() {
+    let walker = model("simplest_walker.ron");
+    // From here the swing leg never strikes: the walker falls (its fall guard fires).
+    fails(
+        &["orbit", &walker, "--guess", "1.2,0.5"],
+        1,
+        &["the walker fell", "--guess"],
+    );
+    let short = temp_file(
+        "short.ron",
+        "(model: SimplestWalker(gamma: 0.009), guesses: [(label: \"a\", u: [0.2, -0.2])], stride: (t_max: 0.5))\n",
+    );
+    fails(&["orbit", &short], 1, &["guess \"a\"", "within t = 0.5"]);
+    let one_step = temp_file(
+        "onestep.ron",
+        "(model: SimplestWalker(gamma: 0.009), guesses: [(label: \"a\", u: [0.2, -0.2])], newton: (max_iters: 1))\n",
+    );
+    fails(
+        &["orbit", &one_step],
+        1,
+        &["Newton shooting failed", "last iterate u = ["],
+    );
+    for f in [short, one_step] {
+        let _ = std::fs::remove_file(f);
+    }
+}
+
+#[test]
+fn usage_errors_are_clap_errors() {
+    let out = saltation(&[
+        "orbit",
+        &model("simplest_walker.ron"),
+        "--all",
+        "--guess",
+        "0.2,-0.2",
+    ]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(out.stdout.is_empty());
+    let out = saltation(&["orbit"]);
+    assert_eq!(out.status.code(), Some(2));
+}

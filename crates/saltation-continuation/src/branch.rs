@@ -1,0 +1,98 @@
+//! What continuation produces: branches of orbits, bifurcations, why a branch ended.
+
+use saltation_orbit::Multiplier;
+use serde::{Deserialize, Serialize};
+
+/// One orbit on a branch.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct BranchPoint {
+    /// Parameter value.
+    pub param: f64,
+    /// Fixed point in reduced coordinates.
+    pub u: Vec<f64>,
+    /// Fixed point, full state.
+    pub x0: Vec<f64>,
+    /// Duration of the (composed) stride.
+    pub period: f64,
+    /// Multipliers of the full-state stride Jacobian, by decreasing modulus.
+    pub multipliers: Vec<Multiplier>,
+    /// All multipliers strictly inside the unit circle.
+    pub stable: bool,
+    /// Test functions at this point: `[fold, period doubling, Neimark–Sacker]`.
+    #[serde(skip)]
+    pub tests: [f64; 3],
+}
+
+/// Kinds of codimension-one bifurcations of a fixed point.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum BifurcationKind {
+    /// A multiplier crosses +1 (`det(J − I) = 0`): a fold (limit point), passed by arclength.
+    Fold,
+    /// A multiplier crosses −1 (`det(J + I) = 0`): period doubling (flip).
+    PeriodDoubling,
+    /// A complex pair crosses the unit circle: Neimark–Sacker (torus).
+    NeimarkSacker,
+}
+
+/// A located bifurcation.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Bifurcation {
+    /// What kind.
+    pub kind: BifurcationKind,
+    /// Label of the branch it lies on.
+    pub branch: String,
+    /// Parameter value.
+    pub param: f64,
+    /// Fixed point, full state.
+    pub x0: Vec<f64>,
+    /// Fixed point, reduced coordinates.
+    #[serde(skip)]
+    pub u: Vec<f64>,
+    /// Multipliers there.
+    pub multipliers: Vec<Multiplier>,
+}
+
+/// Why a branch ended.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum EndReason {
+    /// The parameter bound was reached.
+    ParameterBound,
+    /// The requested number of points was computed.
+    MaxPoints,
+    /// The corrector failed even at the smallest step: the branch ends here (e.g. the orbit
+    /// ceases to exist or the Newton matrix is singular).
+    CorrectorFailed(String),
+    /// The stride map failed near the last point (guard no longer reached, grazing, …): the end
+    /// of existence of the orbit.
+    StrideFailed(String),
+}
+
+impl std::fmt::Display for EndReason {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            EndReason::ParameterBound => write!(f, "parameter bound reached"),
+            EndReason::MaxPoints => write!(f, "maximum number of points reached"),
+            EndReason::CorrectorFailed(s) => {
+                write!(f, "corrector failed at the smallest step: {s}")
+            }
+            EndReason::StrideFailed(s) => write!(f, "orbit ceases to exist: {s}"),
+        }
+    }
+}
+
+/// A continued branch.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Branch {
+    /// Label ("stable gait", "period-2 from PD at γ = …").
+    pub label: String,
+    /// Period multiplicity `k`: the branch holds fixed points of `P^k`.
+    pub period_k: usize,
+    /// The points, in continuation order.
+    pub points: Vec<BranchPoint>,
+    /// Why it ended.
+    pub end: EndReason,
+    /// Bifurcations found on it, in order.
+    pub bifurcations: Vec<Bifurcation>,
+}

@@ -1,0 +1,42 @@
+//! # saltation-continuation
+//!
+//! Branches of periodic orbits of hybrid systems as a parameter varies: natural-parameter
+//! continuation with a secant predictor and pseudo-arclength continuation (Keller) that passes
+//! folds; adaptive steps driven by the corrector's convergence; bifurcation test functions
+//! (fold `det(J − I)`, period doubling `det(J + I)`, Neimark–Sacker via the bialternate product)
+//! located by regula falsi on the branch; branch switching at period doublings onto the period-2
+//! branch (fixed points of the composed stride map); parallel parameter sweeps.
+//!
+//! ## What you want to do
+//! - **Continue a branch**: [`continue_branch`] with a [`ModelFamily`] (any
+//!   `Fn(f64) -> Result<Model, ParamError>`), a [`Start`] and [`ContinuationOptions`].
+//! - **Switch at a period doubling**: [`switch_period_doubling`] then [`continue_branch`].
+//! - **Sweep**: [`sweep_1d`], [`sweep_2d`]; brute-force attractors: [`orbit_diagram`].
+#![warn(missing_docs)]
+// Range checks are written `!(x > 0.0)` on purpose: they reject NaN as well.
+#![allow(clippy::neg_cmp_op_on_partial_ord)]
+
+mod branch;
+mod corrector;
+mod diagram;
+mod error;
+mod family;
+mod options;
+mod run;
+mod script;
+mod sweep;
+mod switch;
+mod tests_fn;
+
+pub use branch::{Bifurcation, BifurcationKind, Branch, BranchPoint, EndReason};
+pub use diagram::{orbit_diagram, DiagramColumn, OrbitDiagramOptions};
+pub use error::ContinuationError;
+pub use family::ModelFamily;
+pub use options::{ContinuationOptions, Predictor};
+pub use run::{continue_branch, Progress, Start};
+pub use script::{
+    run_script, BranchSpec, ContinuationSpec, DiagramSpec, ScriptProgress, ScriptResult,
+};
+pub use sweep::{sweep_1d, sweep_2d, GridPoint};
+pub use switch::switch_period_doubling;
+pub use tests_fn::{is_neimark_sacker, test_functions};

@@ -1,0 +1,349 @@
+//! The continuation driver: start, predict–correct with adaptive steps, detect and locate
+//! bifurcations, end cleanly.
+
+use crate::branch::{Bifurcation, BifurcationKind, Branch, BranchPoint, EndReason};
+use crate::corrector::{tangent, Eval, Evaluator};
+use crate::error::ContinuationError;
+use crate::family::ModelFamily;
+use crate::options::{ContinuationOptions, Predictor};
+use crate::tests_fn::{is_neimark_sacker, test_functions};
+use nalgebra::{Complex, DMatrix, DVector};
+use saltation_hybrid::HybridModel;
+use saltation_orbit::{eigenvalues_with, find_periodic_orbit, multipliers_of, OrbitOptions};
+
+/// Where a branch starts: a parameter value and a guess (reduced coordinates) for the orbit there.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Start {
+    /// Parameter value.
+    pub param: f64,
+    /// Guess of the fixed point of `P^k` in reduced coordinates.
+    pub u: Vec<f64>,
+    /// Branch label.
+    pub label: String,
+    /// Period multiplicity `k` (1 for ordinary orbits).
+    pub period_k: usize,
+}
+
+/// Progress report after each accepted point.
+#[derive(Debug, Clone, Copy)]
+pub struct Progress {
+    /// Points so far.
+    pub points: usize,
+    /// Parameter of the last point.
+    pub param: f64,
+    /// Current step.
+    pub step: f64,
+}
+
+/// A converged point with everything needed to go on from it.
+struct State {
+    z: DVector<f64>,
+    tau: DVector<f64>,
+    point: BranchPoint,
+}
+
+/// Continues the branch from `start` within the options' bounds; `progress` is called after every
+/// accepted point. Errors only if the starting orbit cannot be found; everything after that ends
+/// the branch cleanly with an [`EndReason`].
+pub fn continue_branch<F: ModelFamily>(
+    family: &F,
+    start: &Start,
+    opts: &ContinuationOptions,
+    progress: &mut dyn FnMut(Progress),
+) -> Result<Branch, ContinuationError> {
+    opts.validate()?;
+    let ev = Evaluator::new(family, opts, start.period_k);
+    let model = family.model_at(start.param)?;
+    let orbit_opts = OrbitOptions {
+        stride: ev.stride.clone(),
+        newton: opts.newton.clone(),
+        eigen: opts.eigen,
+    };
+    let orbit = find_periodic_orbit(&model, &start.u, &orbit_opts)?;
+    let r = orbit.u0.len();
+    let u0 = DVector::from_vec(orbit.u0.clone());
+    let e0 = ev.eval(u0.as_slice(), start.param, true)?;
+    let mut tau0 = DVector::zeros(r + 1);
+    tau0[r] = opts.direction;
+    let tau = tangent(&e0.fu, e0.fp.as_ref().unwrap(), &tau0)
+        .ok_or(ContinuationError::Singular { p: start.param })?;
+    let mut state = State {
+        z: stack(&u0, start.param),
+        tau,
+        point: make_point(family, &e0, u0.as_slice(), start.param, opts)?,
+    };
+    let mut branch = Branch {
+        label: start.label.clone(),
+        period_k: start.period_k,
+        points: vec![state.point.clone()],
+        end: EndReason::MaxPoints,
+        bifurcations: Vec::new(),
+    };
+    progress(Progress {
+        points: 1,
+        param: start.param,
+        step: opts.step,
+    });
+    let mut ds = opts.step;
+    let mut prev_z: Option<DVector<f64>> = None;
+    while branch.points.len() < opts.max_points {
+        let attempt = step(&ev, &state, prev_z.as_ref(), ds, opts);
+        let (z, e, iters) = match attempt {
+            Ok(ok) => ok,
+            Err(err) => {
+                ds *= 0.5;
+                if ds < opts.min_step {
+                    branch.end = match err {
+                        ContinuationError::Hybrid(h) => EndReason::StrideFailed(h.to_string()),
+                        other => EndReason::CorrectorFailed(other.to_string()),
+                    };
+                    break;
+                }
+                continue;
+            }
+        };
+        let p = z[r];
+        if p > opts.p_max || p < opts.p_min {
+            // Land exactly on the bound with the natural corrector, then stop.
+            let bound = if p > opts.p_max {
+                opts.p_max
+            } else {
+                opts.p_min
+            };
+            let (u_prev, p_prev) = split(&state.z);
+            let (u_new, _) = split(&z);
+            let w = (bound - p_prev) / (p - p_prev);
+            let guess = &u_prev + (u_new - &u_prev) * w;
+            if let Ok((u, e, _)) = ev.correct_natural(&guess, bound, false) {
+                let point = make_point(family, &e, u.as_slice(), bound, opts)?;
+                detect(&ev, family, &state, &point, &mut branch, opts);
+                branch.points.push(point);
+            }
+            branch.end = EndReason::ParameterBound;
+            break;
+        }
+        let (u, _) = split(&z);
+        let point = make_point(family, &e, u.as_slice(), p, opts)?;
+        let tau = tangent(&e.fu, e.fp.as_ref().unwrap(), &state.tau).unwrap_or(state.tau.clone());
+        if opts.detect {
+            detect(&ev, family, &state, &point, &mut branch, opts);
+        }
+        branch.points.push(point.clone());
+        progress(Progress {
+            points: branch.points.len(),
+            param: p,
+            step: ds,
+        });
+        prev_z = Some(state.z.clone());
+        state = State { z, tau, point };
+        if iters <= opts.fast_iters {
+            ds = (ds * opts.growth).min(opts.max_step);
+        } else if iters + 2 >= opts.max_corrector_iters {
+            ds = (ds * 0.5).max(opts.min_step);
+        }
+    }
+    Ok(branch)
+}
+
+/// One predictor–corrector step of size `ds` from `state`.
+fn step<F: ModelFamily>(
+    ev: &Evaluator<'_, F>,
+    state: &State,
+    prev_z: Option<&DVector<f64>>,
+    ds: f64,
+    opts: &ContinuationOptions,
+) -> Result<(DVector<f64>, Eval, usize), ContinuationError> {
+    match opts.predictor {
+        Predictor::Arclength => {
+            let z_pred = &state.z + &state.tau * ds;
+            ev.correct_arclength(&z_pred, &state.tau)
+        }
+        Predictor::Natural => {
+            let (u, p) = split(&state.z);
+            let p_new = p + opts.direction * ds;
+            // Secant predictor through the last two points (constant for the first step).
+            let guess = match prev_z {
+                Some(zp) => {
+                    let (u_old, p_old) = split(zp);
+                    if (p - p_old).abs() > 0.0 {
+                        &u + (&u - u_old) * ((p_new - p) / (p - p_old))
+                    } else {
+                        u.clone()
+                    }
+                }
+                None => u.clone(),
+            };
+            let (u, e, it) = ev.correct_natural(&guess, p_new, true)?;
+            Ok((stack(&u, p_new), e, it))
+        }
+    }
+}
+
+fn stack(u: &DVector<f64>, p: f64) -> DVector<f64> {
+    let r = u.len();
+    let mut z = DVector::zeros(r + 1);
+    z.rows_mut(0, r).copy_from(u);
+    z[r] = p;
+    z
+}
+
+fn split(z: &DVector<f64>) -> (DVector<f64>, f64) {
+    let r = z.len() - 1;
+    (z.rows(0, r).clone_owned(), z[r])
+}
+
+/// Multipliers of the reduced Jacobian `J_r = F_u + I` (the nontrivial ones).
+fn reduced_multipliers(
+    fu: &DMatrix<f64>,
+    opts: &ContinuationOptions,
+) -> Result<Vec<Complex<f64>>, ContinuationError> {
+    let jr = fu + DMatrix::identity(fu.nrows(), fu.ncols());
+    Ok(eigenvalues_with(&jr, opts.eigen)?)
+}
+
+fn make_point<F: ModelFamily>(
+    family: &F,
+    e: &Eval,
+    u: &[f64],
+    p: f64,
+    opts: &ContinuationOptions,
+) -> Result<BranchPoint, ContinuationError> {
+    let model = family.model_at(p)?;
+    let mut x0 = vec![0.0; model.dim()];
+    model.chart(u, &mut x0);
+    let jac = e.stride.jacobian.as_ref().expect("stride Jacobian");
+    let multipliers = multipliers_of(jac, opts.eigen)?;
+    let stable = multipliers.iter().all(|m| m.modulus() < 1.0);
+    let tests = test_functions(&reduced_multipliers(&e.fu, opts)?);
+    Ok(BranchPoint {
+        param: p,
+        u: u.to_vec(),
+        x0,
+        period: e.stride.period,
+        multipliers,
+        stable,
+        tests,
+    })
+}
+
+const KINDS: [BifurcationKind; 3] = [
+    BifurcationKind::Fold,
+    BifurcationKind::PeriodDoubling,
+    BifurcationKind::NeimarkSacker,
+];
+
+/// Checks the test functions between the last point and `next`; locates each sign change.
+fn detect<F: ModelFamily>(
+    ev: &Evaluator<'_, F>,
+    family: &F,
+    state: &State,
+    next: &BranchPoint,
+    branch: &mut Branch,
+    opts: &ContinuationOptions,
+) {
+    for (i, kind) in KINDS.into_iter().enumerate() {
+        let (a, b) = (state.point.tests[i], next.tests[i]);
+        if !(a * b < 0.0) {
+            continue;
+        }
+        if let Ok(bif) = locate(ev, family, state, next, i, kind, &branch.label, opts) {
+            let mu: Vec<Complex<f64>> = bif.multipliers.iter().map(|m| m.to_complex()).collect();
+            if kind == BifurcationKind::NeimarkSacker && !is_neimark_sacker(&mu, 1e-4) {
+                continue;
+            }
+            branch.bifurcations.push(bif);
+        }
+    }
+}
+
+/// Locates the zero of test function `i` between the last point (`s = 0`) and `next` by the
+/// Illinois variant of regula falsi on the step parameter `s` (arclength from the last point, or
+/// `Δp` for the natural predictor), each trial point corrected onto the branch.
+#[allow(clippy::too_many_arguments)]
+fn locate<F: ModelFamily>(
+    ev: &Evaluator<'_, F>,
+    family: &F,
+    state: &State,
+    next: &BranchPoint,
+    i: usize,
+    kind: BifurcationKind,
+    label: &str,
+    opts: &ContinuationOptions,
+) -> Result<Bifurcation, ContinuationError> {
+    let r = state.z.len() - 1;
+    let (u_a, p_a) = split(&state.z);
+    let z_b = stack(&DVector::from_column_slice(&next.u), next.param);
+    let (mut s_lo, mut s_hi) = (
+        0.0,
+        match opts.predictor {
+            Predictor::Arclength => state.tau.dot(&(&z_b - &state.z)),
+            Predictor::Natural => next.param - p_a,
+        },
+    );
+    let (mut f_lo, mut f_hi) = (state.point.tests[i], next.tests[i]);
+    let (mut p_lo, mut p_hi) = (p_a, next.param);
+    let mut best: Option<(DVector<f64>, f64, Eval)> = None;
+    let mut side = 0i32;
+    for _ in 0..60 {
+        if (p_hi - p_lo).abs() <= opts.locate_tol && best.is_some() {
+            break;
+        }
+        let s = (s_lo * f_hi - s_hi * f_lo) / (f_hi - f_lo);
+        let s = if s.is_finite() && s > s_lo.min(s_hi) && s < s_lo.max(s_hi) {
+            s
+        } else {
+            0.5 * (s_lo + s_hi)
+        };
+        let (z, e) = match opts.predictor {
+            Predictor::Arclength => {
+                let z_pred = &state.z + &state.tau * s;
+                let (z, e, _) = ev.correct_arclength(&z_pred, &state.tau)?;
+                (z, e)
+            }
+            Predictor::Natural => {
+                let w = s / (next.param - p_a);
+                let guess = &u_a + (DVector::from_column_slice(&next.u) - &u_a) * w;
+                let (u, e, _) = ev.correct_natural(&guess, p_a + s, false)?;
+                (stack(&u, p_a + s), e)
+            }
+        };
+        let f = test_functions(&reduced_multipliers(&e.fu, opts)?)[i];
+        let p = z[r];
+        if f * f_lo > 0.0 {
+            s_lo = s;
+            f_lo = f;
+            p_lo = p;
+            if side == -1 {
+                f_hi *= 0.5;
+            }
+            side = -1;
+        } else {
+            s_hi = s;
+            f_hi = f;
+            p_hi = p;
+            if side == 1 {
+                f_lo *= 0.5;
+            }
+            side = 1;
+        }
+        best = Some((z, p, e));
+        if f == 0.0 {
+            break;
+        }
+    }
+    let (z, p, e) = best.ok_or(ContinuationError::Corrector {
+        p: p_a,
+        iterations: 0,
+        residual: f64::NAN,
+    })?;
+    let (u, _) = split(&z);
+    let point = make_point(family, &e, u.as_slice(), p, opts)?;
+    Ok(Bifurcation {
+        kind,
+        branch: label.to_string(),
+        param: p,
+        x0: point.x0,
+        u: point.u,
+        multipliers: point.multipliers,
+    })
+}
