@@ -14,6 +14,7 @@
 
 use crate::Model;
 use ron::extensions::Extensions;
+use saltation_continuation::ContinuationSpec;
 use saltation_hybrid::StrideOptions;
 use saltation_orbit::{EigenBackend, NewtonOptions, OrbitOptions};
 use serde::{Deserialize, Serialize};
@@ -48,6 +49,9 @@ pub struct ModelFile {
     /// Eigenvalue backend.
     #[serde(default)]
     pub eigen: EigenBackend,
+    /// Continuation script (branches, period-doubling switches, orbit diagram), if any.
+    #[serde(default)]
+    pub continuation: Option<ContinuationSpec>,
 }
 
 impl ModelFile {
