@@ -1,5 +1,7 @@
 //! The CLI's error type: what failed, in one line, and which exit code that earns.
 
+use crate::report::ReportError;
+use saltation_continuation::ContinuationError;
 use saltation_hybrid::ParamError;
 use saltation_models::FileError;
 use saltation_orbit::OrbitError;
@@ -95,6 +97,44 @@ pub enum CliError {
         /// Extra context (e.g. `; last iterate u = [..]`), possibly empty.
         detail: String,
     },
+    /// The model file has no `continuation` section.
+    #[error(
+        "{file} has no `continuation` section (see models/simplest_walker_continuation.ron \
+         for one)"
+    )]
+    NoContinuation {
+        /// The model file.
+        file: String,
+    },
+    /// The continuation section has no orbit diagram and the command line does not give one.
+    #[error("{file} has no `orbit_diagram` in its continuation section: give --from and --to")]
+    NoOrbitDiagram {
+        /// The model file.
+        file: String,
+    },
+    /// The continuation parameter (from the file or `--param`) is not a parameter of the model.
+    #[error("continuation parameter ({origin}): {source}")]
+    ContinuationParam {
+        /// Where the name came from (`--param gama`, `param: "gama" in models/x.ron`).
+        origin: String,
+        /// The model's answer (lists the known parameters when the name is unknown).
+        #[source]
+        source: ParamError,
+    },
+    /// A command-line value is out of range.
+    #[error("{arg}: {reason}")]
+    BadArgument {
+        /// The argument as given (`--count 0`).
+        arg: String,
+        /// What is wrong with it.
+        reason: String,
+    },
+    /// The continuation itself failed (not a branch ending, which is a result).
+    #[error("continuation failed: {0}")]
+    Continuation(#[from] ContinuationError),
+    /// The output files (data or figures) could not be written.
+    #[error("{0}")]
+    Report(#[from] ReportError),
     /// The result could not be serialised.
     #[error("cannot serialise the result: {0}")]
     Json(#[from] serde_json::Error),
@@ -126,8 +166,16 @@ impl CliError {
             | CliError::GuessLength { .. }
             | CliError::NoGuess { .. }
             | CliError::UnknownLabel { .. }
-            | CliError::Settings { .. } => EXIT_INPUT,
-            CliError::Orbit { .. } | CliError::Json(_) | CliError::Output(_) => EXIT_COMPUTATION,
+            | CliError::Settings { .. }
+            | CliError::NoContinuation { .. }
+            | CliError::NoOrbitDiagram { .. }
+            | CliError::ContinuationParam { .. }
+            | CliError::BadArgument { .. } => EXIT_INPUT,
+            CliError::Orbit { .. }
+            | CliError::Continuation(_)
+            | CliError::Report(_)
+            | CliError::Json(_)
+            | CliError::Output(_) => EXIT_COMPUTATION,
         }
     }
 

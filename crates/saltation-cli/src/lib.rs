@@ -10,19 +10,26 @@
 //! | … from my own initial guess (reduced coordinates of the section) | `saltation orbit models/simplest_walker.ron --guess 0.19,-0.2` |
 //! | … for every guess in the file | `saltation orbit models/simplest_walker.ron --all` |
 //! | … as machine-readable output | add `--json` (one JSON object, or an array with `--all`) |
+//! | continue branches in a parameter, detect bifurcations, switch at period doublings (the file's `continuation` section); data and figures to `figures/` | `saltation continue models/simplest_walker_continuation.ron` |
+//! | … in another parameter, or to another end value | `saltation continue FILE --param NAME --to VALUE` |
+//! | brute-force orbit diagram and where the runs start failing | `saltation orbit-diagram models/simplest_walker_continuation.ron --from 0.014 --to 0.0195 --count 200` |
 //!
 //! The binary is a thin wrapper around [`run`]: every subcommand lives in its own module
-//! ([`orbit`]), parses its arguments with clap ([`Cli`], [`Command`]), computes everything first
+//! ([`orbit`], [`continuation`], [`diagram`]), parses its arguments with clap ([`Cli`], [`Command`]), computes everything first
 //! and only then writes to the output, so a failing command prints nothing on stdout. Failures
 //! are [`CliError`]s: one line on stderr, starting with `error: `, and an exit code saying whose
 //! fault it was ([`EXIT_INPUT`] for bad input, [`EXIT_COMPUTATION`] for a computation that
 //! failed).
 #![warn(missing_docs)]
 
+pub mod continuation;
+pub mod diagram;
 mod error;
 pub mod format;
 pub mod input;
 pub mod orbit;
+pub mod progress;
+pub mod report;
 
 use clap::{Parser, Subcommand};
 use std::io::Write;
@@ -54,6 +61,12 @@ pub enum Command {
     /// Find a periodic orbit (fixed point of the stride map) by Newton shooting, with its
     /// Floquet multipliers.
     Orbit(orbit::OrbitArgs),
+    /// Continue branches of periodic orbits in a parameter (the file's `continuation`
+    /// section): bifurcations, period-doubling switches; writes CSV, JSON and figures.
+    Continue(continuation::ContinueArgs),
+    /// Brute-force orbit diagram over a parameter range (parallel), with the parameter value
+    /// where runs start failing; writes CSV and a figure.
+    OrbitDiagram(diagram::DiagramArgs),
 }
 
 /// Runs a parsed command line, writing its result to `out`.
@@ -62,5 +75,7 @@ pub enum Command {
 pub fn run(cli: &Cli, out: &mut dyn Write) -> Result<(), CliError> {
     match &cli.command {
         Command::Orbit(args) => orbit::run(args, out),
+        Command::Continue(args) => continuation::run(args, out),
+        Command::OrbitDiagram(args) => diagram::run(args, out),
     }
 }

@@ -1,0 +1,219 @@
+//! `saltation orbit-diagram`: the brute-force orbit diagram of a model file's continuation
+//! section ([`saltation_continuation::orbit_diagram`], parameter values in parallel): from a
+//! start state, each parameter value runs a transient and records one state component per
+//! stride; runs that fail (the walker falls, no gait) are reported.
+//!
+//! The section's `orbit_diagram` gives the range, count, start state and settings; `--from`,
+//! `--to`, `--count` override them. Without an `orbit_diagram` entry, `--from` and `--to` are
+//! needed and the run starts from the file's first guess. Writes `<stem>_orbit_diagram.csv` and
+//! the figure to `figures/` or `--out DIR`, and prints the smallest failing parameter value —
+//! or, with `--json`, exactly [`report::diagram_json`], a public interface.
+
+use crate::continuation::{continuation_spec, diagram_line, outputs};
+use crate::format::{self, KeyValue};
+use crate::input::{LoadedModel, ModelArgs};
+use crate::orbit::parameters;
+use crate::progress::ScriptBar;
+use crate::report;
+use crate::CliError;
+use clap::Args;
+use saltation_continuation::{orbit_diagram, DiagramSpec, OrbitDiagramOptions};
+use saltation_hybrid::HybridModel;
+use std::io::Write;
+use std::path::PathBuf;
+use std::time::Instant;
+
+/// Default number of parameter values when the file gives none.
+const DEFAULT_COUNT: usize = 200;
+
+/// Arguments of `saltation orbit-diagram`.
+#[derive(Debug, Clone, Args)]
+pub struct DiagramArgs {
+    /// The model file (with a `continuation` section) and parameter overrides.
+    #[command(flatten)]
+    pub model: ModelArgs,
+
+    /// Vary this model parameter instead of the continuation section's `param`.
+    #[arg(long, value_name = "NAME")]
+    pub param: Option<String>,
+
+    /// First parameter value (overrides the file's).
+    #[arg(long, value_name = "A", allow_negative_numbers = true)]
+    pub from: Option<f64>,
+
+    /// Last parameter value (overrides the file's).
+    #[arg(long, value_name = "B", allow_negative_numbers = true)]
+    pub to: Option<f64>,
+
+    /// Number of parameter values, evenly spaced from A to B (overrides the file's).
+    #[arg(long, value_name = "N")]
+    pub count: Option<usize>,
+
+    /// Directory for the CSV and the figure (created if missing).
+    #[arg(long, value_name = "DIR", default_value = "figures")]
+    pub out: PathBuf,
+
+    /// Print one JSON object instead of the summary:
+    /// {"param", "columns": [{"param", "values", "failed_at"}], "first_failure"}.
+    #[arg(long)]
+    pub json: bool,
+}
+
+/// The diagram to compute: the section's, with the command-line overrides.
+fn diagram_spec(
+    args: &DiagramArgs,
+    loaded: &LoadedModel,
+    section: Option<&DiagramSpec>,
+) -> Result<DiagramSpec, CliError> {
+    let model = &loaded.file.model;
+    let mut d = match section {
+        Some(d) => d.clone(),
+        None => {
+            let (Some(from), Some(to)) = (args.from, args.to) else {
+                return Err(CliError::NoOrbitDiagram {
+                    file: loaded.path.clone(),
+                });
+            };
+            let guess = loaded
+                .file
+                .guesses
+                .first()
+                .ok_or_else(|| CliError::NoGuess {
+                    file: loaded.path.clone(),
+                })?;
+            if guess.u.len() != model.reduced_dim() {
+                return Err(CliError::GuessLength {
+                    what: format!("guess \"{}\" {}", guess.label, format::vector(&guess.u)),
+                    model: model.name().to_string(),
+                    expected: model.reduced_dim(),
+                    got: guess.u.len(),
+                });
+            }
+            let mut start = vec![0.0; model.dim()];
+            model.chart(&guess.u, &mut start);
+            DiagramSpec {
+                from,
+                to,
+                count: DEFAULT_COUNT,
+                start,
+                settings: OrbitDiagramOptions::default(),
+            }
+        }
+    };
+    let bad = |arg: String, reason: &str| CliError::BadArgument {
+        arg,
+        reason: reason.into(),
+    };
+    if let Some(from) = args.from {
+        if !from.is_finite() {
+            return Err(bad(format!("--from {from}"), "not a finite number"));
+        }
+        d.from = from;
+    }
+    if let Some(to) = args.to {
+        if !to.is_finite() {
+            return Err(bad(format!("--to {to}"), "not a finite number"));
+        }
+        d.to = to;
+    }
+    if let Some(n) = args.count {
+        if n == 0 {
+            return Err(bad("--count 0".into(), "need at least one parameter value"));
+        }
+        d.count = n;
+    }
+    if d.count == 0 {
+        return Err(CliError::Settings {
+            file: loaded.path.clone(),
+            reason: "orbit_diagram.count must be >= 1".into(),
+        });
+    }
+    if d.start.len() != model.dim() {
+        return Err(CliError::Settings {
+            file: loaded.path.clone(),
+            reason: format!(
+                "orbit_diagram.start has {} value(s), but {} has {} state component(s)",
+                d.start.len(),
+                model.name(),
+                model.dim()
+            ),
+        });
+    }
+    d.settings
+        .stride
+        .validate()
+        .map_err(|e| CliError::Settings {
+            file: loaded.path.clone(),
+            reason: format!("orbit_diagram stride settings: {e}"),
+        })?;
+    Ok(d)
+}
+
+/// The parameter values of a diagram: `count` values evenly spaced from `from` to `to` (as the
+/// library's script does).
+pub fn diagram_params(d: &DiagramSpec) -> Vec<f64> {
+    let n = d.count.max(1);
+    (0..n)
+        .map(|i| d.from + (d.to - d.from) * i as f64 / (n.max(2) - 1) as f64)
+        .collect()
+}
+
+/// Runs `saltation orbit-diagram`.
+pub fn run(args: &DiagramArgs, out: &mut dyn Write) -> Result<(), CliError> {
+    let loaded = args.model.load()?;
+    let spec = continuation_spec(&loaded, args.param.as_deref())?;
+    let d = diagram_spec(args, &loaded, spec.orbit_diagram.as_ref())?;
+    let model = &loaded.file.model;
+    let params = diagram_params(&d);
+    let family = |p: f64| model.with_param(&spec.param, p);
+    let bar = ScriptBar::new(&report::param_symbol(&spec.param));
+    bar.task(
+        "orbit diagram",
+        format!("{} parameter values, in parallel", params.len()),
+    );
+    let start = Instant::now();
+    let columns = orbit_diagram(&family, &params, &d.start, &d.settings);
+    let wall = start.elapsed();
+    bar.finish();
+    let files = report::write_orbit_diagram(
+        &columns,
+        model,
+        &spec.param,
+        d.settings.component,
+        &outputs(&args.out, &args.model.file),
+    )?;
+    let text = if args.json {
+        serde_json::to_string(&report::diagram_json(&spec.param, &columns))? + "\n"
+    } else {
+        let sym = report::param_symbol(&spec.param);
+        let mut t = KeyValue::new();
+        t.row("model", format!("{} ({})", model.name(), loaded.path))
+            .row("parameters", parameters(model))
+            .row(
+                "orbit diagram",
+                format!(
+                    "{sym} ({}) from {} to {}, {} value(s); {} transient + {} recorded \
+                     stride(s) of {}",
+                    spec.param,
+                    d.from,
+                    d.to,
+                    params.len(),
+                    d.settings.transient,
+                    d.settings.keep,
+                    report::state_name(model, d.settings.component)
+                ),
+            )
+            .row("wall time", format::duration(wall));
+        let mut text = t.render();
+        text.push('\n');
+        text.push_str(&diagram_line(&columns, model, &spec.param));
+        text.push_str("\nfiles written\n");
+        for f in &files {
+            text.push_str(&format!("  {}\n", f.display()));
+        }
+        text
+    };
+    out.write_all(text.as_bytes())?;
+    out.flush()?;
+    Ok(())
+}

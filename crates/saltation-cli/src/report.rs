@@ -1,0 +1,804 @@
+//! Continuation results as output: the JSON object of `saltation continue --json` and of
+//! `saltation orbit-diagram --json`, CSV tables, a text summary, and the figures — (a) Floquet
+//! plot, (b) multipliers in the complex plane coloured by the parameter, (c) bifurcation diagram
+//! with period-`k` branches, (d) orbit diagram with the parameter range where the runs fail.
+//!
+//! Shared by the CLI and the `walker_continuation` example. It uses only the library crates,
+//! `serde_json` and `std` (no CLI types), so that both build the same figures from the same
+//! [`ScriptResult`].
+//!
+//! The JSON objects are built explicitly here (not by serialising the library's types): their
+//! keys are a public interface.
+
+use saltation_continuation::{BifurcationKind, Branch, DiagramColumn, ScriptResult};
+use saltation_hybrid::{HybridModel, JacobianKind, StrideMap, StrideOptions};
+use saltation_models::Model;
+use saltation_orbit::Multiplier;
+use saltation_plot::{
+    self as plot, BifurcationDiagram, BifurcationPoint, Color, ComplexPlanePlot, FailureRegion,
+    FloquetBranch, FloquetPlot, Marker, OrbitDiagram, PlotError, PointGroup, RenderOptions,
+};
+use serde_json::{json, Value};
+use std::fmt::Write as _;
+use std::path::{Path, PathBuf};
+
+/// Multipliers with a modulus below this are the structural zeros of a stride map (the
+/// event-terminated map loses rank): left out of the figures, which show the nontrivial ones.
+pub const TRIVIAL_MODULUS: f64 = 1e-9;
+
+/// Why writing the report failed.
+#[derive(Debug)]
+#[non_exhaustive]
+pub enum ReportError {
+    /// A figure could not be drawn or written.
+    Plot(PlotError),
+    /// A data file could not be written.
+    Io {
+        /// The file.
+        path: PathBuf,
+        /// The OS error.
+        source: std::io::Error,
+    },
+}
+
+impl std::fmt::Display for ReportError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            ReportError::Plot(e) => write!(f, "{e}"),
+            ReportError::Io { path, source } => {
+                write!(f, "cannot write {}: {source}", path.display())
+            }
+        }
+    }
+}
+
+impl std::error::Error for ReportError {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        match self {
+            ReportError::Plot(e) => Some(e),
+            ReportError::Io { source, .. } => Some(source),
+        }
+    }
+}
+
+impl From<PlotError> for ReportError {
+    fn from(e: PlotError) -> Self {
+        ReportError::Plot(e)
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Names
+// ---------------------------------------------------------------------------------------------
+
+/// The JSON name of a bifurcation kind: `fold`, `period_doubling`, `neimark_sacker`.
+pub fn kind_key(kind: BifurcationKind) -> &'static str {
+    match kind {
+        BifurcationKind::Fold => "fold",
+        BifurcationKind::PeriodDoubling => "period_doubling",
+        BifurcationKind::NeimarkSacker => "neimark_sacker",
+    }
+}
+
+/// The human name of a bifurcation kind.
+pub fn kind_name(kind: BifurcationKind) -> &'static str {
+    match kind {
+        BifurcationKind::Fold => "fold",
+        BifurcationKind::PeriodDoubling => "period doubling",
+        BifurcationKind::NeimarkSacker => "Neimark–Sacker",
+    }
+}
+
+fn plot_kind(kind: BifurcationKind) -> plot::BifurcationKind {
+    match kind {
+        BifurcationKind::Fold => plot::BifurcationKind::Fold,
+        BifurcationKind::PeriodDoubling => plot::BifurcationKind::PeriodDoubling,
+        BifurcationKind::NeimarkSacker => plot::BifurcationKind::NeimarkSacker,
+    }
+}
+
+/// The symbol of a parameter for axis labels and text: Greek letters for their names
+/// (`gamma` → `γ`), the name itself otherwise.
+pub fn param_symbol(name: &str) -> String {
+    const GREEK: [(&str, &str); 17] = [
+        ("alpha", "α"),
+        ("beta", "β"),
+        ("gamma", "γ"),
+        ("delta", "δ"),
+        ("epsilon", "ε"),
+        ("zeta", "ζ"),
+        ("eta", "η"),
+        ("theta", "θ"),
+        ("kappa", "κ"),
+        ("lambda", "λ"),
+        ("mu", "μ"),
+        ("nu", "ν"),
+        ("rho", "ρ"),
+        ("sigma", "σ"),
+        ("tau", "τ"),
+        ("phi", "φ"),
+        ("omega", "ω"),
+    ];
+    GREEK
+        .iter()
+        .find(|(n, _)| *n == name)
+        .map_or_else(|| name.to_string(), |(_, s)| s.to_string())
+}
+
+/// Name of state component `i` of the model (`x<i>` if it has none).
+pub fn state_name(model: &Model, i: usize) -> String {
+    model
+        .state_names()
+        .get(i)
+        .cloned()
+        .unwrap_or_else(|| format!("x{i}"))
+}
+
+// ---------------------------------------------------------------------------------------------
+// JSON
+// ---------------------------------------------------------------------------------------------
+
+/// `[{"re": .., "im": ..}, ..]`.
+pub fn multipliers_json(ms: &[Multiplier]) -> Value {
+    Value::Array(ms.iter().map(|m| json!({"re": m.re, "im": m.im})).collect())
+}
+
+/// The object printed by `saltation continue --json` (and written next to the CSV):
+///
+/// ```text
+/// {"param": "..",
+///  "branches": [{"label": "..", "period_k": 1,
+///                "points": [{"param": .., "x0": [..], "period": ..,
+///                            "multipliers": [{"re": .., "im": ..}], "stable": bool}],
+///                "end": "<why the branch ended>"}],
+///  "bifurcations": [{"kind": "fold" | "period_doubling" | "neimark_sacker", "branch": "..",
+///                    "param": .., "x0": [..], "multipliers": [..]}]}
+/// ```
+pub fn continuation_json(r: &ScriptResult) -> Value {
+    let branches: Vec<Value> = r
+        .branches
+        .iter()
+        .map(|b| {
+            let points: Vec<Value> = b
+                .points
+                .iter()
+                .map(|p| {
+                    json!({
+                        "param": p.param,
+                        "x0": p.x0,
+                        "period": p.period,
+                        "multipliers": multipliers_json(&p.multipliers),
+                        "stable": p.stable,
+                    })
+                })
+                .collect();
+            json!({
+                "label": b.label,
+                "period_k": b.period_k,
+                "points": points,
+                "end": b.end.to_string(),
+            })
+        })
+        .collect();
+    let bifurcations: Vec<Value> = r
+        .bifurcations
+        .iter()
+        .map(|x| {
+            json!({
+                "kind": kind_key(x.kind),
+                "branch": x.branch,
+                "param": x.param,
+                "x0": x.x0,
+                "multipliers": multipliers_json(&x.multipliers),
+            })
+        })
+        .collect();
+    json!({"param": r.param, "branches": branches, "bifurcations": bifurcations})
+}
+
+/// The smallest parameter value whose run failed, if any did.
+pub fn first_failure(columns: &[DiagramColumn]) -> Option<f64> {
+    columns
+        .iter()
+        .filter(|c| c.failed_at.is_some())
+        .map(|c| c.param)
+        .min_by(f64::total_cmp)
+}
+
+/// Where the runs fail for good: the smallest parameter value from which every larger value
+/// failed too (`None` if the largest value did not fail). Isolated failures below it are starts
+/// outside a thin basin of attraction rather than the end of the attractor.
+pub fn final_failure(columns: &[DiagramColumn]) -> Option<f64> {
+    let mut cols: Vec<(f64, bool)> = columns
+        .iter()
+        .map(|c| (c.param, c.failed_at.is_some()))
+        .collect();
+    cols.sort_by(|a, b| a.0.total_cmp(&b.0));
+    let mut start = None;
+    for &(p, failed) in cols.iter().rev() {
+        if !failed {
+            break;
+        }
+        start = Some(p);
+    }
+    start
+}
+
+/// The object printed by `saltation orbit-diagram --json`:
+/// `{"param": "<name>", "columns": [{"param": .., "values": [..], "failed_at": null | k}],
+/// "first_failure": null | ..}`.
+pub fn diagram_json(param: &str, columns: &[DiagramColumn]) -> Value {
+    let cols: Vec<Value> = columns
+        .iter()
+        .map(|c| json!({"param": c.param, "values": c.values, "failed_at": c.failed_at}))
+        .collect();
+    json!({"param": param, "columns": cols, "first_failure": first_failure(columns)})
+}
+
+// ---------------------------------------------------------------------------------------------
+// CSV
+// ---------------------------------------------------------------------------------------------
+
+/// A CSV field: quoted if it holds a comma, quote or line break.
+fn csv_field(s: &str) -> String {
+    if s.contains([',', '"', '\n', '\r']) {
+        format!("\"{}\"", s.replace('"', "\"\""))
+    } else {
+        s.to_string()
+    }
+}
+
+/// One row per branch point: `branch, period_k, param, x0_0 … x0_{n−1}, period, stable`, then
+/// `mu<i>_re, mu<i>_im, mu<i>_modulus` for each multiplier (by decreasing modulus). Numbers are
+/// in shortest round-trip form.
+pub fn branches_csv(r: &ScriptResult) -> String {
+    let pts = || r.branches.iter().flat_map(|b| b.points.iter());
+    let n = pts().map(|p| p.x0.len()).max().unwrap_or(0);
+    let m = pts().map(|p| p.multipliers.len()).max().unwrap_or(0);
+    let mut out = String::from("branch,period_k,param");
+    for i in 0..n {
+        let _ = write!(out, ",x0_{i}");
+    }
+    out.push_str(",period,stable");
+    for i in 0..m {
+        let _ = write!(out, ",mu{i}_re,mu{i}_im,mu{i}_modulus");
+    }
+    out.push('\n');
+    for b in &r.branches {
+        let label = csv_field(&b.label);
+        for p in &b.points {
+            let _ = write!(out, "{label},{},{}", b.period_k, p.param);
+            for i in 0..n {
+                out.push(',');
+                if let Some(x) = p.x0.get(i) {
+                    let _ = write!(out, "{x}");
+                }
+            }
+            let _ = write!(out, ",{},{}", p.period, p.stable);
+            for i in 0..m {
+                match p.multipliers.get(i) {
+                    Some(mu) => {
+                        let _ = write!(out, ",{},{},{}", mu.re, mu.im, mu.modulus());
+                    }
+                    None => out.push_str(",,,"),
+                }
+            }
+            out.push('\n');
+        }
+    }
+    out
+}
+
+/// One row per recorded value: `param, sample, value, failed_at` (the stride index, counting the
+/// transient, at which the run failed; empty if it did not). A run that failed before recording
+/// anything gives one row with empty `sample` and `value`.
+pub fn diagram_csv(columns: &[DiagramColumn]) -> String {
+    let mut out = String::from("param,sample,value,failed_at\n");
+    for c in columns {
+        let failed = c.failed_at.map(|k| k.to_string()).unwrap_or_default();
+        if c.values.is_empty() {
+            let _ = writeln!(out, "{},,,{failed}", c.param);
+        }
+        for (i, v) in c.values.iter().enumerate() {
+            let _ = writeln!(out, "{},{i},{v},{failed}", c.param);
+        }
+    }
+    out
+}
+
+// ---------------------------------------------------------------------------------------------
+// Text
+// ---------------------------------------------------------------------------------------------
+
+/// Multipliers as `a, b ± ci, …` with `digits` decimals (a conjugate pair once).
+pub fn multipliers_text(ms: &[Multiplier], digits: usize) -> String {
+    let mut items = Vec::new();
+    let mut i = 0;
+    while i < ms.len() {
+        let m = ms[i];
+        let pair = m.im != 0.0 && ms.get(i + 1).is_some_and(|n| n.re == m.re && n.im == -m.im);
+        if pair {
+            items.push(format!("{:.digits$} ± {:.digits$}i", m.re, m.im.abs()));
+            i += 2;
+        } else if m.im != 0.0 {
+            let sign = if m.im < 0.0 { '−' } else { '+' };
+            items.push(format!("{:.digits$} {sign} {:.digits$}i", m.re, m.im.abs()));
+            i += 1;
+        } else {
+            items.push(format!("{:.digits$}", m.re));
+            i += 1;
+        }
+    }
+    items.join(", ")
+}
+
+/// Parameter range `[lo, hi]` of a branch's points.
+pub fn param_range(b: &Branch) -> Option<(f64, f64)> {
+    let lo = b.points.iter().map(|p| p.param).min_by(f64::total_cmp)?;
+    let hi = b.points.iter().map(|p| p.param).max_by(f64::total_cmp)?;
+    Some((lo, hi))
+}
+
+/// The human summary: per branch its label, points, parameter range and why it ended, with its
+/// bifurcations (kind, parameter to 12 digits, multipliers).
+pub fn summary(r: &ScriptResult) -> String {
+    let sym = param_symbol(&r.param);
+    let mut out = String::new();
+    for b in &r.branches {
+        let range = match param_range(b) {
+            Some((lo, hi)) => format!("{sym} ∈ [{lo:.12}, {hi:.12}]"),
+            None => "no points".into(),
+        };
+        let _ = writeln!(
+            out,
+            "branch \"{}\" (period {}): {} point(s), {range}",
+            b.label,
+            b.period_k,
+            b.points.len()
+        );
+        let _ = writeln!(out, "  end: {}", b.end);
+        for x in &b.bifurcations {
+            let _ = writeln!(
+                out,
+                "  {} at {sym} = {:.12}; multipliers {}",
+                kind_name(x.kind),
+                x.param,
+                multipliers_text(&x.multipliers, 9)
+            );
+        }
+    }
+    if r.bifurcations.is_empty() {
+        out.push_str("no bifurcations found\n");
+    }
+    out
+}
+
+// ---------------------------------------------------------------------------------------------
+// Figures
+// ---------------------------------------------------------------------------------------------
+
+/// How a branch is drawn: branches that start from the same orbit (e.g. one gait continued up
+/// and down in the parameter) share colour, marker and legend entry.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Look {
+    /// Line and marker colour.
+    pub color: Color,
+    /// Marker in the complex plane.
+    pub marker: Marker,
+    /// Legend text; empty for the second and later branches of a group.
+    pub legend: String,
+}
+
+const MARKERS: [Marker; 6] = [
+    Marker::Circle,
+    Marker::Square,
+    Marker::Triangle,
+    Marker::Diamond,
+    Marker::Cross,
+    Marker::Plus,
+];
+
+fn same_start(a: &Branch, b: &Branch) -> bool {
+    let (Some(p), Some(q)) = (a.points.first(), b.points.first()) else {
+        return false;
+    };
+    let dp = (p.param - q.param).abs() <= 1e-12 * p.param.abs().max(1.0);
+    let dx = p.x0.len() == q.x0.len()
+        && p.x0
+            .iter()
+            .zip(&q.x0)
+            .all(|(x, y)| (x - y).abs() <= 1e-8 * x.abs().max(1.0));
+    a.period_k == b.period_k && dp && dx
+}
+
+/// The longest common prefix of the labels, cut back to a word and without trailing
+/// punctuation; the first label if that leaves too little.
+fn common_label(labels: &[&str]) -> String {
+    let first = labels[0];
+    let mut end = first.len();
+    for l in &labels[1..] {
+        end = end.min(
+            first
+                .char_indices()
+                .zip(l.chars())
+                .find(|((_, a), b)| a != b)
+                .map_or(first.len().min(l.len()), |((i, _), _)| i),
+        );
+    }
+    let prefix = first[..end].trim_end_matches(|c: char| !c.is_alphanumeric());
+    if prefix.chars().count() < 3 {
+        first.to_string()
+    } else {
+        prefix.to_string()
+    }
+}
+
+/// The [`Look`] of every branch of `r`, in order.
+pub fn looks(r: &ScriptResult) -> Vec<Look> {
+    let n = r.branches.len();
+    let mut group = vec![usize::MAX; n];
+    let mut groups: Vec<Vec<usize>> = Vec::new();
+    for i in 0..n {
+        let found = (0..i).find(|&j| same_start(&r.branches[j], &r.branches[i]));
+        match found {
+            Some(j) => {
+                group[i] = group[j];
+                groups[group[j]].push(i);
+            }
+            None => {
+                group[i] = groups.len();
+                groups.push(vec![i]);
+            }
+        }
+    }
+    (0..n)
+        .map(|i| {
+            let g = group[i];
+            let members = &groups[g];
+            let legend = if members[0] == i {
+                let labels: Vec<&str> = members
+                    .iter()
+                    .map(|&k| r.branches[k].label.as_str())
+                    .collect();
+                common_label(&labels)
+            } else {
+                String::new()
+            };
+            Look {
+                color: Color::palette(g),
+                marker: MARKERS[g % MARKERS.len()],
+                legend,
+            }
+        })
+        .collect()
+}
+
+/// (a) |μ| of the nontrivial multipliers against the parameter for every branch, with |μ| = 1,
+/// stable stretches solid and unstable ones dashed, bifurcations marked.
+pub fn floquet_plot(r: &ScriptResult, title: &str) -> FloquetPlot {
+    let sym = param_symbol(&r.param);
+    let mut fig = FloquetPlot::new(title, sym);
+    fig.y_label = "|μ| (nontrivial multipliers)".into();
+    for (b, look) in r.branches.iter().zip(looks(r)) {
+        if b.points.is_empty() {
+            continue;
+        }
+        let params = b.points.iter().map(|p| p.param).collect();
+        let moduli = b
+            .points
+            .iter()
+            .map(|p| {
+                p.multipliers
+                    .iter()
+                    .map(Multiplier::modulus)
+                    .filter(|m| *m >= TRIVIAL_MODULUS)
+                    .collect()
+            })
+            .collect();
+        let stable = b.points.iter().map(|p| p.stable).collect();
+        fig = fig.with_branch(
+            FloquetBranch::new(look.legend, params, moduli)
+                .with_stability(stable)
+                .with_color(look.color),
+        );
+    }
+    for x in &r.bifurcations {
+        fig = fig.with_bifurcation(BifurcationPoint::new(plot_kind(x.kind), x.param, 1.0));
+    }
+    fig
+}
+
+/// (b) The nontrivial multipliers of every branch point in the complex plane, coloured by the
+/// parameter (one marker shape per branch), with the unit circle. Multipliers far outside the
+/// circle (|μ| > `zoom`) are left outside the view, so that the circle stays readable.
+pub fn multiplier_plot(r: &ScriptResult, title: &str, zoom: f64) -> ComplexPlanePlot {
+    let mut fig = ComplexPlanePlot::new(title);
+    fig.parameter_label = param_symbol(&r.param);
+    let mut rmax: f64 = 1.0;
+    for (b, look) in r.branches.iter().zip(looks(r)) {
+        let (mut pts, mut par) = (Vec::new(), Vec::new());
+        for p in &b.points {
+            for m in p
+                .multipliers
+                .iter()
+                .filter(|m| m.modulus() >= TRIVIAL_MODULUS)
+            {
+                pts.push((m.re, m.im));
+                par.push(p.param);
+                if m.re.is_finite() && m.im.is_finite() {
+                    rmax = rmax.max(m.re.abs()).max(m.im.abs());
+                }
+            }
+        }
+        if pts.is_empty() {
+            continue;
+        }
+        // Outlined markers: successive points overlap, outlines keep them apart.
+        fig = fig.with_group(
+            PointGroup::new(look.legend, pts)
+                .with_marker(look.marker)
+                .with_parameter(par)
+                .hollow(),
+        );
+    }
+    if rmax > zoom {
+        fig.range = Some(zoom);
+        fig.title = format!("{title} (view |Re μ|, |Im μ| ≤ {zoom})");
+    }
+    fig
+}
+
+/// Component `component` of the `k` states of a period-`k` orbit: the fixed point `x0` of `P^k`
+/// and its images under the single stride map `P` (computed with `stride`, one stride each).
+/// A stride that fails gives NaN for the remaining states.
+pub fn orbit_states(
+    model: &Model,
+    param: &str,
+    stride: &StrideOptions,
+    b: &Branch,
+    component: usize,
+) -> Vec<Vec<f64>> {
+    b.points
+        .iter()
+        .map(|p| {
+            let get = |x: &[f64]| x.get(component).copied().unwrap_or(f64::NAN);
+            let mut values = vec![get(&p.x0)];
+            if b.period_k <= 1 {
+                return values;
+            }
+            let mut x = p.x0.clone();
+            let model = model.with_param(param, p.param).ok();
+            let mut map = model
+                .as_ref()
+                .and_then(|m| StrideMap::new(m, stride.clone()).ok());
+            for _ in 1..b.period_k {
+                let next = map
+                    .as_mut()
+                    .and_then(|m| m.eval(&x, JacobianKind::None).ok());
+                match next {
+                    Some(r) => {
+                        x = r.x;
+                        values.push(get(&x));
+                    }
+                    None => {
+                        map = None;
+                        values.push(f64::NAN);
+                    }
+                }
+            }
+            values
+        })
+        .collect()
+}
+
+/// (c) State component `component` of the orbits against the parameter: a period-`k` branch
+/// shows its `k` states; stable solid, unstable dashed, bifurcations marked.
+pub fn bifurcation_diagram(
+    r: &ScriptResult,
+    model: &Model,
+    stride: &StrideOptions,
+    component: usize,
+    title: &str,
+) -> BifurcationDiagram {
+    let y_label = format!("{} of the fixed point(s)", state_name(model, component));
+    let mut fig = BifurcationDiagram::new(title, param_symbol(&r.param), y_label);
+    for (b, look) in r.branches.iter().zip(looks(r)) {
+        if b.points.is_empty() {
+            continue;
+        }
+        let params = b.points.iter().map(|p| p.param).collect();
+        let values = orbit_states(model, &r.param, stride, b, component);
+        let stable = b.points.iter().map(|p| p.stable).collect();
+        fig = fig.with_branch(
+            plot::Branch::period_k(look.legend, params, values, stable).with_color(look.color),
+        );
+    }
+    for x in &r.bifurcations {
+        let v = x.x0.get(component).copied().unwrap_or(f64::NAN);
+        fig = fig.with_bifurcation(BifurcationPoint::new(plot_kind(x.kind), x.param, v));
+    }
+    fig
+}
+
+/// Shaded failure regions of an orbit diagram: each run of failing parameter values (in
+/// increasing parameter) from its first failing value to the next value that did not fail (or
+/// the right edge).
+pub fn failure_regions(columns: &[DiagramColumn], label: &str) -> Vec<FailureRegion> {
+    let mut cols: Vec<(f64, bool)> = columns
+        .iter()
+        .map(|c| (c.param, c.failed_at.is_some()))
+        .collect();
+    cols.sort_by(|a, b| a.0.total_cmp(&b.0));
+    let mut out = Vec::new();
+    let mut start: Option<f64> = None;
+    for &(p, failed) in &cols {
+        match (failed, start) {
+            (true, None) => start = Some(p),
+            (false, Some(s)) => {
+                out.push(FailureRegion::new(s, p, label));
+                start = None;
+            }
+            _ => {}
+        }
+    }
+    if let Some(s) = start {
+        out.push(FailureRegion::new(s, f64::INFINITY, label));
+    }
+    out
+}
+
+/// The failure label of an orbit diagram: "walker falls" for walkers, "no gait" otherwise.
+pub fn failure_label(model: &Model) -> &'static str {
+    match model {
+        Model::SimplestWalker(_) => "walker falls",
+        _ => "no gait",
+    }
+}
+
+/// (d) The orbit diagram: every recorded value against its parameter, failure regions shaded.
+pub fn orbit_diagram_figure(
+    columns: &[DiagramColumn],
+    model: &Model,
+    param: &str,
+    component: usize,
+    title: &str,
+) -> OrbitDiagram {
+    let (mut xs, mut ys) = (Vec::new(), Vec::new());
+    for c in columns {
+        for v in &c.values {
+            xs.push(c.param);
+            ys.push(*v);
+        }
+    }
+    let y_label = format!("{} after each stride", state_name(model, component));
+    let mut fig = OrbitDiagram::new(title, param_symbol(param), y_label, xs, ys);
+    let lo = columns.iter().map(|c| c.param).min_by(f64::total_cmp);
+    let hi = columns.iter().map(|c| c.param).max_by(f64::total_cmp);
+    if let (Some(lo), Some(hi)) = (lo, hi) {
+        if lo < hi {
+            fig.x_range = Some((lo, hi));
+        }
+    }
+    for region in failure_regions(columns, failure_label(model)) {
+        fig = fig.with_failure(region);
+    }
+    fig
+}
+
+// ---------------------------------------------------------------------------------------------
+// Files
+// ---------------------------------------------------------------------------------------------
+
+/// Where the files go: `<dir>/<stem>_<what>.<ext>`.
+#[derive(Debug, Clone)]
+pub struct Outputs {
+    /// Output directory (created if missing).
+    pub dir: PathBuf,
+    /// File-name stem, usually the model file's.
+    pub stem: String,
+    /// Figure size and formats.
+    pub render: RenderOptions,
+}
+
+impl Outputs {
+    /// `<dir>/<stem>_<what>` (no extension).
+    pub fn path(&self, what: &str) -> PathBuf {
+        self.dir.join(format!("{}_{what}", self.stem))
+    }
+
+    fn write(&self, what: &str, text: &str) -> Result<PathBuf, ReportError> {
+        let path = self.path(what);
+        let io = |source| ReportError::Io {
+            path: path.clone(),
+            source,
+        };
+        std::fs::create_dir_all(&self.dir).map_err(io)?;
+        std::fs::write(&path, text).map_err(io)?;
+        Ok(path)
+    }
+}
+
+/// What the figures need besides the result.
+#[derive(Debug, Clone, Copy)]
+pub struct FigureContext<'a> {
+    /// The model (at any parameter value; the continuation parameter is set per point).
+    pub model: &'a Model,
+    /// Single-stride settings (for the states of period-`k` orbits).
+    pub stride: &'a StrideOptions,
+    /// State component of the bifurcation diagram.
+    pub component: usize,
+    /// State component recorded in the orbit diagram.
+    pub diagram_component: usize,
+}
+
+/// Zoom of the complex-plane figure when multipliers lie far outside the unit circle.
+const COMPLEX_ZOOM: f64 = 1.6;
+
+/// Writes the branch data (`_branches.csv`, `_branches.json`), the figures (`_floquet`,
+/// `_multipliers`, `_bifurcation`, and `_orbit_diagram` with its `_orbit_diagram.csv` if the
+/// result has one) and returns the paths written.
+pub fn write_continuation(
+    r: &ScriptResult,
+    ctx: &FigureContext<'_>,
+    out: &Outputs,
+) -> Result<Vec<PathBuf>, ReportError> {
+    let name = ctx.model.name().replace('_', " ");
+    let sym = param_symbol(&r.param);
+    let mut files = vec![
+        out.write("branches.csv", &branches_csv(r))?,
+        out.write(
+            "branches.json",
+            &(serde_json::to_string_pretty(&continuation_json(r)).unwrap_or_default() + "\n"),
+        )?,
+    ];
+    let has_points = r.branches.iter().any(|b| !b.points.is_empty());
+    if has_points {
+        let fig = floquet_plot(r, &format!("{name}: Floquet multipliers along {sym}"));
+        files.extend(fig.render(&out.path("floquet"), &out.render)?);
+        let fig = multiplier_plot(r, &format!("{name}: multipliers along {sym}"), COMPLEX_ZOOM);
+        files.extend(fig.render(&out.path("multipliers"), &out.render)?);
+        let fig = bifurcation_diagram(
+            r,
+            ctx.model,
+            ctx.stride,
+            ctx.component,
+            &format!("{name}: bifurcation diagram in {sym}"),
+        );
+        files.extend(fig.render(&out.path("bifurcation"), &out.render)?);
+    }
+    if let Some(cols) = &r.orbit_diagram {
+        files.extend(write_orbit_diagram(
+            cols,
+            ctx.model,
+            &r.param,
+            ctx.diagram_component,
+            out,
+        )?);
+    }
+    Ok(files)
+}
+
+/// Writes `_orbit_diagram.csv` and the `_orbit_diagram` figure; returns the paths.
+pub fn write_orbit_diagram(
+    columns: &[DiagramColumn],
+    model: &Model,
+    param: &str,
+    component: usize,
+    out: &Outputs,
+) -> Result<Vec<PathBuf>, ReportError> {
+    let mut files = vec![out.write("orbit_diagram.csv", &diagram_csv(columns))?];
+    if columns.iter().any(|c| !c.values.is_empty()) || columns.len() >= 2 {
+        let name = model.name().replace('_', " ");
+        let title = format!("{name}: orbit diagram in {}", param_symbol(param));
+        let fig = orbit_diagram_figure(columns, model, param, component, &title);
+        files.extend(fig.render(&out.path("orbit_diagram"), &out.render)?);
+    }
+    Ok(files)
+}
+
+/// The file-name stem of a model file (`models/x.ron` → `x`).
+pub fn stem_of(path: &Path) -> String {
+    path.file_stem()
+        .map(|s| s.to_string_lossy().into_owned())
+        .unwrap_or_else(|| "continuation".into())
+}
