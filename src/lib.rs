@@ -10,6 +10,7 @@
 //! - [`hybrid`]: the hybrid-model trait, variational equations, saltation matrices, stride maps.
 //! - [`orbit`]: Newton shooting for fixed points, Floquet multipliers, finite-difference checks.
 //! - [`models`]: the models of the papers (rimless wheel, simplest walker, …) and RON model files.
+//! - [`continuation`]: branches in a parameter, bifurcations, branch switching, sweeps.
 //! - [`plot`]: figures (Floquet plots, multipliers in the complex plane, time series, …).
 //!
 //! ## Define your own hybrid model, find its orbit, read its multipliers
@@ -78,6 +79,33 @@
 //! let mu = &orbit.multipliers; // by decreasing modulus: {e, 0}
 //! assert!((mu[0].re - 0.5).abs() < 1e-10 && mu[1].modulus() < 1e-10);
 //! assert!(orbit.stable);
+//! ```
+//!
+//! ## Continue an orbit in a parameter
+//!
+//! A family of models is any `Fn(f64) -> Result<Model, ParamError>`. Here the rimless wheel is
+//! continued in its slope `α` (pseudo-arclength, multipliers and bifurcation tests at every
+//! point), and each point is checked against the closed form.
+//!
+//! ```
+//! use saltation::continuation::{continue_branch, ContinuationOptions, EndReason, Start};
+//! use saltation::hybrid::ParamError;
+//! use saltation::models::{RimlessWheel, RimlessWheelParams};
+//!
+//! let family = |alpha: f64| -> Result<RimlessWheel, ParamError> {
+//!     Ok(RimlessWheel { params: RimlessWheelParams { alpha, ..Default::default() } })
+//! };
+//! let mut opts = ContinuationOptions::default();
+//! (opts.p_min, opts.p_max, opts.step) = (0.2, 0.4, 0.02);
+//! let start = Start { param: 0.2, u: vec![0.5], label: "rolling".into(), period_k: 1 };
+//! let branch = continue_branch(&family, &start, &opts, &mut |_| {}).unwrap();
+//! assert_eq!(branch.end, EndReason::ParameterBound);
+//! for p in &branch.points {
+//!     let exact = family(p.param).unwrap().analytic_fixed_point().unwrap();
+//!     assert!((p.x0[1] - exact[1]).abs() < 1e-9);
+//!     assert!((p.multipliers[0].re - 4.0 / 9.0).abs() < 1e-9); // μ² for every slope
+//! }
+//! assert!(branch.bifurcations.is_empty());
 //! ```
 #![warn(missing_docs)]
 

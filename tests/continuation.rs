@@ -254,3 +254,64 @@ fn small_slope_gait_follows_the_cube_root_law() {
     let slope = (n * sxy - sx * sy) / (n * sxx - sx * sx);
     assert!((slope - 1.0 / 3.0).abs() < 0.01, "fitted exponent {slope}");
 }
+
+#[test]
+fn parallel_sweeps_match_the_closed_form() {
+    use saltation::continuation::{sweep_1d, sweep_2d};
+    let orbit_opts = OrbitOptions {
+        stride: opts(1e-12).stride,
+        ..OrbitOptions::default()
+    };
+    let alphas: Vec<f64> = (0..12).map(|i| 0.15 + 0.025 * i as f64).collect();
+    let at = |lambda2: f64, alpha: f64| RimlessWheel {
+        params: RimlessWheelParams {
+            lambda2,
+            alpha,
+            spokes: 6,
+        },
+    };
+    let family = |alpha: f64| -> Result<RimlessWheel, ParamError> { Ok(at(2.0 / 3.0, alpha)) };
+    let results = sweep_1d(&family, &alphas, &[0.5], &orbit_opts);
+    assert_eq!(results.len(), alphas.len());
+    for (alpha, r) in alphas.iter().zip(&results) {
+        let orbit = r.as_ref().unwrap();
+        let exact = at(2.0 / 3.0, *alpha).analytic_fixed_point().unwrap();
+        assert!((orbit.x0[1] - exact[1]).abs() < 1e-11, "α = {alpha}");
+    }
+    // Rows in λ², columns in α: a stability map. Rows are continued left to right.
+    let lambdas = [0.5, 0.6, 2.0 / 3.0, 0.75];
+    let grid = sweep_2d(
+        |l2: f64| move |alpha: f64| -> Result<RimlessWheel, ParamError> { Ok(at(l2, alpha)) },
+        &lambdas,
+        &alphas,
+        &[0.5],
+        &orbit_opts,
+    );
+    assert_eq!(grid.len(), lambdas.len());
+    for row in &grid {
+        assert_eq!(row.len(), alphas.len());
+        for cell in row {
+            let wheel = at(cell.row, cell.col);
+            match (cell.orbit.as_ref(), wheel.analytic_fixed_point()) {
+                (Some(o), Some(exact)) => {
+                    assert!(
+                        (o.x0[1] - exact[1]).abs() < 1e-10,
+                        "{} {}",
+                        cell.row,
+                        cell.col
+                    );
+                    let mu2 = wheel.analytic_multipliers()[0];
+                    assert!((o.multipliers[0].re - mu2).abs() < 1e-9);
+                }
+                (None, None) => {}
+                (o, e) => panic!(
+                    "λ² = {}, α = {}: solver {:?} vs closed form {:?}",
+                    cell.row,
+                    cell.col,
+                    o.map(|o| o.x0.clone()),
+                    e
+                ),
+            }
+        }
+    }
+}

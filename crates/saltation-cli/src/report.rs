@@ -312,11 +312,17 @@ pub fn diagram_csv(columns: &[DiagramColumn]) -> String {
 
 /// Multipliers as `a, b ± ci, …` with `digits` decimals (a conjugate pair once).
 pub fn multipliers_text(ms: &[Multiplier], digits: usize) -> String {
+    // Values that print as zero print without a sign.
+    let tiny = 0.5 * 10f64.powi(-(digits as i32));
+    let clean = |v: f64| if v.abs() < tiny { 0.0 } else { v };
     let mut items = Vec::new();
     let mut i = 0;
     while i < ms.len() {
-        let m = ms[i];
-        let pair = m.im != 0.0 && ms.get(i + 1).is_some_and(|n| n.re == m.re && n.im == -m.im);
+        let m = Multiplier::new(clean(ms[i].re), clean(ms[i].im));
+        let pair = m.im != 0.0
+            && ms
+                .get(i + 1)
+                .is_some_and(|n| clean(n.re) == m.re && clean(n.im) == -m.im);
         if pair {
             items.push(format!("{:.digits$} ± {:.digits$}i", m.re, m.im.abs()));
             i += 2;
@@ -778,7 +784,8 @@ pub fn write_continuation(
     Ok(files)
 }
 
-/// Writes `_orbit_diagram.csv` and the `_orbit_diagram` figure; returns the paths.
+/// Writes `_orbit_diagram.csv` and the `_orbit_diagram` figure (unless no run recorded a
+/// value); returns the paths.
 pub fn write_orbit_diagram(
     columns: &[DiagramColumn],
     model: &Model,
@@ -787,7 +794,11 @@ pub fn write_orbit_diagram(
     out: &Outputs,
 ) -> Result<Vec<PathBuf>, ReportError> {
     let mut files = vec![out.write("orbit_diagram.csv", &diagram_csv(columns))?];
-    if columns.iter().any(|c| !c.values.is_empty()) || columns.len() >= 2 {
+    // Without a single recorded value there is nothing to draw (the CSV says why).
+    if columns
+        .iter()
+        .any(|c| c.values.iter().any(|v| v.is_finite()))
+    {
         let name = model.name().replace('_', " ");
         let title = format!("{name}: orbit diagram in {}", param_symbol(param));
         let fig = orbit_diagram_figure(columns, model, param, component, &title);

@@ -14,6 +14,10 @@ use crate::root::brent;
 use crate::stepper::Stepper;
 use crate::{OdeSystem, Stats};
 
+/// Hermite samples of a guard within this fraction of the guard's largest value over the step
+/// are re-evaluated on the method's dense output before their sign is used.
+const SCREEN_DOUBT: f64 = 1e-2;
+
 /// Guard bookkeeping between steps (buffers allocated on `reset`).
 #[derive(Debug, Clone, Default)]
 pub(crate) struct EventScanner {
@@ -134,12 +138,20 @@ impl EventScanner {
         for i in 0..ne {
             let dir = events.direction(i);
             let (mut pt, mut pg) = (t0, self.g_prev[i]);
+            // Near zero the Hermite screen can have the wrong sign (its error is far above the
+            // method's): there the method's dense output decides.
+            let scale = (0..npts)
+                .map(|p| self.samples[p * ne + i].abs())
+                .fold(self.g_prev[i].abs().max(self.g_new[i].abs()), f64::max);
             for p in 0..=npts {
-                let (tk, gk) = if p < npts {
+                let (tk, mut gk) = if p < npts {
                     (self.sample_t[p], self.samples[p * ne + i])
                 } else {
                     (t1, self.g_new[i])
                 };
+                if p < npts && gk.abs() <= SCREEN_DOUBT * scale {
+                    gk = self.dense_guard(stepper, sys, events, i, tk, stats);
+                }
                 if pg == 0.0 {
                     // Unarmed: take the sign the guard leaves zero with.
                     (pt, pg) = (tk, gk);
@@ -162,6 +174,10 @@ impl EventScanner {
                         self.dense_guard(stepper, sys, events, i, tk, stats)
                     };
                     let real = ga != 0.0 && (gb == 0.0 || (gb < 0.0) != (ga < 0.0));
+                    // The dense value is the truth: a screen that saw a change the dense output
+                    // does not confirm must not carry its wrong sign on (the crossing just
+                    // after `tk` would then be missed).
+                    gk = gb;
                     if real && dir.matches(ga, if gb == 0.0 { -ga } else { gb }) {
                         let ybuf = &mut self.ybuf;
                         let mut g = |s: f64| {

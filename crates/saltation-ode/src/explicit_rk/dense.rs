@@ -46,6 +46,8 @@ impl ExplicitRk {
     }
 
     /// Extra stages `k₁₄..k₁₆` and `r₅..r₈ = h Σ d_qj k_j` (DOP853).
+    /// (Inlined so that, called with the static DOP853 coefficients, they fold to constants.)
+    #[inline(always)]
     pub(super) fn prepare_dop853<S: OdeSystem + ?Sized>(
         &mut self,
         sys: &S,
@@ -91,16 +93,16 @@ impl ExplicitRk {
 }
 
 /// `out = h Σ_j coef_j k_j` over stage-major stages (zero coefficients skipped).
+#[inline(always)]
 fn combine_into(out: &mut [f64], h: f64, coef: &[f64], k: &[f64], n: usize) {
-    out.fill(0.0);
-    for (j, &c) in coef.iter().enumerate() {
-        if c != 0.0 {
-            for (o, kv) in out.iter_mut().zip(&k[j * n..(j + 1) * n]) {
-                *o += c * kv;
+    let k = &k[..coef.len() * n];
+    for (m, o) in out.iter_mut().enumerate().take(n) {
+        let mut acc = 0.0;
+        for (j, &c) in coef.iter().enumerate() {
+            if c != 0.0 {
+                acc += c * k[j * n + m];
             }
         }
-    }
-    for o in out.iter_mut() {
-        *o *= h;
+        *o = h * acc;
     }
 }

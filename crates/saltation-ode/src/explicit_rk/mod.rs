@@ -269,7 +269,11 @@ impl Stepper for ExplicitRk {
             }
             DenseOutput::Dop853(coef) => {
                 if !self.dense_ready {
-                    self.prepare_dop853(sys, coef, stats);
+                    if std::ptr::eq(coef, &crate::tableau::DOP853_DENSE) {
+                        self.prepare_dop853(sys, &crate::tableau::DOP853_DENSE, stats);
+                    } else {
+                        self.prepare_dop853(sys, coef, stats);
+                    }
                 }
                 self.eval_dop853(t, out);
             }

@@ -1,0 +1,40 @@
+//! Pseudo-arclength continuation of the simplest walker's stable gait over 200 points
+//! (γ from 0.009 up, steps of 5e-5, multipliers and bifurcation detection at every point,
+//! DOP853 at rtol = atol = 1e-10).
+//!
+//! Run: `cargo bench --bench walker_continuation`.
+
+use criterion::{criterion_group, criterion_main, Criterion};
+use saltation::continuation::{continue_branch, ContinuationOptions, Start};
+use saltation::hybrid::ParamError;
+use saltation::models::{SimplestWalker, SimplestWalkerParams};
+use saltation::ode::SolverOptions;
+
+fn walker(g: f64) -> Result<SimplestWalker, ParamError> {
+    Ok(SimplestWalker {
+        params: SimplestWalkerParams { gamma: g },
+    })
+}
+
+fn continuation(c: &mut Criterion) {
+    let mut o = ContinuationOptions::default();
+    o.stride.ode = SolverOptions::with_tol(1e-10);
+    (o.step, o.max_step, o.growth, o.max_points) = (5e-5, 5e-5, 1.0, 200);
+    let start = Start {
+        param: 0.009,
+        u: vec![0.2, -0.2],
+        label: "stable gait".into(),
+        period_k: 1,
+    };
+    let b = continue_branch(&walker, &start, &o, &mut |_| {}).unwrap();
+    assert_eq!(b.points.len(), 200);
+    let mut g = c.benchmark_group("walker_continuation");
+    g.sample_size(10);
+    g.bench_function("stable_gait_200_points_1e-10", |bch| {
+        bch.iter(|| continue_branch(&walker, &start, &o, &mut |_| {}).unwrap())
+    });
+    g.finish();
+}
+
+criterion_group!(benches, continuation);
+criterion_main!(benches);

@@ -1,0 +1,492 @@
+//! `saltation continue` and `saltation orbit-diagram` end to end: the built binary on small
+//! continuation files written to a temporary directory. The rimless wheel continued in the slope
+//! is checked point by point against its closed form (fixed point
+//! [`RimlessWheel::analytic_fixed_point`], multipliers `{μ², 0}`); the simplest walker's run
+//! must find the period doubling of the stable gait and switch onto the period-2 branch. The
+//! JSON must have exactly the documented keys, and the CSV and figures must be written under
+//! `--out`. Input errors give exit code 2 and one `error: ` line.
+
+use saltation_models::{RimlessWheel, RimlessWheelParams};
+use serde_json::Value;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+/// Runs `saltation <args>`.
+fn saltation(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_saltation"))
+        .args(args)
+        .output()
+        .expect("the saltation binary runs")
+}
+
+/// A fresh temporary directory unique to this test process and `name`.
+fn temp_dir(name: &str) -> PathBuf {
+    let dir =
+        std::env::temp_dir().join(format!("saltation-continue-{}-{name}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+/// Writes `text` to `dir/name` and returns the path as a string.
+fn write(dir: &Path, name: &str, text: &str) -> String {
+    let path = dir.join(name);
+    std::fs::write(&path, text).unwrap();
+    path.display().to_string()
+}
+
+/// Runs `saltation <args>`, expects success, nothing on stderr (no progress bar off a
+/// terminal) and one line of JSON on stdout.
+fn json(args: &[&str]) -> Value {
+    let out = saltation(args);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "{args:?} failed: {stderr}");
+    assert!(stderr.is_empty(), "{args:?} wrote to stderr: {stderr}");
+    let stdout = String::from_utf8(out.stdout).unwrap();
+    assert_eq!(stdout.lines().count(), 1, "one line of JSON:\n{stdout}");
+    serde_json::from_str(&stdout).unwrap_or_else(|e| panic!("{e}: {stdout}"))
+}
+
+/// Expects failure with `code`, nothing on stdout and one `error: ` line containing `needles`.
+fn fails(args: &[&str], code: i32, needles: &[&str]) {
+    let out = saltation(args);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(code), "{args:?}: {stderr}");
+    assert!(out.stdout.is_empty(), "{args:?} wrote to stdout");
+    assert_eq!(stderr.lines().count(), 1, "{args:?}: one line:\n{stderr}");
+    assert!(stderr.starts_with("error: "), "{stderr}");
+    for n in needles {
+        assert!(stderr.contains(n), "{args:?}: `{n}` not in: {stderr}");
+    }
+}
+
+/// The sorted keys of a JSON object.
+fn keys(v: &Value) -> Vec<&str> {
+    let mut k: Vec<&str> = v
+        .as_object()
+        .unwrap_or_else(|| panic!("not an object: {v}"))
+        .keys()
+        .map(String::as_str)
+        .collect();
+    k.sort_unstable();
+    k
+}
+
+fn floats(v: &Value) -> Vec<f64> {
+    v.as_array()
+        .unwrap()
+        .iter()
+        .map(|x| x.as_f64().unwrap())
+        .collect()
+}
+
+/// `(re, im)` of a list of multipliers, checking each has exactly the keys `re`, `im`.
+fn multipliers(v: &Value) -> Vec<(f64, f64)> {
+    v.as_array()
+        .unwrap()
+        .iter()
+        .map(|m| {
+            assert_eq!(keys(m), ["im", "re"]);
+            (m["re"].as_f64().unwrap(), m["im"].as_f64().unwrap())
+        })
+        .collect()
+}
+
+/// Checks the documented shape of `saltation continue --json` in full; returns the branches.
+fn check_shape(v: &Value, param: &str) -> Vec<Value> {
+    assert_eq!(keys(v), ["bifurcations", "branches", "param"]);
+    assert_eq!(v["param"], param);
+    let branches = v["branches"].as_array().unwrap().clone();
+    for b in &branches {
+        assert_eq!(keys(b), ["end", "label", "period_k", "points"]);
+        assert!(b["label"].as_str().is_some_and(|l| !l.is_empty()));
+        assert!(b["period_k"].as_u64().is_some_and(|k| k >= 1));
+        assert!(b["end"].as_str().is_some_and(|e| !e.is_empty()));
+        for p in b["points"].as_array().unwrap() {
+            assert_eq!(keys(p), ["multipliers", "param", "period", "stable", "x0"]);
+            assert!(p["param"].as_f64().is_some());
+            assert!(p["period"].as_f64().is_some_and(|t| t > 0.0));
+            assert!(p["stable"].as_bool().is_some());
+            assert!(!floats(&p["x0"]).is_empty());
+            let ms = multipliers(&p["multipliers"]);
+            let stable = ms.iter().all(|(re, im)| re.hypot(*im) < 1.0);
+            assert_eq!(p["stable"].as_bool(), Some(stable));
+        }
+    }
+    for x in v["bifurcations"].as_array().unwrap() {
+        assert_eq!(keys(x), ["branch", "kind", "multipliers", "param", "x0"]);
+        let kind = x["kind"].as_str().unwrap();
+        assert!(
+            ["fold", "period_doubling", "neimark_sacker"].contains(&kind),
+            "{kind}"
+        );
+        let label = x["branch"].as_str().unwrap();
+        assert!(branches.iter().any(|b| b["label"] == label), "{label}");
+        assert!(x["param"].as_f64().is_some());
+        assert!(!floats(&x["x0"]).is_empty());
+        assert!(!multipliers(&x["multipliers"]).is_empty());
+    }
+    branches
+}
+
+/// Every figure of a continuation run exists as PNG and SVG and is not empty.
+fn check_figures(out: &Path, stem: &str, with_diagram: bool) {
+    let mut names = vec!["floquet", "multipliers", "bifurcation"];
+    if with_diagram {
+        names.push("orbit_diagram");
+    }
+    for name in names {
+        for ext in ["png", "svg"] {
+            let f = out.join(format!("{stem}_{name}.{ext}"));
+            let len = std::fs::metadata(&f)
+                .unwrap_or_else(|e| panic!("{}: {e}", f.display()))
+                .len();
+            assert!(len > 1000, "{} has {len} bytes", f.display());
+        }
+    }
+    let diagram = out.join(format!("{stem}_orbit_diagram.png"));
+    assert_eq!(diagram.exists(), with_diagram, "{}", diagram.display());
+}
+
+/// The rimless wheel of `models/rimless_wheel.ron` continued in the slope from 0.2 to 0.3.
+const RIMLESS: &str = r#"(
+    model: RimlessWheel(lambda2: 0.6666666666666666, alpha: 0.2, spokes: 6),
+    continuation: (
+        param: "alpha",
+        branches: [(label: "steady rolling", from: 0.2, to: 0.3, guess: [0.5])],
+        settings: (
+            step: 0.01,
+            max_step: 0.02,
+            corrector_tol: 1e-12,
+            stride: (ode: (rtol: 1e-14, atol: Scalar(1e-14)), t_max: 20.0),
+            newton: (ftol: 1e-13, xtol: 1e-15, max_iters: 30),
+        ),
+    ),
+)"#;
+
+/// Checks every point of a rimless-wheel branch against the closed form at its slope.
+fn check_rimless_points(branch: &Value, lambda2: f64) {
+    for p in branch["points"].as_array().unwrap() {
+        let alpha = p["param"].as_f64().unwrap();
+        let wheel = RimlessWheel {
+            params: RimlessWheelParams {
+                lambda2,
+                alpha,
+                spokes: 6,
+            },
+        };
+        let exact = wheel.analytic_fixed_point().expect("the wheel rolls");
+        let x0 = floats(&p["x0"]);
+        assert_eq!(x0.len(), 2);
+        for (a, b) in x0.iter().zip(exact) {
+            assert!((a - b).abs() < 1e-10, "α = {alpha}: x0 {x0:?} vs {exact:?}");
+        }
+        let ms = multipliers(&p["multipliers"]);
+        let mu2 = wheel.mu() * wheel.mu();
+        assert_eq!(ms.len(), 2);
+        assert!(
+            (ms[0].0 - mu2).abs() < 1e-10,
+            "α = {alpha}: {ms:?} vs μ² = {mu2}"
+        );
+        assert!(
+            ms[0].1 == 0.0 && ms[1].0.abs() < 1e-10 && ms[1].1 == 0.0,
+            "{ms:?}"
+        );
+        assert_eq!(p["stable"], Value::Bool(true));
+    }
+}
+
+#[test]
+fn rimless_wheel_branch_matches_the_closed_form() {
+    let dir = temp_dir("rimless");
+    let file = write(&dir, "wheel.ron", RIMLESS);
+    let out = dir.join("out");
+    let outs = out.display().to_string();
+    let v = json(&["continue", &file, "--json", "--out", &outs]);
+    let branches = check_shape(&v, "alpha");
+    assert_eq!(branches.len(), 1);
+    let b = &branches[0];
+    assert_eq!(b["label"], "steady rolling");
+    assert_eq!(b["period_k"], 1);
+    assert_eq!(b["end"], "parameter bound reached");
+    let points = b["points"].as_array().unwrap();
+    assert!(points.len() >= 6, "{} points", points.len());
+    let params: Vec<f64> = points
+        .iter()
+        .map(|p| p["param"].as_f64().unwrap())
+        .collect();
+    assert_eq!(params[0], 0.2);
+    assert_eq!(*params.last().unwrap(), 0.3, "lands on the bound");
+    assert!(params.windows(2).all(|w| w[1] > w[0]), "{params:?}");
+    check_rimless_points(b, 2.0 / 3.0);
+    // μ does not depend on the slope: no bifurcation.
+    assert_eq!(v["bifurcations"], Value::Array(vec![]));
+
+    // The JSON file is the same object; the CSV has a header and one row per point.
+    let written: Value =
+        serde_json::from_str(&std::fs::read_to_string(out.join("wheel_branches.json")).unwrap())
+            .unwrap();
+    assert_eq!(written, v);
+    let csv = std::fs::read_to_string(out.join("wheel_branches.csv")).unwrap();
+    let mut lines = csv.lines();
+    assert_eq!(
+        lines.next().unwrap(),
+        "branch,period_k,param,x0_0,x0_1,period,stable,\
+         mu0_re,mu0_im,mu0_modulus,mu1_re,mu1_im,mu1_modulus"
+    );
+    let rows: Vec<Vec<&str>> = lines.map(|l| l.split(',').collect()).collect();
+    assert_eq!(rows.len(), points.len());
+    for (row, p) in rows.iter().zip(points) {
+        assert_eq!(row.len(), 13);
+        assert_eq!(row[0], "steady rolling");
+        assert_eq!(row[1], "1");
+        assert_eq!(row[2].parse::<f64>().unwrap(), p["param"].as_f64().unwrap());
+        assert_eq!(row[3].parse::<f64>().unwrap(), p["x0"][0].as_f64().unwrap());
+        assert_eq!(row[6], "true");
+    }
+    check_figures(&out, "wheel", false);
+}
+
+#[test]
+fn overrides_to_param_and_set() {
+    let dir = temp_dir("overrides");
+    let file = write(&dir, "wheel.ron", RIMLESS);
+    let outs = dir.join("out").display().to_string();
+    // --to ends every branch elsewhere (here below the start: the branch runs downwards);
+    // --set changes the model (μ with it); --param names the same parameter explicitly.
+    let v = json(&[
+        "continue",
+        &file,
+        "--json",
+        "--out",
+        &outs,
+        "--to",
+        "0.15",
+        "--set",
+        "lambda2=0.6",
+        "--param",
+        "alpha",
+    ]);
+    let branches = check_shape(&v, "alpha");
+    let points = branches[0]["points"].as_array().unwrap();
+    let last = points.last().unwrap()["param"].as_f64().unwrap();
+    assert_eq!(last, 0.15);
+    check_rimless_points(&branches[0], 0.6);
+}
+
+#[test]
+fn human_summary_lists_branches_and_files() {
+    let dir = temp_dir("human");
+    let file = write(&dir, "wheel.ron", RIMLESS);
+    let outs = dir.join("out").display().to_string();
+    let out = saltation(&["continue", &file, "--out", &outs]);
+    let stdout = String::from_utf8(out.stdout).unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(out.stderr.is_empty(), "no progress bar off a terminal");
+    for needle in [
+        "rimless_wheel",
+        "branch \"steady rolling\" (period 1)",
+        "α ∈ [0.200000000000, 0.300000000000]",
+        "end: parameter bound reached",
+        "no bifurcations found",
+        "files written",
+        "wheel_branches.csv",
+        "wheel_floquet.png",
+    ] {
+        assert!(stdout.contains(needle), "`{needle}` not in:\n{stdout}");
+    }
+}
+
+/// The simplest walker near its period doubling, with a three-slope orbit diagram.
+const WALKER: &str = r#"(
+    model: SimplestWalker(gamma: 0.009),
+    continuation: (
+        param: "gamma",
+        branches: [(label: "stable gait", from: 0.0145, to: 0.0158, guess: [0.235, -0.23],
+                    period_doublings: 1)],
+        settings: (
+            step: 0.0005,
+            min_step: 1e-8,
+            max_step: 0.001,
+            corrector_tol: 1e-9,
+            stride: (ode: (rtol: 1e-10, atol: Scalar(1e-10)), t_max: 20.0),
+        ),
+        orbit_diagram: (
+            from: 0.0165,
+            to: 0.0245,
+            count: 3,
+            start: [0.2469, -0.2400, 0.4938, -0.0287],
+            settings: (transient: 30, keep: 8),
+        ),
+    ),
+)"#;
+
+#[test]
+fn walker_period_doubling_and_period_two_branch() {
+    let dir = temp_dir("walker");
+    let file = write(&dir, "walker.ron", WALKER);
+    let out = dir.join("out");
+    let outs = out.display().to_string();
+    let v = json(&["continue", &file, "--json", "--out", &outs]);
+    let branches = check_shape(&v, "gamma");
+    assert_eq!(
+        branches.len(),
+        2,
+        "period-1 and the switched period-2 branch"
+    );
+    assert_eq!(branches[0]["label"], "stable gait");
+    assert_eq!(branches[1]["period_k"], 2);
+    for b in &branches {
+        assert_eq!(b["end"], "parameter bound reached");
+    }
+    let bifs = v["bifurcations"].as_array().unwrap();
+    assert_eq!(bifs.len(), 1, "{bifs:?}");
+    let pd = &bifs[0];
+    assert_eq!(pd["kind"], "period_doubling");
+    assert_eq!(pd["branch"], "stable gait");
+    // Garcia et al. (1998): near 0.0151 (a plausibility window, not a reference value).
+    let gamma = pd["param"].as_f64().unwrap();
+    assert!((0.0150..0.0152).contains(&gamma), "{gamma}");
+    let ms = multipliers(&pd["multipliers"]);
+    assert!(
+        ms.iter()
+            .any(|(re, im)| (re + 1.0).abs() < 1e-6 && *im == 0.0),
+        "{ms:?}"
+    );
+    // The period-2 branch starts past the flip, and its orbits are stable there.
+    let p2 = branches[1]["points"].as_array().unwrap();
+    assert!(p2[0]["param"].as_f64().unwrap() > gamma);
+    assert_eq!(p2[0]["stable"], Value::Bool(true));
+    check_figures(&out, "walker", true);
+    let csv = std::fs::read_to_string(out.join("walker_orbit_diagram.csv")).unwrap();
+    assert!(csv.starts_with("param,sample,value,failed_at\n"), "{csv}");
+}
+
+#[test]
+fn orbit_diagram_json_and_first_failure() {
+    let dir = temp_dir("diagram");
+    let file = write(&dir, "walker.ron", WALKER);
+    let out = dir.join("out");
+    let outs = out.display().to_string();
+    let v = json(&["orbit-diagram", &file, "--json", "--out", &outs]);
+    assert_eq!(keys(&v), ["columns", "first_failure", "param"]);
+    assert_eq!(v["param"], "gamma");
+    let cols = v["columns"].as_array().unwrap();
+    assert_eq!(cols.len(), 3);
+    for c in cols {
+        assert_eq!(keys(c), ["failed_at", "param", "values"]);
+    }
+    // γ = 0.0165 walks (the period-2 gait: two alternating values); 0.0205 and 0.0245 fall.
+    assert_eq!(cols[0]["param"], 0.0165);
+    assert!(cols[0]["failed_at"].is_null());
+    let values = floats(&cols[0]["values"]);
+    assert_eq!(values.len(), 8);
+    assert!((values[0] - values[2]).abs() < 1e-6 && (values[0] - values[1]).abs() > 1e-3);
+    for c in &cols[1..] {
+        assert!(c["failed_at"].as_u64().is_some(), "{c}");
+    }
+    let first = v["first_failure"].as_f64().unwrap();
+    assert_eq!(first, cols[1]["param"].as_f64().unwrap());
+    assert!(out.join("walker_orbit_diagram.png").exists());
+    assert!(out.join("walker_orbit_diagram.svg").exists());
+    let csv = std::fs::read_to_string(out.join("walker_orbit_diagram.csv")).unwrap();
+    assert_eq!(csv.lines().count(), 1 + 8 + 2, "{csv}");
+
+    // Flags override the file: one slope, which walks.
+    let v = json(&[
+        "orbit-diagram",
+        &file,
+        "--json",
+        "--out",
+        &outs,
+        "--from",
+        "0.016",
+        "--to",
+        "0.016",
+        "--count",
+        "1",
+    ]);
+    assert_eq!(v["columns"].as_array().unwrap().len(), 1);
+    assert!(v["first_failure"].is_null());
+
+    // The human output names the first failing slope.
+    let out = saltation(&["orbit-diagram", &file, "--out", &outs]);
+    let stdout = String::from_utf8(out.stdout).unwrap();
+    assert!(
+        stdout.contains("runs fail (walker falls) from γ = 0.020500000000"),
+        "{stdout}"
+    );
+}
+
+#[test]
+fn input_errors_exit_2_with_one_line() {
+    let dir = temp_dir("errors");
+    let outs = dir.join("out").display().to_string();
+    let no_section = write(
+        &dir,
+        "plain.ron",
+        "(model: RimlessWheel(lambda2: 0.6666666666666666, alpha: 0.2, spokes: 6))",
+    );
+    let wheel = write(&dir, "wheel.ron", RIMLESS);
+    let cmd = |extra: &[&'static str], file: &str| -> Vec<String> {
+        let mut v: Vec<String> = vec!["continue".into(), file.into(), "--out".into()];
+        v.push(outs.clone());
+        v.extend(extra.iter().map(|s| s.to_string()));
+        v
+    };
+    let run = |args: Vec<String>, needles: &[&str]| {
+        let a: Vec<&str> = args.iter().map(String::as_str).collect();
+        fails(&a, 2, needles);
+    };
+    run(
+        cmd(&[], &no_section),
+        &["plain.ron has no `continuation` section"],
+    );
+    run(
+        cmd(&["--param", "gama"], &wheel),
+        &["--param gama", "unknown parameter `gama`", "alpha"],
+    );
+    run(
+        cmd(&["--to", "0.2"], &wheel),
+        &["--to 0.2", "nothing to continue"],
+    );
+    run(
+        cmd(&["--set", "alpha"], &wheel),
+        &["malformed --set `alpha`"],
+    );
+    run(
+        cmd(&[], "/nonexistent/x.ron"),
+        &["cannot read /nonexistent/x.ron"],
+    );
+    let bad_guess = write(&dir, "guess.ron", &RIMLESS.replace("[0.5]", "[0.5, 1.0]"));
+    run(cmd(&[], &bad_guess), &["steady rolling", "2 value(s)"]);
+    let bad_settings = write(
+        &dir,
+        "set.ron",
+        &RIMLESS.replace("step: 0.01", "step: -1.0"),
+    );
+    run(cmd(&[], &bad_settings), &["continuation settings", "step"]);
+    // orbit-diagram: no diagram in the file and no range on the command line.
+    fails(
+        &["orbit-diagram", &wheel, "--out", &outs],
+        2,
+        &["no `orbit_diagram`", "--from and --to"],
+    );
+    fails(
+        &["orbit-diagram", &no_section, "--out", &outs],
+        2,
+        &["no `continuation` section"],
+    );
+    let walker = write(&dir, "walker.ron", WALKER);
+    fails(
+        &["orbit-diagram", &walker, "--out", &outs, "--count", "0"],
+        2,
+        &["--count 0"],
+    );
+    // Nothing was written for any of these.
+    assert!(!dir.join("out").exists());
+}
