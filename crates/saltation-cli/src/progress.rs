@@ -12,8 +12,8 @@ use std::time::Duration;
 pub struct ScriptBar {
     bar: ProgressBar,
     symbol: String,
-    /// Label and points of the branch in progress.
-    current: Option<(String, usize)>,
+    /// Label of the branch in progress.
+    current: Option<String>,
 }
 
 impl ScriptBar {
@@ -43,14 +43,11 @@ impl ScriptBar {
         match event {
             ScriptProgress::Branch(label) => {
                 self.close_branch();
-                self.current = Some((label.to_string(), 0));
+                self.current = Some(label.to_string());
                 self.bar.set_prefix(format!("branch \"{label}\""));
                 self.bar.set_message("starting");
             }
             ScriptProgress::Point(p) => {
-                if let Some((_, n)) = &mut self.current {
-                    *n = p.points;
-                }
                 self.bar.set_message(format!(
                     "{} point(s), {} = {:.8} (step {:.1e})",
                     p.points, self.symbol, p.param, p.step
@@ -72,10 +69,11 @@ impl ScriptBar {
     }
 
     fn close_branch(&mut self) {
-        if let Some((label, n)) = self.current.take() {
+        // The count is not printed: the library does not report a branch's last point (the
+        // one landing on the parameter bound) to the progress callback.
+        if let Some(label) = self.current.take() {
             if !self.bar.is_hidden() {
-                self.bar
-                    .println(format!("  branch \"{label}\": {n} point(s)"));
+                self.bar.println(format!("  branch \"{label}\" done"));
             }
         }
     }

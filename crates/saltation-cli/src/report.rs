@@ -813,3 +813,62 @@ pub fn stem_of(path: &Path) -> String {
         .map(|s| s.to_string_lossy().into_owned())
         .unwrap_or_else(|| "continuation".into())
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn col(param: f64, failed: bool) -> DiagramColumn {
+        DiagramColumn {
+            param,
+            values: if failed { vec![] } else { vec![0.1, 0.2] },
+            failed_at: failed.then_some(3),
+            failure: failed.then(|| "fell".to_string()),
+        }
+    }
+
+    #[test]
+    fn failures_first_final_and_regions() {
+        // Unsorted on purpose: regions and failures are by increasing parameter.
+        let cols = [
+            col(0.5, true),
+            col(0.1, false),
+            col(0.2, true),
+            col(0.3, false),
+            col(0.4, true),
+        ];
+        assert_eq!(first_failure(&cols), Some(0.2));
+        assert_eq!(final_failure(&cols), Some(0.4));
+        let r = failure_regions(&cols, "walker falls");
+        assert_eq!(r.len(), 2);
+        assert_eq!((r[0].from, r[0].to), (0.2, 0.3));
+        assert_eq!((r[1].from, r[1].to), (0.4, f64::INFINITY));
+        assert_eq!(final_failure(&cols[1..4]), None);
+        assert_eq!(first_failure(&cols[1..2]), None);
+        let csv = diagram_csv(&cols[..2]);
+        assert_eq!(
+            csv,
+            "param,sample,value,failed_at\n0.5,,,3\n0.1,0,0.1,\n0.1,1,0.2,\n"
+        );
+    }
+
+    #[test]
+    fn labels_text_and_fields() {
+        assert_eq!(
+            common_label(&["stable gait, up", "stable gait, down"]),
+            "stable gait"
+        );
+        assert_eq!(common_label(&["a, up", "b, down"]), "a, up");
+        assert_eq!(csv_field("a,b \"c\""), "\"a,b \"\"c\"\"\"");
+        assert_eq!(csv_field("plain"), "plain");
+        let ms = [
+            Multiplier::new(0.5, 0.25),
+            Multiplier::new(0.5, -0.25),
+            Multiplier::new(-1e-13, 0.0),
+        ];
+        assert_eq!(multipliers_text(&ms, 3), "0.500 ± 0.250i, 0.000");
+        assert_eq!(param_symbol("gamma"), "γ");
+        assert_eq!(param_symbol("lambda2"), "lambda2");
+        assert_eq!(kind_key(BifurcationKind::PeriodDoubling), "period_doubling");
+    }
+}

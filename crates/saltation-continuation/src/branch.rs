@@ -35,6 +35,17 @@ pub enum BifurcationKind {
     NeimarkSacker,
 }
 
+impl BifurcationKind {
+    /// Human-readable name.
+    pub fn name(self) -> &'static str {
+        match self {
+            BifurcationKind::Fold => "fold",
+            BifurcationKind::PeriodDoubling => "period doubling",
+            BifurcationKind::NeimarkSacker => "Neimark–Sacker bifurcation",
+        }
+    }
+}
+
 /// A located bifurcation.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Bifurcation {
@@ -49,6 +60,8 @@ pub struct Bifurcation {
     /// Fixed point, reduced coordinates.
     #[serde(skip)]
     pub u: Vec<f64>,
+    /// Duration of the (composed) stride there.
+    pub period: f64,
     /// Multipliers there.
     pub multipliers: Vec<Multiplier>,
 }
@@ -64,6 +77,9 @@ pub enum EndReason {
     /// The corrector failed even at the smallest step: the branch ends here (e.g. the orbit
     /// ceases to exist or the Newton matrix is singular).
     CorrectorFailed(String),
+    /// The branch was asked to end at its first bifurcation of this kind, located at its last
+    /// point.
+    StoppedAt(BifurcationKind),
     /// The stride map failed near the last point (guard no longer reached, grazing, …): the end
     /// of existence of the orbit.
     StrideFailed(String),
@@ -78,6 +94,7 @@ impl std::fmt::Display for EndReason {
                 write!(f, "corrector failed at the smallest step: {s}")
             }
             EndReason::StrideFailed(s) => write!(f, "orbit ceases to exist: {s}"),
+            EndReason::StoppedAt(k) => write!(f, "stopped at its first {}", k.name()),
         }
     }
 }

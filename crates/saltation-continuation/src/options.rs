@@ -50,6 +50,9 @@ pub struct ContinuationOptions {
     pub detect: bool,
     /// Tolerance of bifurcation location, in the parameter (default 1e-10).
     pub locate_tol: f64,
+    /// End the branch at its first period doubling (default false). Scripts set it on the last
+    /// branch of a period-doubling chain: "continued until its own period doubling".
+    pub stop_at_period_doubling: bool,
     /// Stride settings.
     pub stride: StrideOptions,
     /// Newton settings for the starting orbit.
@@ -76,6 +79,7 @@ impl Default for ContinuationOptions {
             fd_param_step: 1e-6,
             detect: true,
             locate_tol: 1e-10,
+            stop_at_period_doubling: false,
             stride: StrideOptions::default(),
             newton: NewtonOptions::default(),
             eigen: EigenBackend::default(),

@@ -116,8 +116,15 @@ pub fn continue_branch<F: ModelFamily>(
             let guess = &u_prev + (u_new - &u_prev) * w;
             if let Ok((u, e, _)) = ev.correct_natural(&guess, bound, false) {
                 let point = make_point(family, &e, u.as_slice(), bound, opts)?;
-                detect(&ev, family, &state, &point, &mut branch, opts);
+                if opts.detect {
+                    detect(&ev, family, &state, &point, &mut branch, opts);
+                }
                 branch.points.push(point);
+                progress(Progress {
+                    points: branch.points.len(),
+                    param: bound,
+                    step: ds,
+                });
             }
             branch.end = EndReason::ParameterBound;
             break;
@@ -125,8 +132,34 @@ pub fn continue_branch<F: ModelFamily>(
         let (u, _) = split(&z);
         let point = make_point(family, &e, u.as_slice(), p, opts)?;
         let tau = tangent(&e.fu, e.fp.as_ref().unwrap(), &state.tau).unwrap_or(state.tau.clone());
+        let found = branch.bifurcations.len();
         if opts.detect {
             detect(&ev, family, &state, &point, &mut branch, opts);
+        }
+        if opts.stop_at_period_doubling {
+            let pd = branch.bifurcations[found..]
+                .iter()
+                .find(|b| b.kind == BifurcationKind::PeriodDoubling)
+                .cloned();
+            if let Some(pd) = pd {
+                // End on the located flip itself.
+                branch.points.push(BranchPoint {
+                    param: pd.param,
+                    u: pd.u.clone(),
+                    x0: pd.x0.clone(),
+                    period: pd.period,
+                    stable: pd.multipliers.iter().all(|m| m.modulus() < 1.0),
+                    multipliers: pd.multipliers.clone(),
+                    tests: point.tests,
+                });
+                branch.end = EndReason::StoppedAt(BifurcationKind::PeriodDoubling);
+                progress(Progress {
+                    points: branch.points.len(),
+                    param: pd.param,
+                    step: ds,
+                });
+                break;
+            }
         }
         branch.points.push(point.clone());
         progress(Progress {
@@ -344,6 +377,7 @@ fn locate<F: ModelFamily>(
         param: p,
         x0: point.x0,
         u: point.u,
+        period: point.period,
         multipliers: point.multipliers,
     })
 }

@@ -151,10 +151,8 @@ pub fn run_script<F: ModelFamily>(
                     opts.step = opts.step.min(1e-4 * pd.param.abs().max(1e-2));
                     start = s;
                     doublings_left -= 1;
-                    if doublings_left == 0 {
-                        // Continue it until its own period doubling.
-                        opts.max_points = opts.max_points.max(1);
-                    }
+                    // The last branch of the chain is continued until its own period doubling.
+                    opts.stop_at_period_doubling = doublings_left == 0;
                 }
                 Err(e) => {
                     out.branches.push(Branch {
