@@ -315,3 +315,113 @@ fn parallel_sweeps_match_the_closed_form() {
         }
     }
 }
+
+/// A ball whose bounce speed is a quadratic function of its impact speed,
+/// `v⁺ = a (v⁻)² + p`: on the section `x = 0` the stride map is `u ↦ a u² + p`, whose fixed
+/// points `u = (1 ± sqrt(1 − 4ap)) / 2a` meet in a fold at `p = 1/(4a)` (multiplier `2au = +1`).
+struct QuadraticBounce {
+    a: f64,
+    p: f64,
+}
+
+impl HybridModel for QuadraticBounce {
+    fn name(&self) -> &str {
+        "quadratic_bounce"
+    }
+    fn dim(&self) -> usize {
+        2
+    }
+    fn flow<D: saltation::hybrid::Scalar>(&self, _m: usize, _t: f64, x: &[D], dx: &mut [D]) {
+        dx[0] = x[1];
+        dx[1] = D::from(-1.0);
+    }
+    fn guards(&self, _m: usize) -> usize {
+        1
+    }
+    fn guard<D: saltation::hybrid::Scalar>(&self, _m: usize, _j: usize, x: &[D]) -> D {
+        x[0]
+    }
+    fn guard_info(&self, _m: usize, _j: usize) -> saltation::hybrid::GuardInfo {
+        saltation::hybrid::GuardInfo {
+            direction: saltation::ode::Direction::Falling,
+            target: 0,
+        }
+    }
+    fn reset<D: saltation::hybrid::Scalar>(&self, _m: usize, _j: usize, x: &[D], out: &mut [D]) {
+        out[0] = D::from(0.0);
+        out[1] = x[1] * x[1] * self.a + self.p;
+    }
+    fn reduced_dim(&self) -> usize {
+        1
+    }
+    fn chart(&self, u: &[f64], x: &mut [f64]) {
+        x.copy_from_slice(&[0.0, u[0]]);
+    }
+    fn chart_jacobian(&self, _u: &[f64], jac: &mut [f64]) {
+        jac.copy_from_slice(&[0.0, 1.0]);
+    }
+    fn project(&self, x: &[f64], u: &mut [f64]) {
+        u[0] = x[1];
+    }
+    fn project_jacobian(&self, _x: &[f64], jac: &mut [f64]) {
+        jac.copy_from_slice(&[0.0, 1.0]);
+    }
+}
+
+#[test]
+fn arclength_passes_a_fold_and_locates_it() {
+    let a = 1.0;
+    let family = |p: f64| -> Result<QuadraticBounce, ParamError> { Ok(QuadraticBounce { a, p }) };
+    let mut o = opts(1e-12);
+    (o.p_min, o.p_max) = (0.05, 0.3);
+    (o.step, o.max_step, o.max_points) = (0.02, 0.02, 80);
+    let start = Start {
+        param: 0.1,
+        u: vec![0.1],
+        label: "bouncing".into(),
+        period_k: 1,
+    };
+    let b = continue_branch(&family, &start, &o, &mut |_| {}).unwrap();
+    // Past the fold the branch turns back to smaller p on the upper sheet and ends at p_min.
+    assert_eq!(b.end, EndReason::ParameterBound, "{}", b.end);
+    let last = b.points.last().unwrap();
+    assert!(
+        (last.param - 0.05).abs() < 1e-12 && last.u[0] > 0.5,
+        "{:?}",
+        last.u
+    );
+    for p in &b.points {
+        let d = (1.0 - 4.0 * a * p.param).sqrt();
+        let (lower, upper) = ((1.0 - d) / (2.0 * a), (1.0 + d) / (2.0 * a));
+        let err = (p.u[0] - lower).abs().min((p.u[0] - upper).abs());
+        assert!(
+            err < 1e-9,
+            "p = {}: u = {} (sheets {lower}, {upper})",
+            p.param,
+            p.u[0]
+        );
+        // Stable exactly on the lower sheet (multiplier 2au < 1).
+        assert_eq!(p.stable, p.u[0] < 0.5, "p = {}", p.param);
+    }
+    let folds: Vec<_> = b
+        .bifurcations
+        .iter()
+        .filter(|x| x.kind == BifurcationKind::Fold)
+        .collect();
+    assert_eq!(folds.len(), 1, "{:?}", b.bifurcations);
+    assert!(
+        (folds[0].param - 0.25 / a).abs() < 1e-8,
+        "fold at {}",
+        folds[0].param
+    );
+    assert!((folds[0].multipliers[0].re - 1.0).abs() < 1e-4);
+    // The natural-parameter predictor cannot pass it: that branch ends at the fold.
+    o.predictor = Predictor::Natural;
+    o.step = 0.01;
+    let b = continue_branch(&family, &start, &o, &mut |_| {}).unwrap();
+    assert!(matches!(
+        b.end,
+        EndReason::CorrectorFailed(_) | EndReason::StrideFailed(_)
+    ));
+    assert!(b.points.last().unwrap().param < 0.25);
+}
