@@ -161,7 +161,11 @@ impl EventScanner {
                     break;
                 }
                 let changes = gk == 0.0 || (gk < 0.0) != (pg < 0.0);
-                if changes {
+                // Every value in the sequence is either far from zero (its screened sign is
+                // right) or came from the dense output, so a change in the wrong direction needs
+                // no confirmation.
+                let wanted = dir.matches(pg, if gk == 0.0 { -pg } else { gk });
+                if changes && wanted {
                     // Confirm on the method's own dense output (Hermite samples are a screen).
                     let ga = if pt == t0 {
                         self.g_prev[i]

@@ -56,26 +56,46 @@ impl ExplicitRk {
     ) {
         self.prepare_common();
         let (n, h) = (self.n, self.h_last());
-        let base = 13; // k₁..k₁₃ (k₁₃ = f(t+h, y₁)) are in place.
-        for q in 0..3 {
-            let (done, rest) = self.k.split_at_mut((base + q) * n);
-            combine_into(&mut self.ytmp, h, coef.a_extra[q], done, n);
-            for (o, y) in self.ytmp.iter_mut().zip(&self.y_prev) {
-                *o += y;
-            }
-            sys.rhs(
-                self.t_prev + coef.c_extra[q] * h,
-                &self.ytmp,
-                &mut rest[..n],
-            );
-        }
-        stats.rhs_evals += 3;
-        for q in 0..4 {
-            let (head, tail) = self.rcont.split_at_mut((4 + q) * n);
-            let _ = head;
-            combine_into(&mut tail[..n], h, &coef.d[q], &self.k, n);
-        }
+        // Literal indices, so that with the static coefficients every row is a constant.
+        self.extra_stage::<0, S>(sys, coef, h, stats);
+        self.extra_stage::<1, S>(sys, coef, h, stats);
+        self.extra_stage::<2, S>(sys, coef, h, stats);
+        self.dense_row::<0>(coef, n, h);
+        self.dense_row::<1>(coef, n, h);
+        self.dense_row::<2>(coef, n, h);
+        self.dense_row::<3>(coef, n, h);
         self.dense_ready = true;
+    }
+
+    /// Extra stage `k_{14+Q}` of DOP853's dense output.
+    #[inline(always)]
+    fn extra_stage<const Q: usize, S: OdeSystem + ?Sized>(
+        &mut self,
+        sys: &S,
+        coef: &Dop853Dense,
+        h: f64,
+        stats: &mut Stats,
+    ) {
+        let n = self.n;
+        let base = 13; // k₁..k₁₃ (k₁₃ = f(t+h, y₁)) are in place.
+        let (done, rest) = self.k.split_at_mut((base + Q) * n);
+        combine_into(&mut self.ytmp, h, coef.a_extra[Q], done, n);
+        for (o, y) in self.ytmp.iter_mut().zip(&self.y_prev) {
+            *o += y;
+        }
+        sys.rhs(
+            self.t_prev + coef.c_extra[Q] * h,
+            &self.ytmp,
+            &mut rest[..n],
+        );
+        stats.rhs_evals += 1;
+    }
+
+    /// Dense coefficient `r_{5+Q} = h Σ_j d_Qj k_j`.
+    #[inline(always)]
+    fn dense_row<const Q: usize>(&mut self, coef: &Dop853Dense, n: usize, h: f64) {
+        let (_, tail) = self.rcont.split_at_mut((4 + Q) * n);
+        combine_into(&mut tail[..n], h, &coef.d[Q], &self.k, n);
     }
 
     /// `y(θ) = r₁ + θ(r₂ + θ₁(r₃ + θ(r₄ + θ₁(r₅ + θ(r₆ + θ₁(r₇ + θ r₈))))))`.
