@@ -13,12 +13,8 @@
 
 mod common;
 
-// The figure, CSV and JSON code of `saltation continue`, compiled into this example as it is
-// (it uses only the library crates). With `saltation-cli` as a dev-dependency of the root
-// package this becomes `use saltation_cli::report;`.
-#[allow(dead_code, unused_imports)]
-#[path = "../crates/saltation-cli/src/report.rs"]
-mod report;
+// The figure, CSV and JSON code of `saltation continue`, shared with the CLI.
+use saltation_cli::report;
 
 use common::Res;
 use saltation::continuation::{

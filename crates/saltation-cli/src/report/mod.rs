@@ -1,0 +1,392 @@
+//! Continuation results as output: the JSON object of `saltation continue --json` and of
+//! `saltation orbit-diagram --json`, CSV tables, a text summary, and the figures — (a) Floquet
+//! plot, (b) multipliers in the complex plane coloured by the parameter, (c) bifurcation diagram
+//! with period-`k` branches, (d) orbit diagram with the parameter range where the runs fail.
+//!
+//! Shared by the CLI and the `walker_continuation` example. It uses only the library crates,
+//! `serde_json` and `std` (no CLI types), so that both build the same figures from the same
+//! [`ScriptResult`].
+//!
+//! The JSON objects are built explicitly here (not by serialising the library's types): their
+//! keys are a public interface.
+
+use saltation_continuation::{BifurcationKind, Branch, DiagramColumn, ScriptResult};
+use saltation_hybrid::{HybridModel, JacobianKind, StrideMap, StrideOptions};
+use saltation_models::Model;
+use saltation_orbit::Multiplier;
+use saltation_plot::{
+    self as plot, BifurcationDiagram, BifurcationPoint, Color, ComplexPlanePlot, FailureRegion,
+    FloquetBranch, FloquetPlot, Marker, OrbitDiagram, PlotError, PointGroup, RenderOptions,
+};
+use serde_json::{json, Value};
+use std::fmt::Write as _;
+use std::path::{Path, PathBuf};
+
+/// Multipliers with a modulus below this are the structural zeros of a stride map (the
+/// event-terminated map loses rank): left out of the figures, which show the nontrivial ones.
+pub const TRIVIAL_MODULUS: f64 = 1e-9;
+
+/// Why writing the report failed.
+#[derive(Debug)]
+#[non_exhaustive]
+pub enum ReportError {
+    /// A figure could not be drawn or written.
+    Plot(PlotError),
+    /// A data file could not be written.
+    Io {
+        /// The file.
+        path: PathBuf,
+        /// The OS error.
+        source: std::io::Error,
+    },
+}
+
+impl std::fmt::Display for ReportError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            ReportError::Plot(e) => write!(f, "{e}"),
+            ReportError::Io { path, source } => {
+                write!(f, "cannot write {}: {source}", path.display())
+            }
+        }
+    }
+}
+
+impl std::error::Error for ReportError {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        match self {
+            ReportError::Plot(e) => Some(e),
+            ReportError::Io { source, .. } => Some(source),
+        }
+    }
+}
+
+impl From<PlotError> for ReportError {
+    fn from(e: PlotError) -> Self {
+        ReportError::Plot(e)
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Names
+// ---------------------------------------------------------------------------------------------
+
+/// The JSON name of a bifurcation kind: `fold`, `period_doubling`, `neimark_sacker`.
+pub fn kind_key(kind: BifurcationKind) -> &'static str {
+    match kind {
+        BifurcationKind::Fold => "fold",
+        BifurcationKind::PeriodDoubling => "period_doubling",
+        BifurcationKind::NeimarkSacker => "neimark_sacker",
+    }
+}
+
+/// The human name of a bifurcation kind.
+pub fn kind_name(kind: BifurcationKind) -> &'static str {
+    match kind {
+        BifurcationKind::Fold => "fold",
+        BifurcationKind::PeriodDoubling => "period doubling",
+        BifurcationKind::NeimarkSacker => "Neimark–Sacker",
+    }
+}
+
+fn plot_kind(kind: BifurcationKind) -> plot::BifurcationKind {
+    match kind {
+        BifurcationKind::Fold => plot::BifurcationKind::Fold,
+        BifurcationKind::PeriodDoubling => plot::BifurcationKind::PeriodDoubling,
+        BifurcationKind::NeimarkSacker => plot::BifurcationKind::NeimarkSacker,
+    }
+}
+
+/// The symbol of a parameter for axis labels and text: Greek letters for their names
+/// (`gamma` → `γ`), the name itself otherwise.
+pub fn param_symbol(name: &str) -> String {
+    const GREEK: [(&str, &str); 17] = [
+        ("alpha", "α"),
+        ("beta", "β"),
+        ("gamma", "γ"),
+        ("delta", "δ"),
+        ("epsilon", "ε"),
+        ("zeta", "ζ"),
+        ("eta", "η"),
+        ("theta", "θ"),
+        ("kappa", "κ"),
+        ("lambda", "λ"),
+        ("mu", "μ"),
+        ("nu", "ν"),
+        ("rho", "ρ"),
+        ("sigma", "σ"),
+        ("tau", "τ"),
+        ("phi", "φ"),
+        ("omega", "ω"),
+    ];
+    GREEK
+        .iter()
+        .find(|(n, _)| *n == name)
+        .map_or_else(|| name.to_string(), |(_, s)| s.to_string())
+}
+
+/// Name of state component `i` of the model (`x<i>` if it has none).
+pub fn state_name(model: &Model, i: usize) -> String {
+    model
+        .state_names()
+        .get(i)
+        .cloned()
+        .unwrap_or_else(|| format!("x{i}"))
+}
+
+// ---------------------------------------------------------------------------------------------
+// JSON
+// ---------------------------------------------------------------------------------------------
+
+/// `[{"re": .., "im": ..}, ..]`.
+pub fn multipliers_json(ms: &[Multiplier]) -> Value {
+    Value::Array(ms.iter().map(|m| json!({"re": m.re, "im": m.im})).collect())
+}
+
+/// The object printed by `saltation continue --json` (and written next to the CSV):
+///
+/// ```text
+/// {"param": "..",
+///  "branches": [{"label": "..", "period_k": 1,
+///                "points": [{"param": .., "x0": [..], "period": ..,
+///                            "multipliers": [{"re": .., "im": ..}], "stable": bool}],
+///                "end": "<why the branch ended>"}],
+///  "bifurcations": [{"kind": "fold" | "period_doubling" | "neimark_sacker", "branch": "..",
+///                    "param": .., "x0": [..], "multipliers": [..]}]}
+/// ```
+pub fn continuation_json(r: &ScriptResult) -> Value {
+    let branches: Vec<Value> = r
+        .branches
+        .iter()
+        .map(|b| {
+            let points: Vec<Value> = b
+                .points
+                .iter()
+                .map(|p| {
+                    json!({
+                        "param": p.param,
+                        "x0": p.x0,
+                        "period": p.period,
+                        "multipliers": multipliers_json(&p.multipliers),
+                        "stable": p.stable,
+                    })
+                })
+                .collect();
+            json!({
+                "label": b.label,
+                "period_k": b.period_k,
+                "points": points,
+                "end": b.end.to_string(),
+            })
+        })
+        .collect();
+    let bifurcations: Vec<Value> = r
+        .bifurcations
+        .iter()
+        .map(|x| {
+            json!({
+                "kind": kind_key(x.kind),
+                "branch": x.branch,
+                "param": x.param,
+                "x0": x.x0,
+                "multipliers": multipliers_json(&x.multipliers),
+            })
+        })
+        .collect();
+    json!({"param": r.param, "branches": branches, "bifurcations": bifurcations})
+}
+
+/// The smallest parameter value whose run failed, if any did.
+pub fn first_failure(columns: &[DiagramColumn]) -> Option<f64> {
+    columns
+        .iter()
+        .filter(|c| c.failed_at.is_some())
+        .map(|c| c.param)
+        .min_by(f64::total_cmp)
+}
+
+/// Where the runs fail for good: the smallest parameter value from which every larger value
+/// failed too (`None` if the largest value did not fail). Isolated failures below it are starts
+/// outside a thin basin of attraction rather than the end of the attractor.
+pub fn final_failure(columns: &[DiagramColumn]) -> Option<f64> {
+    let mut cols: Vec<(f64, bool)> = columns
+        .iter()
+        .map(|c| (c.param, c.failed_at.is_some()))
+        .collect();
+    cols.sort_by(|a, b| a.0.total_cmp(&b.0));
+    let mut start = None;
+    for &(p, failed) in cols.iter().rev() {
+        if !failed {
+            break;
+        }
+        start = Some(p);
+    }
+    start
+}
+
+/// The object printed by `saltation orbit-diagram --json`:
+/// `{"param": "<name>", "columns": [{"param": .., "values": [..], "failed_at": null | k}],
+/// "first_failure": null | ..}`.
+pub fn diagram_json(param: &str, columns: &[DiagramColumn]) -> Value {
+    let cols: Vec<Value> = columns
+        .iter()
+        .map(|c| json!({"param": c.param, "values": c.values, "failed_at": c.failed_at}))
+        .collect();
+    json!({"param": param, "columns": cols, "first_failure": first_failure(columns)})
+}
+
+// ---------------------------------------------------------------------------------------------
+// CSV
+// ---------------------------------------------------------------------------------------------
+
+/// A CSV field: quoted if it holds a comma, quote or line break.
+fn csv_field(s: &str) -> String {
+    if s.contains([',', '"', '\n', '\r']) {
+        format!("\"{}\"", s.replace('"', "\"\""))
+    } else {
+        s.to_string()
+    }
+}
+
+/// One row per branch point: `branch, period_k, param, x0_0 … x0_{n−1}, period, stable`, then
+/// `mu<i>_re, mu<i>_im, mu<i>_modulus` for each multiplier (by decreasing modulus). Numbers are
+/// in shortest round-trip form.
+pub fn branches_csv(r: &ScriptResult) -> String {
+    let pts = || r.branches.iter().flat_map(|b| b.points.iter());
+    let n = pts().map(|p| p.x0.len()).max().unwrap_or(0);
+    let m = pts().map(|p| p.multipliers.len()).max().unwrap_or(0);
+    let mut out = String::from("branch,period_k,param");
+    for i in 0..n {
+        let _ = write!(out, ",x0_{i}");
+    }
+    out.push_str(",period,stable");
+    for i in 0..m {
+        let _ = write!(out, ",mu{i}_re,mu{i}_im,mu{i}_modulus");
+    }
+    out.push('\n');
+    for b in &r.branches {
+        let label = csv_field(&b.label);
+        for p in &b.points {
+            let _ = write!(out, "{label},{},{}", b.period_k, p.param);
+            for i in 0..n {
+                out.push(',');
+                if let Some(x) = p.x0.get(i) {
+                    let _ = write!(out, "{x}");
+                }
+            }
+            let _ = write!(out, ",{},{}", p.period, p.stable);
+            for i in 0..m {
+                match p.multipliers.get(i) {
+                    Some(mu) => {
+                        let _ = write!(out, ",{},{},{}", mu.re, mu.im, mu.modulus());
+                    }
+                    None => out.push_str(",,,"),
+                }
+            }
+            out.push('\n');
+        }
+    }
+    out
+}
+
+/// One row per recorded value: `param, sample, value, failed_at` (the stride index, counting the
+/// transient, at which the run failed; empty if it did not). A run that failed before recording
+/// anything gives one row with empty `sample` and `value`.
+pub fn diagram_csv(columns: &[DiagramColumn]) -> String {
+    let mut out = String::from("param,sample,value,failed_at\n");
+    for c in columns {
+        let failed = c.failed_at.map(|k| k.to_string()).unwrap_or_default();
+        if c.values.is_empty() {
+            let _ = writeln!(out, "{},,,{failed}", c.param);
+        }
+        for (i, v) in c.values.iter().enumerate() {
+            let _ = writeln!(out, "{},{i},{v},{failed}", c.param);
+        }
+    }
+    out
+}
+
+// ---------------------------------------------------------------------------------------------
+// Text
+// ---------------------------------------------------------------------------------------------
+
+/// Multipliers as `a, b ± ci, …` with `digits` decimals (a conjugate pair once).
+pub fn multipliers_text(ms: &[Multiplier], digits: usize) -> String {
+    // Values that print as zero print without a sign.
+    let tiny = 0.5 * 10f64.powi(-(digits as i32));
+    let clean = |v: f64| if v.abs() < tiny { 0.0 } else { v };
+    let mut items = Vec::new();
+    let mut i = 0;
+    while i < ms.len() {
+        let m = Multiplier::new(clean(ms[i].re), clean(ms[i].im));
+        let pair = m.im != 0.0
+            && ms
+                .get(i + 1)
+                .is_some_and(|n| clean(n.re) == m.re && clean(n.im) == -m.im);
+        if pair {
+            items.push(format!("{:.digits$} ± {:.digits$}i", m.re, m.im.abs()));
+            i += 2;
+        } else if m.im != 0.0 {
+            let sign = if m.im < 0.0 { '−' } else { '+' };
+            items.push(format!("{:.digits$} {sign} {:.digits$}i", m.re, m.im.abs()));
+            i += 1;
+        } else {
+            items.push(format!("{:.digits$}", m.re));
+            i += 1;
+        }
+    }
+    items.join(", ")
+}
+
+/// Parameter range `[lo, hi]` of a branch's points.
+pub fn param_range(b: &Branch) -> Option<(f64, f64)> {
+    let lo = b.points.iter().map(|p| p.param).min_by(f64::total_cmp)?;
+    let hi = b.points.iter().map(|p| p.param).max_by(f64::total_cmp)?;
+    Some((lo, hi))
+}
+
+/// The human summary: per branch its label, points, parameter range and why it ended, with its
+/// bifurcations (kind, parameter to 12 digits, multipliers).
+pub fn summary(r: &ScriptResult) -> String {
+    let sym = param_symbol(&r.param);
+    let mut out = String::new();
+    for b in &r.branches {
+        let range = match param_range(b) {
+            Some((lo, hi)) => format!("{sym} ∈ [{lo:.12}, {hi:.12}]"),
+            None => "no points".into(),
+        };
+        let _ = writeln!(
+            out,
+            "branch \"{}\" (period {}): {} point(s), {range}",
+            b.label,
+            b.period_k,
+            b.points.len()
+        );
+        let _ = writeln!(out, "  end: {}", b.end);
+        for x in &b.bifurcations {
+            let _ = writeln!(
+                out,
+                "  {} at {sym} = {:.12}; multipliers {}",
+                kind_name(x.kind),
+                x.param,
+                multipliers_text(&x.multipliers, 9)
+            );
+        }
+    }
+    if r.bifurcations.is_empty() {
+        out.push_str("no bifurcations found\n");
+    }
+    out
+}
+
+// ---------------------------------------------------------------------------------------------
+// Figures
+// ---------------------------------------------------------------------------------------------
+
+mod figures;
+
+pub use figures::{
+    bifurcation_diagram, failure_label, failure_regions, floquet_plot, looks, multiplier_plot,
+    orbit_diagram_figure, orbit_states, stem_of, write_continuation, write_orbit_diagram,
+    FigureContext, Look, Outputs,
+};
