@@ -58,23 +58,23 @@ pub fn transversality(j: &Jump<'_>, site: EventSite, tol: f64) -> Result<f64, Hy
 
 /// Saltation matrix `S = g_x + (f⁺ − g_x f⁻) h_x / (h_x f⁻)` into `s` (row-major n×n).
 pub fn saltation_matrix(j: &Jump<'_>, hxf: f64, s: &mut [f64]) {
-    let n = j.hx.len();
-    for i in 0..n {
-        let gxf: f64 = (0..n).map(|k| j.gx[i * n + k] * j.f_minus[k]).sum();
-        let c = (j.f_plus[i] - gxf) / hxf;
-        for k in 0..n {
-            s[i * n + k] = j.gx[i * n + k] + c * j.hx[k];
-        }
-    }
+    rank_one_update(j, hxf, Some(j.f_plus), s);
 }
 
-/// Event-terminated factor `E = g_x (I − f⁻ h_x / (h_x f⁻))` into `e` (row-major n×n).
+/// Event-terminated factor `E = g_x (I − f⁻ h_x / (h_x f⁻))` into `e` (row-major n×n): the
+/// saltation matrix without its `f⁺` term.
 pub fn terminal_factor(j: &Jump<'_>, hxf: f64, e: &mut [f64]) {
+    rank_one_update(j, hxf, None, e);
+}
+
+/// `out = g_x + (f⁺ − g_x f⁻) h_x / (h_x f⁻)`, with `f⁺ = 0` when absent.
+fn rank_one_update(j: &Jump<'_>, hxf: f64, f_plus: Option<&[f64]>, out: &mut [f64]) {
     let n = j.hx.len();
     for i in 0..n {
         let gxf: f64 = (0..n).map(|k| j.gx[i * n + k] * j.f_minus[k]).sum();
+        let c = (f_plus.map_or(0.0, |f| f[i]) - gxf) / hxf;
         for k in 0..n {
-            e[i * n + k] = j.gx[i * n + k] - gxf * j.hx[k] / hxf;
+            out[i * n + k] = j.gx[i * n + k] + c * j.hx[k];
         }
     }
 }

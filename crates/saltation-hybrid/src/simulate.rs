@@ -1,7 +1,7 @@
 //! Simulation of many strides with a trace (times, states, modes, events) for plotting.
 
 use crate::error::HybridError;
-use crate::guards::ModeGuards;
+use crate::guards::{check_reset_finite, reset_at, ModeGuards};
 use crate::model::HybridModel;
 use crate::stride::{EventRecord, StrideOptions};
 use crate::variational::ModeFlow;
@@ -125,18 +125,13 @@ pub fn simulate<M: HybridModel + ?Sized>(
                 trace.x.push(hit.y.clone());
                 trace.mode.push(mode);
             }
-            if let Some(what) = model.guard_failure(mode, hit.index) {
-                trace.failure = Some(HybridError::Failure {
-                    mode,
-                    guard: hit.index,
-                    t: hit.t,
-                    what,
-                });
-                break 'strides;
-            }
-            let target = model.guard_info(mode, hit.index).target;
-            let mut xp = vec![0.0; n];
-            model.reset::<f64>(mode, hit.index, &hit.y, &mut xp);
+            let (target, xp) = match reset_at(model, mode, hit.index, hit.t, &hit.y) {
+                Ok(r) => r,
+                Err(e) => {
+                    trace.failure = Some(e);
+                    break 'strides;
+                }
+            };
             trace.events.push(EventRecord {
                 t: hit.t,
                 mode,
@@ -145,10 +140,8 @@ pub fn simulate<M: HybridModel + ?Sized>(
                 x_minus: hit.y,
                 x_plus: xp.clone(),
             });
-            if xp.iter().any(|v| !v.is_finite()) {
-                trace.failure = Some(HybridError::NonFinite {
-                    what: "state after a reset",
-                });
+            if let Err(e) = check_reset_finite(&xp) {
+                trace.failure = Some(e);
                 break 'strides;
             }
             mode = target;

@@ -15,12 +15,14 @@
 
 use crate::ad::{guard_gradient, reset_jacobian};
 use crate::error::HybridError;
-use crate::guards::ModeGuards;
+use crate::guards::{check_reset_finite, reset_at, ModeGuards};
 use crate::model::HybridModel;
 use crate::saltation::{saltation_matrix, terminal_factor, transversality, EventSite, Jump};
 use crate::variational::{ModeFlow, VariationalFlow};
 use nalgebra::DMatrix;
-use saltation_ode::{ExplicitRk, Method, Solver, SolverOptions, Stats, Stop};
+use saltation_ode::{
+    EventSet, ExplicitRk, Method, OdeError, OdeSystem, Solver, SolverOptions, Stats, Stop,
+};
 use serde::{Deserialize, Serialize};
 
 /// Which Jacobian a stride computes.
@@ -227,55 +229,25 @@ impl<'a, M: HybridModel + ?Sized> StrideMap<'a, M> {
         let t_max = self.opts.t_max;
         loop {
             let guards = ModeGuards { model, mode };
-            let ode = |source| HybridError::Ode { mode, source };
+            let first = events.is_empty();
+            let y0 = &b.y[..len];
             let stop = if with_jac {
                 let sys = VariationalFlow::new(model, mode);
-                let s = &mut self.var;
-                if events.is_empty() {
-                    s.start(&sys, &guards, t, &b.y[..len]).map_err(ode)?;
-                } else {
-                    s.restart(&sys, &guards, t, &b.y[..len]).map_err(ode)?;
-                }
-                s.integrate(&sys, &guards, t_max, None).map_err(ode)?
+                segment(&mut self.var, &sys, &guards, first, t, y0, t_max)
             } else {
                 let sys = ModeFlow { model, mode };
-                let s = &mut self.plain;
-                if events.is_empty() {
-                    s.start(&sys, &guards, t, &b.y[..len]).map_err(ode)?;
-                } else {
-                    s.restart(&sys, &guards, t, &b.y[..len]).map_err(ode)?;
-                }
-                s.integrate(&sys, &guards, t_max, None).map_err(ode)?
-            };
+                segment(&mut self.plain, &sys, &guards, first, t, y0, t_max)
+            }
+            .map_err(|source| HybridError::Ode { mode, source })?;
             let hit = match stop {
                 Stop::TimeReached => return Err(HybridError::GuardNotReached { mode, t_max }),
                 Stop::Event(hit) => hit,
             };
             let j = hit.index;
             t = hit.t;
-            if let Some(what) = model.guard_failure(mode, j) {
-                return Err(HybridError::Failure {
-                    mode,
-                    guard: j,
-                    t,
-                    what,
-                });
-            }
-            let target = model.guard_info(mode, j).target;
-            if target >= model.modes() {
-                return Err(HybridError::BadMode {
-                    mode: target,
-                    modes: model.modes(),
-                });
-            }
             let xm = &hit.y[..n];
-            let mut xp = vec![0.0; n];
-            model.reset::<f64>(mode, j, xm, &mut xp);
-            if xp.iter().any(|v| !v.is_finite()) {
-                return Err(HybridError::NonFinite {
-                    what: "state after a reset",
-                });
-            }
+            let (target, xp) = reset_at(model, mode, j, t, xm)?;
+            check_reset_finite(&xp)?;
             // Transversality (grazing) is checked at every event, with or without Jacobian.
             model.flow::<f64>(mode, t, xm, &mut b.fm);
             model.flow::<f64>(target, t, &xp, &mut b.fp);
@@ -337,4 +309,23 @@ impl<'a, M: HybridModel + ?Sized> StrideMap<'a, M> {
             }
         }
     }
+}
+
+/// Integrates one smooth segment from `(t, y)` to its first guard or `t_max`: starts the solver
+/// on the stride's first segment, restarts it (keeping statistics and Zeno history) after a jump.
+fn segment<S: OdeSystem, E: EventSet>(
+    solver: &mut Solver<ExplicitRk>,
+    sys: &S,
+    guards: &E,
+    first: bool,
+    t: f64,
+    y: &[f64],
+    t_max: f64,
+) -> Result<Stop, OdeError> {
+    if first {
+        solver.start(sys, guards, t, y)?;
+    } else {
+        solver.restart(sys, guards, t, y)?;
+    }
+    solver.integrate(sys, guards, t_max, None)
 }
