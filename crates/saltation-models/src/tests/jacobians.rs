@@ -76,6 +76,13 @@ fn hand_written_jacobians_match_automatic_differentiation() {
                     );
                     flow_jacobian_ad(&model, mode, t, &x, &mut ad);
                     worst = worst.max(assert_close(&hand, &ad, &what));
+                    // The combined f/f_x hook, where a model has one, agrees with both parts.
+                    let (mut dx, mut f) = (vec![0.0; n], vec![0.0; n]);
+                    if model.flow_and_jacobian(mode, t, &x, &mut dx, &mut hand) {
+                        model.flow::<f64>(mode, t, &x, &mut f);
+                        assert_close(&dx, &f, &format!("{what}: combined f"));
+                        worst = worst.max(assert_close(&hand, &ad, &format!("{what}: combined")));
+                    }
                     for j in 0..model.guards(mode) {
                         let what = format!("{} guard {j} of mode {mode} at {x:?}", model.name());
                         assert!(
