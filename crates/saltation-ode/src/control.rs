@@ -78,6 +78,8 @@ pub struct PiController {
     safety: f64,
     max_growth: f64,
     min_shrink: f64,
+    /// How `err^α` is computed (square roots for the common exponents, else `powf`).
+    root: Root,
     err_prev: f64,
     /// `err_prev^β`, kept so that each step needs one `powf`.
     err_prev_pow: f64,
@@ -89,8 +91,10 @@ impl PiController {
     /// `default_beta` (the method's own).
     pub fn new(q: u32, default_beta: f64, opts: &SolverOptions) -> Self {
         let beta = opts.pi_beta.unwrap_or(default_beta);
+        let alpha = 1.0 / (q as f64 + 1.0) - 0.75 * beta;
         Self {
-            alpha: 1.0 / (q as f64 + 1.0) - 0.75 * beta,
+            alpha,
+            root: Root::of(alpha),
             beta,
             safety: opts.safety,
             max_growth: opts.max_growth,
@@ -104,7 +108,7 @@ impl PiController {
     /// Whether `err` passes, and the next step size.
     #[inline]
     pub fn next(&mut self, h: f64, err: f64) -> (bool, f64) {
-        let fac11 = err.powf(self.alpha);
+        let fac11 = self.root.pow(err, self.alpha);
         if err <= 1.0 {
             let mut fac = fac11 / self.err_prev_pow / self.safety;
             fac = fac.clamp(1.0 / self.max_growth, 1.0 / self.min_shrink);
@@ -132,6 +136,39 @@ impl PiController {
         self.err_prev = 1e-4;
         self.err_prev_pow = 1e-4f64.powf(self.beta);
         self.rejected_last = false;
+    }
+}
+
+/// `x^α` by square roots when `α` is 1/2, 1/4 or 1/8 (DOP853's exponent), which costs a few
+/// cycles instead of a `powf` call; otherwise `powf`.
+#[derive(Debug, Clone, Copy, PartialEq)]
+enum Root {
+    Sqrt(u8),
+    Pow,
+}
+
+impl Root {
+    fn of(alpha: f64) -> Self {
+        match alpha {
+            0.5 => Root::Sqrt(1),
+            0.25 => Root::Sqrt(2),
+            0.125 => Root::Sqrt(3),
+            _ => Root::Pow,
+        }
+    }
+
+    #[inline(always)]
+    fn pow(self, x: f64, alpha: f64) -> f64 {
+        match self {
+            Root::Sqrt(k) => {
+                let mut r = x.sqrt();
+                for _ in 1..k {
+                    r = r.sqrt();
+                }
+                r
+            }
+            Root::Pow => x.powf(alpha),
+        }
     }
 }
 
@@ -189,6 +226,23 @@ pub fn initial_step(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn square_root_powers_agree_with_powf() {
+        for alpha in [0.5, 0.25, 0.125] {
+            let r = Root::of(alpha);
+            assert!(matches!(r, Root::Sqrt(_)));
+            for x in [0.0, 1e-300, 3.7e-9, 0.42, 1.0, 17.0, 6.1e12] {
+                let (a, b) = (r.pow(x, alpha), x.powf(alpha));
+                assert!(
+                    (a - b).abs() <= 2.0 * f64::EPSILON * b,
+                    "{x}^{alpha}: {a} vs {b}"
+                );
+            }
+            assert!(r.pow(f64::NAN, alpha).is_nan());
+        }
+        assert_eq!(Root::of(0.17), Root::Pow);
+    }
 
     #[test]
     fn controller_accepts_small_errors_and_bounds_growth() {

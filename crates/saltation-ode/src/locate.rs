@@ -16,7 +16,26 @@ use crate::{OdeSystem, Stats};
 
 /// Hermite samples of a guard within this fraction of the guard's largest value over the step
 /// are re-evaluated on the method's dense output before their sign is used.
+/// At the early sample `θ = 1/1024` of an unarmed guard the threshold is scaled by `θ`: the
+/// Hermite cubic matches `y` and `y'` at the step's start exactly, so its error there is
+/// `O(θ²)` while the guard itself grows like `θ` (unless it also leaves zero tangentially, and
+/// then it stays below the scaled threshold and is re-checked).
 const SCREEN_DOUBT: f64 = 1e-2;
+
+/// Where an unarmed guard is sampled first, as a fraction of the step.
+const EARLY_SAMPLE: f64 = 1.0 / 1024.0;
+
+/// Cubic Hermite basis at `θ` with the derivative weights divided by the step:
+/// `[(1+2θ)(1−θ)², θ(1−θ)², θ²(3−2θ), θ²(θ−1)]` (see [`crate::StepEnds::hermite`]).
+fn hermite_weights(th: f64) -> [f64; 4] {
+    let (u, th2) = (1.0 - th, th * th);
+    [
+        (1.0 + 2.0 * th) * u * u,
+        th * u * u,
+        th2 * (3.0 - 2.0 * th),
+        th2 * (th - 1.0),
+    ]
+}
 
 /// Guard bookkeeping between steps (buffers allocated on `reset`).
 #[derive(Debug, Clone, Default)]
@@ -25,6 +44,8 @@ pub(crate) struct EventScanner {
     g_new: Vec<f64>,
     samples: Vec<f64>,
     sample_t: Vec<f64>,
+    /// Cubic Hermite weights `[h₀₀, h₁₀/h, h₀₁, h₁₁/h]` of the interior sample points `θ_k = k/(m+1)`.
+    weights: Vec<[f64; 4]>,
     ybuf: Vec<f64>,
     n_samples: usize,
     t_start: f64,
@@ -49,6 +70,11 @@ impl EventScanner {
         self.g_new.resize(ne, 0.0);
         self.samples.resize((n_samples + 1) * ne, 0.0);
         self.sample_t.reserve(n_samples + 1);
+        if self.weights.len() != n_samples {
+            self.weights = (1..=n_samples)
+                .map(|k| hermite_weights(k as f64 / (n_samples + 1) as f64))
+                .collect();
+        }
         self.ybuf.resize(y.len(), 0.0);
         self.t_start = t;
         self.passed.clear();
@@ -115,18 +141,31 @@ impl EventScanner {
                 self.g_new[i] = events.value(i, t1, ends.y1);
             }
             self.sample_t.clear();
+            let n = self.ybuf.len();
+            let (y0, y1) = (&ends.y0[..n], &ends.y1[..n]);
+            let (f0, f1) = (&ends.f0[..n], &ends.f1[..n]);
+            let mut p = 0;
             if self.g_prev.contains(&0.0) {
-                self.sample_t.push(t0 + h / 1024.0);
-            }
-            for k in 1..=self.n_samples {
-                self.sample_t
-                    .push(t0 + h * k as f64 / (self.n_samples + 1) as f64);
-            }
-            for (p, &tp) in self.sample_t.iter().enumerate() {
+                // An unarmed guard: an early extra sample sees the sign it leaves zero with.
+                let tp = t0 + h * EARLY_SAMPLE;
+                self.sample_t.push(tp);
                 ends.hermite(tp, &mut self.ybuf);
+                for i in 0..ne {
+                    self.samples[i] = events.value(i, tp, &self.ybuf);
+                }
+                p = 1;
+            }
+            for (k, w) in self.weights.iter().enumerate() {
+                let tp = t0 + h * (k + 1) as f64 / (self.n_samples + 1) as f64;
+                self.sample_t.push(tp);
+                let (c10, c11) = (w[1] * h, w[3] * h);
+                for m in 0..n {
+                    self.ybuf[m] = w[0] * y0[m] + c10 * f0[m] + w[2] * y1[m] + c11 * f1[m];
+                }
                 for i in 0..ne {
                     self.samples[p * ne + i] = events.value(i, tp, &self.ybuf);
                 }
+                p += 1;
             }
             stats.guard_evals += ne * (self.sample_t.len() + 1);
             (t0, t1)
@@ -135,7 +174,11 @@ impl EventScanner {
         let start_tol = 8.0 * f64::EPSILON * self.t_start.abs().max(h.abs());
         let mut best: Option<EventHit> = None;
         let npts = self.sample_t.len();
+        let early = npts > self.n_samples;
         for i in 0..ne {
+            if self.quiet(i, ne) {
+                continue;
+            }
             let dir = events.direction(i);
             let (mut pt, mut pg) = (t0, self.g_prev[i]);
             // Near zero the Hermite screen can have the wrong sign (its error is far above the
@@ -149,7 +192,12 @@ impl EventScanner {
                 } else {
                     (t1, self.g_new[i])
                 };
-                if p < npts && gk.abs() <= SCREEN_DOUBT * scale {
+                let doubt = if p == 0 && early {
+                    SCREEN_DOUBT * EARLY_SAMPLE * scale
+                } else {
+                    SCREEN_DOUBT * scale
+                };
+                if p < npts && gk.abs() <= doubt {
                     gk = self.dense_guard(stepper, sys, events, i, tk, stats);
                 }
                 if pg == 0.0 {
@@ -225,6 +273,26 @@ impl EventScanner {
         }
         std::mem::swap(&mut self.g_prev, &mut self.g_new);
         best
+    }
+
+    /// Whether guard `i` keeps one strict sign over the whole step, with every screened value far
+    /// from zero (no crossing to look for, nothing to re-check on the dense output).
+    #[inline]
+    fn quiet(&self, i: usize, ne: usize) -> bool {
+        let (g0, g1) = (self.g_prev[i], self.g_new[i]);
+        if g0 == 0.0 || g1 == 0.0 || (g0 < 0.0) != (g1 < 0.0) {
+            return false;
+        }
+        let npts = self.sample_t.len();
+        let mut scale = g0.abs().max(g1.abs());
+        for p in 0..npts {
+            scale = scale.max(self.samples[p * ne + i].abs());
+        }
+        let doubt = SCREEN_DOUBT * scale;
+        (0..npts).all(|p| {
+            let g = self.samples[p * ne + i];
+            (g < 0.0) == (g0 < 0.0) && g.abs() > doubt
+        })
     }
 
     fn dense_guard<M: Stepper, S: OdeSystem + ?Sized, E: EventSet + ?Sized>(

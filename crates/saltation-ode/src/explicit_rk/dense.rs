@@ -3,6 +3,7 @@
 //! Both share the leading terms `r₁ = y₀`, `r₂ = Δ = y₁ − y₀`, `r₃ = h f₀ − Δ`,
 //! `r₄ = Δ − h f₁ − r₃`, so that the interpolant matches `y` and `f` at both ends.
 
+use super::dim::{scaled, Dim};
 use super::ExplicitRk;
 use crate::tableau::Dop853Dense;
 use crate::{OdeSystem, Stats};
@@ -12,33 +13,44 @@ impl ExplicitRk {
         self.t - self.t_prev
     }
 
-    fn prepare_common(&mut self) {
-        let (n, h) = (self.n, self.h_last());
+    #[inline(always)]
+    fn prepare_common<D: Dim>(&mut self, dim: D) {
+        let (n, h) = (dim.n(), self.h_last());
+        let (y, y0, f, f0) = (
+            &self.y[..n],
+            &self.y_prev[..n],
+            &self.f[..n],
+            &self.f_prev[..n],
+        );
+        let r = &mut self.rcont[..4 * n];
         for i in 0..n {
-            let d = self.y[i] - self.y_prev[i];
-            let r3 = h * self.f_prev[i] - d;
-            self.rcont[i] = self.y_prev[i];
-            self.rcont[n + i] = d;
-            self.rcont[2 * n + i] = r3;
-            self.rcont[3 * n + i] = d - h * self.f[i] - r3;
+            let d = y[i] - y0[i];
+            let r3 = h * f0[i] - d;
+            r[i] = y0[i];
+            r[n + i] = d;
+            r[2 * n + i] = r3;
+            r[3 * n + i] = d - h * f[i] - r3;
         }
     }
 
     /// `r₅ = h Σ d_i k_i` (Dormand–Prince 5(4)).
-    pub(super) fn prepare_dp5(&mut self, d: &[f64]) {
-        self.prepare_common();
-        let (n, h) = (self.n, self.h_last());
-        combine_into(&mut self.rcont[4 * n..5 * n], h, d, &self.k, n);
+    #[inline(always)]
+    pub(super) fn prepare_dp5<D: Dim>(&mut self, dim: D, d: &[f64]) {
+        self.prepare_common(dim);
+        let (n, h) = (dim.n(), self.h_last());
+        scaled(dim, &mut self.rcont[4 * n..5 * n], h, d, &self.k);
         self.dense_ready = true;
     }
 
     /// `y(θ) = r₁ + θ(r₂ + θ₁(r₃ + θ(r₄ + θ₁ r₅)))`, `θ₁ = 1 − θ`.
-    pub(super) fn eval_dp5(&self, t: f64, out: &mut [f64]) {
-        let n = self.n;
+    #[inline(always)]
+    pub(super) fn eval_dp5<D: Dim>(&self, dim: D, t: f64, out: &mut [f64]) {
+        let n = dim.n();
+        let out = &mut out[..n];
         let h = self.h_last();
         let th = if h == 0.0 { 1.0 } else { (t - self.t_prev) / h };
         let th1 = 1.0 - th;
-        let r = &self.rcont;
+        let r = &self.rcont[..5 * n];
         for i in 0..n {
             out[i] = r[i]
                 + th * (r[n + i] + th1 * (r[2 * n + i] + th * (r[3 * n + i] + th1 * r[4 * n + i])));
@@ -48,44 +60,43 @@ impl ExplicitRk {
     /// Extra stages `k₁₄..k₁₆` and `r₅..r₈ = h Σ d_qj k_j` (DOP853).
     /// (Inlined so that, called with the static DOP853 coefficients, they fold to constants.)
     #[inline(always)]
-    pub(super) fn prepare_dop853<S: OdeSystem + ?Sized>(
+    pub(super) fn prepare_dop853<D: Dim, S: OdeSystem + ?Sized>(
         &mut self,
+        dim: D,
         sys: &S,
         coef: &Dop853Dense,
         stats: &mut Stats,
     ) {
-        self.prepare_common();
-        let (n, h) = (self.n, self.h_last());
+        self.prepare_common(dim);
+        let h = self.h_last();
         // Literal indices, so that with the static coefficients every row is a constant.
-        self.extra_stage::<0, S>(sys, coef, h, stats);
-        self.extra_stage::<1, S>(sys, coef, h, stats);
-        self.extra_stage::<2, S>(sys, coef, h, stats);
-        self.dense_row::<0>(coef, n, h);
-        self.dense_row::<1>(coef, n, h);
-        self.dense_row::<2>(coef, n, h);
-        self.dense_row::<3>(coef, n, h);
+        self.extra_stage::<0, D, S>(dim, sys, coef, h, stats);
+        self.extra_stage::<1, D, S>(dim, sys, coef, h, stats);
+        self.extra_stage::<2, D, S>(dim, sys, coef, h, stats);
+        self.dense_row::<0, D>(dim, coef, h);
+        self.dense_row::<1, D>(dim, coef, h);
+        self.dense_row::<2, D>(dim, coef, h);
+        self.dense_row::<3, D>(dim, coef, h);
         self.dense_ready = true;
     }
 
     /// Extra stage `k_{14+Q}` of DOP853's dense output.
     #[inline(always)]
-    fn extra_stage<const Q: usize, S: OdeSystem + ?Sized>(
+    fn extra_stage<const Q: usize, D: Dim, S: OdeSystem + ?Sized>(
         &mut self,
+        dim: D,
         sys: &S,
         coef: &Dop853Dense,
         h: f64,
         stats: &mut Stats,
     ) {
-        let n = self.n;
+        let n = dim.n();
         let base = 13; // k₁..k₁₃ (k₁₃ = f(t+h, y₁)) are in place.
         let (done, rest) = self.k.split_at_mut((base + Q) * n);
-        combine_into(&mut self.ytmp, h, coef.a_extra[Q], done, n);
-        for (o, y) in self.ytmp.iter_mut().zip(&self.y_prev) {
-            *o += y;
-        }
+        super::dim::combine(dim, &mut self.ytmp, &self.y_prev, h, coef.a_extra[Q], done);
         sys.rhs(
             self.t_prev + coef.c_extra[Q] * h,
-            &self.ytmp,
+            &self.ytmp[..n],
             &mut rest[..n],
         );
         stats.rhs_evals += 1;
@@ -93,36 +104,24 @@ impl ExplicitRk {
 
     /// Dense coefficient `r_{5+Q} = h Σ_j d_Qj k_j`.
     #[inline(always)]
-    fn dense_row<const Q: usize>(&mut self, coef: &Dop853Dense, n: usize, h: f64) {
+    fn dense_row<const Q: usize, D: Dim>(&mut self, dim: D, coef: &Dop853Dense, h: f64) {
+        let n = dim.n();
         let (_, tail) = self.rcont.split_at_mut((4 + Q) * n);
-        combine_into(&mut tail[..n], h, &coef.d[Q], &self.k, n);
+        scaled(dim, tail, h, &coef.d[Q], &self.k);
     }
 
     /// `y(θ) = r₁ + θ(r₂ + θ₁(r₃ + θ(r₄ + θ₁(r₅ + θ(r₆ + θ₁(r₇ + θ r₈))))))`.
-    pub(super) fn eval_dop853(&self, t: f64, out: &mut [f64]) {
-        let n = self.n;
+    #[inline(always)]
+    pub(super) fn eval_dop853<D: Dim>(&self, dim: D, t: f64, out: &mut [f64]) {
+        let n = dim.n();
+        let out = &mut out[..n];
         let h = self.h_last();
         let th = if h == 0.0 { 1.0 } else { (t - self.t_prev) / h };
         let th1 = 1.0 - th;
-        let r = &self.rcont;
+        let r = &self.rcont[..8 * n];
         for i in 0..n {
             let c = r[4 * n + i] + th * (r[5 * n + i] + th1 * (r[6 * n + i] + th * r[7 * n + i]));
             out[i] = r[i] + th * (r[n + i] + th1 * (r[2 * n + i] + th * (r[3 * n + i] + th1 * c)));
         }
-    }
-}
-
-/// `out = h Σ_j coef_j k_j` over stage-major stages (zero coefficients skipped).
-#[inline(always)]
-fn combine_into(out: &mut [f64], h: f64, coef: &[f64], k: &[f64], n: usize) {
-    let k = &k[..coef.len() * n];
-    for (m, o) in out.iter_mut().enumerate().take(n) {
-        let mut acc = 0.0;
-        for (j, &c) in coef.iter().enumerate() {
-            if c != 0.0 {
-                acc += c * k[j * n + m];
-            }
-        }
-        *o = h * acc;
     }
 }

@@ -6,6 +6,7 @@
 //! coefficients) is allocated in [`Stepper::start`] and reused: the step loop does not allocate.
 
 mod dense;
+mod dim;
 mod kernel;
 
 use crate::control::{initial_step, PiController};
@@ -261,22 +262,22 @@ impl Stepper for ExplicitRk {
     ) {
         match self.tab.dense {
             DenseOutput::Hermite => self.ends().hermite(t, out),
-            DenseOutput::Dp5 { d } => {
+            DenseOutput::Dp5 { d } => dim::with_dim!(self.n, |dim| {
                 if !self.dense_ready {
-                    self.prepare_dp5(d);
+                    self.prepare_dp5(dim, d);
                 }
-                self.eval_dp5(t, out);
-            }
-            DenseOutput::Dop853(coef) => {
+                self.eval_dp5(dim, t, out)
+            }),
+            DenseOutput::Dop853(coef) => dim::with_dim!(self.n, |dim| {
                 if !self.dense_ready {
                     if std::ptr::eq(coef, &crate::tableau::DOP853_DENSE) {
-                        self.prepare_dop853(sys, &crate::tableau::DOP853_DENSE, stats);
+                        self.prepare_dop853(dim, sys, &crate::tableau::DOP853_DENSE, stats);
                     } else {
-                        self.prepare_dop853(sys, coef, stats);
+                        self.prepare_dop853(dim, sys, coef, stats);
                     }
                 }
-                self.eval_dop853(t, out);
-            }
+                self.eval_dop853(dim, t, out)
+            }),
         }
     }
 
