@@ -423,5 +423,14 @@ fn arclength_passes_a_fold_and_locates_it() {
         b.end,
         EndReason::CorrectorFailed(_) | EndReason::StrideFailed(_)
     ));
-    assert!(b.points.last().unwrap().param < 0.25);
+    // Beyond the fold, min_u |P(u) − u| = p − 1/4: a point within the corrector's tolerance of
+    // the fold is a solution to that tolerance, and rounding decides whether the shrinking
+    // natural steps land on one. Nothing further can be reached.
+    let last = b.points.last().unwrap();
+    assert!(
+        last.param < 0.25 + o.corrector_tol,
+        "{} {:?}",
+        last.param,
+        last.u
+    );
 }

@@ -28,6 +28,7 @@
 #![allow(clippy::neg_cmp_op_on_partial_ord)]
 
 mod control;
+mod dim;
 mod error;
 pub mod events;
 mod explicit_rk;

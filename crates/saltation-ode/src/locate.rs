@@ -9,9 +9,10 @@
 //! leaves zero with (an extra sample at `h/1024` catches a quick return) and is not detected
 //! there. A root within a few ulps of the last (re)start is the start itself and is ignored.
 
+use crate::dim::{with_dim, Dim};
 use crate::events::{EventHit, EventSet};
 use crate::root::brent;
-use crate::stepper::Stepper;
+use crate::stepper::{StepEnds, Stepper};
 use crate::{OdeSystem, Stats};
 
 /// Hermite samples of a guard within this fraction of the guard's largest value over the step
@@ -27,14 +28,28 @@ const EARLY_SAMPLE: f64 = 1.0 / 1024.0;
 
 /// Cubic Hermite basis at `θ` with the derivative weights divided by the step:
 /// `[(1+2θ)(1−θ)², θ(1−θ)², θ²(3−2θ), θ²(θ−1)]` (see [`crate::StepEnds::hermite`]).
-fn hermite_weights(th: f64) -> [f64; 4] {
+/// The fifth entry is `θ` itself.
+fn hermite_weights(th: f64) -> [f64; 5] {
     let (u, th2) = (1.0 - th, th * th);
     [
         (1.0 + 2.0 * th) * u * u,
         th * u * u,
         th2 * (3.0 - 2.0 * th),
         th2 * (th - 1.0),
+        th,
     ]
+}
+
+/// `out = w₀ y₀ + w₁ h f₀ + w₂ y₁ + w₃ h f₁` (the cubic Hermite interpolant at the weights' `θ`).
+#[inline(always)]
+fn hermite_at<D: Dim>(d: D, w: &[f64; 5], ends: &StepEnds<'_>, out: &mut [f64]) {
+    let n = d.n();
+    let h = ends.t1 - ends.t0;
+    let (c10, c11) = (w[1] * h, w[3] * h);
+    let (y0, y1, f0, f1) = (&ends.y0[..n], &ends.y1[..n], &ends.f0[..n], &ends.f1[..n]);
+    for (m, o) in out[..n].iter_mut().enumerate() {
+        *o = w[0] * y0[m] + c10 * f0[m] + w[2] * y1[m] + c11 * f1[m];
+    }
 }
 
 /// Guard bookkeeping between steps (buffers allocated on `reset`).
@@ -43,9 +58,12 @@ pub(crate) struct EventScanner {
     g_prev: Vec<f64>,
     g_new: Vec<f64>,
     samples: Vec<f64>,
+    /// Times of the step's samples (the first `npts` entries are in use).
     sample_t: Vec<f64>,
-    /// Cubic Hermite weights `[h₀₀, h₁₀/h, h₀₁, h₁₁/h]` of the interior sample points `θ_k = k/(m+1)`.
-    weights: Vec<[f64; 4]>,
+    npts: usize,
+    /// Cubic Hermite weights `[h₀₀, h₁₀/h, h₀₁, h₁₁/h, θ]` of the interior sample points
+    /// `θ_k = k/(m+1)`.
+    weights: Vec<[f64; 5]>,
     ybuf: Vec<f64>,
     n_samples: usize,
     t_start: f64,
@@ -69,7 +87,7 @@ impl EventScanner {
         self.g_prev.resize(ne, 0.0);
         self.g_new.resize(ne, 0.0);
         self.samples.resize((n_samples + 1) * ne, 0.0);
-        self.sample_t.reserve(n_samples + 1);
+        self.sample_t.resize(n_samples + 1, 0.0);
         if self.weights.len() != n_samples {
             self.weights = (1..=n_samples)
                 .map(|k| hermite_weights(k as f64 / (n_samples + 1) as f64))
@@ -140,40 +158,37 @@ impl EventScanner {
             for i in 0..ne {
                 self.g_new[i] = events.value(i, t1, ends.y1);
             }
-            self.sample_t.clear();
             let n = self.ybuf.len();
-            let (y0, y1) = (&ends.y0[..n], &ends.y1[..n]);
-            let (f0, f1) = (&ends.f0[..n], &ends.f1[..n]);
             let mut p = 0;
             if self.g_prev.contains(&0.0) {
                 // An unarmed guard: an early extra sample sees the sign it leaves zero with.
                 let tp = t0 + h * EARLY_SAMPLE;
-                self.sample_t.push(tp);
+                self.sample_t[0] = tp;
                 ends.hermite(tp, &mut self.ybuf);
                 for i in 0..ne {
                     self.samples[i] = events.value(i, tp, &self.ybuf);
                 }
                 p = 1;
             }
-            for (k, w) in self.weights.iter().enumerate() {
-                let tp = t0 + h * (k + 1) as f64 / (self.n_samples + 1) as f64;
-                self.sample_t.push(tp);
-                let (c10, c11) = (w[1] * h, w[3] * h);
-                for m in 0..n {
-                    self.ybuf[m] = w[0] * y0[m] + c10 * f0[m] + w[2] * y1[m] + c11 * f1[m];
+            with_dim!(n, |d| {
+                for w in &self.weights {
+                    let tp = t0 + h * w[4];
+                    self.sample_t[p] = tp;
+                    hermite_at(d, w, &ends, &mut self.ybuf);
+                    for i in 0..ne {
+                        self.samples[p * ne + i] = events.value(i, tp, &self.ybuf);
+                    }
+                    p += 1;
                 }
-                for i in 0..ne {
-                    self.samples[p * ne + i] = events.value(i, tp, &self.ybuf);
-                }
-                p += 1;
-            }
-            stats.guard_evals += ne * (self.sample_t.len() + 1);
+            });
+            self.npts = p;
+            stats.guard_evals += ne * (p + 1);
             (t0, t1)
         };
         let h = t1 - t0;
         let start_tol = 8.0 * f64::EPSILON * self.t_start.abs().max(h.abs());
         let mut best: Option<EventHit> = None;
-        let npts = self.sample_t.len();
+        let npts = self.npts;
         let early = npts > self.n_samples;
         for i in 0..ne {
             if self.quiet(i, ne) {
@@ -277,22 +292,21 @@ impl EventScanner {
 
     /// Whether guard `i` keeps one strict sign over the whole step, with every screened value far
     /// from zero (no crossing to look for, nothing to re-check on the dense output).
-    #[inline]
+    #[inline(always)]
     fn quiet(&self, i: usize, ne: usize) -> bool {
         let (g0, g1) = (self.g_prev[i], self.g_new[i]);
-        if g0 == 0.0 || g1 == 0.0 || (g0 < 0.0) != (g1 < 0.0) {
+        // With the sign of g0 divided out, "same strict sign" is "positive" (NaN fails).
+        let sign = if g0 < 0.0 { -1.0 } else { 1.0 };
+        if g0 == 0.0 || !(g1 * sign > 0.0) {
             return false;
         }
-        let npts = self.sample_t.len();
+        let samples = &self.samples[..self.npts * ne];
         let mut scale = g0.abs().max(g1.abs());
-        for p in 0..npts {
-            scale = scale.max(self.samples[p * ne + i].abs());
+        for g in samples.iter().skip(i).step_by(ne) {
+            scale = scale.max(g.abs());
         }
         let doubt = SCREEN_DOUBT * scale;
-        (0..npts).all(|p| {
-            let g = self.samples[p * ne + i];
-            (g < 0.0) == (g0 < 0.0) && g.abs() > doubt
-        })
+        samples.iter().skip(i).step_by(ne).all(|g| g * sign > doubt)
     }
 
     fn dense_guard<M: Stepper, S: OdeSystem + ?Sized, E: EventSet + ?Sized>(

@@ -5,8 +5,9 @@
 //! ([`crate::Solver`]) decides where to stop, locates events on the step's dense output and
 //! records output. After `step` returns `Ok`, the stepper sits at the end of the accepted step
 //! (`t`, `y`, `f(t, y)`), and [`Stepper::dense`] evaluates the continuous extension anywhere in
-//! `[t_prev, t]`. After [`Stepper::truncate`] it sits at the truncation point with `f` evaluated
-//! there, ready to step on (or to be restarted after a jump).
+//! `[t_prev, t]`. After [`Stepper::truncate`] it sits at the truncation point, ready to step on
+//! (or to be restarted after a jump); `f` there may be evaluated lazily by the next step, since
+//! after a terminal event the integration usually ends or restarts.
 
 use crate::{OdeError, OdeSystem, SolverOptions, Stats};
 

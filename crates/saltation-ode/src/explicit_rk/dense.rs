@@ -3,8 +3,8 @@
 //! Both share the leading terms `r₁ = y₀`, `r₂ = Δ = y₁ − y₀`, `r₃ = h f₀ − Δ`,
 //! `r₄ = Δ − h f₁ − r₃`, so that the interpolant matches `y` and `f` at both ends.
 
-use super::dim::{scaled, Dim};
-use super::ExplicitRk;
+use super::{split, ExplicitRk};
+use crate::dim::{scaled, Dim};
 use crate::tableau::Dop853Dense;
 use crate::{OdeSystem, Stats};
 
@@ -16,13 +16,9 @@ impl ExplicitRk {
     #[inline(always)]
     fn prepare_common<D: Dim>(&mut self, dim: D) {
         let (n, h) = (dim.n(), self.h_last());
-        let (y, y0, f, f0) = (
-            &self.y[..n],
-            &self.y_prev[..n],
-            &self.f[..n],
-            &self.f_prev[..n],
-        );
-        let r = &mut self.rcont[..4 * n];
+        let p = split(&mut self.work, n);
+        let (y, y0, f, f0) = (&p.y[..n], &p.y_prev[..n], &p.f[..n], &p.f_prev[..n]);
+        let r = &mut p.rcont[..4 * n];
         for i in 0..n {
             let d = y[i] - y0[i];
             let r3 = h * f0[i] - d;
@@ -38,7 +34,8 @@ impl ExplicitRk {
     pub(super) fn prepare_dp5<D: Dim>(&mut self, dim: D, d: &[f64]) {
         self.prepare_common(dim);
         let (n, h) = (dim.n(), self.h_last());
-        scaled(dim, &mut self.rcont[4 * n..5 * n], h, d, &self.k);
+        let p = split(&mut self.work, n);
+        scaled(dim, &mut p.rcont[4 * n..5 * n], h, d, p.k);
         self.dense_ready = true;
     }
 
@@ -50,7 +47,7 @@ impl ExplicitRk {
         let h = self.h_last();
         let th = if h == 0.0 { 1.0 } else { (t - self.t_prev) / h };
         let th1 = 1.0 - th;
-        let r = &self.rcont[..5 * n];
+        let r = &self.work[self.work.len() - 8 * n..][..5 * n];
         for i in 0..n {
             out[i] = r[i]
                 + th * (r[n + i] + th1 * (r[2 * n + i] + th * (r[3 * n + i] + th1 * r[4 * n + i])));
@@ -92,11 +89,12 @@ impl ExplicitRk {
     ) {
         let n = dim.n();
         let base = 13; // k₁..k₁₃ (k₁₃ = f(t+h, y₁)) are in place.
-        let (done, rest) = self.k.split_at_mut((base + Q) * n);
-        super::dim::combine(dim, &mut self.ytmp, &self.y_prev, h, coef.a_extra[Q], done);
+        let p = split(&mut self.work, n);
+        let (done, rest) = p.k.split_at_mut((base + Q) * n);
+        crate::dim::combine(dim, p.ytmp, p.y_prev, h, coef.a_extra[Q], done);
         sys.rhs(
             self.t_prev + coef.c_extra[Q] * h,
-            &self.ytmp[..n],
+            &p.ytmp[..n],
             &mut rest[..n],
         );
         stats.rhs_evals += 1;
@@ -106,8 +104,9 @@ impl ExplicitRk {
     #[inline(always)]
     fn dense_row<const Q: usize, D: Dim>(&mut self, dim: D, coef: &Dop853Dense, h: f64) {
         let n = dim.n();
-        let (_, tail) = self.rcont.split_at_mut((4 + Q) * n);
-        scaled(dim, tail, h, &coef.d[Q], &self.k);
+        let p = split(&mut self.work, n);
+        let (_, tail) = p.rcont.split_at_mut((4 + Q) * n);
+        scaled(dim, tail, h, &coef.d[Q], p.k);
     }
 
     /// `y(θ) = r₁ + θ(r₂ + θ₁(r₃ + θ(r₄ + θ₁(r₅ + θ(r₆ + θ₁(r₇ + θ r₈))))))`.
@@ -118,7 +117,7 @@ impl ExplicitRk {
         let h = self.h_last();
         let th = if h == 0.0 { 1.0 } else { (t - self.t_prev) / h };
         let th1 = 1.0 - th;
-        let r = &self.rcont[..8 * n];
+        let r = &self.work[self.work.len() - 8 * n..];
         for i in 0..n {
             let c = r[4 * n + i] + th * (r[5 * n + i] + th1 * (r[6 * n + i] + th * r[7 * n + i]));
             out[i] = r[i] + th * (r[n + i] + th1 * (r[2 * n + i] + th * (r[3 * n + i] + th1 * c)));

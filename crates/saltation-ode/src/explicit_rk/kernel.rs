@@ -6,9 +6,9 @@
 //! tableau or size runs the identical code with run-time values. Stages are stored stage-major
 //! (`k_j` at `[j n, (j+1) n)`); each combination is `y + h Σ_j a_ij k_j`.
 
-use super::dim::{combine, comp, with_dim, Dim, Dyn};
-use super::ExplicitRk;
+use super::{split, ExplicitRk};
 use crate::control::{controlled_dims, weight, NormAcc};
+use crate::dim::{combine, comp, with_dim, Dim, Dyn};
 use crate::tableau::{ErrorEstimate, Tableau, BS23, DOP853, DP5};
 use crate::{OdeSystem, SolverOptions, Stats};
 
@@ -171,21 +171,22 @@ impl ExplicitRk {
         let n = d.n();
         let tab = src.tab();
         let s = tab.stages();
-        self.k[..n].copy_from_slice(&self.f[..n]);
+        let p = split(&mut self.work, n);
+        p.k[..n].copy_from_slice(&p.f[..n]);
         for_stages!(s, |i| {
-            let (done, rest) = self.k.split_at_mut(i * n);
-            combine(d, &mut self.ytmp, &self.y, h, tab.a[i], done);
-            sys.rhs(self.t + tab.c[i] * h, &self.ytmp[..n], &mut rest[..n]);
+            let (done, rest) = p.k.split_at_mut(i * n);
+            combine(d, p.ytmp, p.y, h, tab.a[i], done);
+            sys.rhs(self.t + tab.c[i] * h, &p.ytmp[..n], &mut rest[..n]);
         });
         stats.rhs_evals += s - 1;
         if tab.fsal {
             // The last stage was evaluated at y + h Σ b_j k_j (its a-row equals b).
-            self.ynew[..n].copy_from_slice(&self.ytmp[..n]);
+            p.ynew[..n].copy_from_slice(&p.ytmp[..n]);
         } else {
-            combine(d, &mut self.ynew, &self.y, h, tab.b, &self.k);
+            combine(d, p.ynew, p.y, h, tab.b, p.k);
         }
         let mc = controlled_dims(opts, n);
-        let (y, ynew, k) = (&self.y[..n], &self.ynew[..n], &self.k[..]);
+        let (y, ynew, k) = (&p.y[..n], &p.ynew[..n], &p.k[..]);
         match tab.error {
             _ if self.ctl.is_none() => {
                 if ynew.iter().all(|v| v.is_finite()) {
@@ -269,13 +270,9 @@ mod tests {
             ),
         };
         assert_eq!(ea.to_bits(), eb.to_bits(), "{}: error norm", tab.name);
+        let (ya, yb) = (split(&mut a.work, n).ynew, split(&mut b.work, n).ynew);
         for m in 0..n {
-            assert_eq!(
-                a.ynew[m].to_bits(),
-                b.ynew[m].to_bits(),
-                "{}: y[{m}]",
-                tab.name
-            );
+            assert_eq!(ya[m].to_bits(), yb[m].to_bits(), "{}: y[{m}]", tab.name);
         }
         assert!(ea > 0.0 && ea.is_finite());
     }

@@ -6,13 +6,60 @@
 //! coefficients) is allocated in [`Stepper::start`] and reused: the step loop does not allocate.
 
 mod dense;
-mod dim;
+
 mod kernel;
 
 use crate::control::{initial_step, PiController};
 use crate::stepper::{StepEnds, Stepper};
 use crate::tableau::{DenseOutput, ErrorEstimate, Tableau};
 use crate::{OdeError, OdeSystem, SolverOptions, Stats};
+
+/// The workspace of an [`ExplicitRk`], as named slices of one buffer.
+pub(super) struct Parts<'a> {
+    /// State at the current point.
+    pub y: &'a mut [f64],
+    /// State at the start of the last step.
+    pub y_prev: &'a mut [f64],
+    /// `f(t, y)`.
+    pub f: &'a mut [f64],
+    /// `f` at the start of the last step.
+    pub f_prev: &'a mut [f64],
+    /// Stage argument.
+    pub ytmp: &'a mut [f64],
+    /// Candidate new state.
+    pub ynew: &'a mut [f64],
+    /// Stages, `k_j` at `[j n, (j+1) n)`; room for DOP853's stage 13 and three extra dense stages.
+    pub k: &'a mut [f64],
+    /// Dense-output polynomial coefficients `r_1..r_8` of the last step.
+    pub rcont: &'a mut [f64],
+}
+
+/// Workspace length for dimension `n` and `stages` stages.
+fn work_len(n: usize, stages: usize) -> usize {
+    (6 + stages + 4 + 8) * n
+}
+
+/// Splits the workspace (layout `y, y_prev, f, f_prev, ytmp, ynew, k, rcont`).
+#[inline(always)]
+pub(super) fn split(work: &mut [f64], n: usize) -> Parts<'_> {
+    let (y, r) = work.split_at_mut(n);
+    let (y_prev, r) = r.split_at_mut(n);
+    let (f, r) = r.split_at_mut(n);
+    let (f_prev, r) = r.split_at_mut(n);
+    let (ytmp, r) = r.split_at_mut(n);
+    let (ynew, r) = r.split_at_mut(n);
+    let (k, rcont) = r.split_at_mut(r.len() - 8 * n);
+    Parts {
+        y,
+        y_prev,
+        f,
+        f_prev,
+        ytmp,
+        ynew,
+        k,
+        rcont,
+    }
+}
 
 /// An explicit Runge–Kutta method with its workspace.
 #[derive(Debug, Clone)]
@@ -22,16 +69,10 @@ pub struct ExplicitRk {
     t: f64,
     t_prev: f64,
     h: f64,
-    y: Vec<f64>,
-    y_prev: Vec<f64>,
-    f: Vec<f64>,
-    f_prev: Vec<f64>,
-    /// Stages, `k_j` at `[j n, (j+1) n)`; room for DOP853's stage 13 and three extra dense stages.
-    k: Vec<f64>,
-    ytmp: Vec<f64>,
-    ynew: Vec<f64>,
-    /// Dense-output polynomial coefficients `r_1..r_8` of the last step.
-    rcont: Vec<f64>,
+    /// The whole workspace in one allocation, split by [`split`] into [`Parts`].
+    work: Vec<f64>,
+    /// Whether `f` at the current point is still to be evaluated (after a truncation).
+    f_stale: bool,
     dense_ready: bool,
     ctl: Option<PiController>,
     started: bool,
@@ -46,14 +87,8 @@ impl ExplicitRk {
             t: 0.0,
             t_prev: 0.0,
             h: 0.0,
-            y: Vec::new(),
-            y_prev: Vec::new(),
-            f: Vec::new(),
-            f_prev: Vec::new(),
-            k: Vec::new(),
-            ytmp: Vec::new(),
-            ynew: Vec::new(),
-            rcont: Vec::new(),
+            work: Vec::new(),
+            f_stale: false,
             dense_ready: false,
             ctl: None,
             started: false,
@@ -69,6 +104,13 @@ impl ExplicitRk {
     pub fn next_step_size(&self) -> f64 {
         self.h
     }
+}
+
+/// Whether every entry is finite (one pass without early exit: `v · 0` is NaN exactly for
+/// infinite or NaN `v`).
+#[inline]
+fn all_finite(v: &[f64]) -> bool {
+    v.iter().fold(0.0, |acc, &x| acc + x * 0.0) == 0.0
 }
 
 impl Stepper for ExplicitRk {
@@ -103,29 +145,19 @@ impl Stepper for ExplicitRk {
         if !t.is_finite() || y.iter().any(|v| !v.is_finite()) {
             return Err(OdeError::NonFiniteInitial { t });
         }
-        if self.n != n || self.k.is_empty() {
+        if self.n != n || self.work.is_empty() {
             self.n = n;
-            for v in [
-                &mut self.y,
-                &mut self.y_prev,
-                &mut self.f,
-                &mut self.f_prev,
-                &mut self.ytmp,
-                &mut self.ynew,
-            ] {
-                v.clear();
-                v.resize(n, 0.0);
-            }
-            self.k = vec![0.0; (self.tab.stages() + 4) * n];
-            self.rcont = vec![0.0; 8 * n];
+            self.work = vec![0.0; work_len(n, self.tab.stages())];
         }
         self.t = t;
         self.t_prev = t;
-        self.y.copy_from_slice(y);
-        self.y_prev.copy_from_slice(y);
-        sys.rhs(t, &self.y, &mut self.f);
+        let p = split(&mut self.work, n);
+        p.y.copy_from_slice(y);
+        p.y_prev.copy_from_slice(y);
+        sys.rhs(t, p.y, p.f);
         stats.rhs_evals += 1;
-        self.f_prev.copy_from_slice(&self.f);
+        p.f_prev.copy_from_slice(p.f);
+        self.f_stale = false;
         self.dense_ready = false;
         if self.tab.is_adaptive() && opts.h_fixed.is_none() {
             // Hairer's codes: β = 0.04 in dopri5, 0 in dop853.
@@ -140,16 +172,8 @@ impl Stepper for ExplicitRk {
                 None => {
                     let mut rhs = |t: f64, y: &[f64], dy: &mut [f64]| sys.rhs(t, y, dy);
                     stats.rhs_evals += 1;
-                    initial_step(
-                        &mut rhs,
-                        t,
-                        &self.y,
-                        &self.f,
-                        self.tab.order,
-                        opts,
-                        &mut self.ytmp,
-                        &mut self.ynew,
-                    )
+                    let p = split(&mut self.work, n);
+                    initial_step(&mut rhs, t, p.y, p.f, self.tab.order, opts, p.ytmp, p.ynew)
                 }
             };
         } else {
@@ -174,6 +198,13 @@ impl Stepper for ExplicitRk {
     ) -> Result<(), OdeError> {
         if !self.started {
             return Err(OdeError::NotStarted);
+        }
+        if self.f_stale {
+            let p = split(&mut self.work, self.n);
+            sys.rhs(self.t, p.y, p.f);
+            stats.rhs_evals += 1;
+            p.f_prev.copy_from_slice(p.f);
+            self.f_stale = false;
         }
         loop {
             let remaining = t_stop - self.t;
@@ -208,21 +239,22 @@ impl Stepper for ExplicitRk {
                 continue;
             }
             // Accept: shift the current point to the previous one.
-            std::mem::swap(&mut self.y_prev, &mut self.y);
-            std::mem::swap(&mut self.f_prev, &mut self.f);
-            std::mem::swap(&mut self.y, &mut self.ynew);
+            let (s, n) = (self.tab.stages(), self.n);
+            let p = split(&mut self.work, n);
+            p.y_prev.copy_from_slice(p.y);
+            p.f_prev.copy_from_slice(p.f);
+            p.y.copy_from_slice(p.ynew);
             self.t_prev = self.t;
             self.t = if last { t_stop } else { self.t + h };
-            let (s, n) = (self.tab.stages(), self.n);
             if self.tab.fsal {
-                self.f.copy_from_slice(&self.k[(s - 1) * n..s * n]);
+                p.f.copy_from_slice(&p.k[(s - 1) * n..s * n]);
             } else {
-                sys.rhs(self.t, &self.y, &mut self.f);
+                sys.rhs(self.t, p.y, p.f);
                 stats.rhs_evals += 1;
                 // DOP853's dense output uses f(t+h, y₁) as its stage 13.
-                self.k[s * n..(s + 1) * n].copy_from_slice(&self.f);
+                p.k[s * n..(s + 1) * n].copy_from_slice(p.f);
             }
-            if self.y.iter().any(|v| !v.is_finite()) || self.f.iter().any(|v| !v.is_finite()) {
+            if !all_finite(p.y) || !all_finite(p.f) {
                 return Err(OdeError::NonFinite { t: self.t_prev, h });
             }
             stats.steps += 1;
@@ -239,17 +271,21 @@ impl Stepper for ExplicitRk {
     }
 
     fn y(&self) -> &[f64] {
-        &self.y
+        &self.work[..self.n]
     }
 
     fn ends(&self) -> StepEnds<'_> {
+        let n = self.n;
+        let (y1, r) = self.work.split_at(n);
+        let (y0, r) = r.split_at(n);
+        let (f1, r) = r.split_at(n);
         StepEnds {
             t0: self.t_prev,
             t1: self.t,
-            y0: &self.y_prev,
-            y1: &self.y,
-            f0: &self.f_prev,
-            f1: &self.f,
+            y0,
+            y1,
+            f0: &r[..n],
+            f1,
         }
     }
 
@@ -262,13 +298,13 @@ impl Stepper for ExplicitRk {
     ) {
         match self.tab.dense {
             DenseOutput::Hermite => self.ends().hermite(t, out),
-            DenseOutput::Dp5 { d } => dim::with_dim!(self.n, |dim| {
+            DenseOutput::Dp5 { d } => crate::dim::with_dim!(self.n, |dim| {
                 if !self.dense_ready {
                     self.prepare_dp5(dim, d);
                 }
                 self.eval_dp5(dim, t, out)
             }),
-            DenseOutput::Dop853(coef) => dim::with_dim!(self.n, |dim| {
+            DenseOutput::Dop853(coef) => crate::dim::with_dim!(self.n, |dim| {
                 if !self.dense_ready {
                     if std::ptr::eq(coef, &crate::tableau::DOP853_DENSE) {
                         self.prepare_dop853(dim, sys, &crate::tableau::DOP853_DENSE, stats);
@@ -281,16 +317,17 @@ impl Stepper for ExplicitRk {
         }
     }
 
-    fn truncate<S: OdeSystem + ?Sized>(&mut self, sys: &S, t: f64, y: &[f64], stats: &mut Stats) {
+    fn truncate<S: OdeSystem + ?Sized>(&mut self, _sys: &S, t: f64, y: &[f64], _stats: &mut Stats) {
         self.t = t;
-        self.y.copy_from_slice(y);
-        sys.rhs(t, &self.y, &mut self.f);
-        stats.rhs_evals += 1;
+        let p = split(&mut self.work, self.n);
+        p.y.copy_from_slice(y);
+        // f(t, y) is evaluated by the next step, if there is one: after a terminal event the
+        // integration usually ends or restarts after a reset.
+        self.f_stale = true;
         self.dense_ready = false;
         // The old step's polynomial no longer matches its ends: make the last step empty.
         self.t_prev = t;
-        self.y_prev.copy_from_slice(y);
-        self.f_prev.copy_from_slice(&self.f);
+        p.y_prev.copy_from_slice(y);
         if let Some(c) = self.ctl.as_mut() {
             c.reset();
         }

@@ -6,12 +6,12 @@
 //! any other size runs the same code with a run-time length ([`Dyn`]). [`with_dim!`] picks one.
 
 /// A state dimension.
-pub(super) trait Dim: Copy {
+pub(crate) trait Dim: Copy {
     fn n(self) -> usize;
 }
 
 #[derive(Clone, Copy)]
-pub(super) struct Fixed<const N: usize>;
+pub(crate) struct Fixed<const N: usize>;
 
 impl<const N: usize> Dim for Fixed<N> {
     #[inline(always)]
@@ -21,7 +21,7 @@ impl<const N: usize> Dim for Fixed<N> {
 }
 
 #[derive(Clone, Copy)]
-pub(super) struct Dyn(pub usize);
+pub(crate) struct Dyn(pub usize);
 
 impl Dim for Dyn {
     #[inline(always)]
@@ -33,7 +33,7 @@ impl Dim for Dyn {
 /// Runs `$body` with `$d` bound to the [`Dim`] for `$n`.
 macro_rules! with_dim {
     ($n:expr, |$d:ident| $body:expr) => {{
-        use $crate::explicit_rk::dim::{Dyn, Fixed};
+        use $crate::dim::{Dyn, Fixed};
         match $n {
             2 => {
                 let $d = Fixed::<2>;
@@ -58,12 +58,12 @@ macro_rules! with_dim {
         }
     }};
 }
-pub(super) use with_dim;
+pub(crate) use with_dim;
 
 /// `Σ_j coef_j k_j[m]` over stage-major stages (`k_j` at `[j n, (j+1) n)`), zero coefficients
 /// skipped. The sum starts from the first nonzero term (not from `0.0 +`, which does not fold).
 #[inline(always)]
-pub(super) fn comp(coef: &[f64], k: &[f64], n: usize, m: usize) -> f64 {
+pub(crate) fn comp(coef: &[f64], k: &[f64], n: usize, m: usize) -> f64 {
     let mut acc = 0.0;
     let mut first = true;
     for (j, &a) in coef.iter().enumerate() {
@@ -83,7 +83,7 @@ pub(super) fn comp(coef: &[f64], k: &[f64], n: usize, m: usize) -> f64 {
 /// coefficients for the built-in tableaus. (Sweeping stage by stage with a vector operation over
 /// the components measured slower, for n = 4 and n = 20 alike.)
 #[inline(always)]
-pub(super) fn combine<D: Dim>(d: D, out: &mut [f64], y: &[f64], h: f64, coef: &[f64], k: &[f64]) {
+pub(crate) fn combine<D: Dim>(d: D, out: &mut [f64], y: &[f64], h: f64, coef: &[f64], k: &[f64]) {
     let n = d.n();
     let (out, y) = (&mut out[..n], &y[..n]);
     let k = &k[..coef.len() * n];
@@ -94,7 +94,7 @@ pub(super) fn combine<D: Dim>(d: D, out: &mut [f64], y: &[f64], h: f64, coef: &[
 
 /// `out = h Σ_j coef_j k_j`.
 #[inline(always)]
-pub(super) fn scaled<D: Dim>(d: D, out: &mut [f64], h: f64, coef: &[f64], k: &[f64]) {
+pub(crate) fn scaled<D: Dim>(d: D, out: &mut [f64], h: f64, coef: &[f64], k: &[f64]) {
     let n = d.n();
     let k = &k[..coef.len() * n];
     for (m, o) in out[..n].iter_mut().enumerate() {
