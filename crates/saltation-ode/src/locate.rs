@@ -254,12 +254,12 @@ impl EventScanner {
                         };
                         // Brent's own floor 2ε|t| makes the bracket a few ulps wide.
                         let (ts, _) = brent(&mut g, pt, tk, ga, gb, 0.0, 200);
-                        let mut y = vec![0.0; self.ybuf.len()];
-                        if ts == t1 {
-                            y.copy_from_slice(stepper.y());
+                        let y = if ts == t1 {
+                            stepper.y().to_vec()
                         } else {
-                            stepper.dense(sys, ts, &mut y, stats);
-                        }
+                            stepper.dense(sys, ts, &mut self.ybuf, stats);
+                            self.ybuf.to_vec()
+                        };
                         let at_start = ts - self.t_start <= start_tol;
                         if !at_start && events.enabled(i, ts, &y) {
                             let hit = EventHit {

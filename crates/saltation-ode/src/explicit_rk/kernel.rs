@@ -77,13 +77,6 @@ macro_rules! for_stages {
     }};
 }
 
-/// Whether the CPU runs AVX2 and FMA code (detected once, then a cached flag).
-#[cfg(target_arch = "x86_64")]
-#[inline]
-fn wide_vectors() -> bool {
-    std::is_x86_feature_detected!("avx2") && std::is_x86_feature_detected!("fma")
-}
-
 impl ExplicitRk {
     /// Stages of one attempt of size `h` from `(t, y)`; fills `ynew` and returns the scaled error
     /// norm (0 without error control, NaN for a non-finite result). `f(t, y)` is `k_1`.
@@ -115,38 +108,12 @@ impl ExplicitRk {
         opts: &SolverOptions,
         stats: &mut Stats,
     ) -> f64 {
-        #[cfg(target_arch = "x86_64")]
-        if wide_vectors() {
-            // SAFETY: the CPU has AVX2 and FMA (checked at run time just above).
-            return with_dim!(self.n, |d| unsafe {
-                self.attempt_avx(t, d, sys, h, opts, stats)
-            });
-        }
         with_dim!(self.n, |d| self.attempt_plain(t, d, sys, h, opts, stats))
     }
 
-    /// [`ExplicitRk::attempt_in`] for the baseline instruction set.
+    /// One instance per tableau and dimension (kept out of line: the caller stays small).
     #[inline(never)]
     fn attempt_plain<T: TabSource, D: Dim, S: OdeSystem + ?Sized>(
-        &mut self,
-        src: T,
-        d: D,
-        sys: &S,
-        h: f64,
-        opts: &SolverOptions,
-        stats: &mut Stats,
-    ) -> f64 {
-        self.attempt_in(src, d, sys, h, opts, stats)
-    }
-
-    /// [`ExplicitRk::attempt_in`] compiled for AVX2 (four components per instruction instead of
-    /// two). The arithmetic is the same IEEE operations in the same order (Rust does not contract
-    /// `a * b + c` into a fused multiply-add), so the results are bitwise those of
-    /// [`ExplicitRk::attempt_plain`].
-    #[cfg(target_arch = "x86_64")]
-    #[target_feature(enable = "avx2,fma")]
-    #[inline(never)]
-    fn attempt_avx<T: TabSource, D: Dim, S: OdeSystem + ?Sized>(
         &mut self,
         src: T,
         d: D,
@@ -220,85 +187,6 @@ impl ExplicitRk {
                     err5
                 }
             }
-        }
-    }
-}
-
-#[cfg(all(test, target_arch = "x86_64"))]
-mod tests {
-    use super::*;
-    use crate::problems::{
-        walker_extended_start, WalkerStance, WalkerStanceVariational, WALKER_GAMMA,
-    };
-    use crate::stepper::Stepper;
-    use crate::tableau::{BS23, DOP853, DP5};
-    use crate::FnSystem;
-
-    /// One attempt on both code paths from the same state: every bit of the new state and of
-    /// the error norm must agree.
-    fn both_paths<S: OdeSystem>(sys: &S, y0: &[f64], tab: &'static Tableau) {
-        let opts = SolverOptions::with_tol(1e-9);
-        let mut stats = Stats::default();
-        let mut a = ExplicitRk::new(tab);
-        a.start(sys, 0.0, y0, &opts, &mut stats).unwrap();
-        let mut b = a.clone();
-        let h = 0.37;
-        let n = y0.len();
-        let (ea, eb) = match tab.name {
-            "dop853" => (
-                with_dim!(n, |d| a
-                    .attempt_plain(Dop853Tab, d, sys, h, &opts, &mut stats)),
-                // SAFETY: only called when the CPU has AVX2 and FMA.
-                with_dim!(n, |d| unsafe {
-                    b.attempt_avx(Dop853Tab, d, sys, h, &opts, &mut stats)
-                }),
-            ),
-            "dp5" => (
-                with_dim!(n, |d| a.attempt_plain(Dp5Tab, d, sys, h, &opts, &mut stats)),
-                // SAFETY: as above.
-                with_dim!(n, |d| unsafe {
-                    b.attempt_avx(Dp5Tab, d, sys, h, &opts, &mut stats)
-                }),
-            ),
-            _ => (
-                with_dim!(n, |d| a
-                    .attempt_plain(Bs23Tab, d, sys, h, &opts, &mut stats)),
-                // SAFETY: as above.
-                with_dim!(n, |d| unsafe {
-                    b.attempt_avx(Bs23Tab, d, sys, h, &opts, &mut stats)
-                }),
-            ),
-        };
-        assert_eq!(ea.to_bits(), eb.to_bits(), "{}: error norm", tab.name);
-        let (ya, yb) = (split(&mut a.work, n).ynew, split(&mut b.work, n).ynew);
-        for m in 0..n {
-            assert_eq!(ya[m].to_bits(), yb[m].to_bits(), "{}: y[{m}]", tab.name);
-        }
-        assert!(ea > 0.0 && ea.is_finite());
-    }
-
-    #[test]
-    fn wide_vector_path_is_bitwise_the_baseline_path() {
-        if !wide_vectors() {
-            eprintln!("no AVX2/FMA on this CPU: only the baseline path exists");
-            return;
-        }
-        let var = WalkerStanceVariational {
-            gamma: WALKER_GAMMA,
-        };
-        let plain = WalkerStance {
-            gamma: WALKER_GAMMA,
-        };
-        // A 5-dimensional system runs the run-time-length code.
-        let coupled = FnSystem::new(5, |t: f64, y: &[f64], dy: &mut [f64]| {
-            for i in 0..5 {
-                dy[i] = (y[(i + 1) % 5] * t).sin() - 0.3 * y[i];
-            }
-        });
-        for tab in [&DOP853, &DP5, &BS23] {
-            both_paths(&var, &walker_extended_start(), tab);
-            both_paths(&plain, &walker_extended_start()[..4], tab);
-            both_paths(&coupled, &[0.1, -0.4, 1.3, 0.7, 2.0], tab);
         }
     }
 }

@@ -147,7 +147,11 @@ impl Stepper for ExplicitRk {
         }
         if self.n != n || self.work.is_empty() {
             self.n = n;
-            self.work = vec![0.0; work_len(n, self.tab.stages())];
+            // `vec![0.0; len]` would be a `calloc`, which glibc serves without its thread cache:
+            // reserving and filling reuses a cached block when solves repeat.
+            let len = work_len(n, self.tab.stages());
+            self.work = Vec::with_capacity(len);
+            self.work.resize(len, 0.0);
         }
         self.t = t;
         self.t_prev = t;
