@@ -1,7 +1,9 @@
 //! One stance phase of the simplest walker (MODELS.md §2) from the stable fixed point of Table 1
 //! to heel-strike, with BS23, DP5 and DOP853 at rtol = atol = 1e-6, 1e-9, 1e-12, with and without
 //! the 4×4 variational equations; and the `ode_solvers` crate's Dop853/Dopri5 integrating to the
-//! known event time (they have no event location). Also the cost of the RHS evaluations alone.
+//! known event time (they have no event location). Also the cost of the RHS evaluations alone,
+//! both as independent calls and as a dependent chain (each call's argument waits for the
+//! previous result, as stage arguments do inside Runge–Kutta steps).
 //!
 //! Run: `cargo bench --bench ode_walker_step`.
 
@@ -11,7 +13,8 @@ use saltation::ode::problems::{
     walker_extended_start, HeelStrike, WalkerStance, WalkerStanceVariational, WALKER_GAMMA,
     WALKER_HEELSTRIKE_TIME, WALKER_X0,
 };
-use saltation::ode::{Ivp, Method, OdeSystem, SolverOptions};
+use saltation::ode::{Ivp, Method, OdeSystem, Solver, SolverOptions};
+use std::cell::RefCell;
 use std::hint::black_box;
 
 struct PeerWalker;
@@ -43,6 +46,19 @@ fn ours(c: &mut Criterion) {
                         .unwrap()
                 })
             });
+            // A solver reused across integrations, as stride maps use it (no allocation).
+            let mut solver = Solver::new(method.stepper(), opts.clone()).unwrap();
+            g.bench_function(
+                format!("{}/{tol:e}/state_reused_solver", method.name()),
+                |b| {
+                    b.iter(|| {
+                        solver
+                            .start(&plain, &HeelStrike, 0.0, black_box(&WALKER_X0))
+                            .unwrap();
+                        solver.integrate(&plain, &HeelStrike, 10.0, None).unwrap()
+                    })
+                },
+            );
             let ext = WalkerStanceVariational {
                 gamma: WALKER_GAMMA,
             };
@@ -100,8 +116,40 @@ fn peers(c: &mut Criterion) {
     g.finish();
 }
 
-/// The RHS alone, as many evaluations as our DOP853 spends at 1e-12 (with and without the
-/// variational equations), to measure the integrator's overhead.
+/// Records the states the integrator evaluates the RHS at.
+struct Recorder<S> {
+    inner: S,
+    states: RefCell<Vec<Vec<f64>>>,
+}
+
+impl<S: OdeSystem> OdeSystem for Recorder<S> {
+    fn dim(&self) -> usize {
+        self.inner.dim()
+    }
+    fn rhs(&self, t: f64, y: &[f64], dy: &mut [f64]) {
+        self.states.borrow_mut().push(y.to_vec());
+        self.inner.rhs(t, y, dy)
+    }
+}
+
+/// The states our DOP853 evaluates the RHS at on one stance phase at 1e-12.
+fn recorded_states<S: OdeSystem + Copy>(sys: S, y0: &[f64], opts: &SolverOptions) -> Vec<Vec<f64>> {
+    let rec = Recorder {
+        inner: sys,
+        states: RefCell::new(Vec::new()),
+    };
+    Ivp::new(&rec, 0.0, y0)
+        .events(&HeelStrike)
+        .solve(Method::Dop853, 10.0, opts)
+        .unwrap();
+    rec.states.into_inner()
+}
+
+/// The RHS alone at exactly the states our DOP853 visits at 1e-12 (with and without the
+/// variational equations), to measure the integrator's overhead. "independent": the calls may
+/// overlap in the processor; "chained": each argument depends on the previous result (through
+/// `+ 0·dy`, which the compiler cannot drop), as inside a Runge–Kutta step, so each call's full
+/// latency counts.
 fn rhs_only(c: &mut Criterion) {
     let plain = WalkerStance {
         gamma: WALKER_GAMMA,
@@ -110,47 +158,49 @@ fn rhs_only(c: &mut Criterion) {
         gamma: WALKER_GAMMA,
     };
     let opts = SolverOptions::with_tol(1e-12);
-    let n_plain = Ivp::new(&plain, 0.0, &WALKER_X0)
-        .events(&HeelStrike)
-        .solve(Method::Dop853, 10.0, &opts)
-        .unwrap()
-        .stats
-        .rhs_evals;
-    let y0 = walker_extended_start();
     let opts_ext = SolverOptions {
         error_dims: Some(4),
-        ..opts
+        ..opts.clone()
     };
-    let n_ext = Ivp::new(&ext, 0.0, &y0)
-        .events(&HeelStrike)
-        .solve(Method::Dop853, 10.0, &opts_ext)
-        .unwrap()
-        .stats
-        .rhs_evals;
+    let plain_states = recorded_states(plain, &WALKER_X0, &opts);
+    let ext_states = recorded_states(ext, &walker_extended_start(), &opts_ext);
     let mut g = c.benchmark_group("rhs_only");
-    g.bench_function(format!("state/{n_plain}_evals"), |b| {
-        let mut dx = [0.0; 4];
-        b.iter(|| {
-            let mut x = WALKER_X0;
-            for k in 0..n_plain {
-                x[0] = WALKER_X0[0] + 1e-6 * k as f64;
-                plain.rhs(0.0, black_box(&x), &mut dx);
-                black_box(&dx);
-            }
-        })
-    });
-    g.bench_function(format!("variational/{n_ext}_evals"), |b| {
-        let mut dx = [0.0; 20];
-        b.iter(|| {
-            let mut x = y0;
-            for k in 0..n_ext {
-                x[0] = WALKER_X0[0] + 1e-6 * k as f64;
-                ext.rhs(0.0, black_box(&x), &mut dx);
-                black_box(&dx);
-            }
-        })
-    });
+    bench_rhs(&mut g, "state", &plain, &plain_states);
+    bench_rhs(&mut g, "variational", &ext, &ext_states);
     g.finish();
+}
+
+fn bench_rhs<S: OdeSystem>(
+    g: &mut criterion::BenchmarkGroup<'_, criterion::measurement::WallTime>,
+    name: &str,
+    sys: &S,
+    states: &[Vec<f64>],
+) {
+    let n = sys.dim();
+    let count = states.len();
+    g.bench_function(format!("{name}/{count}_evals/independent"), |b| {
+        let mut dy = vec![0.0; n];
+        b.iter(|| {
+            for y in states {
+                sys.rhs(0.0, black_box(y), &mut dy);
+                black_box(&dy);
+            }
+        })
+    });
+    g.bench_function(format!("{name}/{count}_evals/chained"), |b| {
+        let mut dy = vec![0.0; n];
+        let mut arg = vec![0.0; n];
+        b.iter(|| {
+            for y in states {
+                let d = dy[n - 1] * 0.0;
+                for (a, v) in arg.iter_mut().zip(y) {
+                    *a = v + d;
+                }
+                sys.rhs(0.0, &arg, &mut dy);
+            }
+            black_box(&dy);
+        })
+    });
 }
 
 criterion_group!(benches, ours, peers, rhs_only);

@@ -323,3 +323,45 @@ impl EventScanner {
         events.value(i, t, &self.ybuf)
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use crate::{Event, FnSystem, Ivp, Method, SolverOptions, Stop};
+
+    /// `y = (t, v)` with `t' = 1`, `v' = 2t`: guards in `t` and `v = t²` leave zero linearly and
+    /// tangentially at the start.
+    fn clock() -> FnSystem<impl Fn(f64, &[f64], &mut [f64])> {
+        FnSystem::new(2, |_t, y: &[f64], dy: &mut [f64]| {
+            dy[0] = 1.0;
+            dy[1] = 2.0 * y[0];
+        })
+    }
+
+    fn evals(guard: Event) -> (usize, Stop) {
+        let sol = Ivp::new(&clock(), 0.0, &[0.0, 0.0])
+            .events(&vec![guard])
+            .solve(Method::Dop853, 3.0, &SolverOptions::with_tol(1e-10))
+            .unwrap();
+        (sol.stats.rhs_evals, sol.stop)
+    }
+
+    #[test]
+    fn an_unarmed_guard_is_checked_on_the_dense_output_only_when_it_leaves_zero_tangentially() {
+        let (plain, _) = evals(Event::new(|_t, y: &[f64]| y[0] + 10.0));
+        // Leaves zero with slope 1: the early Hermite sample is trusted (no extra stages).
+        let (linear, stop) = evals(Event::new(|_t, y: &[f64]| y[0]));
+        assert_eq!(stop, Stop::TimeReached);
+        assert_eq!(linear, plain);
+        // Leaves zero like t²: the early sample is re-checked on DOP853's dense output, which
+        // costs its three extra stages.
+        let (tangent, stop) = evals(Event::new(|_t, y: &[f64]| y[1]));
+        assert_eq!(stop, Stop::TimeReached);
+        assert_eq!(tangent, plain + 3);
+        // A guard that leaves zero downwards and comes back up through it is found there.
+        let (_, stop) = evals(Event::new(|_t, y: &[f64]| y[1] - 0.5 * y[0]));
+        match stop {
+            Stop::Event(hit) => assert!((hit.t - 0.5).abs() < 1e-12, "{}", hit.t),
+            other => panic!("{other:?}"),
+        }
+    }
+}
