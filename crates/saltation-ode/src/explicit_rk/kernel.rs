@@ -108,12 +108,12 @@ impl ExplicitRk {
         opts: &SolverOptions,
         stats: &mut Stats,
     ) -> f64 {
-        with_dim!(self.n, |d| self.attempt_plain(t, d, sys, h, opts, stats))
+        with_dim!(self.n, |d| self.attempt_instance(t, d, sys, h, opts, stats))
     }
 
     /// One instance per tableau and dimension (kept out of line: the caller stays small).
     #[inline(never)]
-    fn attempt_plain<T: TabSource, D: Dim, S: OdeSystem + ?Sized>(
+    fn attempt_instance<T: TabSource, D: Dim, S: OdeSystem + ?Sized>(
         &mut self,
         src: T,
         d: D,

@@ -308,16 +308,22 @@ impl Stepper for ExplicitRk {
                 }
                 self.eval_dp5(dim, t, out)
             }),
-            DenseOutput::Dop853(coef) => crate::dim::with_dim!(self.n, |dim| {
-                if !self.dense_ready {
-                    if std::ptr::eq(coef, &crate::tableau::DOP853_DENSE) {
+            DenseOutput::Dop853(coef) if std::ptr::eq(coef, &crate::tableau::DOP853_DENSE) => {
+                crate::dim::with_dim!(self.n, |dim| {
+                    if !self.dense_ready {
                         self.prepare_dop853(dim, sys, &crate::tableau::DOP853_DENSE, stats);
-                    } else {
-                        self.prepare_dop853(dim, sys, coef, stats);
                     }
+                    self.eval_dop853(dim, t, out)
+                })
+            }
+            // A user-made DOP853-style tableau: run-time coefficients and length.
+            DenseOutput::Dop853(coef) => {
+                let dim = crate::dim::Dyn(self.n);
+                if !self.dense_ready {
+                    self.prepare_dop853(dim, sys, coef, stats);
                 }
                 self.eval_dop853(dim, t, out)
-            }),
+            }
         }
     }
 
