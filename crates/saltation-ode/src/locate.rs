@@ -12,7 +12,7 @@
 use crate::dim::{with_dim, Dim};
 use crate::events::{EventHit, EventSet};
 use crate::root::brent;
-use crate::stepper::{StepEnds, Stepper};
+use crate::stepper::{hermite_basis, StepEnds, Stepper};
 use crate::{OdeSystem, Stats};
 
 /// Hermite samples of a guard within this fraction of the guard's largest value over the step
@@ -26,18 +26,10 @@ const SCREEN_DOUBT: f64 = 1e-2;
 /// Where an unarmed guard is sampled first, as a fraction of the step.
 const EARLY_SAMPLE: f64 = 1.0 / 1024.0;
 
-/// Cubic Hermite basis at `θ` with the derivative weights divided by the step:
-/// `[(1+2θ)(1−θ)², θ(1−θ)², θ²(3−2θ), θ²(θ−1)]` (see [`crate::StepEnds::hermite`]).
-/// The fifth entry is `θ` itself.
+/// The Hermite basis at `θ` ([`hermite_basis`]) followed by `θ` itself.
 fn hermite_weights(th: f64) -> [f64; 5] {
-    let (u, th2) = (1.0 - th, th * th);
-    [
-        (1.0 + 2.0 * th) * u * u,
-        th * u * u,
-        th2 * (3.0 - 2.0 * th),
-        th2 * (th - 1.0),
-        th,
-    ]
+    let [a, b, c, d] = hermite_basis(th);
+    [a, b, c, d, th]
 }
 
 /// `out = w₀ y₀ + w₁ h f₀ + w₂ y₁ + w₃ h f₁` (the cubic Hermite interpolant at the weights' `θ`).
@@ -198,9 +190,7 @@ impl EventScanner {
             let (mut pt, mut pg) = (t0, self.g_prev[i]);
             // Near zero the Hermite screen can have the wrong sign (its error is far above the
             // method's): there the method's dense output decides.
-            let scale = (0..npts)
-                .map(|p| self.samples[p * ne + i].abs())
-                .fold(self.g_prev[i].abs().max(self.g_new[i].abs()), f64::max);
+            let scale = self.scale(i, ne);
             for p in 0..=npts {
                 let (tk, mut gk) = if p < npts {
                     (self.sample_t[p], self.samples[p * ne + i])
@@ -300,13 +290,24 @@ impl EventScanner {
         if g0 == 0.0 || !(g1 * sign > 0.0) {
             return false;
         }
-        let samples = &self.samples[..self.npts * ne];
-        let mut scale = g0.abs().max(g1.abs());
-        for g in samples.iter().skip(i).step_by(ne) {
-            scale = scale.max(g.abs());
-        }
-        let doubt = SCREEN_DOUBT * scale;
-        samples.iter().skip(i).step_by(ne).all(|g| g * sign > doubt)
+        let doubt = SCREEN_DOUBT * self.scale(i, ne);
+        self.samples[..self.npts * ne]
+            .iter()
+            .skip(i)
+            .step_by(ne)
+            .all(|g| g * sign > doubt)
+    }
+
+    /// The largest magnitude of guard `i` over the step: its ends and screened samples.
+    #[inline(always)]
+    fn scale(&self, i: usize, ne: usize) -> f64 {
+        self.samples[..self.npts * ne]
+            .iter()
+            .skip(i)
+            .step_by(ne)
+            .fold(self.g_prev[i].abs().max(self.g_new[i].abs()), |m, g| {
+                m.max(g.abs())
+            })
     }
 
     fn dense_guard<M: Stepper, S: OdeSystem + ?Sized, E: EventSet + ?Sized>(

@@ -28,6 +28,19 @@ pub struct StepEnds<'a> {
     pub f1: &'a [f64],
 }
 
+/// Cubic Hermite basis at `θ`, the derivative weights without the factor `h`:
+/// `[(1+2θ)(1−θ)², θ(1−θ)², θ²(3−2θ), θ²(θ−1)]`.
+#[inline(always)]
+pub(crate) fn hermite_basis(th: f64) -> [f64; 4] {
+    let (u, th2) = (1.0 - th, th * th);
+    [
+        (1.0 + 2.0 * th) * u * u,
+        th * u * u,
+        th2 * (3.0 - 2.0 * th),
+        th2 * (th - 1.0),
+    ]
+}
+
 impl StepEnds<'_> {
     /// Cubic Hermite interpolant (3rd order) at `t` in `[t0, t1]`, written to `out`:
     /// `y(θ) = h₀₀ y₀ + h₁₀ h f₀ + h₀₁ y₁ + h₁₁ h f₁` with `θ = (t−t₀)/h` and the Hermite basis
@@ -36,11 +49,8 @@ impl StepEnds<'_> {
     pub fn hermite(&self, t: f64, out: &mut [f64]) {
         let h = self.t1 - self.t0;
         let th = if h == 0.0 { 1.0 } else { (t - self.t0) / h };
-        let (u, th2) = (1.0 - th, th * th);
-        let c00 = (1.0 + 2.0 * th) * u * u;
-        let c10 = th * u * u * h;
-        let c01 = th2 * (3.0 - 2.0 * th);
-        let c11 = th2 * (th - 1.0) * h;
+        let [c00, c10, c01, c11] = hermite_basis(th);
+        let (c10, c11) = (c10 * h, c11 * h);
         let n = out.len();
         let (y0, y1, f0, f1) = (&self.y0[..n], &self.y1[..n], &self.f0[..n], &self.f1[..n]);
         for i in 0..n {

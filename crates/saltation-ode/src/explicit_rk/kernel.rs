@@ -6,7 +6,7 @@
 //! tableau or size runs the identical code with run-time values. Stages are stored stage-major
 //! (`k_j` at `[j n, (j+1) n)`); each combination is `y + h Σ_j a_ij k_j`.
 
-use super::{split, ExplicitRk};
+use super::{all_finite, split, ExplicitRk};
 use crate::control::{controlled_dims, weight, NormAcc};
 use crate::dim::{combine, comp, with_dim, Dim, Dyn};
 use crate::tableau::{ErrorEstimate, Tableau, BS23, DOP853, DP5};
@@ -156,7 +156,7 @@ impl ExplicitRk {
         let (y, ynew, k) = (&p.y[..n], &p.ynew[..n], &p.k[..]);
         match tab.error {
             _ if self.ctl.is_none() => {
-                if ynew.iter().all(|v| v.is_finite()) {
+                if all_finite(ynew) {
                     0.0
                 } else {
                     f64::NAN

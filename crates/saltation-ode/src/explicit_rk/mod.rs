@@ -109,7 +109,7 @@ impl ExplicitRk {
 /// Whether every entry is finite (one pass without early exit: `v · 0` is NaN exactly for
 /// infinite or NaN `v`).
 #[inline]
-fn all_finite(v: &[f64]) -> bool {
+pub(super) fn all_finite(v: &[f64]) -> bool {
     v.iter().fold(0.0, |acc, &x| acc + x * 0.0) == 0.0
 }
 
