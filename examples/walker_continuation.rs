@@ -70,15 +70,7 @@ fn run() -> Res<()> {
         print_literature(&run.result);
     }
     println!("\nfigures and data");
-    let ctx = report::FigureContext {
-        model: &file.model,
-        stride: &spec.settings.stride,
-        component: 0,
-        diagram_component: spec
-            .orbit_diagram
-            .as_ref()
-            .map_or(0, |d| d.settings.component),
-    };
+    let ctx = report::FigureContext::for_script(&file.model, &spec);
     let out = report::Outputs {
         dir: Path::new(env!("CARGO_MANIFEST_DIR")).join("figures"),
         stem: report::stem_of(&args.file),

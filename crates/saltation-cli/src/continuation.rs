@@ -141,15 +141,7 @@ pub fn run(args: &ContinueArgs, out: &mut dyn Write) -> Result<(), CliError> {
     let start = Instant::now();
     let result = compute(&loaded, &spec)?;
     let wall = start.elapsed();
-    let ctx = FigureContext {
-        model: &loaded.file.model,
-        stride: &spec.settings.stride,
-        component: 0,
-        diagram_component: spec
-            .orbit_diagram
-            .as_ref()
-            .map_or(0, |d| d.settings.component),
-    };
+    let ctx = FigureContext::for_script(&loaded.file.model, &spec);
     let files = report::write_continuation(&result, &ctx, &outputs(&args.out, &args.model.file))?;
     let text = if args.json {
         serde_json::to_string(&report::continuation_json(&result))? + "\n"

@@ -357,6 +357,25 @@ pub struct FigureContext<'a> {
     pub diagram_component: usize,
 }
 
+impl<'a> FigureContext<'a> {
+    /// The context of a continuation script: its stride settings, the bifurcation diagram of
+    /// component 0, and the orbit diagram's own component (0 without an orbit diagram).
+    pub fn for_script(
+        model: &'a Model,
+        spec: &'a saltation_continuation::ContinuationSpec,
+    ) -> Self {
+        Self {
+            model,
+            stride: &spec.settings.stride,
+            component: 0,
+            diagram_component: spec
+                .orbit_diagram
+                .as_ref()
+                .map_or(0, |d| d.settings.component),
+        }
+    }
+}
+
 /// Zoom of the complex-plane figure when multipliers lie far outside the unit circle.
 const COMPLEX_ZOOM: f64 = 1.6;
 
