@@ -10,7 +10,7 @@ use super::{all_finite, split, ExplicitRk};
 use crate::control::{controlled_dims, weight, NormAcc};
 use crate::dim::{combine, comp, with_dim, Dim, Dyn};
 use crate::tableau::{ErrorEstimate, Tableau, BS23, DOP853, DP5};
-use crate::{OdeSystem, SolverOptions, Stats};
+use crate::{OdeError, OdeSystem, SolverOptions, Stats};
 
 /// Where the tableau comes from: a built-in static (constant-folded) or a run-time reference.
 trait TabSource: Copy {
@@ -78,51 +78,126 @@ macro_rules! for_stages {
 }
 
 impl ExplicitRk {
-    /// Stages of one attempt of size `h` from `(t, y)`; fills `ynew` and returns the scaled error
-    /// norm (0 without error control, NaN for a non-finite result). `f(t, y)` is `k_1`.
-    pub(super) fn attempt<S: OdeSystem + ?Sized>(
+    /// One accepted step towards `t_stop` (rejected attempts retried inside), dispatched once to
+    /// the instance for this tableau and dimension.
+    pub(super) fn advance<S: OdeSystem + ?Sized>(
         &mut self,
         sys: &S,
-        h: f64,
+        t_stop: f64,
         opts: &SolverOptions,
         stats: &mut Stats,
-    ) -> f64 {
+    ) -> Result<(), OdeError> {
         let tab = self.tab;
         if std::ptr::eq(tab, &DOP853) {
-            self.attempt_dims(Dop853Tab, sys, h, opts, stats)
+            self.advance_dims(Dop853Tab, sys, t_stop, opts, stats)
         } else if std::ptr::eq(tab, &DP5) {
-            self.attempt_dims(Dp5Tab, sys, h, opts, stats)
+            self.advance_dims(Dp5Tab, sys, t_stop, opts, stats)
         } else if std::ptr::eq(tab, &BS23) {
-            self.attempt_dims(Bs23Tab, sys, h, opts, stats)
+            self.advance_dims(Bs23Tab, sys, t_stop, opts, stats)
         } else {
-            self.attempt_in(RuntimeTab(tab), Dyn(self.n), sys, h, opts, stats)
+            self.advance_in(RuntimeTab(tab), Dyn(self.n), sys, t_stop, opts, stats)
         }
     }
 
     #[inline(always)]
-    fn attempt_dims<T: TabSource, S: OdeSystem + ?Sized>(
+    fn advance_dims<T: TabSource, S: OdeSystem + ?Sized>(
         &mut self,
         t: T,
         sys: &S,
-        h: f64,
+        t_stop: f64,
         opts: &SolverOptions,
         stats: &mut Stats,
-    ) -> f64 {
-        with_dim!(self.n, |d| self.attempt_instance(t, d, sys, h, opts, stats))
+    ) -> Result<(), OdeError> {
+        with_dim!(self.n, |d| self
+            .advance_instance(t, d, sys, t_stop, opts, stats))
     }
 
     /// One instance per tableau and dimension (kept out of line: the caller stays small).
     #[inline(never)]
-    fn attempt_instance<T: TabSource, D: Dim, S: OdeSystem + ?Sized>(
+    fn advance_instance<T: TabSource, D: Dim, S: OdeSystem + ?Sized>(
         &mut self,
         src: T,
         d: D,
         sys: &S,
-        h: f64,
+        t_stop: f64,
         opts: &SolverOptions,
         stats: &mut Stats,
-    ) -> f64 {
-        self.attempt_in(src, d, sys, h, opts, stats)
+    ) -> Result<(), OdeError> {
+        self.advance_in(src, d, sys, t_stop, opts, stats)
+    }
+
+    /// Attempts steps until one is accepted (or the step size falls below its floor), then
+    /// shifts the current point to the previous one and moves to the new point.
+    #[inline(always)]
+    fn advance_in<T: TabSource, D: Dim, S: OdeSystem + ?Sized>(
+        &mut self,
+        src: T,
+        d: D,
+        sys: &S,
+        t_stop: f64,
+        opts: &SolverOptions,
+        stats: &mut Stats,
+    ) -> Result<(), OdeError> {
+        let n = d.n();
+        let tab = src.tab();
+        loop {
+            let remaining = t_stop - self.t;
+            let mut h = self.h.min(opts.h_max);
+            let mut last = false;
+            // Land exactly on t_stop, and avoid a sliver of a last step.
+            if h >= remaining * (1.0 - 1e-12) {
+                h = remaining;
+                last = true;
+            }
+            let floor = opts.h_min.max(16.0 * f64::EPSILON * self.t.abs());
+            let err = self.attempt_in(src, d, sys, h, opts, stats);
+            let (accept, h_next) = match self.ctl.as_mut() {
+                None if err.is_nan() => return Err(OdeError::NonFinite { t: self.t, h }),
+                None => (true, self.h),
+                Some(_) if !err.is_finite() => (false, h * opts.min_shrink),
+                Some(c) => c.next(h, err),
+            };
+            if !accept {
+                stats.rejected_steps += 1;
+                if h_next < floor {
+                    return Err(if err.is_finite() {
+                        OdeError::StepTooSmall {
+                            t: self.t,
+                            h: h_next,
+                        }
+                    } else {
+                        OdeError::NonFinite { t: self.t, h }
+                    });
+                }
+                self.h = h_next;
+                continue;
+            }
+            // Accept: shift the current point to the previous one.
+            let s = tab.stages();
+            let p = split(&mut self.work, n);
+            p.y_prev[..n].copy_from_slice(&p.y[..n]);
+            p.f_prev[..n].copy_from_slice(&p.f[..n]);
+            p.y[..n].copy_from_slice(&p.ynew[..n]);
+            self.t_prev = self.t;
+            self.t = if last { t_stop } else { self.t + h };
+            if tab.fsal {
+                p.f[..n].copy_from_slice(&p.k[(s - 1) * n..s * n]);
+            } else {
+                sys.rhs(self.t, &p.y[..n], &mut p.f[..n]);
+                stats.rhs_evals += 1;
+                // DOP853's dense output uses f(t+h, y₁) as its stage 13.
+                p.k[s * n..(s + 1) * n].copy_from_slice(&p.f[..n]);
+            }
+            if !all_finite(&p.y[..n]) || !all_finite(&p.f[..n]) {
+                return Err(OdeError::NonFinite { t: self.t_prev, h });
+            }
+            stats.steps += 1;
+            self.dense_ready = false;
+            if self.ctl.is_some() && !last {
+                self.h = h_next;
+            }
+            return Ok(());
+        }
     }
 
     #[inline(always)]
@@ -152,40 +227,61 @@ impl ExplicitRk {
         } else {
             combine(d, p.ynew, p.y, h, tab.b, p.k);
         }
-        let mc = controlled_dims(opts, n);
+        if self.ctl.is_none() {
+            return if all_finite(&p.ynew[..n]) {
+                0.0
+            } else {
+                f64::NAN
+            };
+        }
         let (y, ynew, k) = (&p.y[..n], &p.ynew[..n], &p.k[..]);
-        match tab.error {
-            _ if self.ctl.is_none() => {
-                if all_finite(ynew) {
-                    0.0
-                } else {
-                    f64::NAN
-                }
+        // All components controlled (the usual case) gives the norm loop a constant length.
+        match controlled_dims(opts, n) {
+            mc if mc == n => error_norm(tab, n, n, h, y, ynew, k, opts),
+            mc => error_norm(tab, n, mc, h, y, ynew, k, opts),
+        }
+    }
+}
+
+/// The scaled norm of the local error estimate `h Σ e_i k_i` over the first `mc` components
+/// (for DOP853 the combination of its two estimators, see [`ErrorEstimate::Dop853`]).
+#[inline(always)]
+#[allow(clippy::too_many_arguments)]
+fn error_norm(
+    tab: &Tableau,
+    n: usize,
+    mc: usize,
+    h: f64,
+    y: &[f64],
+    ynew: &[f64],
+    k: &[f64],
+    opts: &SolverOptions,
+) -> f64 {
+    let (y, ynew) = (&y[..mc], &ynew[..mc]);
+    match tab.error {
+        ErrorEstimate::None => 0.0,
+        ErrorEstimate::Embedded(e) => {
+            let k = &k[..e.len() * n];
+            let mut acc = NormAcc::new(opts.norm);
+            for m in 0..mc {
+                acc.add(h * comp(e, k, n, m) / weight(opts, m, y[m], ynew[m]));
             }
-            ErrorEstimate::None => 0.0,
-            ErrorEstimate::Embedded(e) => {
-                let k = &k[..e.len() * n];
-                let mut acc = NormAcc::new(opts.norm);
-                for m in 0..mc {
-                    acc.add(h * comp(e, k, n, m) / weight(opts, m, y[m], ynew[m]));
-                }
-                acc.finish()
+            acc.finish()
+        }
+        ErrorEstimate::Dop853 { e5, e3 } => {
+            let k = &k[..e5.len() * n];
+            let (mut a5, mut a3) = (NormAcc::new(opts.norm), NormAcc::new(opts.norm));
+            for m in 0..mc {
+                let w = weight(opts, m, y[m], ynew[m]);
+                a5.add(h * comp(e5, k, n, m) / w);
+                a3.add(h * comp(e3, k, n, m) / w);
             }
-            ErrorEstimate::Dop853 { e5, e3 } => {
-                let k = &k[..e5.len() * n];
-                let (mut a5, mut a3) = (NormAcc::new(opts.norm), NormAcc::new(opts.norm));
-                for m in 0..mc {
-                    let w = weight(opts, m, y[m], ynew[m]);
-                    a5.add(h * comp(e5, k, n, m) / w);
-                    a3.add(h * comp(e3, k, n, m) / w);
-                }
-                let (err5, err3) = (a5.finish(), a3.finish());
-                let deno = err5 * err5 + 0.01 * err3 * err3;
-                if deno > 0.0 {
-                    err5 * err5 / deno.sqrt()
-                } else {
-                    err5
-                }
+            let (err5, err3) = (a5.finish(), a3.finish());
+            let deno = err5 * err5 + 0.01 * err3 * err3;
+            if deno > 0.0 {
+                err5 * err5 / deno.sqrt()
+            } else {
+                err5
             }
         }
     }

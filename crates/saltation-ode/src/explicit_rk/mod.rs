@@ -210,64 +210,7 @@ impl Stepper for ExplicitRk {
             p.f_prev.copy_from_slice(p.f);
             self.f_stale = false;
         }
-        loop {
-            let remaining = t_stop - self.t;
-            let mut h = self.h.min(opts.h_max);
-            let mut last = false;
-            // Land exactly on t_stop, and avoid a sliver of a last step.
-            if h >= remaining * (1.0 - 1e-12) {
-                h = remaining;
-                last = true;
-            }
-            let floor = opts.h_min.max(16.0 * f64::EPSILON * self.t.abs());
-            let err = self.attempt(sys, h, opts, stats);
-            let (accept, h_next) = match self.ctl.as_mut() {
-                None if err.is_nan() => return Err(OdeError::NonFinite { t: self.t, h }),
-                None => (true, self.h),
-                Some(_) if !err.is_finite() => (false, h * opts.min_shrink),
-                Some(c) => c.next(h, err),
-            };
-            if !accept {
-                stats.rejected_steps += 1;
-                if h_next < floor {
-                    return Err(if err.is_finite() {
-                        OdeError::StepTooSmall {
-                            t: self.t,
-                            h: h_next,
-                        }
-                    } else {
-                        OdeError::NonFinite { t: self.t, h }
-                    });
-                }
-                self.h = h_next;
-                continue;
-            }
-            // Accept: shift the current point to the previous one.
-            let (s, n) = (self.tab.stages(), self.n);
-            let p = split(&mut self.work, n);
-            p.y_prev.copy_from_slice(p.y);
-            p.f_prev.copy_from_slice(p.f);
-            p.y.copy_from_slice(p.ynew);
-            self.t_prev = self.t;
-            self.t = if last { t_stop } else { self.t + h };
-            if self.tab.fsal {
-                p.f.copy_from_slice(&p.k[(s - 1) * n..s * n]);
-            } else {
-                sys.rhs(self.t, p.y, p.f);
-                stats.rhs_evals += 1;
-                // DOP853's dense output uses f(t+h, y₁) as its stage 13.
-                p.k[s * n..(s + 1) * n].copy_from_slice(p.f);
-            }
-            if !all_finite(p.y) || !all_finite(p.f) {
-                return Err(OdeError::NonFinite { t: self.t_prev, h });
-            }
-            stats.steps += 1;
-            self.dense_ready = false;
-            if self.ctl.is_some() && !last {
-                self.h = h_next;
-            }
-            return Ok(());
-        }
+        self.advance(sys, t_stop, opts, stats)
     }
 
     fn t(&self) -> f64 {
