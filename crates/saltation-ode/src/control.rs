@@ -100,7 +100,7 @@ impl PiController {
             max_growth: opts.max_growth,
             min_shrink: opts.min_shrink,
             err_prev: 1e-4,
-            err_prev_pow: 1e-4f64.powf(beta),
+            err_prev_pow: start_pow(beta),
             rejected_last: false,
         }
     }
@@ -110,7 +110,9 @@ impl PiController {
     pub fn next(&mut self, h: f64, err: f64) -> (bool, f64) {
         let fac11 = self.root.pow(err, self.alpha);
         if err <= 1.0 {
-            let mut fac = fac11 / self.err_prev_pow / self.safety;
+            // One division on the step-to-step critical path (`err_prev^β = 1` for β = 0, and
+            // then this is bitwise `fac11 / safety`).
+            let mut fac = fac11 / (self.err_prev_pow * self.safety);
             fac = fac.clamp(1.0 / self.max_growth, 1.0 / self.min_shrink);
             let mut h_new = h / fac;
             if self.rejected_last {
@@ -134,8 +136,17 @@ impl PiController {
     /// Forgets the error history (after a restart at an event).
     pub fn reset(&mut self) {
         self.err_prev = 1e-4;
-        self.err_prev_pow = 1e-4f64.powf(self.beta);
+        self.err_prev_pow = start_pow(self.beta);
         self.rejected_last = false;
+    }
+}
+
+/// `err_prev^β` before the first step (`err_prev = 1e-4`); 1 without a `powf` call for β = 0.
+fn start_pow(beta: f64) -> f64 {
+    if beta == 0.0 {
+        1.0
+    } else {
+        1e-4f64.powf(beta)
     }
 }
 

@@ -8,6 +8,9 @@
 /// A state dimension.
 pub(crate) trait Dim: Copy {
     fn n(self) -> usize;
+    /// Runs `f` on a scratch state of length `n`: a stack array for a fixed dimension (so the
+    /// compiler sees it alias nothing), else the first `n` entries of `heap`.
+    fn with_scratch<R>(self, heap: &mut [f64], f: impl FnOnce(&mut [f64]) -> R) -> R;
 }
 
 #[derive(Clone, Copy)]
@@ -18,6 +21,10 @@ impl<const N: usize> Dim for Fixed<N> {
     fn n(self) -> usize {
         N
     }
+    #[inline(always)]
+    fn with_scratch<R>(self, _heap: &mut [f64], f: impl FnOnce(&mut [f64]) -> R) -> R {
+        f(&mut [0.0; N])
+    }
 }
 
 #[derive(Clone, Copy)]
@@ -27,6 +34,10 @@ impl Dim for Dyn {
     #[inline(always)]
     fn n(self) -> usize {
         self.0
+    }
+    #[inline(always)]
+    fn with_scratch<R>(self, heap: &mut [f64], f: impl FnOnce(&mut [f64]) -> R) -> R {
+        f(&mut heap[..self.0])
     }
 }
 

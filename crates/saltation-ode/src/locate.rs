@@ -32,15 +32,16 @@ fn hermite_weights(th: f64) -> [f64; 5] {
     [a, b, c, d, th]
 }
 
-/// `out = w₀ y₀ + w₁ h f₀ + w₂ y₁ + w₃ h f₁` (the cubic Hermite interpolant at the weights' `θ`).
+/// `out = y₀ + w₂ (y₁ − y₀) + w₁ h f₀ + w₃ h f₁` (the cubic Hermite interpolant at the weights'
+/// `θ`, using `w₀ + w₂ = 1`).
 #[inline(always)]
 fn hermite_at<D: Dim>(d: D, w: &[f64; 5], ends: &StepEnds<'_>, out: &mut [f64]) {
     let n = d.n();
     let h = ends.t1 - ends.t0;
-    let (c10, c11) = (w[1] * h, w[3] * h);
+    let (c01, c10, c11) = (w[2], w[1] * h, w[3] * h);
     let (y0, y1, f0, f1) = (&ends.y0[..n], &ends.y1[..n], &ends.f0[..n], &ends.f1[..n]);
     for (m, o) in out[..n].iter_mut().enumerate() {
-        *o = w[0] * y0[m] + c10 * f0[m] + w[2] * y1[m] + c11 * f1[m];
+        *o = y0[m] + (c01 * (y1[m] - y0[m]) + (c10 * f0[m] + c11 * f1[m]));
     }
 }
 
@@ -122,11 +123,17 @@ impl EventScanner {
         stats.guard_evals += events.count();
     }
 
-    /// Non-terminal hits of the last scan up to `t_cut`, in time order.
-    pub fn take_passed(&mut self, t_cut: f64) -> Vec<EventHit> {
+    /// Non-terminal hits of the last scan up to `t_cut`, in time order (`None` for none).
+    #[inline]
+    pub fn take_passed(&mut self, t_cut: f64) -> Option<Vec<EventHit>> {
         if self.passed.is_empty() {
-            return Vec::new();
+            None
+        } else {
+            Some(self.sorted_passed(t_cut))
         }
+    }
+
+    fn sorted_passed(&mut self, t_cut: f64) -> Vec<EventHit> {
         let mut v = std::mem::take(&mut self.passed);
         v.retain(|h| h.t <= t_cut);
         v.sort_by(|a, b| a.t.total_cmp(&b.t));
@@ -163,20 +170,44 @@ impl EventScanner {
                 p = 1;
             }
             with_dim!(n, |d| {
-                for w in &self.weights {
-                    let tp = t0 + h * w[4];
-                    self.sample_t[p] = tp;
-                    hermite_at(d, w, &ends, &mut self.ybuf);
-                    for i in 0..ne {
-                        self.samples[p * ne + i] = events.value(i, tp, &self.ybuf);
+                let (weights, sample_t, samples) =
+                    (&self.weights, &mut self.sample_t, &mut self.samples);
+                d.with_scratch(&mut self.ybuf, |yb| {
+                    for w in weights {
+                        let tp = t0 + h * w[4];
+                        sample_t[p] = tp;
+                        hermite_at(d, w, &ends, yb);
+                        for i in 0..ne {
+                            samples[p * ne + i] = events.value(i, tp, yb);
+                        }
+                        p += 1;
                     }
-                    p += 1;
-                }
+                })
             });
             self.npts = p;
             stats.guard_evals += ne * (p + 1);
             (t0, t1)
         };
+        // The common case: no guard comes near zero in this step.
+        if (0..ne).all(|i| self.quiet(i, ne)) {
+            std::mem::swap(&mut self.g_prev, &mut self.g_new);
+            return None;
+        }
+        self.find_crossing(stepper, sys, events, t0, t1, stats)
+    }
+
+    /// The earliest wanted crossing of the screened step `[t0, t1]` (see [`EventScanner::scan`]).
+    #[inline(never)]
+    fn find_crossing<M: Stepper, S: OdeSystem + ?Sized, E: EventSet + ?Sized>(
+        &mut self,
+        stepper: &mut M,
+        sys: &S,
+        events: &E,
+        t0: f64,
+        t1: f64,
+        stats: &mut Stats,
+    ) -> Option<EventHit> {
+        let ne = events.count();
         let h = t1 - t0;
         let start_tol = 8.0 * f64::EPSILON * self.t_start.abs().max(h.abs());
         let mut best: Option<EventHit> = None;
@@ -290,24 +321,29 @@ impl EventScanner {
         if g0 == 0.0 || !(g1 * sign > 0.0) {
             return false;
         }
-        let doubt = SCREEN_DOUBT * self.scale(i, ne);
-        self.samples[..self.npts * ne]
-            .iter()
-            .skip(i)
-            .step_by(ne)
-            .all(|g| g * sign > doubt)
+        // Every sample positive (times the sign) and above SCREEN_DOUBT times the largest
+        // magnitude: with all of them positive, that is the largest signed value.
+        let (mut lo, mut hi) = (f64::INFINITY, (g0 * sign).max(g1 * sign));
+        for p in 0..self.npts {
+            let g = self.samples[p * ne + i] * sign;
+            // `min`/`max` would drop a NaN: `!(g >= lo)` keeps it (and then fails below).
+            if !(g >= lo) {
+                lo = g;
+            }
+            if g > hi {
+                hi = g;
+            }
+        }
+        lo > SCREEN_DOUBT * hi
     }
 
     /// The largest magnitude of guard `i` over the step: its ends and screened samples.
-    #[inline(always)]
     fn scale(&self, i: usize, ne: usize) -> f64 {
-        self.samples[..self.npts * ne]
-            .iter()
-            .skip(i)
-            .step_by(ne)
-            .fold(self.g_prev[i].abs().max(self.g_new[i].abs()), |m, g| {
-                m.max(g.abs())
-            })
+        let mut m = self.g_prev[i].abs().max(self.g_new[i].abs());
+        for p in 0..self.npts {
+            m = m.max(self.samples[p * ne + i].abs());
+        }
+        m
     }
 
     fn dense_guard<M: Stepper, S: OdeSystem + ?Sized, E: EventSet + ?Sized>(

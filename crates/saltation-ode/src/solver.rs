@@ -130,10 +130,12 @@ impl<M: Stepper> Solver<M> {
             };
             // Non-terminal events before the stop (or in the whole step).
             let t_cut = hit.as_ref().map_or(f64::INFINITY, |h| h.t);
-            for h in self.scanner.take_passed(t_cut) {
-                self.zeno.record(h.t)?;
-                self.stats.events += 1;
-                self.log.push(h);
+            if let Some(passed) = self.scanner.take_passed(t_cut) {
+                for h in passed {
+                    self.zeno.record(h.t)?;
+                    self.stats.events += 1;
+                    self.log.push(h);
+                }
             }
             if let Some(o) = out.as_deref_mut() {
                 record_step(o, &mut self.stepper, sys, t_cut, &mut self.stats);
