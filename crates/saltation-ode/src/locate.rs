@@ -158,22 +158,17 @@ impl EventScanner {
                 self.g_new[i] = events.value(i, t1, ends.y1);
             }
             let n = self.ybuf.len();
+            // An unarmed guard: an early extra sample sees the sign it leaves zero with.
+            let early = self
+                .g_prev
+                .contains(&0.0)
+                .then(|| hermite_weights(EARLY_SAMPLE));
             let mut p = 0;
-            if self.g_prev.contains(&0.0) {
-                // An unarmed guard: an early extra sample sees the sign it leaves zero with.
-                let tp = t0 + h * EARLY_SAMPLE;
-                self.sample_t[0] = tp;
-                ends.hermite(tp, &mut self.ybuf);
-                for i in 0..ne {
-                    self.samples[i] = events.value(i, tp, &self.ybuf);
-                }
-                p = 1;
-            }
             with_dim!(n, |d| {
                 let (weights, sample_t, samples) =
                     (&self.weights, &mut self.sample_t, &mut self.samples);
                 d.with_scratch(&mut self.ybuf, |yb| {
-                    for w in weights {
+                    for w in early.iter().chain(weights) {
                         let tp = t0 + h * w[4];
                         sample_t[p] = tp;
                         hermite_at(d, w, &ends, yb);
