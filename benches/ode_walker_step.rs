@@ -8,27 +8,18 @@
 //! Run: `cargo bench --bench ode_walker_step`.
 
 use criterion::{criterion_group, criterion_main, Criterion};
-use ode_solvers::{Dop853, Dopri5, System, Vector4};
+use ode_solvers::{Dop853, Dopri5, Vector4};
 use saltation::ode::problems::{
     walker_extended_start, HeelStrike, WalkerStance, WalkerStanceVariational, WALKER_GAMMA,
     WALKER_HEELSTRIKE_TIME, WALKER_X0,
 };
 use saltation::ode::{Ivp, Method, OdeSystem, Solver, SolverOptions};
-use std::cell::RefCell;
 use std::hint::black_box;
 
-struct PeerWalker;
-
-impl System<f64, Vector4<f64>> for PeerWalker {
-    fn system(&self, _t: f64, x: &Vector4<f64>, dx: &mut Vector4<f64>) {
-        let (s, c) = (x[0] - WALKER_GAMMA).sin_cos();
-        let sp = x[2].sin();
-        dx[0] = x[1];
-        dx[1] = s;
-        dx[2] = x[3];
-        dx[3] = s + x[1] * x[1] * sp - c * sp;
-    }
+mod support {
+    pub mod walker_peers;
 }
+use support::walker_peers::{recorded_states, PeerWalker};
 
 fn ours(c: &mut Criterion) {
     let mut g = c.benchmark_group("walker_step");
@@ -114,35 +105,6 @@ fn peers(c: &mut Criterion) {
         });
     }
     g.finish();
-}
-
-/// Records the states the integrator evaluates the RHS at.
-struct Recorder<S> {
-    inner: S,
-    states: RefCell<Vec<Vec<f64>>>,
-}
-
-impl<S: OdeSystem> OdeSystem for Recorder<S> {
-    fn dim(&self) -> usize {
-        self.inner.dim()
-    }
-    fn rhs(&self, t: f64, y: &[f64], dy: &mut [f64]) {
-        self.states.borrow_mut().push(y.to_vec());
-        self.inner.rhs(t, y, dy)
-    }
-}
-
-/// The states our DOP853 evaluates the RHS at on one stance phase at 1e-12.
-fn recorded_states<S: OdeSystem + Copy>(sys: S, y0: &[f64], opts: &SolverOptions) -> Vec<Vec<f64>> {
-    let rec = Recorder {
-        inner: sys,
-        states: RefCell::new(Vec::new()),
-    };
-    Ivp::new(&rec, 0.0, y0)
-        .events(&HeelStrike)
-        .solve(Method::Dop853, 10.0, opts)
-        .unwrap();
-    rec.states.into_inner()
 }
 
 /// The RHS alone at exactly the states our DOP853 visits at 1e-12 (with and without the
