@@ -57,9 +57,18 @@ impl NormAcc {
     #[inline(always)]
     pub fn finish(self) -> f64 {
         match self.kind {
-            ErrorNorm::Rms if self.n > 0 => (self.acc / self.n as f64).sqrt(),
-            ErrorNorm::Rms => 0.0,
+            ErrorNorm::Rms => self.finish_squared().sqrt(),
             ErrorNorm::Max => self.acc,
+        }
+    }
+    /// The squared norm, without the square root that [`NormAcc::finish`] takes for the RMS
+    /// norm (for formulas in `‖·‖²`, where the root would only be squared again).
+    #[inline(always)]
+    pub fn finish_squared(self) -> f64 {
+        match self.kind {
+            ErrorNorm::Rms if self.n > 0 => self.acc / self.n as f64,
+            ErrorNorm::Rms => 0.0,
+            ErrorNorm::Max => self.acc * self.acc,
         }
     }
 }
@@ -110,11 +119,11 @@ impl PiController {
     pub fn next(&mut self, h: f64, err: f64) -> (bool, f64) {
         let fac11 = self.root.pow(err, self.alpha);
         if err <= 1.0 {
-            // One division on the step-to-step critical path (`err_prev^β = 1` for β = 0, and
-            // then this is bitwise `fac11 / safety`).
-            let mut fac = fac11 / (self.err_prev_pow * self.safety);
-            fac = fac.clamp(1.0 / self.max_growth, 1.0 / self.min_shrink);
-            let mut h_new = h / fac;
+            // `h / fac` as `h · (1/fac)`, with `1/fac` clamped to `[min_shrink, max_growth]`:
+            // one division on the step-to-step critical path instead of two.
+            let grow =
+                (self.err_prev_pow * self.safety / fac11).clamp(self.min_shrink, self.max_growth);
+            let mut h_new = h * grow;
             if self.rejected_last {
                 h_new = h_new.min(h);
             }

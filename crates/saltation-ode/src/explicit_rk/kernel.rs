@@ -150,7 +150,8 @@ impl ExplicitRk {
                 last = true;
             }
             let floor = opts.h_min.max(16.0 * f64::EPSILON * self.t.abs());
-            let err = self.attempt_in(src, d, sys, h, opts, stats);
+            let t_new = if last { t_stop } else { self.t + h };
+            let err = self.attempt_in(src, d, sys, h, t_new, opts, stats);
             let (accept, h_next) = match self.ctl.as_mut() {
                 None if err.is_nan() => return Err(OdeError::NonFinite { t: self.t, h }),
                 None => (true, self.h),
@@ -179,15 +180,11 @@ impl ExplicitRk {
             p.f_prev[..n].copy_from_slice(&p.f[..n]);
             p.y[..n].copy_from_slice(&p.ynew[..n]);
             self.t_prev = self.t;
-            self.t = if last { t_stop } else { self.t + h };
-            if tab.fsal {
-                p.f[..n].copy_from_slice(&p.k[(s - 1) * n..s * n]);
-            } else {
-                sys.rhs(self.t, &p.y[..n], &mut p.f[..n]);
-                stats.rhs_evals += 1;
-                // DOP853's dense output uses f(t+h, y₁) as its stage 13.
-                p.k[s * n..(s + 1) * n].copy_from_slice(&p.f[..n]);
-            }
+            self.t = t_new;
+            // The new point's derivative: the last stage (FSAL) or the extra one `attempt_in`
+            // evaluated (also DOP853's stage 13 for its dense output).
+            let f_new = if tab.fsal { s - 1 } else { s };
+            p.f[..n].copy_from_slice(&p.k[f_new * n..(f_new + 1) * n]);
             if !all_finite(&p.y[..n]) || !all_finite(&p.f[..n]) {
                 return Err(OdeError::NonFinite { t: self.t_prev, h });
             }
@@ -201,12 +198,14 @@ impl ExplicitRk {
     }
 
     #[inline(always)]
+    #[allow(clippy::too_many_arguments)]
     fn attempt_in<T: TabSource, D: Dim, S: OdeSystem + ?Sized>(
         &mut self,
         src: T,
         d: D,
         sys: &S,
         h: f64,
+        t_new: f64,
         opts: &SolverOptions,
         stats: &mut Stats,
     ) -> f64 {
@@ -226,6 +225,11 @@ impl ExplicitRk {
             p.ynew[..n].copy_from_slice(&p.ytmp[..n]);
         } else {
             combine(d, p.ynew, p.y, h, tab.b, p.k);
+            // The derivative at the new point, into the slot after the stages, before the error
+            // estimate rather than after acceptance: its RHS latency then overlaps the error
+            // norm and the controller instead of following them (a rejected step wastes it).
+            sys.rhs(t_new, &p.ynew[..n], &mut p.k[s * n..(s + 1) * n]);
+            stats.rhs_evals += 1;
         }
         if self.ctl.is_none() {
             return if all_finite(&p.ynew[..n]) {
@@ -276,12 +280,14 @@ fn error_norm(
                 a5.add(h * comp(e5, k, n, m) / w);
                 a3.add(h * comp(e3, k, n, m) / w);
             }
-            let (err5, err3) = (a5.finish(), a3.finish());
-            let deno = err5 * err5 + 0.01 * err3 * err3;
+            // `err5² / √(err5² + 0.01 err3²)` from the squared norms: no root taken only to be
+            // squared again on the step-to-step critical path.
+            let (sq5, sq3) = (a5.finish_squared(), a3.finish_squared());
+            let deno = sq5 + 0.01 * sq3;
             if deno > 0.0 {
-                err5 * err5 / deno.sqrt()
+                sq5 / deno.sqrt()
             } else {
-                err5
+                sq5.sqrt()
             }
         }
     }
