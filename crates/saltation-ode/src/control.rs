@@ -5,7 +5,10 @@
 //! accepted when `err = ‖e / w‖ ≤ 1`. The next step is `h_new = h / fac` with
 //! `fac = clamp(err^α / err_prev^β / safety, 1/max_growth, 1/min_shrink)`,
 //! `α = 1/(q+1) − 0.75 β` (`q` the lower order of the pair): the PI controller of Gustafsson as
-//! used in Hairer's `dopri5`/`dop853` (Hairer & Wanner, *Solving ODEs I*, §II.4 and IV.2).
+//! used in Hairer's `dopri5`/`dop853` (Hairer & Wanner, *Solving ODEs I*, §II.4 and IV.2). It is
+//! computed as `h · clamp(err_prev^β safety / err^α, min_shrink, max_growth)`, one division. A
+//! rejected step retries with `h / min(err^α / safety, 1/min_shrink)`, and the step after a
+//! rejection does not grow.
 
 use crate::options::{ErrorNorm, ErrorWeight, SolverOptions};
 
@@ -96,11 +99,10 @@ pub struct PiController {
 }
 
 impl PiController {
-    /// Controller for a pair whose lower order is `q`, with `β` from the options or else
-    /// `default_beta` (the method's own).
-    pub fn new(q: u32, default_beta: f64, opts: &SolverOptions) -> Self {
-        let beta = opts.pi_beta.unwrap_or(default_beta);
-        let alpha = 1.0 / (q as f64 + 1.0) - 0.75 * beta;
+    /// Controller for a pair whose lower order is `q`, with weight `β` on the previous error
+    /// (the options' `pi_beta` or the method's own) and the options' safety and limits.
+    pub fn new(q: u32, beta: f64, opts: &SolverOptions) -> Self {
+        let alpha = Self::exponent(q, beta);
         Self {
             alpha,
             root: Root::of(alpha),
@@ -112,6 +114,13 @@ impl PiController {
             err_prev_pow: start_pow(beta),
             rejected_last: false,
         }
+    }
+
+    /// The exponent `α = 1/(q+1) − 0.75 β` on the current error. The controller works for
+    /// `α > β` only: with `err_prev = err` it settles where `err^(α−β) = safety`, an error below
+    /// 1 only then.
+    pub fn exponent(q: u32, beta: f64) -> f64 {
+        1.0 / (q as f64 + 1.0) - 0.75 * beta
     }
 
     /// Whether `err` passes, and the next step size.

@@ -94,9 +94,10 @@ pub(crate) fn comp(coef: &[f64], k: &[f64], n: usize, m: usize) -> f64 {
 /// coefficients for the built-in tableaus. (Sweeping stage by stage with a vector operation over
 /// the components measured slower, for n = 4 and n = 20 alike.)
 ///
-/// Evaluated as `(y + h Σ_{j<l} coef_j k_j) + (h coef_l) k_l`, `l` the last nonzero coefficient:
-/// the newest stage, which the next RHS call waits for, enters through one multiply and one add
-/// (the older terms are summed while it is being computed).
+/// Evaluated as `(y + h Σ_{j<l} coef_j k_j) + (h coef_l) k_l`, `l` the last nonzero coefficient
+/// (in the stage rows of the built-in tableaus, the newest stage): the stage the next RHS call
+/// waits for enters through one multiply and one add, the older terms are summed while it is
+/// being computed.
 #[inline(always)]
 pub(crate) fn combine<D: Dim>(d: D, out: &mut [f64], y: &[f64], h: f64, coef: &[f64], k: &[f64]) {
     let n = d.n();

@@ -79,7 +79,9 @@ pub struct SolverOptions {
     pub min_shrink: f64,
     /// PI-controller weight `β` on the previous error (0 = plain I controller). `None` (default)
     /// takes the method's own choice, as in Hairer's codes: 0.04 for DP5 and the lower-order
-    /// pairs, 0 for DOP853.
+    /// pairs, 0 for DOP853. Must be in `[0, 0.5)`, and the solver's start rejects a `β` with
+    /// `1/(q+1) − 0.75 β ≤ β` for the method's lower order `q` (the controller would then settle
+    /// at errors above 1): `β < 0.071` for DOP853, `< 0.114` for DP5 and RKF45.
     pub pi_beta: Option<f64>,
     /// Interior sample points per step at which the guards are also evaluated, so that two
     /// crossings inside one step are not missed (default 3). 0 checks the step's ends only.

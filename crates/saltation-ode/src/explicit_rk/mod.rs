@@ -1,9 +1,11 @@
 //! Generic explicit Runge–Kutta engine driven by a [`Tableau`].
 //!
 //! One attempt computes the stages `k_i = f(t + c_i h, y + h Σ_{j<i} a_ij k_j)`, the new state
-//! `y + h Σ b_i k_i` and the local error estimate of the tableau; the shared PI controller
-//! ([`crate::control`]) accepts or rejects it. The workspace (stages, temporaries, dense-output
-//! coefficients) is allocated in [`Stepper::start`] and reused: the step loop does not allocate.
+//! `y + h Σ b_i k_i` (for a tableau without FSAL also `f` there, before the error test, so that
+//! this RHS call overlaps the error norm) and the local error estimate of the tableau; the
+//! shared PI controller ([`crate::control`]) accepts or rejects it. The workspace (stages,
+//! temporaries, dense-output coefficients) is allocated in [`Stepper::start`] and reused: the
+//! step loop does not allocate.
 
 mod dense;
 
@@ -28,7 +30,9 @@ pub(super) struct Parts<'a> {
     pub ytmp: &'a mut [f64],
     /// Candidate new state.
     pub ynew: &'a mut [f64],
-    /// Stages, `k_j` at `[j n, (j+1) n)`; room for DOP853's stage 13 and three extra dense stages.
+    /// Stages, `k_j` at `[j n, (j+1) n)`, then room for `f` at the candidate new point (written
+    /// by every attempt of a tableau without FSAL; DOP853's stage 13) and DOP853's three extra
+    /// dense-output stages.
     pub k: &'a mut [f64],
     /// Dense-output polynomial coefficients `r_1..r_8` of the last step.
     pub rcont: &'a mut [f64],
@@ -79,6 +83,16 @@ pub struct ExplicitRk {
 }
 
 impl ExplicitRk {
+    /// The PI weight `β` of Hairer's codes: 0 in `dop853`, 0.04 in `dopri5` (used for the
+    /// other pairs too) unless the options give one.
+    fn default_beta(&self) -> f64 {
+        if matches!(self.tab.error, ErrorEstimate::Dop853 { .. }) {
+            0.0
+        } else {
+            0.04
+        }
+    }
+
     /// A stepper for `tab` (workspace sized on `start`).
     pub fn new(tab: &'static Tableau) -> Self {
         Self {
@@ -145,6 +159,17 @@ impl Stepper for ExplicitRk {
         if !t.is_finite() || y.iter().any(|v| !v.is_finite()) {
             return Err(OdeError::NonFiniteInitial { t });
         }
+        let controlled = self.tab.is_adaptive() && opts.h_fixed.is_none();
+        let beta = opts.pi_beta.unwrap_or(self.default_beta());
+        if controlled && !(PiController::exponent(self.tab.error_order, beta) > beta) {
+            // Validation allows β < 0.5 for any method; a pair of order q needs less.
+            return Err(OdeError::InvalidOption {
+                field: "pi_beta",
+                reason: "too large for this method: the PI controller needs \
+                         1/(q+1) - 0.75 beta > beta, q the lower order of the pair \
+                         (beta < 0.19 for BS23, < 0.114 for RKF45 and DP5, < 0.071 for DOP853)",
+            });
+        }
         if self.n != n || self.work.is_empty() {
             self.n = n;
             // `vec![0.0; len]` would be a `calloc`, which glibc serves without its thread cache:
@@ -163,13 +188,7 @@ impl Stepper for ExplicitRk {
         p.f_prev.copy_from_slice(p.f);
         self.f_stale = false;
         self.dense_ready = false;
-        if self.tab.is_adaptive() && opts.h_fixed.is_none() {
-            // Hairer's codes: β = 0.04 in dopri5, 0 in dop853.
-            let beta = if matches!(self.tab.error, ErrorEstimate::Dop853 { .. }) {
-                0.0
-            } else {
-                0.04
-            };
+        if controlled {
             self.ctl = Some(PiController::new(self.tab.error_order, beta, opts));
             self.h = match opts.h_init {
                 Some(h) => h.min(opts.h_max),
@@ -284,5 +303,37 @@ impl Stepper for ExplicitRk {
         if let Some(c) = self.ctl.as_mut() {
             c.reset();
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::{FnSystem, Ivp, Method, OdeError, SolverOptions};
+
+    #[test]
+    fn a_pi_weight_too_large_for_the_pair_is_a_named_option_error() {
+        let decay = FnSystem::new(1, |_t, y: &[f64], dy: &mut [f64]| dy[0] = -y[0]);
+        let opts = SolverOptions {
+            pi_beta: Some(0.08),
+            ..SolverOptions::with_tol(1e-10)
+        };
+        // DOP853 (q = 7): α = 1/8 − 0.06 < β. The controller's steady error would be
+        // safety^(1/(α−β)) > 1: never accepted, the step shrinks until `MaxSteps`.
+        let r = Ivp::new(&decay, 0.0, &[1.0]).solve(Method::Dop853, 1.0, &opts);
+        assert!(
+            matches!(
+                r,
+                Err(OdeError::InvalidOption {
+                    field: "pi_beta",
+                    ..
+                })
+            ),
+            "{r:?}"
+        );
+        // DP5 (q = 4): α = 1/5 − 0.06 > β is a working PI controller.
+        let s = Ivp::new(&decay, 0.0, &[1.0])
+            .solve(Method::Dp5, 1.0, &opts)
+            .unwrap();
+        assert!((s.y[0] - (-1.0f64).exp()).abs() < 1e-9, "{}", s.y[0]);
     }
 }
