@@ -95,7 +95,7 @@ impl ExplicitRk {
         } else if std::ptr::eq(tab, &BS23) {
             self.advance_dims(Bs23Tab, sys, t_stop, opts, stats)
         } else {
-            self.advance_in(RuntimeTab(tab), Dyn(self.n), sys, t_stop, opts, stats)
+            self.advance_instance(RuntimeTab(tab), Dyn(self.n), sys, t_stop, opts, stats)
         }
     }
 
@@ -112,24 +112,11 @@ impl ExplicitRk {
             .advance_instance(t, d, sys, t_stop, opts, stats))
     }
 
-    /// One instance per tableau and dimension (kept out of line: the caller stays small).
+    /// One accepted step, one instance per tableau and dimension (kept out of line: the caller
+    /// stays small). Attempts steps until one is accepted (or the step size falls below its
+    /// floor), then shifts the current point to the previous one and moves to the new point.
     #[inline(never)]
     fn advance_instance<T: TabSource, D: Dim, S: OdeSystem + ?Sized>(
-        &mut self,
-        src: T,
-        d: D,
-        sys: &S,
-        t_stop: f64,
-        opts: &SolverOptions,
-        stats: &mut Stats,
-    ) -> Result<(), OdeError> {
-        self.advance_in(src, d, sys, t_stop, opts, stats)
-    }
-
-    /// Attempts steps until one is accepted (or the step size falls below its floor), then
-    /// shifts the current point to the previous one and moves to the new point.
-    #[inline(always)]
-    fn advance_in<T: TabSource, D: Dim, S: OdeSystem + ?Sized>(
         &mut self,
         src: T,
         d: D,
