@@ -11,6 +11,7 @@
 //! rejection does not grow.
 
 use crate::options::{ErrorNorm, ErrorWeight, SolverOptions};
+use crate::OdeError;
 
 /// Error weight `w_i` of component `i` from the larger of the two magnitudes.
 #[inline(always)]
@@ -101,9 +102,22 @@ pub struct PiController {
 impl PiController {
     /// Controller for a pair whose lower order is `q`, with weight `β` on the previous error
     /// (the options' `pi_beta` or the method's own) and the options' safety and limits.
-    pub fn new(q: u32, beta: f64, opts: &SolverOptions) -> Self {
-        let alpha = Self::exponent(q, beta);
-        Self {
+    ///
+    /// It works for `α = 1/(q+1) − 0.75 β > β` only: with `err_prev = err` it settles where
+    /// `err^(α−β) = safety`, an error below 1 only then (else the step shrinks until the step
+    /// limit). Options validation allows `β < 0.5` for any method, so a `β` too large for this
+    /// pair is an [`OdeError::InvalidOption`] here.
+    pub fn new(q: u32, beta: f64, opts: &SolverOptions) -> Result<Self, OdeError> {
+        let alpha = 1.0 / (q as f64 + 1.0) - 0.75 * beta;
+        if !(alpha > beta) {
+            return Err(OdeError::InvalidOption {
+                field: "pi_beta",
+                reason: "too large for this method: the PI controller needs \
+                         1/(q+1) - 0.75 beta > beta, q the lower order of the pair \
+                         (beta < 0.19 for BS23, < 0.114 for RKF45 and DP5, < 0.071 for DOP853)",
+            });
+        }
+        Ok(Self {
             alpha,
             root: Root::of(alpha),
             beta,
@@ -113,14 +127,7 @@ impl PiController {
             err_prev: 1e-4,
             err_prev_pow: start_pow(beta),
             rejected_last: false,
-        }
-    }
-
-    /// The exponent `α = 1/(q+1) − 0.75 β` on the current error. The controller works for
-    /// `α > β` only: with `err_prev = err` it settles where `err^(α−β) = safety`, an error below
-    /// 1 only then.
-    pub fn exponent(q: u32, beta: f64) -> f64 {
-        1.0 / (q as f64 + 1.0) - 0.75 * beta
+        })
     }
 
     /// Whether `err` passes, and the next step size.
@@ -276,7 +283,7 @@ mod tests {
     #[test]
     fn controller_accepts_small_errors_and_bounds_growth() {
         let opts = SolverOptions::default();
-        let mut c = PiController::new(4, 0.04, &opts);
+        let mut c = PiController::new(4, 0.04, &opts).unwrap();
         let (ok, h) = c.next(0.1, 1e-12);
         assert!(ok && (h - 1.0).abs() < 1e-12, "growth capped at 10: {h}");
         let (ok, h) = c.next(0.1, 1e6);

@@ -159,17 +159,13 @@ impl Stepper for ExplicitRk {
         if !t.is_finite() || y.iter().any(|v| !v.is_finite()) {
             return Err(OdeError::NonFiniteInitial { t });
         }
-        let controlled = self.tab.is_adaptive() && opts.h_fixed.is_none();
-        let beta = opts.pi_beta.unwrap_or(self.default_beta());
-        if controlled && !(PiController::exponent(self.tab.error_order, beta) > beta) {
-            // Validation allows β < 0.5 for any method; a pair of order q needs less.
-            return Err(OdeError::InvalidOption {
-                field: "pi_beta",
-                reason: "too large for this method: the PI controller needs \
-                         1/(q+1) - 0.75 beta > beta, q the lower order of the pair \
-                         (beta < 0.19 for BS23, < 0.114 for RKF45 and DP5, < 0.071 for DOP853)",
-            });
-        }
+        // Built before anything changes: an unusable `pi_beta` leaves the stepper as it was.
+        let ctl = if self.tab.is_adaptive() && opts.h_fixed.is_none() {
+            let beta = opts.pi_beta.unwrap_or(self.default_beta());
+            Some(PiController::new(self.tab.error_order, beta, opts)?)
+        } else {
+            None
+        };
         if self.n != n || self.work.is_empty() {
             self.n = n;
             // `vec![0.0; len]` would be a `calloc`, which glibc serves without its thread cache:
@@ -188,8 +184,8 @@ impl Stepper for ExplicitRk {
         p.f_prev.copy_from_slice(p.f);
         self.f_stale = false;
         self.dense_ready = false;
-        if controlled {
-            self.ctl = Some(PiController::new(self.tab.error_order, beta, opts));
+        self.ctl = ctl;
+        if self.ctl.is_some() {
             self.h = match opts.h_init {
                 Some(h) => h.min(opts.h_max),
                 None => {
@@ -200,7 +196,6 @@ impl Stepper for ExplicitRk {
                 }
             };
         } else {
-            self.ctl = None;
             self.h = opts
                 .h_fixed
                 .or(opts.h_init)
