@@ -121,6 +121,13 @@ pub trait HybridModel {
     fn state_names(&self) -> Vec<String> {
         (0..self.dim()).map(|i| format!("x{i}")).collect()
     }
+    /// Checks the parameters against their physical range (default: nothing to check). Model
+    /// files call it on load and [`crate::set_param`]-based setters after every change, so a
+    /// mistyped value is an error naming the parameter and its range
+    /// ([`crate::ParamError::OutOfRange`]), not a stride that fails later.
+    fn check_params(&self) -> Result<(), crate::ParamError> {
+        Ok(())
+    }
 }
 
 /// Writes the n×n identity (row-major) into `m`.

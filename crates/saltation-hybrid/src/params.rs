@@ -21,19 +21,29 @@ pub enum ParamError {
         /// The numeric parameters the model has.
         known: Vec<String>,
     },
-    /// The field is not a number.
-    #[error("parameter `{name}` is not a number")]
+    /// The field is not a number, or is an integer given a fractional value.
+    #[error("parameter `{name}` is not a number, or is an integer given a fractional value")]
     NotNumeric {
         /// The field.
         name: String,
     },
     /// The value is not finite.
-    #[error("parameter `{name}` = {value} is not finite")]
+    #[error("parameter `{name}` = {value} is not finite (a parameter must be a finite number)")]
     NonFinite {
         /// The field.
         name: String,
         /// The value.
         value: f64,
+    },
+    /// The value is outside the parameter's physical range.
+    #[error("parameter `{name}` = {} is out of range: {range}", short_number(*value))]
+    OutOfRange {
+        /// The field.
+        name: String,
+        /// The value.
+        value: f64,
+        /// The valid range in words, e.g. "|γ| < π/2 (slope in radians)".
+        range: &'static str,
     },
     /// The parameter struct could not be converted (a model bug).
     #[error("parameter struct could not be converted: {reason}")]
@@ -41,6 +51,47 @@ pub enum ParamError {
         /// The serde message.
         reason: String,
     },
+}
+
+/// A number for a message: plain below a million in magnitude and above 1e-4, otherwise in
+/// exponent notation (so `1e300` is not printed with 301 digits).
+pub fn short_number(v: f64) -> String {
+    let a = v.abs();
+    if v == 0.0 || !v.is_finite() || (1e-4..1e6).contains(&a) {
+        format!("{v}")
+    } else {
+        format!("{v:e}")
+    }
+}
+
+/// Largest magnitude an integer parameter may be set to from a number (`2⁵³`: above it not
+/// every integer is a float).
+const MAX_INTEGER: f64 = 9_007_199_254_740_992.0;
+
+/// A parameter check for [`crate::HybridModel::check_params`]: `value` must be finite
+/// ([`ParamError::NonFinite`]) and `ok` (the caller's range test) must hold
+/// ([`ParamError::OutOfRange`] with `range` in words).
+pub fn check_range(
+    name: &str,
+    value: f64,
+    ok: bool,
+    range: &'static str,
+) -> Result<(), ParamError> {
+    if !value.is_finite() {
+        return Err(ParamError::NonFinite {
+            name: name.into(),
+            value,
+        });
+    }
+    if ok {
+        Ok(())
+    } else {
+        Err(ParamError::OutOfRange {
+            name: name.into(),
+            value,
+            range,
+        })
+    }
 }
 
 fn to_map<P: Serialize>(p: &P) -> Result<serde_json::Map<String, Value>, ParamError> {
@@ -97,9 +148,17 @@ pub fn set_param<P: Serialize + DeserializeOwned>(
     match m.get_mut(name) {
         Some(v) if v.is_number() => {
             *v = if v.is_u64() || v.is_i64() {
-                // Integer fields (e.g. a number of spokes) take integral values only.
+                // Integer fields (e.g. a number of spokes) take integral values only, and only
+                // those a float holds exactly (no saturating cast of 1e20).
                 if value.fract() != 0.0 {
                     return Err(ParamError::NotNumeric { name: name.into() });
+                }
+                if value.abs() > MAX_INTEGER {
+                    return Err(ParamError::OutOfRange {
+                        name: name.into(),
+                        value,
+                        range: "an integer of magnitude at most 2^53",
+                    });
                 }
                 Value::from(value as i64)
             } else {
@@ -114,8 +173,12 @@ pub fn set_param<P: Serialize + DeserializeOwned>(
             })
         }
     }
-    serde_json::from_value(Value::Object(m)).map_err(|e| ParamError::Conversion {
-        reason: e.to_string(),
+    // The only field changed is `name`: a failure here is a value its type cannot hold (a
+    // negative count, an integer beyond the field's width).
+    serde_json::from_value(Value::Object(m)).map_err(|_| ParamError::OutOfRange {
+        name: name.into(),
+        value,
+        range: "a value the parameter's type can hold",
     })
 }
 

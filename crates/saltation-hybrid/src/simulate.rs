@@ -12,11 +12,14 @@ use saltation_ode::{Sampling, Solver, Stop, Trajectory};
 pub struct SimulateOptions {
     /// Integration settings, start mode, events per stride and time limit per stride.
     pub stride: StrideOptions,
-    /// Number of strides.
+    /// Number of strides (at most [`MAX_STRIDES`]).
     pub strides: usize,
     /// Output interval (dense output); `None` records every integration step.
     pub dt: Option<f64>,
 }
+
+/// Largest [`SimulateOptions::strides`].
+pub const MAX_STRIDES: usize = 1_000_000;
 
 impl Default for SimulateOptions {
     fn default() -> Self {
@@ -52,7 +55,13 @@ pub fn simulate<M: HybridModel + ?Sized>(
     x0: &[f64],
     opts: &SimulateOptions,
 ) -> Result<Trace, HybridError> {
-    opts.stride.validate()?;
+    opts.stride.validate_for(model)?;
+    if opts.strides > MAX_STRIDES {
+        return Err(HybridError::InvalidOption {
+            field: "strides",
+            reason: "must be at most 1000000",
+        });
+    }
     let n = model.dim();
     if x0.len() != n {
         return Err(HybridError::DimensionMismatch {

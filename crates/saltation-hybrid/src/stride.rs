@@ -21,7 +21,7 @@ use crate::saltation::{saltation_matrix, terminal_factor, transversality, EventS
 use crate::variational::{ModeFlow, VariationalFlow};
 use nalgebra::DMatrix;
 use saltation_ode::{
-    EventSet, ExplicitRk, Method, OdeError, OdeSystem, Solver, SolverOptions, Stats, Stop,
+    Atol, EventSet, ExplicitRk, Method, OdeError, OdeSystem, Solver, SolverOptions, Stats, Stop,
 };
 use serde::{Deserialize, Serialize};
 
@@ -45,9 +45,9 @@ pub struct StrideOptions {
     pub method: Method,
     /// Integrator options (default `rtol = atol = 1e-12`).
     pub ode: SolverOptions,
-    /// Mode a stride starts in (default 0).
+    /// Mode a stride starts in (default 0; below the model's number of modes).
     pub start_mode: usize,
-    /// Events that make up one stride (default 1).
+    /// Events that make up one stride (default 1; at most [`MAX_EVENTS_PER_STRIDE`]).
     pub events_per_stride: usize,
     /// Longest duration of one stride before [`HybridError::GuardNotReached`] (default 100).
     pub t_max: f64,
@@ -55,9 +55,13 @@ pub struct StrideOptions {
     /// multipliers are then as accurate as the state).
     pub variational_error_control: bool,
     /// Relative transversality `|h_x f⁻| / (|h_x||f⁻|)` below which an event is grazing
-    /// (default 1e-10).
+    /// (in `[0, 1)`; default 1e-10).
     pub grazing_tol: f64,
 }
+
+/// Largest [`StrideOptions::events_per_stride`]: a stride of more events is a Zeno cascade or a
+/// wrong section, not a gait.
+pub const MAX_EVENTS_PER_STRIDE: usize = 10_000;
 
 impl Default for StrideOptions {
     fn default() -> Self {
@@ -79,10 +83,10 @@ impl StrideOptions {
         self.ode
             .validate()
             .map_err(|source| HybridError::Ode { mode: 0, source })?;
-        if self.events_per_stride == 0 {
+        if !(1..=MAX_EVENTS_PER_STRIDE).contains(&self.events_per_stride) {
             return Err(HybridError::InvalidOption {
                 field: "events_per_stride",
-                reason: "must be >= 1",
+                reason: "must be in 1..=10000",
             });
         }
         if !(self.t_max > 0.0 && self.t_max.is_finite()) {
@@ -91,13 +95,56 @@ impl StrideOptions {
                 reason: "must be finite and > 0",
             });
         }
-        if !(self.grazing_tol >= 0.0) {
+        if !(0.0..1.0).contains(&self.grazing_tol) {
             return Err(HybridError::InvalidOption {
                 field: "grazing_tol",
-                reason: "must be >= 0",
+                reason: "must be in [0, 1)",
             });
         }
         Ok(())
+    }
+
+    /// [`StrideOptions::validate`] plus what depends on the model: `start_mode` is one of its
+    /// modes, and a vector `atol` has one entry per state component. [`StrideMap::new`] calls
+    /// it; callers that want to tell bad settings from failed strides call it first.
+    pub fn validate_for<M: HybridModel + ?Sized>(&self, model: &M) -> Result<(), HybridError> {
+        self.validate()?;
+        if self.start_mode >= model.modes() {
+            return Err(HybridError::BadMode {
+                mode: self.start_mode,
+                modes: model.modes(),
+            });
+        }
+        if let Atol::Vector(v) = &self.ode.atol {
+            if v.len() != model.dim() {
+                return Err(HybridError::DimensionMismatch {
+                    what: "atol (one entry per state component)",
+                    expected: model.dim(),
+                    got: v.len(),
+                });
+            }
+        }
+        Ok(())
+    }
+
+    /// The integrator options of the variational system `[x, Φ]` (`n + n²` components, `Φ`
+    /// row-major): with `variational_error_control` off only `x` is controlled; otherwise a
+    /// vector `atol` is extended so that every entry `Φ_ik = ∂x_i/∂x₀_k` of row `i` has the
+    /// absolute tolerance of state component `i` (a unit perturbation of the start is held to
+    /// the same absolute accuracy as the state it moves).
+    fn variational_ode(&self, n: usize) -> SolverOptions {
+        let mut o = self.ode.clone();
+        if !self.variational_error_control {
+            o.error_dims = Some(n);
+        } else if let Atol::Vector(v) = &self.ode.atol {
+            let mut full = Vec::with_capacity(n + n * n);
+            full.extend_from_slice(v);
+            for a in v {
+                full.extend(std::iter::repeat_n(*a, n));
+            }
+            o.atol = Atol::Vector(full);
+        }
+        o
     }
 }
 
@@ -157,21 +204,11 @@ struct Buffers {
 impl<'a, M: HybridModel + ?Sized> StrideMap<'a, M> {
     /// A stride map of `model` with validated options.
     pub fn new(model: &'a M, opts: StrideOptions) -> Result<Self, HybridError> {
-        opts.validate()?;
-        if opts.start_mode >= model.modes() {
-            return Err(HybridError::BadMode {
-                mode: opts.start_mode,
-                modes: model.modes(),
-            });
-        }
+        opts.validate_for(model)?;
         let n = model.dim();
         let ode_err = |source| HybridError::Ode { mode: 0, source };
         let plain = Solver::new(opts.method.stepper(), opts.ode.clone()).map_err(ode_err)?;
-        let mut var_opts = opts.ode.clone();
-        if !opts.variational_error_control {
-            var_opts.error_dims = Some(n);
-        }
-        let var = Solver::new(opts.method.stepper(), var_opts).map_err(ode_err)?;
+        let var = Solver::new(opts.method.stepper(), opts.variational_ode(n)).map_err(ode_err)?;
         let buf = Buffers {
             y: vec![0.0; n + n * n],
             gx: vec![0.0; n * n],
@@ -225,7 +262,7 @@ impl<'a, M: HybridModel + ?Sized> StrideMap<'a, M> {
         }
         let mut mode = self.opts.start_mode;
         let mut t = 0.0;
-        let mut events: Vec<EventRecord> = Vec::with_capacity(self.opts.events_per_stride);
+        let mut events: Vec<EventRecord> = Vec::with_capacity(self.opts.events_per_stride.min(8));
         let t_max = self.opts.t_max;
         loop {
             let guards = ModeGuards { model, mode };

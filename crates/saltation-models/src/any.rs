@@ -78,9 +78,12 @@ impl Model {
         }
     }
 
-    /// A copy with parameter `name` set to `value`.
+    /// A copy with parameter `name` set to `value`, checked against the model's physical
+    /// ranges ([`HybridModel::check_params`]).
     pub fn with_param(&self, name: &str, value: f64) -> Result<Model, ParamError> {
-        Ok(rebuild!(self, |m| set_param(m, name, value)?))
+        let m = rebuild!(self, |m| set_param(m, name, value)?);
+        m.check_params()?;
+        Ok(m)
     }
 
     /// Value of parameter `name`.
@@ -164,5 +167,8 @@ impl HybridModel for Model {
     }
     fn state_names(&self) -> Vec<String> {
         each!(self, |m| m.state_names())
+    }
+    fn check_params(&self) -> Result<(), ParamError> {
+        each!(self, |m| m.check_params())
     }
 }

@@ -28,7 +28,7 @@
 //!   does not apply; the full-state stride Jacobian at such a point is `[[0, 0], [g/v, 1]]`
 //!   with multipliers `{0, 1}`.
 
-use saltation_hybrid::{GuardInfo, HybridModel, Scalar};
+use saltation_hybrid::{check_range, GuardInfo, HybridModel, ParamError, Scalar};
 use saltation_ode::Direction;
 use serde::{Deserialize, Serialize};
 
@@ -166,6 +166,16 @@ impl HybridModel for BouncingBall {
     }
     fn project_jacobian(&self, _x: &[f64], jac: &mut [f64]) {
         jac.copy_from_slice(&[0.0, 1.0]);
+    }
+    fn check_params(&self) -> Result<(), ParamError> {
+        let p = &self.params;
+        check_range("g", p.g, p.g > 0.0, "g > 0 (gravitational acceleration)")?;
+        check_range(
+            "e",
+            p.e,
+            (0.0..=1.0).contains(&p.e),
+            "0 <= e <= 1 (coefficient of restitution)",
+        )
     }
     fn state_names(&self) -> Vec<String> {
         vec!["x".into(), "v".into()]

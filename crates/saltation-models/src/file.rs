@@ -15,7 +15,7 @@
 use crate::Model;
 use ron::extensions::Extensions;
 use saltation_continuation::ContinuationSpec;
-use saltation_hybrid::StrideOptions;
+use saltation_hybrid::{HybridModel, ParamError, StrideOptions};
 use saltation_orbit::{EigenBackend, NewtonOptions, OrbitOptions};
 use serde::{Deserialize, Serialize};
 use std::path::{Path, PathBuf};
@@ -99,16 +99,55 @@ pub fn ron_options() -> ron::Options {
         .with_default_extension(Extensions::UNWRAP_VARIANT_NEWTYPES | Extensions::IMPLICIT_SOME)
 }
 
-/// Parses model-file text; `origin` names it in errors.
+/// Parses model-file text; `origin` names it in errors. A leading UTF-8 byte-order mark is
+/// skipped. The model's parameters are checked against their physical ranges
+/// ([`saltation_hybrid::HybridModel::check_params`]); an error points at the parameter in the
+/// text.
 pub fn parse_model_file(text: &str, origin: &str) -> Result<ModelFile, FileError> {
-    ron_options()
+    let text = text.strip_prefix('\u{feff}').unwrap_or(text);
+    let file = ron_options()
         .from_str::<ModelFile>(text)
         .map_err(|e| FileError::Parse {
             origin: origin.to_string(),
             line: e.span.start.line,
             column: e.span.start.col,
             message: e.code.to_string(),
-        })
+        })?;
+    if let Err(e) = file.model.check_params() {
+        let (line, column) = param_position(text, &e).unwrap_or((1, 1));
+        return Err(FileError::Parse {
+            origin: origin.to_string(),
+            line,
+            column,
+            message: e.to_string(),
+        });
+    }
+    Ok(file)
+}
+
+/// Line and column (1-based) of the parameter an error names: its first `name:` after
+/// `model:` in the text (where the parameters are written).
+fn param_position(text: &str, e: &ParamError) -> Option<(usize, usize)> {
+    let name = match e {
+        ParamError::NonFinite { name, .. }
+        | ParamError::OutOfRange { name, .. }
+        | ParamError::NotNumeric { name }
+        | ParamError::Unknown { name, .. } => name.as_str(),
+        _ => return None,
+    };
+    let from = text.find("model").unwrap_or(0);
+    let is_ident = |c: char| c.is_alphanumeric() || c == '_';
+    let offset = text[from..].match_indices(name).find_map(|(i, _)| {
+        let at = from + i;
+        let before_ok = !text[..at].chars().next_back().is_some_and(is_ident);
+        let rest = &text[at + name.len()..];
+        let after_ok = rest.trim_start().starts_with(':') && !rest.starts_with(is_ident);
+        (before_ok && after_ok).then_some(at)
+    })?;
+    let line = text[..offset].matches('\n').count() + 1;
+    let line_start = text[..offset].rfind('\n').map_or(0, |i| i + 1);
+    let column = text[line_start..offset].chars().count() + 1;
+    Some((line, column))
 }
 
 /// Reads and parses a model file.
@@ -149,6 +188,39 @@ mod tests {
         let err = parse_model_file("(model: Walker(gamma: 0.01))", "t.ron").unwrap_err();
         assert!(err.to_string().contains("Walker"), "{err}");
         assert!(err.to_string().starts_with("t.ron:1:"), "{err}");
+    }
+
+    /// Non-finite and out-of-range parameters are errors at the parameter's position, with the
+    /// physical range in the message; a byte-order mark is skipped.
+    #[test]
+    fn parameters_are_checked_on_load() {
+        for (value, what) in [
+            ("NaN", "not finite"),
+            ("inf", "not finite"),
+            ("-inf", "not finite"),
+            ("1e309", "not finite"),
+            ("2.0", "|gamma| < pi/2"),
+        ] {
+            let text = format!("// walker\n(\n  model: SimplestWalker(gamma: {value}),\n)");
+            let err = parse_model_file(&text, "t.ron").unwrap_err().to_string();
+            assert!(err.starts_with("t.ron:3:25: "), "{value}: {err}");
+            assert!(
+                err.contains("gamma") && err.contains(what),
+                "{value}: {err}"
+            );
+        }
+        let err = parse_model_file(
+            "(model: RimlessWheel(lambda2: 0.5, alpha: 0.2, spokes: 0))",
+            "w.ron",
+        )
+        .unwrap_err()
+        .to_string();
+        assert!(
+            err.starts_with("w.ron:1:48: ") && err.contains("3 <= spokes"),
+            "{err}"
+        );
+        let ok = parse_model_file("\u{feff}(model: VanDerPol(epsilon: 2.0))", "b.ron").unwrap();
+        assert!(matches!(ok.model, Model::VanDerPol(v) if v.params.epsilon == 2.0));
     }
 }
 

@@ -6,7 +6,7 @@
 //! `θ̇₀² = 4 λ² μ² sin(π/n) sin α / (1 − μ²)`, stride-Jacobian eigenvalues `{0, μ²}`.
 //! Reduced coordinate on the section `θ = −π/n`: `u = [θ̇]`.
 
-use saltation_hybrid::{GuardInfo, HybridModel, Scalar};
+use saltation_hybrid::{check_range, GuardInfo, HybridModel, ParamError, Scalar};
 use saltation_ode::Direction;
 use serde::{Deserialize, Serialize};
 use std::f64::consts::PI;
@@ -135,6 +135,27 @@ impl HybridModel for RimlessWheel {
     }
     fn project_jacobian(&self, _x: &[f64], jac: &mut [f64]) {
         jac.copy_from_slice(&[0.0, 1.0]);
+    }
+    fn check_params(&self) -> Result<(), ParamError> {
+        let p = &self.params;
+        check_range(
+            "lambda2",
+            p.lambda2,
+            p.lambda2 > 0.0 && p.lambda2 <= 1.0,
+            "0 < lambda2 <= 1 (lambda^2 = M l^2 / (I + M l^2))",
+        )?;
+        check_range(
+            "alpha",
+            p.alpha,
+            p.alpha.abs() < std::f64::consts::FRAC_PI_2,
+            "|alpha| < pi/2 (slope in radians)",
+        )?;
+        check_range(
+            "spokes",
+            f64::from(p.spokes),
+            (3..=1000).contains(&p.spokes),
+            "3 <= spokes <= 1000",
+        )
     }
     fn state_names(&self) -> Vec<String> {
         vec!["θ".into(), "dθ/dt".into()]

@@ -13,7 +13,7 @@
 //! Post-impact states satisfy `φ = 2θ`, `φ̇ = (1 − cos 2θ) θ̇`: the section's reduced
 //! coordinates are `u = (θ, θ̇)`.
 
-use saltation_hybrid::{GuardInfo, HybridModel, Scalar};
+use saltation_hybrid::{check_range, GuardInfo, HybridModel, ParamError, Scalar};
 use saltation_ode::Direction;
 use serde::{Deserialize, Serialize};
 use std::f64::consts::FRAC_PI_2;
@@ -170,6 +170,15 @@ impl HybridModel for SimplestWalker {
     }
     fn project_jacobian(&self, _x: &[f64], jac: &mut [f64]) {
         jac.copy_from_slice(&[1.0, 0.0, 0.0, 0.0, 0.0, 1.0, 0.0, 0.0]);
+    }
+    fn check_params(&self) -> Result<(), ParamError> {
+        let g = self.params.gamma;
+        check_range(
+            "gamma",
+            g,
+            g.abs() < std::f64::consts::FRAC_PI_2,
+            "|gamma| < pi/2 (slope in radians; gaits exist for 0 < gamma < 0.019)",
+        )
     }
     fn state_names(&self) -> Vec<String> {
         vec!["θ".into(), "dθ/dt".into(), "φ".into(), "dφ/dt".into()]

@@ -20,7 +20,7 @@
 //! ([`VanDerPol::divergence`]); the event-terminated stride Jacobian has `{0, μ}`. At `ε = 1`
 //! the period is `T = 6.663286859323130…` ([`crate::reference::van_der_pol`]).
 
-use saltation_hybrid::{GuardInfo, HybridModel, Scalar};
+use saltation_hybrid::{check_range, GuardInfo, HybridModel, ParamError, Scalar};
 use saltation_ode::Direction;
 use serde::{Deserialize, Serialize};
 
@@ -118,6 +118,15 @@ impl HybridModel for VanDerPol {
     }
     fn project_jacobian(&self, _x: &[f64], jac: &mut [f64]) {
         jac.copy_from_slice(&[1.0, 0.0]);
+    }
+    fn check_params(&self) -> Result<(), ParamError> {
+        let e = self.params.epsilon;
+        check_range(
+            "epsilon",
+            e,
+            e > 0.0,
+            "epsilon > 0 (the limit cycle exists for every epsilon > 0)",
+        )
     }
     fn state_names(&self) -> Vec<String> {
         vec!["x".into(), "dx/dt".into()]

@@ -38,8 +38,16 @@ pub enum OdeError {
         /// Attempted step size.
         h: f64,
     },
-    /// The step size fell below `h_min` while the error test kept failing.
-    #[error("step size {h:e} fell below h_min at t = {t}")]
+    /// The vector field is NaN or infinite at the initial point (e.g. a non-finite model
+    /// parameter).
+    #[error("the vector field returned NaN or Inf at the initial point t = {t}")]
+    NonFiniteRhs {
+        /// Initial time.
+        t: f64,
+    },
+    /// The step size fell below its floor (`h_min`, `16 ε |t|`, or the smallest positive
+    /// number) while the error test kept failing.
+    #[error("step size {h:e} fell below its floor at t = {t} (the error test kept failing)")]
     StepTooSmall {
         /// Time reached.
         t: f64,

@@ -53,7 +53,10 @@ pub use events::{Direction, Event, EventHit, EventSet, NoEvents};
 pub use explicit_rk::ExplicitRk;
 pub use ivp::{Ivp, IvpSolution};
 pub use method::Method;
-pub use options::{Atol, ErrorNorm, ErrorWeight, SolverOptions, ZenoLimit};
+pub use options::{
+    Atol, ErrorNorm, ErrorWeight, SolverOptions, ZenoLimit, MAX_COUNT, MAX_EVENT_SAMPLES,
+    MAX_ZENO_WINDOW,
+};
 pub use solver::{Solver, Stop};
 pub use stability::{stability_function, stability_polynomial};
 pub use stats::Stats;

@@ -13,15 +13,25 @@ pub enum Atol {
 }
 
 impl Atol {
-    /// Tolerance of component `i`.
+    /// Tolerance of component `i`. A vector's length is checked against the system by
+    /// [`SolverOptions::validate_for`] before any integration; past its end the last entry
+    /// applies (never reached through the solvers).
     #[inline]
     pub fn get(&self, i: usize) -> f64 {
         match self {
             Atol::Scalar(a) => *a,
-            Atol::Vector(v) => v[i],
+            Atol::Vector(v) => v.get(i).or(v.last()).copied().unwrap_or(0.0),
         }
     }
 }
+
+/// Largest [`SolverOptions::event_samples`]: more interior samples than this cost far more
+/// than they can find (the guards are also checked at every step's ends).
+pub const MAX_EVENT_SAMPLES: usize = 64;
+/// Largest [`ZenoLimit::window`] (the monitor keeps a ring of this many event times).
+pub const MAX_ZENO_WINDOW: usize = 10_000;
+/// Largest step and event counts ([`SolverOptions::max_steps`], [`ZenoLimit::max_events`]).
+pub const MAX_COUNT: usize = 1_000_000_000;
 
 /// How the per-component error weight `w_i` is formed from `rtol = r`, `atol = a` and
 /// `|y_i| = max(|y_n,i|, |y_{n+1},i|)`.
@@ -50,14 +60,17 @@ pub enum ErrorNorm {
 pub struct SolverOptions {
     /// Relative tolerance `r` (> 0; default 1e-6).
     pub rtol: f64,
-    /// Absolute tolerance `a` (≥ 0, and `r + a > 0`; default 1e-9).
+    /// Absolute tolerance `a` (≥ 0, and `r + a > 0`; default 1e-9). A vector gives one value per
+    /// error-controlled component (its length is checked against the system when a solve
+    /// starts).
     pub atol: Atol,
     /// Error weight formula (default: `r|y| + a`).
     pub weight: ErrorWeight,
     /// Error norm (default: RMS).
     pub norm: ErrorNorm,
-    /// Number of leading components that enter the error norm; `None` = all. Lets an extended state
-    /// (e.g. state plus variational matrix) keep the extra components out of step control.
+    /// Number of leading components that enter the error norm (≥ 1); `None` = all. Lets an
+    /// extended state (e.g. state plus variational matrix) keep the extra components out of step
+    /// control. A vector `atol` must have exactly this many entries.
     pub error_dims: Option<usize>,
     /// Initial step size; `None` = Hairer–Wanner's automatic estimate (adaptive methods).
     pub h_init: Option<f64>,
@@ -69,11 +82,12 @@ pub struct SolverOptions {
     /// Smallest step size before [`OdeError::StepTooSmall`] (default 0: only the floating-point
     /// limit `16 ε |t|` applies).
     pub h_min: f64,
-    /// Accepted steps allowed in one call before [`OdeError::MaxSteps`] (default 100 000).
+    /// Accepted steps allowed in one call before [`OdeError::MaxSteps`] (default 100 000; at most
+    /// [`MAX_COUNT`]).
     pub max_steps: usize,
     /// Safety factor of the step-size controller, in (0, 1) (default 0.9).
     pub safety: f64,
-    /// Largest step growth per step (default 10).
+    /// Largest step growth per step (finite, > 1; default 10).
     pub max_growth: f64,
     /// Smallest step shrink factor per step (default 0.2).
     pub min_shrink: f64,
@@ -84,7 +98,8 @@ pub struct SolverOptions {
     /// at errors above 1): `β < 0.071` for DOP853, `< 0.114` for DP5 and RKF45.
     pub pi_beta: Option<f64>,
     /// Interior sample points per step at which the guards are also evaluated, so that two
-    /// crossings inside one step are not missed (default 3). 0 checks the step's ends only.
+    /// crossings inside one step are not missed (default 3; at most [`MAX_EVENT_SAMPLES`]). 0
+    /// checks the step's ends only.
     pub event_samples: usize,
     /// Event-accumulation (Zeno) detection.
     pub zeno: ZenoLimit,
@@ -154,17 +169,20 @@ impl SolverOptions {
         if !(self.h_max > 0.0) {
             return bad("h_max", "must be > 0");
         }
-        if !(self.h_min >= 0.0 && self.h_min < self.h_max) {
-            return bad("h_min", "must be >= 0 and < h_max");
+        if !(self.h_min >= 0.0 && self.h_min.is_finite() && self.h_min < self.h_max) {
+            return bad("h_min", "must be finite, >= 0 and < h_max");
         }
-        if self.max_steps == 0 {
-            return bad("max_steps", "must be > 0");
+        if self.max_steps == 0 || self.max_steps > MAX_COUNT {
+            return bad("max_steps", "must be in 1..=1e9");
+        }
+        if self.error_dims == Some(0) {
+            return bad("error_dims", "must be >= 1 (or None for every component)");
         }
         if !(self.safety > 0.0 && self.safety < 1.0) {
             return bad("safety", "must be in (0, 1)");
         }
-        if !(self.max_growth > 1.0) {
-            return bad("max_growth", "must be > 1");
+        if !(self.max_growth > 1.0 && self.max_growth.is_finite()) {
+            return bad("max_growth", "must be finite and > 1");
         }
         if !(self.min_shrink > 0.0 && self.min_shrink < 1.0) {
             return bad("min_shrink", "must be in (0, 1)");
@@ -172,7 +190,28 @@ impl SolverOptions {
         if self.pi_beta.is_some_and(|b| !(0.0..0.5).contains(&b)) {
             return bad("pi_beta", "must be in [0, 0.5)");
         }
+        if self.event_samples > MAX_EVENT_SAMPLES {
+            return bad("event_samples", "must be at most 64");
+        }
         self.zeno.validate()
+    }
+
+    /// [`SolverOptions::validate`] plus the checks that need the system's dimension `n`: a vector
+    /// `atol` has one entry per error-controlled component (`error_dims`, or `n`). The solvers
+    /// call it whenever a solve starts.
+    pub fn validate_for(&self, n: usize) -> Result<(), OdeError> {
+        self.validate()?;
+        if let Atol::Vector(v) = &self.atol {
+            let m = crate::control::controlled_dims(self, n);
+            if v.len() != m {
+                return Err(OdeError::DimensionMismatch {
+                    what: "atol (one entry per error-controlled component)",
+                    expected: m,
+                    got: v.len(),
+                });
+            }
+        }
+        Ok(())
     }
 }
 
@@ -183,9 +222,9 @@ impl SolverOptions {
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(default)]
 pub struct ZenoLimit {
-    /// Total events allowed (default 100 000).
+    /// Total events allowed (default 100 000; at most [`MAX_COUNT`]).
     pub max_events: usize,
-    /// Number of consecutive events tested (≥ 2; default 8).
+    /// Number of consecutive events tested (2 to [`MAX_ZENO_WINDOW`]; default 8).
     pub window: usize,
     /// Smallest time `window` consecutive events may span (default 1e-9).
     pub min_span: f64,
@@ -206,14 +245,15 @@ impl Default for ZenoLimit {
 
 impl ZenoLimit {
     fn validate(&self) -> Result<(), OdeError> {
-        if self.window < 2
-            || self.max_events == 0
-            || !(self.min_span >= 0.0)
-            || !(self.min_interval >= 0.0)
+        if !(2..=MAX_ZENO_WINDOW).contains(&self.window)
+            || !(1..=MAX_COUNT).contains(&self.max_events)
+            || !(self.min_span >= 0.0 && self.min_span.is_finite())
+            || !(self.min_interval >= 0.0 && self.min_interval.is_finite())
         {
             return Err(OdeError::InvalidOption {
                 field: "zeno",
-                reason: "window must be >= 2, max_events > 0, min_span and min_interval >= 0",
+                reason: "window must be in 2..=10000, max_events in 1..=1e9, min_span and \
+                         min_interval finite and >= 0",
             });
         }
         Ok(())

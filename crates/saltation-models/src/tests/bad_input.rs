@@ -4,8 +4,9 @@
 use super::shipped;
 use saltation_hybrid::{
     GuardInfo, HybridError, HybridModel, JacobianKind, Scalar, StrideMap, StrideOptions,
+    MAX_EVENTS_PER_STRIDE,
 };
-use saltation_ode::{Direction, SolverOptions};
+use saltation_ode::{Atol, Direction, SolverOptions};
 use saltation_orbit::{find_periodic_orbit, NewtonError, OrbitError};
 
 /// The errors that say "the walker fell".
@@ -190,4 +191,109 @@ fn tangential_contacts() {
             "{e}"
         ),
     }
+}
+
+/// Stride settings that depend on the model are checked when a stride map is made: a start
+/// mode the model does not have, a per-state `atol` of another length, more events per stride
+/// than the documented limit. None of them panics or allocates from the number.
+#[test]
+fn stride_settings_checked_against_the_model() {
+    let mf = shipped("simplest_walker");
+    let with = |f: &dyn Fn(&mut StrideOptions)| {
+        let mut o = mf.stride.clone();
+        f(&mut o);
+        StrideMap::new(&mf.model, o).err()
+    };
+    assert!(matches!(
+        with(&|o| o.start_mode = 1),
+        Some(HybridError::BadMode { mode: 1, modes: 1 })
+    ));
+    for len in [2, 5, 20] {
+        let e = with(&|o| o.ode.atol = Atol::Vector(vec![1e-12; len]));
+        assert!(
+            matches!(e, Some(HybridError::DimensionMismatch { expected: 4, got, .. }) if got == len),
+            "{len}: {e:?}"
+        );
+    }
+    for k in [0, MAX_EVENTS_PER_STRIDE + 1, 1_000_000_000, usize::MAX] {
+        let e = with(&|o| o.events_per_stride = k);
+        assert!(
+            matches!(
+                e,
+                Some(HybridError::InvalidOption {
+                    field: "events_per_stride",
+                    ..
+                })
+            ),
+            "{k}: {e:?}"
+        );
+    }
+}
+
+/// A per-state `atol` applies to the state and, row by row, to the variational matrix
+/// (`Φ_ik = ∂x_i/∂x₀_k` gets the tolerance of state `i`): with every entry equal it is the
+/// scalar tolerance, bit for bit, for the state and the stride Jacobian.
+#[test]
+fn per_state_atol_matches_the_scalar_one() {
+    let mf = shipped("simplest_walker");
+    let x0 = [0.2, -0.2, 0.4, -0.2 * (1.0 - 0.4f64.cos())];
+    let eval = |atol: Atol| {
+        let mut o = mf.stride.clone();
+        o.ode.rtol = 1e-10;
+        o.ode.atol = atol;
+        let mut map = StrideMap::new(&mf.model, o).unwrap();
+        map.eval(&x0, JacobianKind::StrideMap).unwrap()
+    };
+    let s = eval(Atol::Scalar(1e-10));
+    let v = eval(Atol::Vector(vec![1e-10; 4]));
+    assert_eq!(s.x, v.x);
+    assert_eq!(s.jacobian, v.jacobian);
+    // A looser tolerance on one state loosens its row of Φ too: fewer steps, same answer to
+    // about the tolerance.
+    let l = eval(Atol::Vector(vec![1e-10, 1e-10, 1e-6, 1e-6]));
+    assert!(
+        l.stats.steps <= s.stats.steps,
+        "{} {}",
+        l.stats.steps,
+        s.stats.steps
+    );
+    assert!((l.x[0] - s.x[0]).abs() < 1e-5, "{} {}", l.x[0], s.x[0]);
+}
+
+/// Physical parameter ranges: `--set`-style changes out of range are errors naming the range,
+/// integers are not saturated, and the message never prints hundreds of digits.
+#[test]
+fn parameter_ranges() {
+    use crate::Model;
+    use saltation_hybrid::ParamError;
+    let walker = Model::with_defaults("SimplestWalker").unwrap();
+    let e = walker.with_param("gamma", 1e300).unwrap_err();
+    assert!(matches!(e, ParamError::OutOfRange { .. }), "{e}");
+    assert!(
+        e.to_string().contains("1e300") && e.to_string().len() < 200,
+        "{e}"
+    );
+    let wheel = Model::with_defaults("RimlessWheel").unwrap();
+    for bad in [0.0, 2.0, -5.0, 1e20, 1001.0] {
+        let e = wheel.with_param("spokes", bad).unwrap_err();
+        assert!(matches!(e, ParamError::OutOfRange { .. }), "{bad}: {e}");
+    }
+    assert!(matches!(
+        wheel.with_param("spokes", 6.5),
+        Err(ParamError::NotNumeric { .. })
+    ));
+    assert_eq!(
+        wheel.with_param("spokes", 8.0).unwrap().param("spokes"),
+        Ok(8.0)
+    );
+    for (name, bad) in [("lambda2", 0.0), ("lambda2", 1.5), ("alpha", 2.0)] {
+        assert!(wheel.with_param(name, bad).is_err(), "{name} = {bad}");
+    }
+    let ball = Model::with_defaults("BouncingBall").unwrap();
+    for (name, bad) in [("g", 0.0), ("g", -9.81), ("e", 1.5), ("e", -0.1)] {
+        assert!(ball.with_param(name, bad).is_err(), "{name} = {bad}");
+    }
+    let vdp = Model::with_defaults("VanDerPol").unwrap();
+    assert!(vdp.with_param("epsilon", 0.0).is_err());
+    assert!(vdp.with_param("epsilon", 3.0).is_ok());
 }

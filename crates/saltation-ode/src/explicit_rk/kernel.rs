@@ -136,7 +136,12 @@ impl ExplicitRk {
                 h = remaining;
                 last = true;
             }
-            let floor = opts.h_min.max(16.0 * f64::EPSILON * self.t.abs());
+            // Never zero (at t = 0 the relative floor is): a step whose error stays NaN or
+            // above tolerance shrinks geometrically and must end here, not loop at h = 0.
+            let floor = opts
+                .h_min
+                .max(16.0 * f64::EPSILON * self.t.abs())
+                .max(f64::MIN_POSITIVE);
             let t_new = if last { t_stop } else { self.t + h };
             let err = self.attempt_in(src, d, sys, h, t_new, opts, stats);
             let (accept, h_next) = match self.ctl.as_mut() {
@@ -147,7 +152,7 @@ impl ExplicitRk {
             };
             if !accept {
                 stats.rejected_steps += 1;
-                if h_next < floor {
+                if !(h_next >= floor) {
                     return Err(if err.is_finite() {
                         OdeError::StepTooSmall {
                             t: self.t,

@@ -181,6 +181,9 @@ impl Stepper for ExplicitRk {
         p.y_prev.copy_from_slice(y);
         sys.rhs(t, p.y, p.f);
         stats.rhs_evals += 1;
+        if !all_finite(p.f) {
+            return Err(OdeError::NonFiniteRhs { t });
+        }
         p.f_prev.copy_from_slice(p.f);
         self.f_stale = false;
         self.dense_ready = false;

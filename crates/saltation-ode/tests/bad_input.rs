@@ -1,0 +1,152 @@
+//! Bad input ends an integration with a typed error that says where, and never hangs: a vector
+//! field that is NaN from the start or only after it, a per-component `atol` of the wrong
+//! length, sizes beyond their documented limits. Run over every built-in method.
+
+use saltation_ode::{
+    Atol, FnSystem, Ivp, Method, OdeError, SolverOptions, MAX_EVENT_SAMPLES, MAX_ZENO_WINDOW,
+};
+
+fn every_method() -> Vec<(Method, SolverOptions)> {
+    Method::ALL
+        .iter()
+        .map(|&m| {
+            let mut o = SolverOptions::with_tol(1e-8);
+            if !m.tableau().is_adaptive() {
+                o.h_fixed = Some(1e-2);
+            }
+            (m, o)
+        })
+        .collect()
+}
+
+/// A NaN parameter makes the field NaN at the initial point: reported at once, naming t0.
+#[test]
+fn nan_field_at_the_start_is_an_error_at_t0() {
+    let gamma = f64::NAN;
+    let sys = FnSystem::new(2, move |_t, y: &[f64], dy: &mut [f64]| {
+        dy[0] = y[1];
+        dy[1] = gamma - y[0];
+    });
+    for (m, o) in every_method() {
+        let r = Ivp::new(&sys, 0.0, &[0.1, 0.0]).solve(m, 1.0, &o);
+        assert_eq!(
+            r.as_ref().map(|s| s.t).unwrap_err(),
+            &OdeError::NonFiniteRhs { t: 0.0 },
+            "{m:?}"
+        );
+    }
+}
+
+/// The field is finite at t = 0 but NaN everywhere after it: every step's error is NaN, the
+/// step shrinks towards zero, and at t = 0 the relative floor `16 ε |t|` is zero too. The
+/// integration must end (this looped forever when the floor could be 0) with the time named.
+#[test]
+fn nan_error_estimate_at_t_zero_ends_with_the_time() {
+    let sys = FnSystem::new(1, |t: f64, _y: &[f64], dy: &mut [f64]| {
+        dy[0] = if t > 0.0 { f64::NAN } else { 1.0 };
+    });
+    for (m, o) in every_method() {
+        let r = Ivp::new(&sys, 0.0, &[0.0]).solve(m, 1.0, &o);
+        match r {
+            Err(OdeError::NonFinite { t, .. }) => assert_eq!(t, 0.0, "{m:?}"),
+            other => panic!("{m:?}: {:?}", other.map(|s| s.t)),
+        }
+    }
+}
+
+/// An error estimate that does not shrink with the step (`f = 1/(t − t0)`: every stage's
+/// `h k_i` is a constant) is never accepted: the integration ends with `StepTooSmall` at the
+/// start time, also when that is t = 0 (floor 0 before) where the step may instead overflow the
+/// field to infinity first.
+#[test]
+fn unresolvable_field_ends_at_its_floor() {
+    for t0 in [1.0, 0.0] {
+        let sys = FnSystem::new(1, move |t: f64, _y: &[f64], dy: &mut [f64]| {
+            dy[0] = if t > t0 { 1.0 / (t - t0) } else { 0.0 };
+        });
+        for (m, o) in every_method()
+            .into_iter()
+            .filter(|(m, _)| m.tableau().is_adaptive())
+        {
+            let r = Ivp::new(&sys, t0, &[0.0]).solve(m, t0 + 1.0, &o);
+            match r {
+                Err(OdeError::StepTooSmall { t, h }) => assert!(t == t0 && h > 0.0, "{m:?}"),
+                Err(OdeError::NonFinite { t, .. }) if t0 == 0.0 => assert_eq!(t, t0, "{m:?}"),
+                other => panic!("{m:?} from {t0}: {:?}", other.map(|s| s.t)),
+            }
+        }
+    }
+}
+
+/// A vector `atol` has one entry per error-controlled component: the state's length, or
+/// `error_dims` when that is set. Any other length is a typed error, not an index panic.
+#[test]
+fn atol_vector_length_is_checked() {
+    let sys = FnSystem::new(3, |_t, y: &[f64], dy: &mut [f64]| {
+        dy.copy_from_slice(y);
+    });
+    let mut o = SolverOptions::with_tol(1e-8);
+    for len in [0, 2, 4] {
+        o.atol = Atol::Vector(vec![1e-8; len]);
+        let r = Ivp::new(&sys, 0.0, &[1.0, 1.0, 1.0]).solve(Method::Dop853, 1.0, &o);
+        assert!(
+            matches!(
+                r,
+                Err(OdeError::DimensionMismatch { expected: 3, got, .. }) if got == len
+            ),
+            "{len}: {:?}",
+            r.map(|s| s.t)
+        );
+    }
+    o.atol = Atol::Vector(vec![1e-10; 3]);
+    let s = Ivp::new(&sys, 0.0, &[1.0, 1.0, 1.0])
+        .solve(Method::Dop853, 1.0, &o)
+        .unwrap();
+    assert!((s.y[0] - 1f64.exp()).abs() < 1e-8, "{}", s.y[0]);
+    // With error_dims = 2, the vector has two entries.
+    o.error_dims = Some(2);
+    let r = Ivp::new(&sys, 0.0, &[1.0, 1.0, 1.0]).solve(Method::Dop853, 1.0, &o);
+    assert!(
+        matches!(
+            r,
+            Err(OdeError::DimensionMismatch {
+                expected: 2,
+                got: 3,
+                ..
+            })
+        ),
+        "{:?}",
+        r.map(|s| s.t)
+    );
+    o.atol = Atol::Vector(vec![1e-10; 2]);
+    assert!(Ivp::new(&sys, 0.0, &[1.0, 1.0, 1.0])
+        .solve(Method::Dop853, 1.0, &o)
+        .is_ok());
+}
+
+/// Sizes from input have documented upper bounds, checked before anything is allocated.
+#[test]
+fn sizes_have_limits() {
+    let field = |f: &'static str| move |o: &SolverOptions| matches!(o.validate(), Err(OdeError::InvalidOption { field, .. }) if field == f);
+    let mut o = SolverOptions::default();
+    o.event_samples = MAX_EVENT_SAMPLES;
+    assert!(o.validate().is_ok());
+    o.event_samples = 1_000_000_000;
+    assert!(field("event_samples")(&o));
+    let mut o = SolverOptions::default();
+    o.zeno.window = MAX_ZENO_WINDOW;
+    assert!(o.validate().is_ok());
+    for w in [MAX_ZENO_WINDOW + 1, usize::MAX, 1] {
+        o.zeno.window = w;
+        assert!(field("zeno")(&o), "{w}");
+    }
+    let mut o = SolverOptions::default();
+    o.max_steps = usize::MAX;
+    assert!(field("max_steps")(&o));
+    let mut o = SolverOptions::default();
+    o.error_dims = Some(0);
+    assert!(field("error_dims")(&o));
+    let mut o = SolverOptions::default();
+    o.max_growth = f64::INFINITY;
+    assert!(field("max_growth")(&o));
+}
