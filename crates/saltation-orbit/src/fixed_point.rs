@@ -4,33 +4,46 @@
 //! equation is `F(u) = π(P(χ(u))) − u = 0` with the exact Newton matrix
 //! `F_u = Dπ · P_x · Dχ − I`, `P_x` the stride Jacobian from variational equations and
 //! saltation matrices ([`saltation_hybrid::StrideMap`]). It is solved by the damped Newton method
-//! of [`crate::newton`] (an argmin solver). The Floquet multipliers are the eigenvalues of the
-//! full-state stride Jacobian `P_x` at the fixed point: the nontrivial ones plus zeros for the
-//! directions the reset collapses (METHODS.md, "Periodic orbits: shooting").
+//! of [`crate::newton`] (an argmin solver), with coarse strides while the residual is large
+//! ([`COARSE_ABOVE`], [`COARSE_TOL`]) and strides at the requested tolerance from then on; the
+//! solution, its residual, its Jacobian and the multipliers all come from a stride at the
+//! requested tolerance. The Floquet multipliers are the eigenvalues of the full-state stride
+//! Jacobian `P_x` at the fixed point: the nontrivial ones plus zeros for the directions the reset
+//! collapses (saltation matrices: Aizerman and Gantmakher, "On the stability of periodic
+//! motions", J. Appl. Math. Mech. 22 (1958); shooting and Floquet multipliers of non-smooth
+//! periodic solutions: Leine and Nijmeijer, *Dynamics and Bifurcations of Non-Smooth Mechanical
+//! Systems*, Springer 2004).
+//!
+//! # Degenerate solutions
+//! A fixed point of the stride map need not be a periodic orbit: from an equilibrium `x*` of the
+//! flow near the section, `F` is below `ftol` although nothing moves. After convergence the
+//! stride must have a positive, finite period `T` and move the state by more than the
+//! resolution of the convergence tests,
+//!
+//! ```text
+//! T·‖f(x₀)‖₂ > max(ftol, xtol)·max(1, ‖x₀‖₂),
+//! ```
+//!
+//! `f` the vector field of the stride's start mode at the fixed point `x₀ = χ(u*)`; otherwise the
+//! solve fails with [`OrbitError::Degenerate`].
+
+mod options;
+mod stride;
+
+pub use options::{OrbitOptions, OrbitOptionsError};
+pub use stride::{reduced_map, reduced_residual, COARSE_ABOVE, COARSE_TOL};
 
 use crate::eigen::{eigenvalues_with, EigenBackend, EigenError};
 use crate::fd::{central_difference, FdError};
-use crate::newton::{solve, NewtonError, NewtonOptions, SquareSystem};
+use crate::newton::{format_vector, norm2, solve, NewtonError};
 use crate::stability::Multiplier;
 use nalgebra::{DMatrix, DVector};
 use saltation_hybrid::{
-    EventRecord, HybridError, HybridModel, JacobianKind, StrideMap, StrideOptions, StrideResult,
+    EventRecord, HybridError, HybridModel, JacobianKind, StrideMap, StrideOptions,
 };
 use serde::{Deserialize, Serialize};
-use std::cell::RefCell;
+use stride::{stride_jacobian, ReducedStride};
 use thiserror::Error;
-
-/// Settings of a periodic-orbit solve: integration, Newton and eigenvalue backend.
-#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
-#[serde(default, deny_unknown_fields)]
-pub struct OrbitOptions {
-    /// Stride integration settings.
-    pub stride: StrideOptions,
-    /// Newton settings.
-    pub newton: NewtonOptions,
-    /// Eigenvalue backend for the multipliers.
-    pub eigen: EigenBackend,
-}
 
 /// A periodic orbit: fixed point of the stride map and its stability.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -41,7 +54,7 @@ pub struct PeriodicOrbit {
     pub u0: Vec<f64>,
     /// Stride duration.
     pub period: f64,
-    /// Full-state stride Jacobian `P_x` at the fixed point (n×n).
+    /// Full-state stride Jacobian `P_x` at the fixed point (n×n), at the requested tolerance.
     pub jacobian: DMatrix<f64>,
     /// Its eigenvalues, by decreasing modulus.
     pub multipliers: Vec<Multiplier>,
@@ -49,23 +62,62 @@ pub struct PeriodicOrbit {
     pub stable: bool,
     /// Newton iterations.
     pub newton_iterations: usize,
-    /// `‖F(u*)‖` at the solution.
+    /// `‖F(u*)‖` at the solution, from a stride at the requested tolerance.
     pub residual: f64,
     /// Events of one stride on the orbit.
     pub events: Vec<EventRecord>,
+}
+
+/// Why a converged fixed point is not a periodic orbit.
+#[derive(Debug, Clone, Copy, PartialEq, Error)]
+#[non_exhaustive]
+pub enum Degeneracy {
+    /// The state barely moves in one stride: an equilibrium of the flow.
+    #[error(
+        "equilibrium, not a periodic orbit: the state moves by T·‖f(x₀)‖ = {motion:e} in one \
+         stride, not more than the resolution of the convergence test {resolution:e}"
+    )]
+    Equilibrium {
+        /// `T·‖f(x₀)‖₂`.
+        motion: f64,
+        /// `max(ftol, xtol)·max(1, ‖x₀‖₂)`.
+        resolution: f64,
+    },
+    /// The stride took no time (or its duration is not finite).
+    #[error("stride of duration {period}, not a periodic orbit")]
+    ZeroPeriod {
+        /// The stride's duration.
+        period: f64,
+    },
 }
 
 /// Why no orbit was found.
 #[derive(Debug, Clone, PartialEq, Error)]
 #[non_exhaustive]
 pub enum OrbitError {
-    /// The stride map failed (guard not reached, grazing, non-finite state, …).
+    /// The options are invalid (bad input, not a failed computation).
+    #[error(transparent)]
+    InvalidOptions(#[from] OrbitOptionsError),
+    /// The stride map failed at the initial guess (guard not reached, grazing, non-finite
+    /// state, …), or while computing the stride at the solution. A failure at a later Newton
+    /// iterate is [`OrbitError::Newton`] with [`NewtonError::System`], which carries the iterate.
     #[error(transparent)]
     Hybrid(#[from] HybridError),
-    /// Newton did not converge (divergence, singular matrix, iteration limit) — carries the last
-    /// iterate in reduced coordinates.
+    /// Newton did not converge (divergence, singular matrix, iteration limit, a stride that
+    /// failed at an iterate after the initial guess) — carries the iterate in reduced
+    /// coordinates ([`NewtonError::iterate`]).
     #[error("Newton shooting failed: {0}")]
     Newton(NewtonError<HybridError>),
+    /// Newton converged to something that is not a periodic orbit (an equilibrium).
+    #[error("degenerate solution u = {}: {reason}", format_vector(.u0.as_slice()))]
+    Degenerate {
+        /// The converged point, reduced coordinates.
+        u0: Vec<f64>,
+        /// The stride's duration there.
+        period: f64,
+        /// What is degenerate.
+        reason: Degeneracy,
+    },
     /// The multipliers could not be computed.
     #[error(transparent)]
     Eigen(#[from] EigenError),
@@ -82,108 +134,19 @@ pub enum OrbitError {
     },
 }
 
-/// `F(u) = π(P(χ(u))) − u` with its exact Jacobian, remembering the last stride.
-///
-/// Inexact Newton: while the previous residual is large (> [`COARSE_ABOVE`]) the stride is
-/// integrated with a looser tolerance ([`COARSE_TOL`], never looser than asked for), since an
-/// error far below the residual cannot change the iteration; near the solution every evaluation
-/// uses the requested tolerance, so the solution, its residual and its Jacobian are full-accuracy.
-struct ReducedStride<'a, M: HybridModel + ?Sized> {
-    map: RefCell<StrideMap<'a, M>>,
-    coarse: Option<RefCell<StrideMap<'a, M>>>,
-    last_norm: std::cell::Cell<f64>,
-    last: RefCell<Option<(DVector<f64>, StrideResult)>>,
-}
-
-/// Residual above which strides may use the coarse tolerance.
-pub const COARSE_ABOVE: f64 = 1e-5;
-/// Tolerance of the coarse strides (rtol and atol).
-pub const COARSE_TOL: f64 = 1e-9;
-
-impl<M: HybridModel + ?Sized> SquareSystem for ReducedStride<'_, M> {
-    type Error = HybridError;
-
-    fn dim(&self) -> usize {
-        self.map.borrow().model().reduced_dim()
+impl From<NewtonError<HybridError>> for OrbitError {
+    /// A stride failure at the initial guess (iteration 0) is the guess's fault:
+    /// [`OrbitError::Hybrid`]; anything else stays a [`OrbitError::Newton`] with its iterate.
+    fn from(e: NewtonError<HybridError>) -> Self {
+        match e {
+            NewtonError::System {
+                error,
+                iteration: 0,
+                ..
+            } => OrbitError::Hybrid(error),
+            other => OrbitError::Newton(other),
+        }
     }
-
-    fn eval(&self, u: &DVector<f64>) -> Result<(DVector<f64>, DMatrix<f64>), HybridError> {
-        let use_coarse = self.last_norm.get() > COARSE_ABOVE;
-        let mut map = match &self.coarse {
-            Some(c) if use_coarse => c.borrow_mut(),
-            _ => self.map.borrow_mut(),
-        };
-        let (f, df, res) = reduced_residual(&mut map, u.as_slice())?;
-        let norm = f.norm();
-        // A coarse evaluation never ends the iteration: mark it so that the next one is fine.
-        self.last_norm.set(if use_coarse {
-            norm.min(COARSE_ABOVE)
-        } else {
-            norm
-        });
-        *self.last.borrow_mut() = Some((u.clone(), res));
-        Ok((f, df))
-    }
-}
-
-/// `F(u) = π(P(χ(u))) − u`, its exact Jacobian `F_u = Dπ · P_x · Dχ − I` (r×r) and the stride
-/// itself, for one stride map.
-pub fn reduced_residual<M: HybridModel + ?Sized>(
-    map: &mut StrideMap<'_, M>,
-    u: &[f64],
-) -> Result<(DVector<f64>, DMatrix<f64>, StrideResult), HybridError> {
-    let model = map.model();
-    let (n, r) = (model.dim(), model.reduced_dim());
-    if u.len() != r {
-        return Err(HybridError::DimensionMismatch {
-            what: "reduced coordinates",
-            expected: r,
-            got: u.len(),
-        });
-    }
-    let mut x = vec![0.0; n];
-    model.chart(u, &mut x);
-    let res = map.eval(&x, JacobianKind::StrideMap)?;
-    let mut pu = vec![0.0; r];
-    model.project(&res.x, &mut pu);
-    let mut dchi = vec![0.0; n * r];
-    model.chart_jacobian(u, &mut dchi);
-    let mut dpi = vec![0.0; r * n];
-    model.project_jacobian(&res.x, &mut dpi);
-    let dchi = DMatrix::from_row_slice(n, r, &dchi);
-    let dpi = DMatrix::from_row_slice(r, n, &dpi);
-    let jac = res.jacobian.as_ref().expect("stride Jacobian requested");
-    let f = DVector::from_vec(pu) - DVector::from_column_slice(u);
-    let df = dpi * jac * dchi - DMatrix::identity(r, r);
-    Ok((f, df, res))
-}
-
-/// The state-only reduced map `π(P(χ(u)))` (no Jacobian), e.g. for parameter derivatives.
-pub fn reduced_map<M: HybridModel + ?Sized>(
-    map: &mut StrideMap<'_, M>,
-    u: &[f64],
-) -> Result<DVector<f64>, HybridError> {
-    let model = map.model();
-    let (n, r) = (model.dim(), model.reduced_dim());
-    let mut x = vec![0.0; n];
-    model.chart(u, &mut x);
-    let res = map.eval(&x, JacobianKind::None)?;
-    let mut pu = vec![0.0; r];
-    model.project(&res.x, &mut pu);
-    Ok(DVector::from_vec(pu))
-}
-
-/// The coarse stride options, if they are looser than the requested ones.
-fn coarse_options(fine: &StrideOptions) -> Option<StrideOptions> {
-    let loose = |o: &saltation_ode::SolverOptions| {
-        o.rtol < COARSE_TOL && matches!(o.atol, saltation_ode::Atol::Scalar(a) if a < COARSE_TOL)
-    };
-    loose(&fine.ode).then(|| {
-        let mut c = fine.clone();
-        c.ode.rtol = COARSE_TOL;
-        c.ode.atol = saltation_ode::Atol::Scalar(COARSE_TOL);
-        c
-    })
 }
 
 /// Multipliers (eigenvalues of `jac`) by decreasing modulus.
@@ -197,7 +160,32 @@ pub fn multipliers_of(
         .collect())
 }
 
-/// Finds the fixed point of `model`'s stride map from `u_guess` (reduced coordinates).
+/// Whether the stride from `x0` (period `period`) is degenerate (see the module documentation).
+fn degeneracy<M: HybridModel + ?Sized>(
+    model: &M,
+    opts: &OrbitOptions,
+    x0: &[f64],
+    period: f64,
+) -> Option<Degeneracy> {
+    if !(period > 0.0 && period.is_finite()) {
+        return Some(Degeneracy::ZeroPeriod { period });
+    }
+    let mut f = vec![0.0; x0.len()];
+    model.flow::<f64>(opts.stride.start_mode, 0.0, x0, &mut f);
+    let motion = period * norm2(&f);
+    let resolution = opts.newton.ftol.max(opts.newton.xtol) * norm2(x0).max(1.0);
+    (motion <= resolution).then_some(Degeneracy::Equilibrium { motion, resolution })
+}
+
+/// Finds the fixed point of `model`'s stride map from `u_guess` (reduced coordinates): Newton
+/// on `F(u) = π(P(χ(u))) − u` until `‖F‖₂ ≤ ftol·max(1, ‖u‖₂)` (or the step test), at the
+/// requested stride tolerance; then the multipliers, and the check that the solution moves
+/// (module documentation).
+///
+/// Errors: [`OrbitError::InvalidOptions`] for bad options (checked first),
+/// [`OrbitError::GuessLength`], [`OrbitError::Hybrid`] if the stride fails at the guess,
+/// [`OrbitError::Newton`] if Newton fails (with the iterate), [`OrbitError::Degenerate`] for an
+/// equilibrium, [`OrbitError::Eigen`].
 ///
 /// ```
 /// # use saltation_orbit::{find_periodic_orbit, OrbitOptions};
@@ -211,6 +199,7 @@ pub fn find_periodic_orbit<M: HybridModel + ?Sized>(
     u_guess: &[f64],
     opts: &OrbitOptions,
 ) -> Result<PeriodicOrbit, OrbitError> {
+    opts.validate_for(model)?;
     let r = model.reduced_dim();
     if u_guess.len() != r {
         return Err(OrbitError::GuessLength {
@@ -218,34 +207,22 @@ pub fn find_periodic_orbit<M: HybridModel + ?Sized>(
             got: u_guess.len(),
         });
     }
-    let coarse = coarse_options(&opts.stride)
-        .map(|o| StrideMap::new(model, o).map(RefCell::new))
-        .transpose()?;
-    let sys = ReducedStride {
-        map: RefCell::new(StrideMap::new(model, opts.stride.clone())?),
-        coarse,
-        last_norm: std::cell::Cell::new(f64::INFINITY),
-        last: RefCell::new(None),
-    };
-    let report =
-        solve(&sys, &DVector::from_column_slice(u_guess), &opts.newton).map_err(|e| match e {
-            NewtonError::System(h) => OrbitError::Hybrid(h),
-            other => OrbitError::Newton(other),
-        })?;
-    let u0 = report.solution.clone();
-    // The stride at the solution (cached when Newton's last evaluation was there).
-    let cached = sys.last.borrow_mut().take().filter(|(u, _)| *u == u0);
-    let stride = match cached {
-        Some((_, res)) => res,
-        None => {
-            let mut x = vec![0.0; model.dim()];
-            model.chart(u0.as_slice(), &mut x);
-            sys.map.borrow_mut().eval(&x, JacobianKind::StrideMap)?
-        }
-    };
-    let mut x0 = vec![0.0; model.dim()];
+    // Building the stride maps only checks the (already validated) options.
+    let sys = ReducedStride::new(model, &opts.stride).map_err(OrbitOptionsError::Stride)?;
+    let report = solve(&sys, &DVector::from_column_slice(u_guess), &opts.newton)?;
+    let u0 = report.solution;
+    let stride = sys.fine_stride_at(&u0)?;
+    let n = model.dim();
+    let mut x0 = vec![0.0; n];
     model.chart(u0.as_slice(), &mut x0);
-    let jacobian = stride.jacobian.clone().expect("stride Jacobian requested");
+    if let Some(reason) = degeneracy(model, opts, &x0, stride.period) {
+        return Err(OrbitError::Degenerate {
+            u0: u0.as_slice().to_vec(),
+            period: stride.period,
+            reason,
+        });
+    }
+    let jacobian = stride_jacobian(&stride, n)?.clone();
     let multipliers = multipliers_of(&jacobian, opts.eigen)?;
     let stable = multipliers.iter().all(|m| m.modulus() < 1.0);
     Ok(PeriodicOrbit {
@@ -263,13 +240,19 @@ pub fn find_periodic_orbit<M: HybridModel + ?Sized>(
 
 /// Central finite-difference Jacobian of the full-state stride map at `x0` with step `h`
 /// (`J_ij ≈ (P_i(x + h e_j) − P_i(x − h e_j)) / 2h`), for comparison with the variational one.
+///
+/// Errors: [`OrbitError::InvalidOptions`] for invalid `opts` (checked with
+/// [`StrideOptions::validate_for`]), [`OrbitError::FiniteDifference`] for a bad step or point, a wrong `x0` length or a
+/// failed stride.
 pub fn stride_jacobian_fd<M: HybridModel + ?Sized>(
     model: &M,
     x0: &[f64],
     h: f64,
     opts: &StrideOptions,
 ) -> Result<DMatrix<f64>, OrbitError> {
-    let mut map = StrideMap::new(model, opts.clone())?;
+    opts.validate_for(model)
+        .map_err(OrbitOptionsError::Stride)?;
+    let mut map = StrideMap::new(model, opts.clone()).map_err(OrbitOptionsError::Stride)?;
     central_difference(
         |x: &DVector<f64>| {
             map.eval(x.as_slice(), JacobianKind::None)
@@ -279,4 +262,36 @@ pub fn stride_jacobian_fd<M: HybridModel + ?Sized>(
         h,
     )
     .map_err(OrbitError::FiniteDifference)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_system_failure_blames_the_guess_only_at_iteration_zero() {
+        let fell = HybridError::GuardNotReached {
+            mode: 0,
+            t_max: 1.0,
+        };
+        let at = |iteration| NewtonError::System {
+            error: fell.clone(),
+            iterate: DVector::from_vec(vec![0.25, -1.5]),
+            iteration,
+        };
+        assert_eq!(OrbitError::from(at(0)), OrbitError::Hybrid(fell.clone()));
+        let later = OrbitError::from(at(3));
+        match &later {
+            OrbitError::Newton(e) => {
+                let (k, u) = e.iterate().unwrap();
+                assert_eq!(k, 3);
+                assert_eq!(u.as_slice(), &[0.25, -1.5]);
+            }
+            other => panic!("{other:?}"),
+        }
+        let text = later.to_string();
+        assert!(text.contains("iteration 3"), "{text}");
+        assert!(text.contains("u = [0.25, -1.5]"), "{text}");
+        assert!(text.contains("stride not completed"), "{text}");
+    }
 }

@@ -6,11 +6,13 @@
 //! | I want to … | use |
 //! |---|---|
 //! | solve a square system `F(u) = 0` with its exact Jacobian | [`solve`] with a [`SquareSystem`] and [`NewtonOptions`] ([`DampedNewton`] is the argmin solver underneath) |
+//! | … with cheap coarse evaluations far from the root | [`SquareSystem::coarse_until`], [`SquareSystem::refine`] |
 //! | get Floquet multipliers of a monodromy / stride Jacobian | [`eigenvalues`] (pure Rust, never hangs) or [`eigenvalues_with`] and [`EigenBackend::Lapack`] (feature `lapack`) |
 //! | order multipliers, get the spectral radius | [`sort_by_modulus`], [`spectral_radius`] |
 //! | an eigenvector of a real multiplier (branch switching at −1) | [`real_eigenvector`], [`null_vector`] |
 //! | decide stability, excluding trivial multipliers | [`is_stable`], [`is_stable_excluding`], [`Multiplier`] |
 //! | check a Jacobian against finite differences | [`central_difference`] |
+//! | find a periodic orbit of a hybrid model | [`find_periodic_orbit`] with [`OrbitOptions`] (checked by [`OrbitOptions::validate`]) |
 //!
 //! Every module documents its method, equations and references.
 //!
@@ -63,11 +65,11 @@ pub use eigen::{
 pub use fd::{central_difference, FdError};
 pub use fixed_point::{
     find_periodic_orbit, multipliers_of, reduced_map, reduced_residual, stride_jacobian_fd,
-    OrbitError, OrbitOptions, PeriodicOrbit,
+    Degeneracy, OrbitError, OrbitOptions, OrbitOptionsError, PeriodicOrbit,
 };
 pub use newton::{
-    solve, Convergence, DampedNewton, NewtonError, NewtonFailure, NewtonOptions,
-    NewtonOptionsError, NewtonReport, NewtonState, SquareSystem,
+    norm2, solve, Accuracy, Convergence, DampedNewton, NewtonError, NewtonFailure, NewtonOptions,
+    NewtonOptionsError, NewtonReport, NewtonState, SquareSystem, MAX_NEWTON_ITERS,
 };
 pub use stability::{
     flag_trivial_unit, is_stable, is_stable_excluding, Multiplier, StabilityError,

@@ -3,7 +3,8 @@
 
 use nalgebra::{DMatrix, DVector};
 use saltation_orbit::{
-    solve, Convergence, DampedNewton, NewtonError, NewtonOptions, NewtonState, SquareSystem,
+    solve, Accuracy, Convergence, DampedNewton, NewtonError, NewtonOptions, NewtonState,
+    SquareSystem,
 };
 use std::cell::Cell;
 use std::convert::Infallible;
@@ -202,8 +203,10 @@ enum WalkerError {
 }
 
 #[test]
-fn user_errors_pass_through_typed() {
-    // The "stride map" fails for u > 3; Newton's first full step from 0.1 lands at ~ 5.
+fn user_errors_at_trial_points_shrink_the_step() {
+    // The "stride map" fails for u > 3 (F = u² − 1 elsewhere). Newton's first full step from 0.1
+    // lands at 5.05, where it fails; that counts as no decrease: λ = ½ gives 2.575 (‖F‖ 5.6, no
+    // decrease either), λ = ¼ gives 1.3375 (‖F‖ 0.79 < 0.99), and Newton goes on to the root 1.
     let evaluations = Cell::new(0);
     let sys = Closure(1, |u: &DVector<f64>| {
         evaluations.set(evaluations.get() + 1);
@@ -212,16 +215,181 @@ fn user_errors_pass_through_typed() {
         }
         Ok((v(&[u[0] * u[0] - 1.0]), m(1, &[2.0 * u[0]])))
     });
-    let err = solve(&sys, &v(&[0.1]), &NewtonOptions::default()).unwrap_err();
+    let rep = solve(&sys, &v(&[0.1]), &NewtonOptions::default()).unwrap();
+    // ‖F‖ ≤ ftol·max(1, |u|) = 1e-12 and F' = 2 bound the error by 5e-13.
+    assert!(rep.residual_norm <= 1e-12);
+    assert!((rep.solution[0] - 1.0).abs() <= 5e-13);
+    assert_eq!(rep.failed_trials, 1);
+    assert_eq!(rep.dampings[0], 0.25);
+    assert!((rep.residual_history[1] - (1.3375f64.powi(2) - 1.0)).abs() < 1e-15);
+    assert_eq!(rep.evaluations, evaluations.get());
+}
+
+#[test]
+fn user_errors_at_the_guess_pass_through_typed_with_the_iterate() {
+    let sys = Closure(1, |u: &DVector<f64>| {
+        if u[0] > 3.0 {
+            return Err(WalkerError::GuardNotReached { guard: 2, u: u[0] });
+        }
+        Ok((v(&[u[0] * u[0] - 1.0]), m(1, &[2.0 * u[0]])))
+    });
+    let err = solve(&sys, &v(&[4.0]), &NewtonOptions::default()).unwrap_err();
     match &err {
-        NewtonError::System(WalkerError::GuardNotReached { guard, u }) => {
-            assert_eq!(*guard, 2);
-            assert!((u - 5.05).abs() < 1e-12);
+        NewtonError::System {
+            error: WalkerError::GuardNotReached { guard, u },
+            iterate,
+            iteration,
+        } => {
+            assert_eq!((*guard, *u, *iteration), (2, 4.0, 0));
+            assert_eq!(iterate, &v(&[4.0]));
         }
         other => panic!("expected System, got {other:?}"),
     }
-    assert!(err.to_string().contains("guard 2 never reached"));
-    assert_eq!(evaluations.get(), 2);
+    assert_eq!(err.iterate(), Some((0, &v(&[4.0]))));
+    let text = err.to_string();
+    assert!(text.contains("guard 2 never reached"), "{text}");
+    assert!(text.contains("at iteration 0 (u = [4.0])"), "{text}");
+}
+
+/// `F(u) = u² − 4` (root 2) with two accuracy levels: the coarse residual is off by `offset`;
+/// the solver switches when `‖F‖ ≤ threshold` (or when it must). Counts evaluations per level
+/// and can make the full-accuracy evaluation fail above `fine_fails_above`.
+struct TwoLevel {
+    offset: f64,
+    threshold: f64,
+    fine_fails_above: f64,
+    coarse: Cell<bool>,
+    coarse_evals: Cell<usize>,
+    fine_evals: Cell<usize>,
+}
+
+impl TwoLevel {
+    fn new(offset: f64, threshold: f64) -> Self {
+        Self {
+            offset,
+            threshold,
+            fine_fails_above: f64::INFINITY,
+            coarse: Cell::new(true),
+            coarse_evals: Cell::new(0),
+            fine_evals: Cell::new(0),
+        }
+    }
+}
+
+impl SquareSystem for TwoLevel {
+    type Error = WalkerError;
+    fn dim(&self) -> usize {
+        1
+    }
+    fn eval(&self, u: &DVector<f64>) -> Result<(DVector<f64>, DMatrix<f64>), WalkerError> {
+        let x = u[0];
+        if self.coarse.get() {
+            self.coarse_evals.set(self.coarse_evals.get() + 1);
+            return Ok((v(&[x * x - 4.0 + self.offset]), m(1, &[2.0 * x])));
+        }
+        self.fine_evals.set(self.fine_evals.get() + 1);
+        if x > self.fine_fails_above {
+            return Err(WalkerError::GuardNotReached { guard: 0, u: x });
+        }
+        Ok((v(&[x * x - 4.0]), m(1, &[2.0 * x])))
+    }
+    fn coarse_until(&self) -> Option<f64> {
+        self.coarse.get().then_some(self.threshold)
+    }
+    fn refine(&self) -> bool {
+        self.coarse.replace(false)
+    }
+}
+
+#[test]
+fn accuracy_switches_at_the_threshold_and_the_solution_is_fine() {
+    // Coarse residuals are off by 1e-7; the switch happens at the first accepted iterate with
+    // ‖F‖ ≤ 1e-3. Steps from 5: 2.9 (‖F‖ 4.41), 2.1603 (0.667), 2.0058 (0.023), 2.0000084
+    // (3.4e-5 ≤ 1e-3): switch, then full-accuracy steps only.
+    let sys = TwoLevel::new(1e-7, 1e-3);
+    let rep = solve(&sys, &v(&[5.0]), &NewtonOptions::default()).unwrap();
+    assert_eq!(rep.solution[0], 2.0);
+    assert_eq!(rep.residual_norm, 0.0);
+    assert_eq!(rep.refined_at, Some(4));
+    assert!(!sys.coarse.get());
+    // The residual history holds the fine residual at the iterate where the switch happened.
+    let u4 = {
+        let mut x = 5.0f64;
+        for _ in 0..4 {
+            x -= (x * x - 4.0 + 1e-7) / (2.0 * x);
+        }
+        x
+    };
+    assert_eq!(rep.residual_history[4], (u4 * u4 - 4.0).abs());
+    // 5 coarse evaluations (the guess and 4 full steps), then fine ones only.
+    assert_eq!(sys.coarse_evals.get(), 5);
+    assert_eq!(rep.evaluations, 5 + sys.fine_evals.get());
+}
+
+#[test]
+fn convergence_on_a_coarse_residual_is_checked_at_full_accuracy() {
+    // The coarse residual has its root at sqrt(4 − 1e-6), where the fine one is 1e-6: a coarse
+    // "convergence" there must not be reported (the threshold 0 never switches by itself).
+    let sys = TwoLevel::new(1e-6, 0.0);
+    let rep = solve(&sys, &v(&[3.0]), &NewtonOptions::default()).unwrap();
+    // ‖F‖ ≤ ftol·max(1, |u|) = 2e-12 and F' = 4 bound the error by 5e-13.
+    assert!(rep.residual_norm <= 1e-12 * 2.0);
+    assert!((rep.solution[0] - 2.0).abs() <= 5e-13);
+    assert!(rep.refined_at.is_some());
+    let x = rep.solution[0];
+    assert_eq!(rep.residual[0], x * x - 4.0);
+}
+
+#[test]
+fn a_line_search_failing_on_coarse_residuals_is_retried_at_full_accuracy() {
+    // The coarse residual u² − 4 + 5 = u² + 1 has no root: its line search fails near 0. The
+    // solver then switches, evaluates that iterate again and converges to the fine root.
+    let sys = TwoLevel::new(5.0, 0.0);
+    let rep = solve(&sys, &v(&[3.0]), &NewtonOptions::default()).unwrap();
+    assert!(rep.residual_norm <= 1e-12 * 2.0);
+    assert!(
+        (rep.solution[0].abs() - 2.0).abs() <= 5e-13,
+        "{:?}",
+        rep.solution
+    );
+    assert!(rep.refined_at.is_some());
+    // Without the second level the same start fails on the line search.
+    let one = Closure(1, |u: &DVector<f64>| {
+        Ok::<_, Infallible>((v(&[u[0] * u[0] + 1.0]), m(1, &[2.0 * u[0]])))
+    });
+    assert!(matches!(
+        solve(&one, &v(&[3.0]), &NewtonOptions::default()),
+        Err(NewtonError::Diverged { .. })
+    ));
+}
+
+#[test]
+fn a_failure_at_an_accepted_iterate_names_that_iterate() {
+    // Coarse evaluations succeed; the full-accuracy evaluation fails above 2.001, so the
+    // re-evaluation at the switch (iterate 3, u = 2.0058…, coarse ‖F‖ 0.023 ≤ 0.1) fails.
+    let mut sys = TwoLevel::new(1e-7, 0.1);
+    sys.fine_fails_above = 2.001;
+    let err = solve(&sys, &v(&[5.0]), &NewtonOptions::default()).unwrap_err();
+    let u3 = {
+        let mut x = 5.0f64;
+        for _ in 0..3 {
+            x -= (x * x - 4.0 + 1e-7) / (2.0 * x);
+        }
+        x
+    };
+    match &err {
+        NewtonError::System {
+            error: WalkerError::GuardNotReached { u, .. },
+            iterate,
+            iteration,
+        } => {
+            assert_eq!(*iteration, 3);
+            assert_eq!(iterate, &v(&[u3]));
+            assert_eq!(*u, u3);
+        }
+        other => panic!("expected System, got {other:?}"),
+    }
+    assert!(err.to_string().contains("at iteration 3"), "{err}");
 }
 
 #[test]
@@ -353,6 +521,8 @@ fn solver_runs_under_argmin_executor() {
             Ok(v(&[u[0] * u[0] + u[1] * u[1] - 1.0, u[0] - u[1]]))
         }
     }
+    // Always at full accuracy.
+    impl Accuracy for Circle {}
     impl Jacobian for Circle {
         type Param = DVector<f64>;
         type Jacobian = DMatrix<f64>;

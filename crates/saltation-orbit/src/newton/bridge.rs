@@ -1,15 +1,17 @@
 //! Bridge from a [`SquareSystem`] (residual and Jacobian from one evaluation) to argmin's
-//! [`Operator`] and [`Jacobian`] problem traits.
+//! [`Operator`] and [`Jacobian`] problem traits and to [`Accuracy`].
 //!
 //! `apply(u)` evaluates the system once and caches `J(u)`; `jacobian(u)` returns the cached
 //! matrix when `u` is the last point evaluated (always the case in [`DampedNewton`]: the
-//! Jacobian is asked for at the accepted trial point, the last one evaluated), so each point
-//! costs one evaluation. A user error is parked in a slot owned by the driver and argmin gets
-//! an opaque marker error; the driver takes the typed error back out of the slot, so it never
-//! passes through argmin's `anyhow` error.
+//! Jacobian is asked for right after the residual at the same point), so each point costs one
+//! evaluation. A failed evaluation is parked in a slot owned by the driver (the slot holds the
+//! failure of the latest evaluation only) and argmin gets an opaque marker error; the driver
+//! takes the typed error back out of the slot, so it never passes through argmin's `anyhow`
+//! error.
 //!
 //! [`DampedNewton`]: super::DampedNewton
 
+use super::solver::Accuracy;
 use super::SquareSystem;
 use argmin::core::{Error, Jacobian, Operator};
 use nalgebra::{DMatrix, DVector};
@@ -19,7 +21,12 @@ use std::cell::{Cell, RefCell};
 #[derive(Debug)]
 pub(crate) enum Failure<E> {
     /// The user's system returned an error.
-    User(E),
+    User {
+        /// The error.
+        error: E,
+        /// Where it was evaluated.
+        at: DVector<f64>,
+    },
     /// The system returned a residual or Jacobian of the wrong shape.
     Shape {
         /// `"residual"` or `"jacobian"`.
@@ -33,7 +40,7 @@ pub(crate) enum Failure<E> {
 
 /// State shared between the driver and the problem owned by argmin's executor.
 pub(crate) struct Shared<E> {
-    /// The first failure of an evaluation.
+    /// The failure of the latest evaluation, if it failed.
     pub(crate) failure: RefCell<Option<Failure<E>>>,
     /// Number of system evaluations.
     pub(crate) evaluations: Cell<usize>,
@@ -49,9 +56,12 @@ impl<E> Shared<E> {
 }
 
 /// Marker error handed to argmin when an evaluation failed; the typed cause is in [`Shared`].
+/// `fatal` marks a broken system (wrong shapes), which ends the solve even at a trial point.
 #[derive(Debug, thiserror::Error)]
 #[error("system evaluation failed (the typed error is kept by the Newton driver)")]
-pub(crate) struct EvaluationFailed;
+pub(crate) struct EvaluationFailed {
+    pub(crate) fatal: bool,
+}
 
 /// An argmin problem wrapping a borrowed [`SquareSystem`].
 pub(crate) struct SystemProblem<'a, S: SquareSystem> {
@@ -74,10 +84,17 @@ impl<'a, S: SquareSystem> SystemProblem<'a, S> {
         self.shared
             .evaluations
             .set(self.shared.evaluations.get() + 1);
+        *self.shared.failure.borrow_mut() = None;
+        *self.cache.borrow_mut() = None;
         let n = u.len();
         let (f, j) = match self.system.eval(u) {
             Ok(fj) => fj,
-            Err(e) => return Err(self.park(Failure::User(e))),
+            Err(error) => {
+                return Err(self.park(Failure::User {
+                    error,
+                    at: u.clone(),
+                }))
+            }
         };
         if f.len() != n {
             return Err(self.park(Failure::Shape {
@@ -98,11 +115,9 @@ impl<'a, S: SquareSystem> SystemProblem<'a, S> {
     }
 
     fn park(&self, failure: Failure<S::Error>) -> Error {
-        let mut slot = self.shared.failure.borrow_mut();
-        if slot.is_none() {
-            *slot = Some(failure);
-        }
-        Error::new(EvaluationFailed)
+        let fatal = matches!(failure, Failure::Shape { .. });
+        *self.shared.failure.borrow_mut() = Some(failure);
+        Error::new(EvaluationFailed { fatal })
     }
 }
 
@@ -126,5 +141,17 @@ impl<S: SquareSystem> Jacobian for SystemProblem<'_, S> {
             }
         }
         Ok(self.evaluate(u)?.1)
+    }
+}
+
+impl<S: SquareSystem> Accuracy for SystemProblem<'_, S> {
+    fn coarse_until(&self) -> Option<f64> {
+        self.system.coarse_until()
+    }
+
+    fn refine(&self) -> bool {
+        // A cached Jacobian is at the old accuracy.
+        *self.cache.borrow_mut() = None;
+        self.system.refine()
     }
 }

@@ -1,0 +1,140 @@
+//! Settings of a periodic-orbit solve and their validation.
+
+use crate::eigen::EigenBackend;
+use crate::newton::{NewtonOptions, NewtonOptionsError};
+use saltation_hybrid::{HybridError, HybridModel, StrideOptions};
+use saltation_ode::OdeError;
+use serde::{Deserialize, Serialize};
+use thiserror::Error;
+
+/// Settings of a periodic-orbit solve: integration, Newton and eigenvalue backend.
+#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct OrbitOptions {
+    /// Stride integration settings.
+    pub stride: StrideOptions,
+    /// Newton settings.
+    pub newton: NewtonOptions,
+    /// Eigenvalue backend for the multipliers (must be compiled in).
+    pub eigen: EigenBackend,
+}
+
+/// An [`OrbitOptions`] field outside its valid range: bad input, not a failed computation.
+#[derive(Debug, Clone, PartialEq, Error)]
+#[non_exhaustive]
+pub enum OrbitOptionsError {
+    /// A stride option (`stride.*`) is invalid (the hybrid layer's reason names the field), or
+    /// `stride.start_mode` is not a mode of the model.
+    #[error("invalid option `{field}`: {source}", field = stride_field(.0), source = .0)]
+    Stride(HybridError),
+    /// A Newton option (`newton.*`) is invalid.
+    #[error(transparent)]
+    Newton(#[from] NewtonOptionsError),
+    /// The eigenvalue backend is not compiled in.
+    #[error(
+        "invalid option `eigen` = {backend:?}: backend not compiled in (enable the cargo feature \
+         `lapack` of saltation-orbit)"
+    )]
+    EigenBackend {
+        /// The backend asked for.
+        backend: EigenBackend,
+    },
+}
+
+impl OrbitOptionsError {
+    /// Path of the offending field in [`OrbitOptions`], e.g. `"stride.ode.rtol"`,
+    /// `"newton.max_iters"`, `"eigen"`.
+    pub fn field(&self) -> String {
+        match self {
+            OrbitOptionsError::Stride(e) => stride_field(e),
+            OrbitOptionsError::Newton(e) => format!("newton.{}", e.name),
+            OrbitOptionsError::EigenBackend { .. } => "eigen".to_string(),
+        }
+    }
+}
+
+/// Path of the stride option a [`HybridError`] from validation is about.
+fn stride_field(e: &HybridError) -> String {
+    match e {
+        HybridError::InvalidOption { field, .. } => format!("stride.{field}"),
+        HybridError::Ode {
+            source: OdeError::InvalidOption { field, .. },
+            ..
+        } => format!("stride.ode.{field}"),
+        HybridError::Ode { .. } => "stride.ode".to_string(),
+        HybridError::BadMode { .. } => "stride.start_mode".to_string(),
+        HybridError::DimensionMismatch { what, .. } if what.starts_with("atol") => {
+            "stride.ode.atol".to_string()
+        }
+        _ => "stride".to_string(),
+    }
+}
+
+impl OrbitOptions {
+    /// Checks every field: `stride` ([`StrideOptions::validate`]), `newton`
+    /// ([`NewtonOptions::validate`]) and that the `eigen` backend is compiled in.
+    pub fn validate(&self) -> Result<(), OrbitOptionsError> {
+        self.stride.validate().map_err(OrbitOptionsError::Stride)?;
+        self.newton.validate()?;
+        if !self.eigen.is_available() {
+            return Err(OrbitOptionsError::EigenBackend {
+                backend: self.eigen,
+            });
+        }
+        Ok(())
+    }
+
+    /// [`OrbitOptions::validate`] plus what depends on the model
+    /// ([`StrideOptions::validate_for`]: `stride.start_mode` is one of its modes, a vector
+    /// `stride.ode.atol` has one entry per state component).
+    pub fn validate_for<M: HybridModel + ?Sized>(
+        &self,
+        model: &M,
+    ) -> Result<(), OrbitOptionsError> {
+        self.validate()?;
+        self.stride
+            .validate_for(model)
+            .map_err(OrbitOptionsError::Stride)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn defaults_are_valid_and_every_part_is_checked() {
+        assert_eq!(OrbitOptions::default().validate(), Ok(()));
+        let mut o = OrbitOptions::default();
+        o.stride.t_max = -1.0;
+        let e = o.validate().unwrap_err();
+        assert_eq!(e.field(), "stride.t_max");
+        assert!(e.to_string().contains("`stride.t_max`"), "{e}");
+        let mut o = OrbitOptions::default();
+        o.stride.ode.rtol = f64::NAN;
+        assert_eq!(o.validate().unwrap_err().field(), "stride.ode.rtol");
+        let mut o = OrbitOptions::default();
+        o.newton.max_iters = 10_001;
+        let e = o.validate().unwrap_err();
+        assert_eq!(e.field(), "newton.max_iters");
+        assert!(matches!(e, OrbitOptionsError::Newton(ref n) if n.value == 10_001.0));
+        o.newton.max_iters = 10_000;
+        assert_eq!(o.validate(), Ok(()));
+        let o = OrbitOptions {
+            eigen: EigenBackend::Lapack,
+            ..Default::default()
+        };
+        if cfg!(feature = "lapack") {
+            assert_eq!(o.validate(), Ok(()));
+        } else {
+            let e = o.validate().unwrap_err();
+            assert_eq!(
+                e,
+                OrbitOptionsError::EigenBackend {
+                    backend: EigenBackend::Lapack
+                }
+            );
+            assert_eq!(e.field(), "eigen");
+        }
+    }
+}

@@ -1,0 +1,5 @@
+//! Hybrid models written for the integration tests (saltation-orbit does not depend on
+//! saltation-models).
+
+pub mod compass_gait;
+pub mod van_der_pol;

@@ -1,0 +1,61 @@
+//! The van der Pol oscillator `ẍ − ε(1 − x²)ẋ + x = 0` (van der Pol 1926, Phil. Mag. 2:978) as a
+//! hybrid model with a Poincaré section: state `[x, y = ẋ]`, `f = [y, ε(1 − x²) y − x]`, guard
+//! `y = 0` crossed falling with `x > 0` (the maxima of `x`), identity reset, reduced coordinate
+//! `u = [x]` (chart `(u, 0)`, projection `x`). The origin is an equilibrium; the limit cycle at
+//! `ε = 1` has period `T = 6.663286859323130…`.
+
+#![allow(dead_code)]
+
+use saltation_hybrid::{GuardInfo, HybridModel, Scalar};
+use saltation_ode::Direction;
+
+/// The van der Pol oscillator with the section `y = 0`, `x > 0`.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct VanDerPol {
+    /// Nonlinearity `ε > 0`.
+    pub epsilon: f64,
+}
+
+impl HybridModel for VanDerPol {
+    fn name(&self) -> &str {
+        "van_der_pol"
+    }
+    fn dim(&self) -> usize {
+        2
+    }
+    fn flow<D: Scalar>(&self, _mode: usize, _t: f64, x: &[D], dx: &mut [D]) {
+        dx[0] = x[1];
+        dx[1] = (-x[0] * x[0] + 1.0) * x[1] * self.epsilon - x[0];
+    }
+    fn guards(&self, _mode: usize) -> usize {
+        1
+    }
+    fn guard<D: Scalar>(&self, _mode: usize, _j: usize, x: &[D]) -> D {
+        x[1]
+    }
+    fn guard_info(&self, _mode: usize, _j: usize) -> GuardInfo {
+        GuardInfo {
+            direction: Direction::Falling,
+            target: 0,
+        }
+    }
+    fn guard_enabled(&self, _mode: usize, _j: usize, x: &[f64]) -> bool {
+        x[0] > 0.0
+    }
+    fn reduced_dim(&self) -> usize {
+        1
+    }
+    fn chart(&self, u: &[f64], x: &mut [f64]) {
+        x[0] = u[0];
+        x[1] = 0.0;
+    }
+    fn chart_jacobian(&self, _u: &[f64], jac: &mut [f64]) {
+        jac.copy_from_slice(&[1.0, 0.0]);
+    }
+    fn project(&self, x: &[f64], u: &mut [f64]) {
+        u[0] = x[0];
+    }
+    fn project_jacobian(&self, _x: &[f64], jac: &mut [f64]) {
+        jac.copy_from_slice(&[1.0, 0.0]);
+    }
+}
