@@ -27,7 +27,7 @@ fn no_heel_strike_is_missed_over_hundreds_of_strides() {
         0.014 + 0.0055 * 268.0 / 399.0,
     ];
     let start = [0.2469, -0.2400, 0.4938, -0.0287];
-    let cols = orbit_diagram(&family, &slopes, &start, &opts);
+    let cols = orbit_diagram(&family, &slopes, &start, &opts).expect("a valid diagram");
     assert_eq!(cols.len(), 2);
     for c in &cols {
         assert_eq!(c.failed_at, None, "γ = {}: {:?}", c.param, c.failure);

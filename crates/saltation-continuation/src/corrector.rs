@@ -32,14 +32,20 @@ pub(crate) struct Evaluator<'a, F: ModelFamily> {
 }
 
 impl<'a, F: ModelFamily> Evaluator<'a, F> {
-    pub fn new(family: &'a F, opts: &'a ContinuationOptions, period_k: usize) -> Self {
+    /// The evaluator of the `period_k`-fold stride map (`events_per_stride · period_k` events;
+    /// an error if that product overflows).
+    pub fn new(
+        family: &'a F,
+        opts: &'a ContinuationOptions,
+        period_k: usize,
+    ) -> Result<Self, ContinuationError> {
         let mut stride = opts.stride.clone();
-        stride.events_per_stride *= period_k.max(1);
-        Self {
+        stride.events_per_stride = composed_events(stride.events_per_stride, period_k)?;
+        Ok(Self {
             family,
             stride,
             opts,
-        }
+        })
     }
 
     pub fn eval(&self, u: &[f64], p: f64, with_fp: bool) -> Result<Eval, ContinuationError> {
@@ -119,7 +125,9 @@ impl<'a, F: ModelFamily> Evaluator<'a, F> {
                 break;
             }
             last = norm;
-            let a = bordered(&e.fu, e.fp.as_ref().expect("F_p requested"), tau);
+            // `eval` was asked for `F_p`; without it the bordered matrix cannot be formed.
+            let fp = e.fp.as_ref().ok_or(ContinuationError::Singular { p })?;
+            let a = bordered(&e.fu, fp, tau);
             let mut rhs = DVector::zeros(r + 1);
             rhs.rows_mut(0, r).copy_from(&(-&e.f));
             rhs[r] = -plane;
@@ -135,6 +143,24 @@ impl<'a, F: ModelFamily> Evaluator<'a, F> {
             residual: last,
         })
     }
+}
+
+/// Events of the `period_k`-fold stride: `events_per_stride · max(period_k, 1)`, checked.
+pub(crate) fn composed_events(
+    events_per_stride: usize,
+    period_k: usize,
+) -> Result<usize, ContinuationError> {
+    events_per_stride
+        .checked_mul(period_k.max(1))
+        .ok_or_else(|| {
+            ContinuationError::invalid(
+                "stride.events_per_stride",
+                format!(
+                    "{events_per_stride} events per stride times the period multiplicity \
+                     {period_k} overflows"
+                ),
+            )
+        })
 }
 
 /// The bordered matrix `[[F_u, F_p], [τᵀ]]`.

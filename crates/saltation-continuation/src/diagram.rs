@@ -3,23 +3,41 @@
 //! state component at every stride. A stride that fails (no heel-strike: the walker falls) ends
 //! that parameter's run and is reported. Parameters run in parallel.
 
+use crate::error::ContinuationError;
 use crate::family::ModelFamily;
+use crate::options::stride_error;
 use rayon::prelude::*;
-use saltation_hybrid::{JacobianKind, StrideMap, StrideOptions};
+use saltation_hybrid::{HybridModel, JacobianKind, StrideMap, StrideOptions};
 use saltation_ode::Atol;
 use serde::{Deserialize, Serialize};
+use std::sync::{Mutex, PoisonError};
+
+/// Largest number of parameter values of one orbit diagram.
+pub const MAX_DIAGRAM_COUNT: usize = 100_000;
+
+/// Largest transient of an orbit diagram, in strides per parameter value.
+pub const MAX_TRANSIENT: usize = 1_000_000;
+
+/// Largest number of strides recorded per parameter value.
+pub const MAX_KEEP: usize = 100_000;
+
+/// Largest number of recorded values of one orbit diagram (parameter values × `keep`):
+/// 10⁷ values, 80 MB.
+pub const MAX_DIAGRAM_VALUES: usize = 10_000_000;
 
 /// Settings of an orbit diagram.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(default, deny_unknown_fields)]
 pub struct OrbitDiagramOptions {
-    /// Strides dropped before recording (default 200).
+    /// Strides dropped before recording, in `0..=1 000 000` ([`MAX_TRANSIENT`]; default 200).
     pub transient: usize,
-    /// Strides recorded (default 100).
+    /// Strides recorded, in `1..=100 000` ([`MAX_KEEP`]; default 100); with the number of
+    /// parameter values, at most [`MAX_DIAGRAM_VALUES`] values in all.
     pub keep: usize,
-    /// State component recorded (default 0).
+    /// State component recorded: an index below the model's state dimension (default 0).
     pub component: usize,
-    /// Stride settings (default DOP853 at 1e-10: attractors need less than multipliers).
+    /// Stride settings (default DOP853 at 1e-10: attractors need less than multipliers;
+    /// checked by [`StrideOptions::validate`]).
     pub stride: StrideOptions,
 }
 
@@ -37,6 +55,74 @@ impl Default for OrbitDiagramOptions {
     }
 }
 
+impl OrbitDiagramOptions {
+    /// Checks every field against its documented range for a model with `dim` state
+    /// components; the error names the field (`transient`, `keep`, `component`,
+    /// `stride.t_max`, …).
+    pub fn validate(&self, dim: usize) -> Result<(), ContinuationError> {
+        if self.transient > MAX_TRANSIENT {
+            return Err(ContinuationError::invalid(
+                "transient",
+                format!("{} must be at most {MAX_TRANSIENT}", self.transient),
+            ));
+        }
+        if !(1..=MAX_KEEP).contains(&self.keep) {
+            return Err(ContinuationError::invalid(
+                "keep",
+                format!("{} must be in 1..={MAX_KEEP}", self.keep),
+            ));
+        }
+        if self.component >= dim {
+            return Err(ContinuationError::invalid(
+                "component",
+                format!(
+                    "{} must be below the model's {dim} state component(s)",
+                    self.component
+                ),
+            ));
+        }
+        self.stride
+            .validate()
+            .map_err(|e| stride_error(e, "stride"))?;
+        Ok(())
+    }
+}
+
+/// Checks that `params.len() × keep` recorded values stay within [`MAX_DIAGRAM_VALUES`];
+/// `field` names the count.
+pub(crate) fn check_total(count: usize, keep: usize, field: &str) -> Result<(), ContinuationError> {
+    match count.checked_mul(keep) {
+        Some(n) if n <= MAX_DIAGRAM_VALUES => Ok(()),
+        _ => Err(ContinuationError::invalid(
+            field,
+            format!(
+                "{count} parameter value(s) × keep = {keep} recorded stride(s) exceeds \
+                 {MAX_DIAGRAM_VALUES} values"
+            ),
+        )),
+    }
+}
+
+/// Checks a start state: `dim` finite values; `field` names it.
+pub(crate) fn check_start(x: &[f64], dim: usize, field: &str) -> Result<(), ContinuationError> {
+    if x.len() != dim {
+        return Err(ContinuationError::invalid(
+            field,
+            format!(
+                "has {} value(s), but the model has {dim} state component(s)",
+                x.len()
+            ),
+        ));
+    }
+    if let Some(i) = x.iter().position(|v| !v.is_finite()) {
+        return Err(ContinuationError::invalid(
+            format!("{field}[{i}]"),
+            "is not finite",
+        ));
+    }
+    Ok(())
+}
+
 /// The attractor at one parameter value.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct DiagramColumn {
@@ -51,16 +137,100 @@ pub struct DiagramColumn {
 }
 
 /// Runs every parameter value in parallel from `x_start` (full state).
+///
+/// Checks first ([`ContinuationError::InvalidOption`] naming the field): at most
+/// [`MAX_DIAGRAM_COUNT`] finite parameter values (`params[i]`), `opts`
+/// ([`OrbitDiagramOptions::validate`]), `x_start` of the model's dimension and finite, at most
+/// [`MAX_DIAGRAM_VALUES`] recorded values; the model must be buildable at one of the values
+/// at least (else [`ContinuationError::InvalidParameter`]). A value where it is not is a failed
+/// column (`failed_at: Some(0)`).
 pub fn orbit_diagram<F: ModelFamily>(
     family: &F,
     params: &[f64],
     x_start: &[f64],
     opts: &OrbitDiagramOptions,
-) -> Vec<DiagramColumn> {
-    params
+) -> Result<Vec<DiagramColumn>, ContinuationError> {
+    orbit_diagram_with_progress(family, params, x_start, opts, &|_, _| {})
+}
+
+/// [`orbit_diagram`], calling `on_column(done, total)` from the worker threads each time a
+/// parameter value is finished: the calls are serialised, with `done` = 1, 2, …, `total` in
+/// order (keep `on_column` short: the next finished value waits for it).
+pub fn orbit_diagram_with_progress<F: ModelFamily>(
+    family: &F,
+    params: &[f64],
+    x_start: &[f64],
+    opts: &OrbitDiagramOptions,
+    on_column: &(dyn Fn(usize, usize) + Sync),
+) -> Result<Vec<DiagramColumn>, ContinuationError> {
+    if params.len() > MAX_DIAGRAM_COUNT {
+        return Err(ContinuationError::invalid(
+            "params",
+            format!(
+                "{} parameter values: at most {MAX_DIAGRAM_COUNT}",
+                params.len()
+            ),
+        ));
+    }
+    if let Some(i) = params.iter().position(|p| !p.is_finite()) {
+        return Err(ContinuationError::invalid(
+            format!("params[{i}]"),
+            "is not finite",
+        ));
+    }
+    check_total(params.len(), opts.keep, "params")?;
+    let Some(first) = params.first() else {
+        return Ok(Vec::new());
+    };
+    let dim = diagram_dim(family, params.iter().copied())
+        .map_err(|(value, source)| ContinuationError::InvalidParameter {
+            field: "params[0]".into(),
+            value,
+            source,
+        })?
+        .ok_or_else(|| {
+            ContinuationError::invalid(
+                "params",
+                format!("the model cannot be built at any of them (first {first})"),
+            )
+        })?;
+    opts.validate(dim)?;
+    check_start(x_start, dim, "x_start")?;
+    let done = Mutex::new(0usize);
+    let total = params.len();
+    Ok(params
         .par_iter()
-        .map(|&p| column(family, p, x_start, opts))
-        .collect()
+        .map(|&p| {
+            let c = column(family, p, x_start, opts);
+            // A callback that panicked leaves the count as it was: carry on with it.
+            let mut n = done.lock().unwrap_or_else(PoisonError::into_inner);
+            *n += 1;
+            on_column(*n, total);
+            c
+        })
+        .collect())
+}
+
+/// The state dimension of the family's models: that of the first parameter value where the model
+/// can be built (`Ok(None)` for no values; the first value's error if it cannot be built at
+/// any).
+pub(crate) fn diagram_dim<F: ModelFamily>(
+    family: &F,
+    params: impl Iterator<Item = f64>,
+) -> Result<Option<usize>, (f64, saltation_hybrid::ParamError)> {
+    let mut first_err = None;
+    for p in params {
+        match family.model_at(p) {
+            Ok(m) => return Ok(Some(m.dim())),
+            Err(e) => {
+                first_err.get_or_insert((p, e));
+            }
+        }
+    }
+    match first_err {
+        Some(e) => Err(e),
+        None => Ok(None),
+    }
 }
 
 fn column<F: ModelFamily>(
@@ -69,9 +239,10 @@ fn column<F: ModelFamily>(
     x_start: &[f64],
     opts: &OrbitDiagramOptions,
 ) -> DiagramColumn {
+    // Grows as values are recorded (`keep` is bounded, but a run may fail early).
     let mut col = DiagramColumn {
         param: p,
-        values: Vec::with_capacity(opts.keep),
+        values: Vec::new(),
         failed_at: None,
         failure: None,
     };
@@ -92,7 +263,9 @@ fn column<F: ModelFamily>(
         }
     };
     let mut x = x_start.to_vec();
-    for k in 0..opts.transient + opts.keep {
+    // Both are bounded (`validate`), so the sum does not saturate in practice.
+    let strides = opts.transient.saturating_add(opts.keep);
+    for k in 0..strides {
         match map.eval(&x, JacobianKind::None) {
             Ok(r) => x = r.x,
             Err(e) => {
@@ -107,4 +280,114 @@ fn column<F: ModelFamily>(
         }
     }
     col
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::test_models::{bounce, broken_family, QuadraticBounce};
+    use std::sync::Mutex;
+
+    fn field_of<T: std::fmt::Debug>(r: Result<T, ContinuationError>) -> String {
+        match r {
+            Err(ContinuationError::InvalidOption { field, .. }) => field,
+            other => panic!("expected InvalidOption, got {other:?}"),
+        }
+    }
+
+    #[test]
+    fn options_name_each_field() {
+        let ok = OrbitDiagramOptions::default();
+        assert_eq!(ok.validate(2), Ok(()));
+        type Edit = fn(&mut OrbitDiagramOptions);
+        let cases: &[(&str, Edit)] = &[
+            ("transient", |o| o.transient = MAX_TRANSIENT + 1),
+            ("transient", |o| o.transient = usize::MAX),
+            ("keep", |o| o.keep = 0),
+            ("keep", |o| o.keep = MAX_KEEP + 1),
+            ("keep", |o| o.keep = usize::MAX),
+            ("component", |o| o.component = 2),
+            ("component", |o| o.component = 99),
+            ("stride.t_max", |o| o.stride.t_max = -1.0),
+        ];
+        for (field, edit) in cases {
+            let mut o = OrbitDiagramOptions::default();
+            edit(&mut o);
+            assert_eq!(field_of(o.validate(2)), *field, "{o:?}");
+        }
+        let o = OrbitDiagramOptions {
+            transient: MAX_TRANSIENT,
+            keep: MAX_KEEP,
+            component: 1,
+            ..OrbitDiagramOptions::default()
+        };
+        assert_eq!(o.validate(2), Ok(()));
+    }
+
+    #[test]
+    fn orbit_diagram_checks_before_computing() {
+        let opts = OrbitDiagramOptions {
+            transient: 5,
+            keep: 3,
+            ..OrbitDiagramOptions::default()
+        };
+        let start = [0.0, 0.2];
+        let f = |params: &[f64], start: &[f64], opts: &OrbitDiagramOptions| {
+            field_of(orbit_diagram(&bounce, params, start, opts))
+        };
+        assert_eq!(f(&[0.1, f64::NAN], &start, &opts), "params[1]");
+        assert_eq!(f(&[0.1, f64::INFINITY], &start, &opts), "params[1]");
+        let many = vec![0.1; MAX_DIAGRAM_COUNT + 1];
+        assert_eq!(f(&many, &start, &opts), "params");
+        assert_eq!(f(&[0.1], &[0.0], &opts), "x_start");
+        assert_eq!(f(&[0.1], &[0.0, f64::NAN], &opts), "x_start[1]");
+        let wide = OrbitDiagramOptions {
+            keep: MAX_KEEP,
+            ..opts.clone()
+        };
+        let values = vec![0.1; MAX_DIAGRAM_VALUES / MAX_KEEP + 1];
+        assert_eq!(f(&values, &start, &wide), "params");
+        let bad = OrbitDiagramOptions {
+            component: 2,
+            ..opts.clone()
+        };
+        assert_eq!(f(&[0.1], &start, &bad), "component");
+        // A model that cannot be built anywhere is bad input, not a diagram of failures.
+        assert!(matches!(
+            orbit_diagram(&broken_family, &[0.1, 0.2], &start, &opts),
+            Err(ContinuationError::InvalidParameter { ref field, .. }) if field == "params[0]"
+        ));
+        assert_eq!(orbit_diagram(&bounce, &[], &start, &opts), Ok(Vec::new()));
+    }
+
+    #[test]
+    fn columns_converge_to_the_closed_form_and_report_progress() {
+        // u ↦ u² + p from u = 0.2 converges to u* (multiplier 2u* < 0.53): after 60 strides the
+        // error is below 0.53⁶⁰ ≈ 3e-17, so every recorded speed is u* to the integration
+        // tolerance. Component 1 is the speed just after the bounce.
+        let opts = OrbitDiagramOptions {
+            transient: 60,
+            keep: 4,
+            component: 1,
+            ..OrbitDiagramOptions::default()
+        };
+        let params = [0.05, 0.1, 0.15, 0.2];
+        let seen = Mutex::new(Vec::new());
+        let cols = orbit_diagram_with_progress(&bounce, &params, &[0.0, 0.2], &opts, &|d, t| {
+            seen.lock().unwrap().push((d, t))
+        })
+        .unwrap();
+        assert_eq!(cols.len(), 4);
+        for (c, p) in cols.iter().zip(params) {
+            assert_eq!(c.param, p);
+            assert_eq!(c.failed_at, None, "{:?}", c.failure);
+            assert_eq!(c.values.len(), 4);
+            let exact = QuadraticBounce::fixed_point(p);
+            for v in &c.values {
+                assert!((v - exact).abs() < 1e-8, "p = {p}: {v} vs {exact}");
+            }
+        }
+        let seen = seen.into_inner().unwrap();
+        assert_eq!(seen, [(1, 4), (2, 4), (3, 4), (4, 4)], "in order");
+    }
 }

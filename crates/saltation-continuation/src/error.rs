@@ -1,10 +1,14 @@
 //! Typed errors of continuation.
 
 use saltation_hybrid::{HybridError, ParamError};
-use saltation_orbit::{EigenError, OrbitError};
+use saltation_orbit::{EigenError, NewtonError, OrbitError};
 use thiserror::Error;
 
 /// Why a continuation could not start or a computation along it failed.
+///
+/// [`ContinuationError::is_input_error`] separates bad input (an option out of range, a branch
+/// or orbit diagram that cannot be run as written, a parameter that cannot be continued) from
+/// computations that failed.
 #[derive(Debug, Clone, PartialEq, Error)]
 #[non_exhaustive]
 pub enum ContinuationError {
@@ -36,13 +40,42 @@ pub enum ContinuationError {
         /// Parameter at the last iterate.
         p: f64,
     },
-    /// An option is out of range.
-    #[error("invalid continuation option `{field}`: {reason}")]
+    /// An input field is out of range: an option, a field of a script's branch or of its orbit
+    /// diagram.
+    #[error("invalid `{field}`: {reason}")]
     InvalidOption {
-        /// Field.
-        field: &'static str,
-        /// What is wrong.
-        reason: &'static str,
+        /// Path of the field, e.g. `max_step`, `settings.max_step`, `branches[2].from`,
+        /// `orbit_diagram.count`, `orbit_diagram.settings.component`.
+        field: String,
+        /// What is wrong, with the valid range.
+        reason: String,
+    },
+    /// The model cannot be built at a parameter value the input gives (the value is outside the
+    /// model's range, another parameter of the model is invalid, the parameter is unknown).
+    #[error("`{field}` = {}: the model cannot be built there: {source}", num(*value))]
+    InvalidParameter {
+        /// Path of the field that gave the value, e.g. `branches[0].from`.
+        field: String,
+        /// The parameter value.
+        value: f64,
+        /// The model's answer.
+        #[source]
+        source: ParamError,
+    },
+    /// The continuation parameter cannot be varied continuously: it takes integral values only
+    /// (e.g. a number of spokes) or is not a number.
+    #[error(
+        "parameter `{param}` cannot be continued: the model rejects the value {} ({source})",
+        num(*value)
+    )]
+    NotContinuable {
+        /// The parameter's name.
+        param: String,
+        /// The value the model rejected.
+        value: f64,
+        /// The model's answer.
+        #[source]
+        source: ParamError,
     },
     /// Branch switching found no new branch.
     #[error("branch switching at p = {p} failed: {reason}")]
@@ -52,4 +85,98 @@ pub enum ContinuationError {
         /// What happened.
         reason: String,
     },
+}
+
+/// A number for a message: plain between 1e-4 and 1e6 in magnitude (and 0), otherwise in
+/// exponent notation, so that `1e308` is not printed with 309 digits.
+pub(crate) fn num(v: f64) -> String {
+    if v == 0.0 || !v.is_finite() || (1e-4..1e6).contains(&v.abs()) {
+        format!("{v}")
+    } else {
+        format!("{v:e}")
+    }
+}
+
+impl ContinuationError {
+    /// An [`ContinuationError::InvalidOption`] for `field`.
+    pub(crate) fn invalid(field: impl Into<String>, reason: impl Into<String>) -> Self {
+        ContinuationError::InvalidOption {
+            field: field.into(),
+            reason: reason.into(),
+        }
+    }
+
+    /// Whether the error is bad input rather than a failed computation: an option or script
+    /// field out of range, a model that cannot be built at a given parameter value, a parameter
+    /// that cannot be continued, a guess of the wrong length or not finite, invalid Newton
+    /// options.
+    pub fn is_input_error(&self) -> bool {
+        match self {
+            ContinuationError::InvalidOption { .. }
+            | ContinuationError::InvalidParameter { .. }
+            | ContinuationError::NotContinuable { .. } => true,
+            ContinuationError::Orbit(o) => matches!(
+                o,
+                OrbitError::GuessLength { .. }
+                    | OrbitError::Newton(
+                        NewtonError::InvalidOptions(_) | NewtonError::NonFiniteGuess { .. }
+                    )
+            ),
+            _ => false,
+        }
+    }
+
+    /// The input field an input error names (`branches[2].from`, `orbit_diagram.count`,
+    /// `param`), if it names one.
+    pub fn field(&self) -> Option<&str> {
+        match self {
+            ContinuationError::InvalidOption { field, .. }
+            | ContinuationError::InvalidParameter { field, .. } => Some(field),
+            ContinuationError::NotContinuable { .. } => Some("param"),
+            _ => None,
+        }
+    }
+
+    /// The same error with its field path prefixed by `prefix` (`settings.` + `max_step`).
+    pub(crate) fn within(self, prefix: &str) -> Self {
+        match self {
+            ContinuationError::InvalidOption { field, reason } => {
+                ContinuationError::InvalidOption {
+                    field: format!("{prefix}{field}"),
+                    reason,
+                }
+            }
+            ContinuationError::InvalidParameter {
+                field,
+                value,
+                source,
+            } => ContinuationError::InvalidParameter {
+                field: format!("{prefix}{field}"),
+                value,
+                source,
+            },
+            other => other,
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn numbers_in_messages_are_short() {
+        assert_eq!(num(0.0165), "0.0165");
+        assert_eq!(num(-1e308), "-1e308");
+        assert_eq!(num(1e-9), "1e-9");
+        assert_eq!(num(f64::NAN), "NaN");
+        let e = ContinuationError::NotContinuable {
+            param: "n".into(),
+            value: 1e300,
+            source: ParamError::NotNumeric { name: "n".into() },
+        };
+        assert!(e.to_string().contains("value 1e300 ("), "{e}");
+        assert!(e.is_input_error());
+        assert!(!ContinuationError::Singular { p: 0.0 }.is_input_error());
+    }
 }

@@ -12,6 +12,17 @@
 //!   `Fn(f64) -> Result<Model, ParamError>`), a [`Start`] and [`ContinuationOptions`].
 //! - **Switch at a period doubling**: [`switch_period_doubling`] then [`continue_branch`].
 //! - **Sweep**: [`sweep_1d`], [`sweep_2d`]; brute-force attractors: [`orbit_diagram`].
+//! - **Run a model file's `continuation` section**: [`run_script`] (or
+//!   [`run_script_with_events`] for progress counts).
+//!
+//! ## Input checks
+//! Every entry point checks its input before computing, with one validation per type:
+//! [`ContinuationOptions::validate`], [`BranchSpec::validate`], [`DiagramSpec::validate`],
+//! [`OrbitDiagramOptions::validate`], [`ContinuationSpec::validate`]. Bad input is a
+//! [`ContinuationError`] naming the field (`branches[2].from`, `orbit_diagram.count`,
+//! `settings.max_step`) for which [`ContinuationError::is_input_error`] holds; sizes taken from
+//! the input have the upper bounds [`MAX_POINTS`], [`MAX_BRANCHES`], [`MAX_PERIOD_DOUBLINGS`],
+//! [`MAX_DIAGRAM_COUNT`], [`MAX_TRANSIENT`], [`MAX_KEEP`], [`MAX_DIAGRAM_VALUES`].
 #![warn(missing_docs)]
 // Range checks are written `!(x > 0.0)` on purpose: they reject NaN as well.
 #![allow(clippy::neg_cmp_op_on_partial_ord)]
@@ -26,16 +37,25 @@ mod run;
 mod script;
 mod sweep;
 mod switch;
+#[cfg(test)]
+mod test_models;
 mod tests_fn;
 
 pub use branch::{Bifurcation, BifurcationKind, Branch, BranchPoint, EndReason};
-pub use diagram::{orbit_diagram, DiagramColumn, OrbitDiagramOptions};
+pub use diagram::{
+    orbit_diagram, orbit_diagram_with_progress, DiagramColumn, OrbitDiagramOptions,
+    MAX_DIAGRAM_COUNT, MAX_DIAGRAM_VALUES, MAX_KEEP, MAX_TRANSIENT,
+};
 pub use error::ContinuationError;
 pub use family::ModelFamily;
-pub use options::{ContinuationOptions, Predictor};
+pub use options::{
+    ContinuationOptions, Predictor, MAX_CORRECTOR_ITERS, MAX_FD_PARAM_STEP, MAX_GROWTH, MAX_POINTS,
+    MAX_STEP_RATIO,
+};
 pub use run::{continue_branch, Progress, Start};
 pub use script::{
-    run_script, BranchSpec, ContinuationSpec, DiagramSpec, ScriptProgress, ScriptResult,
+    run_script, run_script_with_events, BranchSpec, ContinuationSpec, DiagramSpec, ScriptEvent,
+    ScriptProgress, ScriptResult, MAX_BRANCHES, MAX_PERIOD_DOUBLINGS,
 };
 pub use sweep::{sweep_1d, sweep_2d, GridPoint};
 pub use switch::switch_period_doubling;

@@ -1,8 +1,8 @@
 //! Continuation settings: a plain struct with defaults, also the RON schema of a model file's
 //! `continuation` section.
 
-use crate::error::ContinuationError;
-use saltation_hybrid::StrideOptions;
+use crate::error::{num, ContinuationError};
+use saltation_hybrid::{HybridError, StrideOptions};
 use saltation_orbit::{EigenBackend, NewtonOptions};
 use serde::{Deserialize, Serialize};
 
@@ -16,46 +16,76 @@ pub enum Predictor {
     Arclength,
 }
 
+/// Largest number of points of one branch ([`ContinuationOptions::max_points`], a branch's
+/// `max_points`): every point holds its state and multipliers.
+pub const MAX_POINTS: usize = 100_000;
+
+/// Largest number of corrector iterations per point
+/// ([`ContinuationOptions::max_corrector_iters`]).
+pub const MAX_CORRECTOR_ITERS: usize = 100;
+
+/// Largest step growth factor ([`ContinuationOptions::growth`]).
+pub const MAX_GROWTH: f64 = 10.0;
+
+/// Largest relative step of the finite difference for `F_p`
+/// ([`ContinuationOptions::fd_param_step`]).
+pub const MAX_FD_PARAM_STEP: f64 = 0.1;
+
+/// Largest ratio `max_step / min_step`: a failed step is halved, so at most
+/// `log2(MAX_STEP_RATIO) ≈ 50` halvings separate the largest step from the end of a branch.
+pub const MAX_STEP_RATIO: f64 = 1e15;
+
 /// Settings of one continuation run.
+///
+/// Every field is checked by [`ContinuationOptions::validate`], which every entry point calls.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(default, deny_unknown_fields)]
 pub struct ContinuationOptions {
     /// Predictor (default pseudo-arclength).
     pub predictor: Predictor,
-    /// First step (arclength, or Δp for natural), signed by `direction`; default 1e-3.
+    /// First step, in units of the parameter (arclength in `(u, p)`, or `Δp` for natural),
+    /// signed by `direction`. Finite, in `[min_step, max_step]`. Default 1e-3.
     pub step: f64,
-    /// Smallest step before the branch is declared ended (default 1e-9).
+    /// Smallest step: a step that fails is halved, and the branch ends when it would fall below
+    /// this. Finite, `> 0`, at most `step`, at least `max_step / 1e15` ([`MAX_STEP_RATIO`]).
+    /// Default 1e-9.
     pub min_step: f64,
-    /// Largest step (default 0.05).
+    /// Largest step. Finite, at least `step`. Default 0.05.
     pub max_step: f64,
-    /// +1 to start towards larger `p`, −1 towards smaller (default +1).
+    /// +1 to start towards larger `p`, −1 towards smaller (exactly ±1; default +1).
     pub direction: f64,
-    /// Lower bound of the parameter (default −∞).
+    /// Lower bound of the parameter: not NaN, may be −∞, below `p_max` (default −∞).
     pub p_min: f64,
-    /// Upper bound of the parameter (default +∞).
+    /// Upper bound of the parameter: not NaN, may be +∞, above `p_min` (default +∞).
     pub p_max: f64,
-    /// Largest number of points on the branch (default 200).
+    /// Largest number of points on the branch, in `1..=100 000` ([`MAX_POINTS`]; default 200).
     pub max_points: usize,
-    /// Corrector iterations allowed per point (default 8).
+    /// Corrector iterations allowed per point, in `1..=100` ([`MAX_CORRECTOR_ITERS`];
+    /// default 8).
     pub max_corrector_iters: usize,
-    /// Corrector convergence: `‖G‖ ≤ tol` (default 1e-10).
+    /// Corrector convergence: `‖G‖ ≤ tol`, in units of the reduced coordinates. Finite, `> 0`
+    /// (default 1e-10).
     pub corrector_tol: f64,
-    /// Corrector iterations at or below which the step grows (default 3).
+    /// Corrector iterations at or below which the step grows, at most `max_corrector_iters`
+    /// (default 3).
     pub fast_iters: usize,
-    /// Step growth factor (default 1.5); shrink factor on failure is 0.5.
+    /// Step growth factor, finite, in `[1, 10]` ([`MAX_GROWTH`]; default 1.5); the shrink
+    /// factor on failure is 0.5.
     pub growth: f64,
-    /// Relative step of the central difference for `F_p` (default 1e-6).
+    /// Relative step of the central difference for `F_p` (the absolute step is
+    /// `fd_param_step · max(|p|, 1)`), in `(0, 0.1]` ([`MAX_FD_PARAM_STEP`]; default 1e-6).
     pub fd_param_step: f64,
     /// Detect and locate bifurcations (default true).
     pub detect: bool,
-    /// Tolerance of bifurcation location, in the parameter (default 1e-10).
+    /// Tolerance of bifurcation location, in units of the parameter. Finite, `> 0`
+    /// (default 1e-10).
     pub locate_tol: f64,
     /// End the branch at its first period doubling (default false). Scripts set it on the last
     /// branch of a period-doubling chain: "continued until its own period doubling".
     pub stop_at_period_doubling: bool,
-    /// Stride settings.
+    /// Stride settings (checked by [`StrideOptions::validate`]).
     pub stride: StrideOptions,
-    /// Newton settings for the starting orbit.
+    /// Newton settings for the starting orbit (checked by [`NewtonOptions::validate`]).
     pub newton: NewtonOptions,
     /// Eigenvalue backend.
     pub eigen: EigenBackend,
@@ -88,37 +118,233 @@ impl Default for ContinuationOptions {
 }
 
 impl ContinuationOptions {
-    /// Checks every field's range.
+    /// Checks every field against its documented range; the error names the field
+    /// (`step`, `stride.t_max`, `newton.armijo`, …).
     pub fn validate(&self) -> Result<(), ContinuationError> {
-        let bad = |field, reason| Err(ContinuationError::InvalidOption { field, reason });
-        if !(self.step > 0.0 && self.step.is_finite()) {
-            return bad("step", "must be finite and > 0");
+        let bad = |field: &str, reason: String| Err(ContinuationError::invalid(field, reason));
+        let positive = |x: f64| x > 0.0 && x.is_finite();
+        if !positive(self.step) {
+            return bad("step", format!("{} must be finite and > 0", num(self.step)));
         }
-        if !(self.min_step > 0.0 && self.min_step <= self.step && self.step <= self.max_step) {
-            return bad("min_step", "need 0 < min_step <= step <= max_step");
-        }
-        if self.direction != 1.0 && self.direction != -1.0 {
-            return bad("direction", "must be 1 or -1");
-        }
-        if !(self.p_min < self.p_max) {
-            return bad("p_min", "must be below p_max");
-        }
-        if self.max_points < 1 {
-            return bad("max_points", "must be >= 1");
-        }
-        if !(self.corrector_tol > 0.0) || self.max_corrector_iters == 0 {
+        if !positive(self.min_step) {
             return bad(
-                "corrector_tol",
-                "need corrector_tol > 0 and max_corrector_iters >= 1",
+                "min_step",
+                format!("{} must be finite and > 0", num(self.min_step)),
             );
         }
-        if !(self.growth >= 1.0) {
-            return bad("growth", "must be >= 1");
+        if !(self.max_step.is_finite()) {
+            return bad("max_step", format!("{} must be finite", num(self.max_step)));
         }
-        if !(self.fd_param_step > 0.0) || !(self.locate_tol > 0.0) {
-            return bad("fd_param_step", "fd_param_step and locate_tol must be > 0");
+        if !(self.min_step <= self.step) {
+            return bad(
+                "min_step",
+                format!(
+                    "{} must be at most step = {}",
+                    num(self.min_step),
+                    num(self.step)
+                ),
+            );
         }
-        self.stride.validate()?;
+        if !(self.step <= self.max_step) {
+            return bad(
+                "max_step",
+                format!(
+                    "{} must be at least step = {}",
+                    num(self.max_step),
+                    num(self.step)
+                ),
+            );
+        }
+        if !(self.max_step <= self.min_step * MAX_STEP_RATIO) {
+            return bad(
+                "min_step",
+                format!(
+                    "{} must be at least max_step / {MAX_STEP_RATIO:e} = {:e}",
+                    num(self.min_step),
+                    self.max_step / MAX_STEP_RATIO
+                ),
+            );
+        }
+        if self.direction != 1.0 && self.direction != -1.0 {
+            return bad(
+                "direction",
+                format!("{} must be 1 or -1", num(self.direction)),
+            );
+        }
+        if self.p_min.is_nan() {
+            return bad("p_min", "must not be NaN".into());
+        }
+        if self.p_max.is_nan() {
+            return bad("p_max", "must not be NaN".into());
+        }
+        if !(self.p_min < self.p_max) {
+            return bad(
+                "p_min",
+                format!(
+                    "{} must be below p_max = {}",
+                    num(self.p_min),
+                    num(self.p_max)
+                ),
+            );
+        }
+        if !(1..=MAX_POINTS).contains(&self.max_points) {
+            return bad(
+                "max_points",
+                format!("{} must be in 1..={MAX_POINTS}", self.max_points),
+            );
+        }
+        if !(1..=MAX_CORRECTOR_ITERS).contains(&self.max_corrector_iters) {
+            return bad(
+                "max_corrector_iters",
+                format!(
+                    "{} must be in 1..={MAX_CORRECTOR_ITERS}",
+                    self.max_corrector_iters
+                ),
+            );
+        }
+        if !positive(self.corrector_tol) {
+            return bad(
+                "corrector_tol",
+                format!("{} must be finite and > 0", num(self.corrector_tol)),
+            );
+        }
+        if self.fast_iters > self.max_corrector_iters {
+            return bad(
+                "fast_iters",
+                format!(
+                    "{} must be at most max_corrector_iters = {}",
+                    self.fast_iters, self.max_corrector_iters
+                ),
+            );
+        }
+        if !(self.growth >= 1.0 && self.growth <= MAX_GROWTH) {
+            return bad(
+                "growth",
+                format!("{} must be in [1, {MAX_GROWTH}]", num(self.growth)),
+            );
+        }
+        if !(self.fd_param_step > 0.0 && self.fd_param_step <= MAX_FD_PARAM_STEP) {
+            return bad(
+                "fd_param_step",
+                format!(
+                    "{} must be in (0, {MAX_FD_PARAM_STEP}]",
+                    num(self.fd_param_step)
+                ),
+            );
+        }
+        if !positive(self.locate_tol) {
+            return bad(
+                "locate_tol",
+                format!("{} must be finite and > 0", num(self.locate_tol)),
+            );
+        }
+        self.stride
+            .validate()
+            .map_err(|e| stride_error(e, "stride"))?;
+        self.newton
+            .validate()
+            .map_err(|e| ContinuationError::invalid(format!("newton.{}", e.name), e.to_string()))?;
         Ok(())
+    }
+}
+
+/// A stride-options error as an [`ContinuationError::InvalidOption`] under `prefix`
+/// (`stride.t_max`).
+pub(crate) fn stride_error(e: HybridError, prefix: &str) -> ContinuationError {
+    match e {
+        HybridError::InvalidOption { field, reason } => {
+            ContinuationError::invalid(format!("{prefix}.{field}"), reason)
+        }
+        HybridError::Ode { source, .. } => {
+            ContinuationError::invalid(format!("{prefix}.ode"), source.to_string())
+        }
+        other => ContinuationError::invalid(prefix, other.to_string()),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The field an invalid option names.
+    fn field_of(o: &ContinuationOptions) -> String {
+        match o.validate() {
+            Err(ContinuationError::InvalidOption { field, .. }) => field,
+            other => panic!("expected InvalidOption, got {other:?}"),
+        }
+    }
+
+    #[test]
+    fn defaults_are_valid() {
+        assert_eq!(ContinuationOptions::default().validate(), Ok(()));
+    }
+
+    #[test]
+    fn every_field_is_checked_and_named() {
+        type Edit = fn(&mut ContinuationOptions);
+        let cases: &[(&str, Edit)] = &[
+            ("step", |o| o.step = f64::NAN),
+            ("step", |o| o.step = 0.0),
+            ("step", |o| o.step = f64::INFINITY),
+            ("min_step", |o| o.min_step = 0.0),
+            ("min_step", |o| o.min_step = f64::NAN),
+            ("min_step", |o| o.min_step = 2e-3),
+            ("min_step", |o| {
+                o.min_step = 1e-20;
+                o.step = 1e-20;
+            }),
+            ("max_step", |o| o.max_step = f64::INFINITY),
+            ("max_step", |o| o.max_step = f64::NAN),
+            ("max_step", |o| o.max_step = 1e-4),
+            ("direction", |o| o.direction = 0.5),
+            ("direction", |o| o.direction = f64::NAN),
+            ("p_min", |o| o.p_min = f64::NAN),
+            ("p_max", |o| o.p_max = f64::NAN),
+            ("p_min", |o| (o.p_min, o.p_max) = (1.0, 1.0)),
+            ("p_min", |o| o.p_min = f64::INFINITY),
+            ("max_points", |o| o.max_points = 0),
+            ("max_points", |o| o.max_points = MAX_POINTS + 1),
+            ("max_corrector_iters", |o| o.max_corrector_iters = 0),
+            ("max_corrector_iters", |o| {
+                o.max_corrector_iters = MAX_CORRECTOR_ITERS + 1
+            }),
+            ("corrector_tol", |o| o.corrector_tol = 0.0),
+            ("corrector_tol", |o| o.corrector_tol = f64::NAN),
+            ("corrector_tol", |o| o.corrector_tol = f64::INFINITY),
+            ("fast_iters", |o| o.fast_iters = 9),
+            ("growth", |o| o.growth = 0.5),
+            ("growth", |o| o.growth = f64::NAN),
+            ("growth", |o| o.growth = 11.0),
+            ("fd_param_step", |o| o.fd_param_step = 0.0),
+            ("fd_param_step", |o| o.fd_param_step = f64::NAN),
+            ("fd_param_step", |o| o.fd_param_step = 0.2),
+            ("locate_tol", |o| o.locate_tol = 0.0),
+            ("locate_tol", |o| o.locate_tol = f64::INFINITY),
+            ("stride.t_max", |o| o.stride.t_max = f64::NAN),
+            ("stride.events_per_stride", |o| {
+                o.stride.events_per_stride = 0
+            }),
+            ("newton.armijo", |o| o.newton.armijo = 1.0),
+            ("newton.ftol", |o| o.newton.ftol = f64::NAN),
+        ];
+        for (field, edit) in cases {
+            let mut o = ContinuationOptions::default();
+            edit(&mut o);
+            assert_eq!(field_of(&o), *field, "{o:?}");
+        }
+        // The bounds themselves are valid.
+        let o = ContinuationOptions {
+            max_points: MAX_POINTS,
+            max_corrector_iters: MAX_CORRECTOR_ITERS,
+            fast_iters: MAX_CORRECTOR_ITERS,
+            growth: MAX_GROWTH,
+            fd_param_step: MAX_FD_PARAM_STEP,
+            min_step: 0.05 / MAX_STEP_RATIO,
+            step: 0.05,
+            p_min: -1.0,
+            p_max: 1.0,
+            ..ContinuationOptions::default()
+        };
+        assert_eq!(o.validate(), Ok(()));
     }
 }

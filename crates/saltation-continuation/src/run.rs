@@ -3,7 +3,7 @@
 
 use crate::branch::{Bifurcation, BifurcationKind, Branch, BranchPoint, EndReason};
 use crate::corrector::{tangent, Eval, Evaluator};
-use crate::error::ContinuationError;
+use crate::error::{num, ContinuationError};
 use crate::family::ModelFamily;
 use crate::options::{ContinuationOptions, Predictor};
 use crate::tests_fn::{is_neimark_sacker, test_functions};
@@ -27,8 +27,11 @@ pub struct Start {
 /// Progress report after each accepted point.
 #[derive(Debug, Clone, Copy)]
 pub struct Progress {
-    /// Points so far.
+    /// Points so far on this branch (1 after the starting orbit).
     pub points: usize,
+    /// The branch's point limit ([`ContinuationOptions::max_points`]): `points / max_points`
+    /// bounds the work left from below (a branch usually ends earlier, at its parameter bound).
+    pub max_points: usize,
     /// Parameter of the last point.
     pub param: f64,
     /// Current step.
@@ -43,8 +46,14 @@ struct State {
 }
 
 /// Continues the branch from `start` within the options' bounds; `progress` is called after every
-/// accepted point. Errors only if the starting orbit cannot be found; everything after that ends
+/// accepted point. Errors only if the options are invalid ([`ContinuationOptions::validate`]),
+/// the start is (a non-finite parameter or guess, a guess of the wrong length, a model that cannot
+/// be built at `start.param`), or the starting orbit cannot be found; everything after that ends
 /// the branch cleanly with an [`EndReason`].
+///
+/// Every loop ends: a failed step is halved until it falls below `min_step` (at most
+/// `log2(max_step / min_step) ≤ 50` halvings in a row), every accepted step adds a point, and
+/// the branch ends at `max_points`.
 pub fn continue_branch<F: ModelFamily>(
     family: &F,
     start: &Start,
@@ -52,8 +61,27 @@ pub fn continue_branch<F: ModelFamily>(
     progress: &mut dyn FnMut(Progress),
 ) -> Result<Branch, ContinuationError> {
     opts.validate()?;
-    let ev = Evaluator::new(family, opts, start.period_k);
-    let model = family.model_at(start.param)?;
+    if !start.param.is_finite() {
+        return Err(ContinuationError::invalid(
+            "start.param",
+            format!("{} is not finite", num(start.param)),
+        ));
+    }
+    if let Some(i) = start.u.iter().position(|x| !x.is_finite()) {
+        return Err(ContinuationError::invalid(
+            format!("start.u[{i}]"),
+            "is not finite",
+        ));
+    }
+    let ev = Evaluator::new(family, opts, start.period_k)?;
+    let model =
+        family
+            .model_at(start.param)
+            .map_err(|source| ContinuationError::InvalidParameter {
+                field: "start.param".into(),
+                value: start.param,
+                source,
+            })?;
     let orbit_opts = OrbitOptions {
         stride: ev.stride.clone(),
         newton: opts.newton.clone(),
@@ -65,7 +93,10 @@ pub fn continue_branch<F: ModelFamily>(
     let e0 = ev.eval(u0.as_slice(), start.param, true)?;
     let mut tau0 = DVector::zeros(r + 1);
     tau0[r] = opts.direction;
-    let tau = tangent(&e0.fu, e0.fp.as_ref().unwrap(), &tau0)
+    let tau = e0
+        .fp
+        .as_ref()
+        .and_then(|fp| tangent(&e0.fu, fp, &tau0))
         .ok_or(ContinuationError::Singular { p: start.param })?;
     let mut state = State {
         z: stack(&u0, start.param),
@@ -81,6 +112,7 @@ pub fn continue_branch<F: ModelFamily>(
     };
     progress(Progress {
         points: 1,
+        max_points: opts.max_points,
         param: start.param,
         step: opts.step,
     });
@@ -122,6 +154,7 @@ pub fn continue_branch<F: ModelFamily>(
                 branch.points.push(point);
                 progress(Progress {
                     points: branch.points.len(),
+                    max_points: opts.max_points,
                     param: bound,
                     step: ds,
                 });
@@ -131,13 +164,19 @@ pub fn continue_branch<F: ModelFamily>(
         }
         let (u, _) = split(&z);
         let point = make_point(family, &e, u.as_slice(), p, opts)?;
-        let tau = tangent(&e.fu, e.fp.as_ref().unwrap(), &state.tau).unwrap_or(state.tau.clone());
+        let tau =
+            e.fp.as_ref()
+                .and_then(|fp| tangent(&e.fu, fp, &state.tau))
+                .unwrap_or_else(|| state.tau.clone());
         let found = branch.bifurcations.len();
         if opts.detect {
             detect(&ev, family, &state, &point, &mut branch, opts);
         }
         if opts.stop_at_period_doubling {
-            let pd = branch.bifurcations[found..]
+            let pd = branch
+                .bifurcations
+                .get(found..)
+                .unwrap_or_default()
                 .iter()
                 .find(|b| b.kind == BifurcationKind::PeriodDoubling)
                 .cloned();
@@ -155,6 +194,7 @@ pub fn continue_branch<F: ModelFamily>(
                 branch.end = EndReason::StoppedAt(BifurcationKind::PeriodDoubling);
                 progress(Progress {
                     points: branch.points.len(),
+                    max_points: opts.max_points,
                     param: pd.param,
                     step: ds,
                 });
@@ -164,6 +204,7 @@ pub fn continue_branch<F: ModelFamily>(
         branch.points.push(point.clone());
         progress(Progress {
             points: branch.points.len(),
+            max_points: opts.max_points,
             param: p,
             step: ds,
         });
@@ -244,7 +285,12 @@ fn make_point<F: ModelFamily>(
     let model = family.model_at(p)?;
     let mut x0 = vec![0.0; model.dim()];
     model.chart(u, &mut x0);
-    let jac = e.stride.jacobian.as_ref().expect("stride Jacobian");
+    // `Eval`s come from `reduced_residual`, which always computes the stride Jacobian.
+    let jac = e
+        .stride
+        .jacobian
+        .as_ref()
+        .ok_or(ContinuationError::Singular { p })?;
     let multipliers = multipliers_of(jac, opts.eigen)?;
     let stable = multipliers.iter().all(|m| m.modulus() < 1.0);
     let tests = test_functions(&reduced_multipliers(&e.fu, opts)?);

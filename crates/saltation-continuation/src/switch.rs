@@ -1,11 +1,12 @@
-//! Branch switching at a period doubling (METHODS.md): at a flip of the `k`-fold stride map the
+//! Branch switching at a period doubling (Kuznetsov, *Elements of Applied Bifurcation Theory*,
+//! ch. 10): at a flip of the `k`-fold stride map the
 //! reduced Jacobian has the multiplier −1 with eigenvector `v`; the period-`2k` orbit is born
 //! there, with amplitude `~ sqrt(|p − p*|)` along `v`. We start Newton on `P^{2k}` from
 //! `u* ± ε v` at `p* ± δ` and accept the first solution that is a genuine period-`2k` orbit
 //! (`P^k` moves it by more than the Newton tolerance).
 
 use crate::branch::{Bifurcation, BifurcationKind};
-use crate::corrector::Evaluator;
+use crate::corrector::{composed_events, Evaluator};
 use crate::error::ContinuationError;
 use crate::family::ModelFamily;
 use crate::options::ContinuationOptions;
@@ -29,21 +30,24 @@ pub fn switch_period_doubling<F: ModelFamily>(
     if bif.kind != BifurcationKind::PeriodDoubling {
         return Err(fail("not a period doubling"));
     }
-    let ev = Evaluator::new(family, opts, period_k);
+    let ev = Evaluator::new(family, opts, period_k)?;
     let e = ev.eval(&bif.u, bif.param, false)?;
     let jr = &e.fu + DMatrix::identity(e.fu.nrows(), e.fu.ncols());
     let v = real_eigenvector(&jr, -1.0)?.vector;
     let u_star = DVector::from_column_slice(&bif.u);
     let scale = u_star.amax().max(1e-3);
-    let k2 = 2 * period_k.max(1);
+    let k2 = period_k
+        .max(1)
+        .checked_mul(2)
+        .ok_or_else(|| fail("the period multiplicity overflows"))?;
     let mut orbit_opts = OrbitOptions {
         stride: opts.stride.clone(),
         newton: opts.newton.clone(),
         eigen: opts.eigen,
     };
-    orbit_opts.stride.events_per_stride *= k2;
+    orbit_opts.stride.events_per_stride = composed_events(opts.stride.events_per_stride, k2)?;
     let mut single = opts.stride.clone();
-    single.events_per_stride *= period_k.max(1);
+    single.events_per_stride = composed_events(opts.stride.events_per_stride, period_k)?;
     let delta = 1e-3 * bif.param.abs().max(1e-2);
     for side in [1.0, -1.0] {
         let p = bif.param + side * delta;

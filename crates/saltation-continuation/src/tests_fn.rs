@@ -1,5 +1,6 @@
 //! Bifurcation test functions from the multipliers `μ_i` of the reduced stride Jacobian
-//! (METHODS.md, "Continuation and bifurcations"):
+//! (Kuznetsov, *Elements of Applied Bifurcation Theory*, ch. 10; Govaerts, *Numerical Methods
+//! for Bifurcations of Dynamical Equilibria*, for the bialternate product):
 //!
 //! - fold `ψ_F = det(J − I) = Π (μ_i − 1)` (a multiplier crosses +1);
 //! - period doubling `ψ_PD = det(J + I) = Π (μ_i + 1)` (crosses −1);
