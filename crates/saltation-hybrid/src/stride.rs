@@ -83,6 +83,15 @@ impl StrideOptions {
         self.ode
             .validate()
             .map_err(|source| HybridError::Ode { mode: 0, source })?;
+        if !self.method.tableau().is_adaptive()
+            && self.ode.h_fixed.is_none()
+            && self.ode.h_init.is_none()
+        {
+            return Err(HybridError::InvalidOption {
+                field: "ode.h_fixed",
+                reason: "the fixed-step methods (Euler, Heun, Rk4) need a step size h_fixed",
+            });
+        }
         if !(1..=MAX_EVENTS_PER_STRIDE).contains(&self.events_per_stride) {
             return Err(HybridError::InvalidOption {
                 field: "events_per_stride",

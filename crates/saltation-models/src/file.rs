@@ -12,10 +12,11 @@
 //!
 //! Parse errors (syntax, unknown model, unknown parameter or field) carry line and column.
 
+use crate::check::{field_offset, line_column};
 use crate::Model;
 use ron::extensions::Extensions;
 use saltation_continuation::ContinuationSpec;
-use saltation_hybrid::{HybridModel, ParamError, StrideOptions};
+use saltation_hybrid::StrideOptions;
 use saltation_orbit::{EigenBackend, NewtonOptions, OrbitOptions};
 use serde::{Deserialize, Serialize};
 use std::path::{Path, PathBuf};
@@ -100,9 +101,8 @@ pub fn ron_options() -> ron::Options {
 }
 
 /// Parses model-file text; `origin` names it in errors. A leading UTF-8 byte-order mark is
-/// skipped. The model's parameters are checked against their physical ranges
-/// ([`saltation_hybrid::HybridModel::check_params`]); an error points at the parameter in the
-/// text.
+/// skipped. The parsed file is then checked ([`ModelFile::validate`]: parameter ranges,
+/// guesses, solver and continuation settings); a failed check points at its field in the text.
 pub fn parse_model_file(text: &str, origin: &str) -> Result<ModelFile, FileError> {
     let text = text.strip_prefix('\u{feff}').unwrap_or(text);
     let file = ron_options()
@@ -113,41 +113,16 @@ pub fn parse_model_file(text: &str, origin: &str) -> Result<ModelFile, FileError
             column: e.span.start.col,
             message: e.code.to_string(),
         })?;
-    if let Err(e) = file.model.check_params() {
-        let (line, column) = param_position(text, &e).unwrap_or((1, 1));
+    if let Err(e) = file.validate() {
+        let (line, column) = line_column(text, field_offset(text, &e.field));
         return Err(FileError::Parse {
             origin: origin.to_string(),
             line,
             column,
-            message: e.to_string(),
+            message: e.reason,
         });
     }
     Ok(file)
-}
-
-/// Line and column (1-based) of the parameter an error names: its first `name:` after
-/// `model:` in the text (where the parameters are written).
-fn param_position(text: &str, e: &ParamError) -> Option<(usize, usize)> {
-    let name = match e {
-        ParamError::NonFinite { name, .. }
-        | ParamError::OutOfRange { name, .. }
-        | ParamError::NotNumeric { name }
-        | ParamError::Unknown { name, .. } => name.as_str(),
-        _ => return None,
-    };
-    let from = text.find("model").unwrap_or(0);
-    let is_ident = |c: char| c.is_alphanumeric() || c == '_';
-    let offset = text[from..].match_indices(name).find_map(|(i, _)| {
-        let at = from + i;
-        let before_ok = !text[..at].chars().next_back().is_some_and(is_ident);
-        let rest = &text[at + name.len()..];
-        let after_ok = rest.trim_start().starts_with(':') && !rest.starts_with(is_ident);
-        (before_ok && after_ok).then_some(at)
-    })?;
-    let line = text[..offset].matches('\n').count() + 1;
-    let line_start = text[..offset].rfind('\n').map_or(0, |i| i + 1);
-    let column = text[line_start..offset].chars().count() + 1;
-    Some((line, column))
 }
 
 /// Reads and parses a model file.

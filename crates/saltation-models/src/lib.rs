@@ -16,6 +16,7 @@
 
 mod any;
 mod bouncing_ball;
+mod check;
 mod file;
 pub mod reference;
 mod rimless_wheel;
@@ -26,6 +27,7 @@ mod van_der_pol;
 
 pub use any::Model;
 pub use bouncing_ball::{BouncingBall, BouncingBallParams};
+pub use check::Invalid;
 pub use file::{load_model_file, parse_model_file, ron_options, FileError, Guess, ModelFile};
 pub use rimless_wheel::{RimlessWheel, RimlessWheelParams};
 pub use simplest_walker::{SimplestWalker, SimplestWalkerParams};

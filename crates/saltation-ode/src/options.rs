@@ -245,11 +245,13 @@ impl Default for ZenoLimit {
 
 impl ZenoLimit {
     fn validate(&self) -> Result<(), OdeError> {
-        if !(2..=MAX_ZENO_WINDOW).contains(&self.window)
-            || !(1..=MAX_COUNT).contains(&self.max_events)
-            || !(self.min_span >= 0.0 && self.min_span.is_finite())
-            || !(self.min_interval >= 0.0 && self.min_interval.is_finite())
-        {
+        let valid = (2..=MAX_ZENO_WINDOW).contains(&self.window)
+            && (1..=MAX_COUNT).contains(&self.max_events)
+            && self.min_span >= 0.0
+            && self.min_span.is_finite()
+            && self.min_interval >= 0.0
+            && self.min_interval.is_finite();
+        if !valid {
             return Err(OdeError::InvalidOption {
                 field: "zeno",
                 reason: "window must be in 2..=10000, max_events in 1..=1e9, min_span and \

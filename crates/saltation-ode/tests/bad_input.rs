@@ -3,7 +3,8 @@
 //! length, sizes beyond their documented limits. Run over every built-in method.
 
 use saltation_ode::{
-    Atol, FnSystem, Ivp, Method, OdeError, SolverOptions, MAX_EVENT_SAMPLES, MAX_ZENO_WINDOW,
+    Atol, FnSystem, Ivp, Method, OdeError, SolverOptions, ZenoLimit, MAX_EVENT_SAMPLES,
+    MAX_ZENO_WINDOW,
 };
 
 fn every_method() -> Vec<(Method, SolverOptions)> {
@@ -127,26 +128,68 @@ fn atol_vector_length_is_checked() {
 /// Sizes from input have documented upper bounds, checked before anything is allocated.
 #[test]
 fn sizes_have_limits() {
-    let field = |f: &'static str| move |o: &SolverOptions| matches!(o.validate(), Err(OdeError::InvalidOption { field, .. }) if field == f);
-    let mut o = SolverOptions::default();
-    o.event_samples = MAX_EVENT_SAMPLES;
-    assert!(o.validate().is_ok());
-    o.event_samples = 1_000_000_000;
-    assert!(field("event_samples")(&o));
-    let mut o = SolverOptions::default();
-    o.zeno.window = MAX_ZENO_WINDOW;
-    assert!(o.validate().is_ok());
-    for w in [MAX_ZENO_WINDOW + 1, usize::MAX, 1] {
-        o.zeno.window = w;
-        assert!(field("zeno")(&o), "{w}");
+    let d = SolverOptions::default;
+    let valid = [
+        SolverOptions {
+            event_samples: MAX_EVENT_SAMPLES,
+            ..d()
+        },
+        SolverOptions {
+            zeno: ZenoLimit {
+                window: MAX_ZENO_WINDOW,
+                ..ZenoLimit::default()
+            },
+            ..d()
+        },
+    ];
+    for o in valid {
+        assert!(o.validate().is_ok(), "{o:?}");
     }
-    let mut o = SolverOptions::default();
-    o.max_steps = usize::MAX;
-    assert!(field("max_steps")(&o));
-    let mut o = SolverOptions::default();
-    o.error_dims = Some(0);
-    assert!(field("error_dims")(&o));
-    let mut o = SolverOptions::default();
-    o.max_growth = f64::INFINITY;
-    assert!(field("max_growth")(&o));
+    let zeno = |window| SolverOptions {
+        zeno: ZenoLimit {
+            window,
+            ..ZenoLimit::default()
+        },
+        ..d()
+    };
+    let invalid = [
+        (
+            SolverOptions {
+                event_samples: 1_000_000_000,
+                ..d()
+            },
+            "event_samples",
+        ),
+        (zeno(MAX_ZENO_WINDOW + 1), "zeno"),
+        (zeno(usize::MAX), "zeno"),
+        (zeno(1), "zeno"),
+        (
+            SolverOptions {
+                max_steps: usize::MAX,
+                ..d()
+            },
+            "max_steps",
+        ),
+        (
+            SolverOptions {
+                error_dims: Some(0),
+                ..d()
+            },
+            "error_dims",
+        ),
+        (
+            SolverOptions {
+                max_growth: f64::INFINITY,
+                ..d()
+            },
+            "max_growth",
+        ),
+    ];
+    for (o, name) in invalid {
+        assert!(
+            matches!(o.validate(), Err(OdeError::InvalidOption { field, .. }) if field == name),
+            "{name}: {:?}",
+            o.validate()
+        );
+    }
 }

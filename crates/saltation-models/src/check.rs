@@ -1,0 +1,199 @@
+//! The checks of a parsed model file, and where in its text a failed check points.
+//!
+//! [`ModelFile::validate`] is the one validation of a model file: the model's parameters, the
+//! guesses, the orbit settings (`stride`, `newton`, `eigen`) and the `continuation` section,
+//! everything that can be checked before computing. The loader ([`crate::parse_model_file`])
+//! calls it, so every subcommand and every library caller that loads a file refuses the same
+//! inputs, and reports them as `FILE:LINE:COLUMN: field: reason`.
+
+use crate::ModelFile;
+use saltation_hybrid::{HybridModel, ParamError};
+
+/// A check of a model file that failed: the field's path (`stride.ode.rtol`,
+/// `guesses[1].u`, `continuation.branches[0].from`) and why.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Invalid {
+    /// Path of the field.
+    pub field: String,
+    /// What is wrong, with the valid range.
+    pub reason: String,
+}
+
+impl ModelFile {
+    /// Checks everything that does not need a computation (see the module documentation).
+    pub fn validate(&self) -> Result<(), Invalid> {
+        let model = &self.model;
+        model.check_params().map_err(|e| Invalid {
+            field: format!("model.{}", param_name(&e).unwrap_or("")),
+            reason: e.to_string(),
+        })?;
+        let r = model.reduced_dim();
+        for (i, g) in self.guesses.iter().enumerate() {
+            let field = format!("guesses[{i}].u");
+            if let Some(k) = g.u.iter().position(|x| !x.is_finite()) {
+                return Err(Invalid {
+                    field,
+                    reason: format!("guess \"{}\": value {} is not finite", g.label, k + 1),
+                });
+            }
+            if g.u.len() != r {
+                return Err(Invalid {
+                    field,
+                    reason: format!(
+                        "guess \"{}\" has {} value(s), but the {} section has {r} reduced \
+                         coordinate(s)",
+                        g.label,
+                        g.u.len(),
+                        model.name()
+                    ),
+                });
+            }
+        }
+        self.orbit_options()
+            .validate_for(model)
+            .map_err(|e| Invalid {
+                field: e.field(),
+                reason: e.to_string(),
+            })?;
+        if let Some(spec) = &self.continuation {
+            let family = |p: f64| model.with_param(&spec.param, p);
+            model.param(&spec.param).map_err(|e| Invalid {
+                field: "continuation.param".into(),
+                reason: e.to_string(),
+            })?;
+            spec.validate(&family).map_err(|e| Invalid {
+                field: format!("continuation.{}", e.field().unwrap_or("")),
+                reason: e.to_string(),
+            })?;
+        }
+        Ok(())
+    }
+}
+
+/// The parameter a [`ParamError`] names.
+pub(crate) fn param_name(e: &ParamError) -> Option<&str> {
+    match e {
+        ParamError::NonFinite { name, .. }
+        | ParamError::OutOfRange { name, .. }
+        | ParamError::NotNumeric { name }
+        | ParamError::Unknown { name, .. } => Some(name),
+        _ => None,
+    }
+}
+
+/// The byte mask of `text` that is code (not a `//` comment, not inside a string).
+fn code_mask(text: &str) -> Vec<bool> {
+    let b = text.as_bytes();
+    let mut mask = vec![true; b.len()];
+    let mut i = 0;
+    while i < b.len() {
+        if b[i] == b'/' && b.get(i + 1) == Some(&b'/') {
+            while i < b.len() && b[i] != b'\n' {
+                mask[i] = false;
+                i += 1;
+            }
+        } else if b[i] == b'"' {
+            let start = i;
+            i += 1;
+            while i < b.len() && b[i] != b'"' {
+                i += if b[i] == b'\\' { 2 } else { 1 };
+            }
+            let end = (i + 1).min(b.len());
+            mask[start..end].fill(false);
+            i = end;
+        } else {
+            i += 1;
+        }
+    }
+    mask
+}
+
+/// Where the field with path `field` (`a.b[2].c`) is written in `text`, as a byte offset: the
+/// first `a:` in code, then `b:` after it, its item 2, then `c:` after that. A segment that is
+/// not written (a default) leaves the position at the last one found.
+pub(crate) fn field_offset(text: &str, field: &str) -> usize {
+    let b = text.as_bytes();
+    let mask = code_mask(text);
+    let ident = |c: u8| c.is_ascii_alphanumeric() || c == b'_';
+    let mut pos = 0;
+    for seg in field.split('.').filter(|s| !s.is_empty()) {
+        let (name, index) = match seg.split_once('[') {
+            Some((n, rest)) => (n, rest.trim_end_matches(']').parse::<usize>().ok()),
+            None => (seg, None),
+        };
+        // `name:` at or after `pos`, in code, as a whole identifier.
+        let found = text[pos..]
+            .match_indices(name)
+            .map(|(i, _)| pos + i)
+            .find(|&at| {
+                let end = at + name.len();
+                mask.get(at).copied().unwrap_or(false)
+                    && (at == 0 || !ident(b[at - 1]))
+                    && text[end..].trim_start_matches([' ', '\t']).starts_with(':')
+            });
+        let Some(at) = found else { break };
+        pos = at;
+        if let Some(k) = index {
+            pos = item_offset(b, &mask, at, k).unwrap_or(at);
+        }
+    }
+    pos
+}
+
+/// Offset of item `k` of the first list (`[...]`) after `from`.
+fn item_offset(b: &[u8], mask: &[bool], from: usize, k: usize) -> Option<usize> {
+    let open = (from..b.len()).find(|&i| mask[i] && b[i] == b'[')?;
+    let mut depth = 0usize;
+    let mut item = 0usize;
+    let mut start = None;
+    for i in open + 1..b.len() {
+        if !mask[i] {
+            continue;
+        }
+        let c = b[i];
+        if start.is_none() && !c.is_ascii_whitespace() {
+            if item == k {
+                return Some(i);
+            }
+            start = Some(i);
+        }
+        match c {
+            b'(' | b'[' | b'{' => depth += 1,
+            b')' | b']' | b'}' if depth == 0 => return None,
+            b')' | b']' | b'}' => depth -= 1,
+            b',' if depth == 0 => {
+                item += 1;
+                start = None;
+            }
+            _ => {}
+        }
+    }
+    None
+}
+
+/// 1-based line and column of a byte offset.
+pub(crate) fn line_column(text: &str, offset: usize) -> (usize, usize) {
+    let offset = offset.min(text.len());
+    let before = &text[..offset];
+    let line = before.matches('\n').count() + 1;
+    let line_start = before.rfind('\n').map_or(0, |i| i + 1);
+    (line, before[line_start..].chars().count() + 1)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn fields_are_found_in_the_text() {
+        let t = "// stride: (t_max: 1)\n(\n  model: W(gamma: 0.1),\n  stride: (ode: (rtol: 1e-9), t_max: 5.0),\n  c: (branches: [(from: 1), (label: \"a, b\", from: 2)]),\n)";
+        let at = |f| line_column(t, field_offset(t, f));
+        assert_eq!(at("model.gamma"), (3, 12));
+        assert_eq!(at("stride.t_max"), (4, 31));
+        assert_eq!(at("stride.ode.rtol"), (4, 18));
+        assert_eq!(at("c.branches[1].from"), (5, 45));
+        assert_eq!(at("c.branches[0].from"), (5, 19));
+        // Not written: the last segment found.
+        assert_eq!(at("stride.h_max"), (4, 3));
+    }
+}
