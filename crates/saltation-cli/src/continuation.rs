@@ -14,7 +14,9 @@ use crate::progress::ScriptBar;
 use crate::report::{self, FigureContext, Outputs};
 use crate::CliError;
 use clap::Args;
-use saltation_continuation::{run_script, ContinuationSpec, ScriptResult};
+use saltation_continuation::{
+    run_script_with_events, ContinuationError, ContinuationSpec, ScriptResult,
+};
 use saltation_hybrid::HybridModel;
 use saltation_plot::RenderOptions;
 use std::io::Write;
@@ -33,7 +35,7 @@ pub struct ContinueArgs {
     pub param: Option<String>,
 
     /// End every branch at this parameter value instead of its `to`.
-    #[arg(long, value_name = "VALUE", allow_negative_numbers = true)]
+    #[arg(long, value_name = "VALUE", allow_hyphen_values = true)]
     pub to: Option<f64>,
 
     /// Directory for the data files and figures (created if missing).
@@ -48,8 +50,10 @@ pub struct ContinueArgs {
     pub json: bool,
 }
 
-/// The file's continuation section with the command-line overrides applied and checked: the
-/// parameter exists, the settings are in range, every guess has the model's reduced dimension.
+/// The file's continuation section with `--param` applied, and the parameter checked to be one of
+/// the model's (the error lists the known names). Everything else is checked by the library
+/// ([`ContinuationSpec::validate`], called by [`validate`] and by
+/// [`saltation_continuation::run_script`]).
 pub fn continuation_spec(
     loaded: &LoadedModel,
     param: Option<&str>,
@@ -68,50 +72,111 @@ pub fn continuation_spec(
         }
         None => format!("param: \"{}\" in {}", spec.param, loaded.path),
     };
-    let model = &loaded.file.model;
-    model
+    loaded
+        .file
+        .model
         .param(&spec.param)
         .map_err(|source| CliError::ContinuationParam { origin, source })?;
-    spec.settings.validate().map_err(|e| CliError::Settings {
-        file: loaded.path.clone(),
-        reason: format!("continuation settings: {e}"),
-    })?;
-    let expected = model.reduced_dim();
-    if let Some(b) = spec.branches.iter().find(|b| b.guess.len() != expected) {
-        return Err(CliError::GuessLength {
-            what: format!(
-                "the guess of branch \"{}\" {}",
-                b.label,
-                format::vector(&b.guess)
-            ),
-            model: model.name().to_string(),
-            expected,
-            got: b.guess.len(),
-        });
-    }
     Ok(spec)
 }
 
-/// Applies `--to` to every branch; a branch that would start at its end is an input error.
-fn apply_to(spec: &mut ContinuationSpec, to: Option<f64>) -> Result<(), CliError> {
-    let Some(to) = to else { return Ok(()) };
-    let bad = |reason: String| CliError::BadArgument {
-        arg: format!("--to {to}"),
-        reason,
-    };
-    if !to.is_finite() {
-        return Err(bad("not a finite number".into()));
-    }
-    for b in &mut spec.branches {
-        if b.from == to {
-            return Err(bad(format!(
-                "branch \"{}\" starts at {to}: nothing to continue",
-                b.label
-            )));
+/// The command-line values that replaced the file's, to name them in errors.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct Overrides {
+    /// `--param NAME`.
+    pub param: Option<String>,
+    /// `--from A` (orbit diagram).
+    pub from: Option<f64>,
+    /// `--to B` (every branch, or the orbit diagram).
+    pub to: Option<f64>,
+    /// `--count N` (orbit diagram).
+    pub count: Option<usize>,
+}
+
+impl Overrides {
+    /// The flag(s) that set `field` (a path of [`ContinuationError::field`]), e.g.
+    /// `--from 1e308 --to -1e308` for `orbit_diagram.to`; `None` if it came from the file.
+    fn flag_for(&self, e: &ContinuationError) -> Option<String> {
+        if let (ContinuationError::NotContinuable { .. }, Some(p)) = (e, &self.param) {
+            return Some(format!("--param {p}"));
         }
-        b.to = to;
+        let field = e.field()?;
+        let range = || {
+            let mut flags = Vec::new();
+            if let Some(a) = self.from {
+                flags.push(format!("--from {}", flag_number(a)));
+            }
+            if let Some(b) = self.to {
+                flags.push(format!("--to {}", flag_number(b)));
+            }
+            (!flags.is_empty()).then(|| flags.join(" "))
+        };
+        if field.starts_with("branches[") && field.ends_with("].to") {
+            return self.to.map(|b| format!("--to {}", flag_number(b)));
+        }
+        match field {
+            "orbit_diagram.from" | "orbit_diagram.to" => range(),
+            "orbit_diagram.count" => self.count.map(|n| format!("--count {n}")),
+            _ => None,
+        }
     }
-    Ok(())
+}
+
+/// A number as on the command line: plain between 1e-4 and 1e6 in magnitude (and 0), otherwise in
+/// exponent notation (`1e308`, not 309 digits).
+fn flag_number(v: f64) -> String {
+    if v == 0.0 || !v.is_finite() || (1e-4..1e6).contains(&v.abs()) {
+        format!("{v}")
+    } else {
+        format!("{v:e}")
+    }
+}
+
+/// A library error as a [`CliError`]: bad input ([`ContinuationError::is_input_error`]) exits
+/// with [`crate::EXIT_INPUT`], naming the command-line flag that set the field
+/// ([`CliError::BadArgument`]) or the field of the file's continuation section
+/// ([`CliError::Settings`]); anything else is a failed computation
+/// ([`CliError::Continuation`]).
+pub fn cli_error(loaded: &LoadedModel, overrides: &Overrides, e: ContinuationError) -> CliError {
+    if !e.is_input_error() {
+        return CliError::Continuation(e);
+    }
+    if let Some(arg) = overrides.flag_for(&e) {
+        return CliError::BadArgument {
+            arg,
+            reason: e.to_string(),
+        };
+    }
+    let part = match e.field() {
+        Some(f) if f.starts_with("settings.") => "continuation settings",
+        _ => "continuation section",
+    };
+    CliError::Settings {
+        file: loaded.path.clone(),
+        reason: format!("{part}: {e}"),
+    }
+}
+
+/// Checks the section (with the overrides applied) for the loaded model
+/// ([`ContinuationSpec::validate`]), before anything is computed.
+pub fn validate(
+    loaded: &LoadedModel,
+    spec: &ContinuationSpec,
+    overrides: &Overrides,
+) -> Result<(), CliError> {
+    let model = &loaded.file.model;
+    let family = |p: f64| model.with_param(&spec.param, p);
+    spec.validate(&family)
+        .map_err(|e| cli_error(loaded, overrides, e))
+}
+
+/// Applies `--to` to every branch (checked with the rest by [`validate`]).
+fn apply_to(spec: &mut ContinuationSpec, to: Option<f64>) {
+    if let Some(to) = to {
+        for b in &mut spec.branches {
+            b.to = to;
+        }
+    }
 }
 
 /// The figure files go to `dir` under the model file's stem.
@@ -123,23 +188,35 @@ pub fn outputs(dir: &Path, file: &Path) -> Outputs {
     }
 }
 
-/// Runs the script with a progress spinner (hidden unless stderr is a terminal).
-pub fn compute(loaded: &LoadedModel, spec: &ContinuationSpec) -> Result<ScriptResult, CliError> {
+/// Runs the script with a progress spinner (hidden unless stderr is a terminal): the branch
+/// number out of the section's, and the orbit diagram's values done out of all.
+pub fn compute(
+    loaded: &LoadedModel,
+    spec: &ContinuationSpec,
+    overrides: &Overrides,
+) -> Result<ScriptResult, CliError> {
     let model = &loaded.file.model;
     let family = |p: f64| model.with_param(&spec.param, p);
     let mut bar = ScriptBar::new(&report::param_symbol(&spec.param));
-    let result = run_script(&family, spec, &mut |e| bar.report(e));
+    let result = run_script_with_events(&family, spec, &mut |e| bar.event(e));
     bar.finish();
-    Ok(result?)
+    result.map_err(|e| cli_error(loaded, overrides, e))
 }
 
 /// Runs `saltation continue`.
 pub fn run(args: &ContinueArgs, out: &mut dyn Write) -> Result<(), CliError> {
     let loaded = args.model.load()?;
     let mut spec = continuation_spec(&loaded, args.param.as_deref())?;
-    apply_to(&mut spec, args.to)?;
+    apply_to(&mut spec, args.to);
+    let overrides = Overrides {
+        param: args.param.clone(),
+        to: args.to,
+        ..Overrides::default()
+    };
+    validate(&loaded, &spec, &overrides)?;
+    report::check_destination(&args.out)?;
     let start = Instant::now();
-    let result = compute(&loaded, &spec)?;
+    let result = compute(&loaded, &spec, &overrides)?;
     let wall = start.elapsed();
     let ctx = FigureContext::for_script(&loaded.file.model, &spec);
     let files = report::write_continuation(&result, &ctx, &outputs(&args.out, &args.model.file))?;
@@ -204,13 +281,15 @@ pub fn diagram_line(
     match report::first_failure(cols) {
         Some(p) => {
             s.push_str(&format!(
-                "; runs fail ({}) from {sym} = {p:.12} ({failed} of {} failed)\n",
+                "; runs fail ({}) from {sym} = {} ({failed} of {} failed)\n",
                 report::failure_label(model),
+                report::fixed(p, 12),
                 cols.len()
             ));
             match report::final_failure(cols) {
                 Some(q) if q > p => s.push_str(&format!(
-                    "  every run fails from {sym} = {q:.12} on (the failures below are isolated)\n"
+                    "  every run fails from {sym} = {} on (the failures below are isolated)\n",
+                    report::fixed(q, 12)
                 )),
                 Some(_) => {}
                 None => s.push_str(&format!(

@@ -9,7 +9,7 @@
 //! the figure to `figures/` or `--out DIR`, and prints the smallest failing parameter value —
 //! or, with `--json`, exactly [`report::diagram_json`], a public interface.
 
-use crate::continuation::{continuation_spec, diagram_line, outputs};
+use crate::continuation::{cli_error, continuation_spec, diagram_line, outputs, Overrides};
 use crate::format::{self, KeyValue};
 use crate::input::{LoadedModel, ModelArgs};
 use crate::orbit::parameters;
@@ -17,7 +17,7 @@ use crate::progress::ScriptBar;
 use crate::report;
 use crate::CliError;
 use clap::Args;
-use saltation_continuation::{orbit_diagram, DiagramSpec, OrbitDiagramOptions};
+use saltation_continuation::{orbit_diagram_with_progress, DiagramSpec, OrbitDiagramOptions};
 use saltation_hybrid::HybridModel;
 use std::io::Write;
 use std::path::PathBuf;
@@ -38,11 +38,11 @@ pub struct DiagramArgs {
     pub param: Option<String>,
 
     /// First parameter value (overrides the file's).
-    #[arg(long, value_name = "A", allow_negative_numbers = true)]
+    #[arg(long, value_name = "A", allow_hyphen_values = true)]
     pub from: Option<f64>,
 
     /// Last parameter value (overrides the file's).
-    #[arg(long, value_name = "B", allow_negative_numbers = true)]
+    #[arg(long, value_name = "B", allow_hyphen_values = true)]
     pub to: Option<f64>,
 
     /// Number of parameter values, evenly spaced from A to B (overrides the file's).
@@ -59,7 +59,9 @@ pub struct DiagramArgs {
     pub json: bool,
 }
 
-/// The diagram to compute: the section's, with the command-line overrides.
+/// The diagram to compute: the section's, with the command-line overrides (checked with the rest
+/// by [`DiagramSpec::validate`]). Without a section, `--from` and `--to` are needed and the run
+/// starts from the file's first guess.
 fn diagram_spec(
     args: &DiagramArgs,
     loaded: &LoadedModel,
@@ -100,62 +102,22 @@ fn diagram_spec(
             }
         }
     };
-    let bad = |arg: String, reason: &str| CliError::BadArgument {
-        arg,
-        reason: reason.into(),
-    };
     if let Some(from) = args.from {
-        if !from.is_finite() {
-            return Err(bad(format!("--from {from}"), "not a finite number"));
-        }
         d.from = from;
     }
     if let Some(to) = args.to {
-        if !to.is_finite() {
-            return Err(bad(format!("--to {to}"), "not a finite number"));
-        }
         d.to = to;
     }
     if let Some(n) = args.count {
-        if n == 0 {
-            return Err(bad("--count 0".into(), "need at least one parameter value"));
-        }
         d.count = n;
     }
-    if d.count == 0 {
-        return Err(CliError::Settings {
-            file: loaded.path.clone(),
-            reason: "orbit_diagram.count must be >= 1".into(),
-        });
-    }
-    if d.start.len() != model.dim() {
-        return Err(CliError::Settings {
-            file: loaded.path.clone(),
-            reason: format!(
-                "orbit_diagram.start has {} value(s), but {} has {} state component(s)",
-                d.start.len(),
-                model.name(),
-                model.dim()
-            ),
-        });
-    }
-    d.settings
-        .stride
-        .validate()
-        .map_err(|e| CliError::Settings {
-            file: loaded.path.clone(),
-            reason: format!("orbit_diagram stride settings: {e}"),
-        })?;
     Ok(d)
 }
 
-/// The parameter values of a diagram: `count` values evenly spaced from `from` to `to` (as the
-/// library's script does).
+/// The parameter values of a diagram: `count` values evenly spaced from `from` to `to`
+/// ([`DiagramSpec::params`], as the library's script does).
 pub fn diagram_params(d: &DiagramSpec) -> Vec<f64> {
-    let n = d.count.max(1);
-    (0..n)
-        .map(|i| d.from + (d.to - d.from) * i as f64 / (n.max(2) - 1) as f64)
-        .collect()
+    d.params()
 }
 
 /// Runs `saltation orbit-diagram`.
@@ -163,18 +125,28 @@ pub fn run(args: &DiagramArgs, out: &mut dyn Write) -> Result<(), CliError> {
     let loaded = args.model.load()?;
     let spec = continuation_spec(&loaded, args.param.as_deref())?;
     let d = diagram_spec(args, &loaded, spec.orbit_diagram.as_ref())?;
+    let overrides = Overrides {
+        param: args.param.clone(),
+        from: args.from,
+        to: args.to,
+        count: args.count,
+    };
     let model = &loaded.file.model;
-    let params = diagram_params(&d);
     let family = |p: f64| model.with_param(&spec.param, p);
-    let bar = ScriptBar::new(&report::param_symbol(&spec.param));
-    bar.task(
-        "orbit diagram",
-        format!("{} parameter values, in parallel", params.len()),
-    );
+    d.validate_for(&family)
+        .map_err(|e| cli_error(&loaded, &overrides, e))?;
+    report::check_destination(&args.out)?;
+    let params = diagram_params(&d);
+    let mut bar = ScriptBar::new(&report::param_symbol(&spec.param));
+    bar.start_counted("orbit diagram", params.len(), "parameter values");
     let start = Instant::now();
-    let columns = orbit_diagram(&family, &params, &d.start, &d.settings);
+    let columns =
+        orbit_diagram_with_progress(&family, &params, &d.start, &d.settings, &|done, total| {
+            bar.set_done(done, total)
+        });
     let wall = start.elapsed();
     bar.finish();
+    let columns = columns.map_err(|e| cli_error(&loaded, &overrides, e))?;
     let files = report::write_orbit_diagram(
         &columns,
         model,
@@ -195,8 +167,8 @@ pub fn run(args: &DiagramArgs, out: &mut dyn Write) -> Result<(), CliError> {
                     "{sym} ({}) from {} to {}, {} value(s); {} transient + {} recorded \
                      stride(s) of {}",
                     spec.param,
-                    d.from,
-                    d.to,
+                    report::shortest(d.from),
+                    report::shortest(d.to),
                     params.len(),
                     d.settings.transient,
                     d.settings.keep,

@@ -8,7 +8,8 @@ use saltation_orbit::OrbitError;
 use thiserror::Error;
 
 /// Exit code for bad input: unreadable or invalid model file, unknown parameter, malformed
-/// `--set` or `--guess`, no guess to start from (clap's usage errors use the same code).
+/// `--set` or `--guess`, no guess to start from, an unusable `--out` directory (clap's usage
+/// errors use the same code).
 pub const EXIT_INPUT: u8 = 2;
 
 /// Exit code for a computation that failed: no convergence, integration failure, no multipliers,
@@ -91,9 +92,9 @@ pub enum CliError {
     Orbit {
         /// Which guess, with its values.
         what: String,
-        /// What went wrong.
+        /// What went wrong (boxed: orbit errors carry iterates and are large).
         #[source]
-        source: OrbitError,
+        source: Box<OrbitError>,
         /// Extra context (e.g. `; last iterate u = [..]`), possibly empty.
         detail: String,
     },
@@ -135,6 +136,17 @@ pub enum CliError {
     /// The output files (data or figures) could not be written.
     #[error("{0}")]
     Report(#[from] ReportError),
+    /// With `--all`, some guesses failed (their errors are in the output beside the others'
+    /// results).
+    #[error("{failed} of {total} guesses failed (first: {first})")]
+    GuessesFailed {
+        /// Number of failed guesses.
+        failed: usize,
+        /// Number of guesses.
+        total: usize,
+        /// The first failure's message.
+        first: String,
+    },
     /// The result could not be serialised.
     #[error("cannot serialise the result: {0}")]
     Json(#[from] serde_json::Error),
@@ -159,6 +171,10 @@ impl CliError {
     /// computation.
     pub fn exit_code(&self) -> u8 {
         match self {
+            CliError::Report(e) if e.is_destination() => EXIT_INPUT,
+            CliError::Orbit { source, .. } if matches!(**source, OrbitError::InvalidOptions(_)) => {
+                EXIT_INPUT
+            }
             CliError::File(_)
             | CliError::MalformedSet { .. }
             | CliError::Param { .. }
@@ -172,6 +188,7 @@ impl CliError {
             | CliError::ContinuationParam { .. }
             | CliError::BadArgument { .. } => EXIT_INPUT,
             CliError::Orbit { .. }
+            | CliError::GuessesFailed { .. }
             | CliError::Continuation(_)
             | CliError::Report(_)
             | CliError::Json(_)

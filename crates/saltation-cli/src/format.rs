@@ -18,9 +18,24 @@ pub fn short(x: f64) -> String {
     format!("{x:.2e}")
 }
 
-/// A vector as `[a, b, …]` with each entry in its shortest round-trip form.
+/// A number in its shortest round-trip form, in exponent notation outside `[1e-4, 1e6)` (so
+/// that `1e-300` is not printed with 300 digits).
+pub fn value(x: f64) -> String {
+    saltation_hybrid::short_number(x)
+}
+
+/// A vector as `[a, b, …]` with each entry as [`value`] prints it; a long vector shows its first
+/// and last entries around `…`.
 pub fn vector(v: &[f64]) -> String {
-    let items: Vec<String> = v.iter().map(|x| format!("{x}")).collect();
+    const SHOWN: usize = 8;
+    let items: Vec<String> = if v.len() <= SHOWN {
+        v.iter().map(|&x| value(x)).collect()
+    } else {
+        let mut items: Vec<String> = v[..SHOWN - 2].iter().map(|&x| value(x)).collect();
+        items.push(format!("… ({} more)", v.len() - SHOWN + 1));
+        items.push(value(v[v.len() - 1]));
+        items
+    };
     format!("[{}]", items.join(", "))
 }
 
@@ -82,6 +97,8 @@ mod tests {
         assert_eq!(number(0.0, 0), "0.000000000000000");
         assert_eq!(number(3.2e-17, 0), "3.200000000000e-17");
         assert_eq!(vector(&[0.2, -0.2]), "[0.2, -0.2]");
+        assert_eq!(vector(&[1e-300, -1e300, 0.0]), "[1e-300, -1e300, 0]");
+        assert_eq!(vector(&[1.0; 20]), "[1, 1, 1, 1, 1, 1, … (13 more), 1]");
         let mut t = KeyValue::new();
         t.row("a", "1").row("long", "2");
         assert_eq!(t.render(), "a     1\nlong  2\n");

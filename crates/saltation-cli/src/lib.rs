@@ -71,7 +71,8 @@ pub enum Command {
 
 /// Runs a parsed command line, writing its result to `out`.
 ///
-/// Nothing is written when an error is returned.
+/// Nothing is written when an error is returned, except by `orbit --all`, which prints every
+/// guess's result or error and then returns [`CliError::GuessesFailed`] if any failed.
 pub fn run(cli: &Cli, out: &mut dyn Write) -> Result<(), CliError> {
     match &cli.command {
         Command::Orbit(args) => orbit::run(args, out),

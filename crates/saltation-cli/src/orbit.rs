@@ -31,9 +31,21 @@ pub struct OrbitArgs {
 
     /// Print JSON instead of a table: one object
     /// {"x0", "period", "multipliers": [{"re", "im"}], "stable", "residual", "newton_iterations"}
-    /// (an array of them with --all).
+    /// (an array of them with --all, where a guess that failed is {"guess", "label", "error"}).
     #[arg(long)]
     pub json: bool,
+}
+
+/// A guess that failed under `--all`, in the JSON array (a public interface: exactly these keys).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct FailedGuessJson {
+    /// The guess, in reduced coordinates.
+    pub guess: Vec<f64>,
+    /// The file's label of the guess, if any.
+    pub label: Option<String>,
+    /// Why no orbit was found (the one-line error message).
+    pub error: String,
 }
 
 /// A Floquet multiplier in the JSON output.
@@ -93,16 +105,16 @@ pub struct Solved {
     pub wall: Duration,
 }
 
-/// Checks the file's solver settings, so that a bad file is an input error rather than a
-/// failed computation.
+/// Checks the file's solver settings against the model (the loader already did, this keeps
+/// callers that build a [`LoadedModel`] themselves safe), so that a bad file is an input error
+/// rather than a failed computation.
 pub fn validated_options(loaded: &LoadedModel) -> Result<OrbitOptions, CliError> {
     let opts = loaded.file.orbit_options();
-    let invalid = |reason: String| CliError::Settings {
-        file: loaded.path.clone(),
-        reason,
-    };
-    opts.stride.validate().map_err(|e| invalid(e.to_string()))?;
-    opts.newton.validate().map_err(|e| invalid(e.to_string()))?;
+    opts.validate_for(&loaded.file.model)
+        .map_err(|e| CliError::Settings {
+            file: loaded.path.clone(),
+            reason: e.to_string(),
+        })?;
     Ok(opts)
 }
 
@@ -114,17 +126,23 @@ pub fn solve(
 ) -> Result<Solved, CliError> {
     let start = Instant::now();
     let orbit = find_periodic_orbit(model, &guess.u, opts).map_err(|source| {
+        // Where Newton was when it failed (a system failure names its iterate itself).
         let detail = match &source {
-            OrbitError::Newton(
-                NewtonError::Singular { iterate, .. }
-                | NewtonError::Diverged { iterate, .. }
-                | NewtonError::MaxIterations { iterate, .. },
-            ) => format!("; last iterate u = {}", format::vector(iterate.as_slice())),
+            OrbitError::Newton(NewtonError::System { .. }) => String::new(),
+            OrbitError::Newton(e) => e
+                .iterate()
+                .map(|(k, u)| {
+                    format!(
+                        "; last iterate (iteration {k}) u = {}",
+                        format::vector(u.as_slice())
+                    )
+                })
+                .unwrap_or_default(),
             _ => String::new(),
         };
         CliError::Orbit {
             what: format!("{} (u = {})", guess.what, format::vector(&guess.u)),
-            source,
+            source: Box::new(source),
             detail,
         }
     })?;
@@ -136,28 +154,70 @@ pub fn solve(
 }
 
 /// Runs `saltation orbit`.
+///
+/// With one guess, a failure is the error and nothing is printed. With `--all` every guess gets
+/// its result or its error in the output, and the command then fails with
+/// [`CliError::GuessesFailed`] (exit 1) if any guess failed.
 pub fn run(args: &OrbitArgs, out: &mut dyn Write) -> Result<(), CliError> {
     let loaded = args.model.load()?;
     let guesses = args.guess.select(&loaded)?;
     let opts = validated_options(&loaded)?;
-    let solved = guesses
-        .iter()
-        .map(|g| solve(&loaded.file.model, g, &opts))
-        .collect::<Result<Vec<_>, _>>()?;
-    let text = if args.json {
-        let objects: Vec<OrbitJson> = solved.iter().map(|s| OrbitJson::from(&s.orbit)).collect();
-        let json = if args.guess.all {
-            serde_json::to_string(&objects)?
-        } else {
-            serde_json::to_string(&objects[0])?
+    let model = &loaded.file.model;
+    if !args.guess.all {
+        let mut solved = Vec::with_capacity(guesses.len());
+        for g in &guesses {
+            solved.push(solve(model, g, &opts)?);
+        }
+        let text = match (args.json, solved.first()) {
+            (true, Some(s)) => serde_json::to_string(&OrbitJson::from(&s.orbit))? + "\n",
+            _ => human(&loaded, &solved),
         };
-        json + "\n"
+        out.write_all(text.as_bytes())?;
+        out.flush()?;
+        return Ok(());
+    }
+    let results: Vec<Result<Solved, CliError>> =
+        guesses.iter().map(|g| solve(model, g, &opts)).collect();
+    let text = if args.json {
+        let items: Vec<serde_json::Value> = results
+            .iter()
+            .zip(&guesses)
+            .map(|(r, g)| match r {
+                Ok(s) => serde_json::to_value(OrbitJson::from(&s.orbit)),
+                Err(e) => serde_json::to_value(FailedGuessJson {
+                    guess: g.u.clone(),
+                    label: g.label.clone(),
+                    error: e.message(),
+                }),
+            })
+            .collect::<Result<_, _>>()?;
+        serde_json::to_string(&items)? + "\n"
     } else {
-        human(&loaded, &solved)
+        let solved: Vec<Solved> = results
+            .iter()
+            .filter_map(|r| r.as_ref().ok())
+            .cloned()
+            .collect();
+        let mut text = human(&loaded, &solved);
+        for e in results.iter().filter_map(|r| r.as_ref().err()) {
+            text.push_str(&format!("\nfailed: {}\n", e.message()));
+        }
+        text
     };
     out.write_all(text.as_bytes())?;
     out.flush()?;
-    Ok(())
+    let failed: Vec<String> = results
+        .iter()
+        .filter_map(|r| r.as_ref().err().map(CliError::message))
+        .collect();
+    match failed.first() {
+        None => Ok(()),
+        Some(first) => Err(CliError::GuessesFailed {
+            failed: failed.len(),
+            total: results.len(),
+            first: first.clone(),
+        }),
+    }
 }
 
 /// The model's parameters as `name = value, …`.
@@ -165,7 +225,12 @@ pub fn parameters(model: &Model) -> String {
     model
         .param_names()
         .iter()
-        .filter_map(|n| model.param(n).ok().map(|v| format!("{n} = {v}")))
+        .filter_map(|n| {
+            model
+                .param(n)
+                .ok()
+                .map(|v| format!("{n} = {}", format::value(v)))
+        })
         .collect::<Vec<_>>()
         .join(", ")
 }

@@ -475,7 +475,11 @@ fn input_errors_exit_2_with_one_line() {
         "set.ron",
         &RIMLESS.replace("step: 0.01", "step: -1.0"),
     );
-    run(cmd(&[], &bad_settings), &["continuation settings", "step"]);
+    // Checked by the library (`ContinuationOptions::validate`), which names the field.
+    run(
+        cmd(&[], &bad_settings),
+        &["settings.step", "finite and > 0"],
+    );
     // orbit-diagram: no diagram in the file and no range on the command line.
     fails(
         &["orbit-diagram", &wheel, "--out", &outs],
@@ -494,5 +498,139 @@ fn input_errors_exit_2_with_one_line() {
         &["--count 0"],
     );
     // Nothing was written for any of these.
+    assert!(!dir.join("out").exists());
+}
+
+/// `continue` and `orbit-diagram` run the library's checks of the whole section (after the
+/// command-line overrides): a bad field is exit code 2 naming it, before anything is computed
+/// or written.
+#[test]
+fn invalid_sections_and_overrides_exit_2_naming_the_field() {
+    let dir = temp_dir("invalid");
+    let outs = dir.join("out").display().to_string();
+    let walker_with = |name: &str, from: &str, to: &str| {
+        assert!(WALKER.contains(from), "{from}");
+        write(&dir, name, &WALKER.replace(from, to))
+    };
+    // The orbit diagram of `continue` is checked as that of `orbit-diagram` is.
+    let count0 = walker_with("count0.ron", "count: 3", "count: 0");
+    let component = walker_with("component.ron", "keep: 8)", "keep: 8, component: 99)");
+    for (file, field) in [
+        (&count0, "orbit_diagram.count"),
+        (&component, "orbit_diagram.settings.component"),
+    ] {
+        fails(&["continue", file, "--out", &outs], 2, &[field]);
+        fails(&["orbit-diagram", file, "--out", &outs], 2, &[field]);
+    }
+    let huge_keep = walker_with("keep.ron", "keep: 8)", "keep: 18446744073709551615)");
+    fails(
+        &["continue", &huge_keep, "--out", &outs],
+        2,
+        &["orbit_diagram.settings.keep"],
+    );
+    let short_start = walker_with(
+        "start.ron",
+        "start: [0.2469, -0.2400, 0.4938, -0.0287]",
+        "start: [0.2469, -0.2400]",
+    );
+    fails(
+        &["orbit-diagram", &short_start, "--out", &outs],
+        2,
+        &["orbit_diagram.start", "4 state component(s)"],
+    );
+    // to − from overflows: named by the flags that set it.
+    let walker = write(&dir, "walker.ron", WALKER);
+    fails(
+        &[
+            "orbit-diagram",
+            &walker,
+            "--out",
+            &outs,
+            "--from",
+            "1e308",
+            "--to",
+            "-1e308",
+        ],
+        2,
+        &["--from 1e308 --to -1e308", "orbit_diagram.to", "not finite"],
+    );
+    fails(
+        &["orbit-diagram", &walker, "--out", &outs, "--from", "inf"],
+        2,
+        &["--from inf", "orbit_diagram.from"],
+    );
+    // Branches: an empty range, no points, a non-finite start.
+    let wheel_with = |name: &str, from: &str, to: &str| {
+        assert!(RIMLESS.contains(from), "{from}");
+        write(&dir, name, &RIMLESS.replace(from, to))
+    };
+    let empty = wheel_with("empty.ron", "to: 0.3", "to: 0.2");
+    fails(
+        &["continue", &empty, "--out", &outs],
+        2,
+        &["branches[0].to", "nothing to continue"],
+    );
+    let no_points = wheel_with(
+        "points.ron",
+        "guess: [0.5]",
+        "guess: [0.5], max_points: Some(0)",
+    );
+    fails(
+        &["continue", &no_points, "--out", &outs],
+        2,
+        &["branches[0].max_points"],
+    );
+    let nan_from = wheel_with("nan.ron", "from: 0.2", "from: NaN");
+    fails(
+        &["continue", &nan_from, "--out", &outs],
+        2,
+        &["branches[0].from", "not finite"],
+    );
+    let nan_guess = wheel_with("guess.ron", "guess: [0.5]", "guess: [NaN]");
+    fails(
+        &["continue", &nan_guess, "--out", &outs],
+        2,
+        &["branches[0].guess[0]"],
+    );
+    fails(
+        &["continue", &walker, "--out", &outs, "--to", "inf"],
+        2,
+        &["--to inf", "branches[0].to"],
+    );
+    // The model cannot be built at the start: out of the model's range.
+    let steep = wheel_with("steep.ron", "from: 0.2", "from: 100.0");
+    fails(
+        &["continue", &steep, "--out", &outs],
+        2,
+        &["branches[0].from"],
+    );
+    // Nothing was written for any of these.
+    assert!(!dir.join("out").exists());
+}
+
+/// An integer parameter (the rimless wheel's number of spokes) cannot be continued: exit 2
+/// before any computation, whether it comes from `--param` or from the file.
+#[test]
+fn an_integer_parameter_cannot_be_continued() {
+    let dir = temp_dir("spokes");
+    let outs = dir.join("out").display().to_string();
+    let wheel = write(&dir, "wheel.ron", RIMLESS);
+    fails(
+        &["continue", &wheel, "--out", &outs, "--param", "spokes"],
+        2,
+        &["--param spokes", "cannot be continued"],
+    );
+    let spokes = write(
+        &dir,
+        "spokes.ron",
+        &RIMLESS
+            .replace("param: \"alpha\"", "param: \"spokes\"")
+            .replace("from: 0.2, to: 0.3", "from: 6.0, to: 8.0"),
+    );
+    fails(
+        &["continue", &spokes, "--out", &outs],
+        2,
+        &["`spokes` cannot be continued"],
+    );
     assert!(!dir.join("out").exists());
 }

@@ -335,7 +335,7 @@ fn computation_failures_exit_1_with_one_line() {
     fails(
         &["orbit", &one_step],
         1,
-        &["Newton shooting failed", "last iterate u = ["],
+        &["Newton shooting failed", "last iterate (iteration 1) u = ["],
     );
     for f in [short, one_step] {
         let _ = std::fs::remove_file(f);

@@ -1,6 +1,7 @@
 //! The figures of a continuation report: Floquet plot, multipliers in the complex plane,
 //! bifurcation diagram with period-`k` branches, orbit diagram; and writing them with the data.
 
+use super::files::Batch;
 use super::*;
 
 /// How a branch is drawn: branches that start from the same orbit (e.g. one gait continued up
@@ -38,11 +39,13 @@ fn same_start(a: &Branch, b: &Branch) -> bool {
 }
 
 /// The longest common prefix of the labels, cut back to a word and without trailing
-/// punctuation; the first label if that leaves too little.
+/// punctuation; the first label if that leaves too little (empty for no labels).
 fn common_label(labels: &[&str]) -> String {
-    let first = labels[0];
+    let Some((&first, rest)) = labels.split_first() else {
+        return String::new();
+    };
     let mut end = first.len();
-    for l in &labels[1..] {
+    for l in rest {
         end = end.min(
             first
                 .char_indices()
@@ -51,7 +54,12 @@ fn common_label(labels: &[&str]) -> String {
                 .map_or(first.len().min(l.len()), |((i, _), _)| i),
         );
     }
-    let prefix = first[..end].trim_end_matches(|c: char| !c.is_alphanumeric());
+    // `end` is a character boundary of `first` (a mismatch position, or the length of a label
+    // that is a prefix of it); `get` keeps that from being a panic if it ever were not.
+    let prefix = first
+        .get(..end)
+        .unwrap_or(first)
+        .trim_end_matches(|c: char| !c.is_alphanumeric());
     if prefix.chars().count() < 3 {
         first.to_string()
     } else {
@@ -81,7 +89,7 @@ pub fn looks(r: &ScriptResult) -> Vec<Look> {
         .map(|i| {
             let g = group[i];
             let members = &groups[g];
-            let legend = if members[0] == i {
+            let legend = if members.first() == Some(&i) {
                 let labels: Vec<&str> = members
                     .iter()
                     .map(|&k| r.branches[k].label.as_str())
@@ -169,14 +177,19 @@ pub fn multiplier_plot(r: &ScriptResult, title: &str, zoom: f64) -> ComplexPlane
     }
     if rmax > zoom {
         fig.range = Some(zoom);
-        fig.title = format!("{title} (view |Re μ|, |Im μ| ≤ {zoom})");
+        fig.title = format!("{title} (view |Re μ|, |Im μ| ≤ {})", shortest(zoom));
     }
     fig
 }
 
+/// At most this many states of a period-`k` orbit are computed per point ([`orbit_states`]): a
+/// period that large (from many period doublings) would otherwise cost `k` strides per point.
+pub const MAX_ORBIT_STATES: usize = 1024;
+
 /// Component `component` of the `k` states of a period-`k` orbit: the fixed point `x0` of `P^k`
-/// and its images under the single stride map `P` (computed with `stride`, one stride each).
-/// A stride that fails gives NaN for the remaining states.
+/// and its images under the single stride map `P` (computed with `stride`, one stride each),
+/// at most [`MAX_ORBIT_STATES`] of them. A stride that fails gives NaN for the remaining states;
+/// a missing component gives NaN.
 pub fn orbit_states(
     model: &Model,
     param: &str,
@@ -188,8 +201,9 @@ pub fn orbit_states(
         .iter()
         .map(|p| {
             let get = |x: &[f64]| x.get(component).copied().unwrap_or(f64::NAN);
+            let k = b.period_k.min(MAX_ORBIT_STATES);
             let mut values = vec![get(&p.x0)];
-            if b.period_k <= 1 {
+            if k <= 1 {
                 return values;
             }
             let mut x = p.x0.clone();
@@ -197,7 +211,7 @@ pub fn orbit_states(
             let mut map = model
                 .as_ref()
                 .and_then(|m| StrideMap::new(m, stride.clone()).ok());
-            for _ in 1..b.period_k {
+            for _ in 1..k {
                 let next = map
                     .as_mut()
                     .and_then(|m| m.eval(&x, JacobianKind::None).ok());
@@ -315,35 +329,6 @@ pub fn orbit_diagram_figure(
 // Files
 // ---------------------------------------------------------------------------------------------
 
-/// Where the files go: `<dir>/<stem>_<what>.<ext>`.
-#[derive(Debug, Clone)]
-pub struct Outputs {
-    /// Output directory (created if missing).
-    pub dir: PathBuf,
-    /// File-name stem, usually the model file's.
-    pub stem: String,
-    /// Figure size and formats.
-    pub render: RenderOptions,
-}
-
-impl Outputs {
-    /// `<dir>/<stem>_<what>` (no extension).
-    pub fn path(&self, what: &str) -> PathBuf {
-        self.dir.join(format!("{}_{what}", self.stem))
-    }
-
-    fn write(&self, what: &str, text: &str) -> Result<PathBuf, ReportError> {
-        let path = self.path(what);
-        let io = |source| ReportError::Io {
-            path: path.clone(),
-            source,
-        };
-        std::fs::create_dir_all(&self.dir).map_err(io)?;
-        std::fs::write(&path, text).map_err(io)?;
-        Ok(path)
-    }
-}
-
 /// What the figures need besides the result.
 #[derive(Debug, Clone, Copy)]
 pub struct FigureContext<'a> {
@@ -382,26 +367,36 @@ const COMPLEX_ZOOM: f64 = 1.6;
 /// Writes the branch data (`_branches.csv`, `_branches.json`), the figures (`_floquet`,
 /// `_multipliers`, `_bifurcation`, and `_orbit_diagram` with its `_orbit_diagram.csv` if the
 /// result has one) and returns the paths written.
+///
+/// Each file is written atomically ([`write_atomic`]); the first failure stops the writing with
+/// [`ReportError::Partial`], which lists the files written before it. Call
+/// [`check_destination`] before computing the result, so that an unusable `out.dir` is found
+/// first.
 pub fn write_continuation(
     r: &ScriptResult,
     ctx: &FigureContext<'_>,
     out: &Outputs,
 ) -> Result<Vec<PathBuf>, ReportError> {
+    let mut batch = Batch::new(out);
+    continuation_files(r, ctx, &mut batch)?;
+    Ok(batch.finish())
+}
+
+fn continuation_files(
+    r: &ScriptResult,
+    ctx: &FigureContext<'_>,
+    batch: &mut Batch<'_>,
+) -> Result<(), ReportError> {
     let name = ctx.model.name().replace('_', " ");
     let sym = param_symbol(&r.param);
-    let mut files = vec![
-        out.write("branches.csv", &branches_csv(r))?,
-        out.write(
-            "branches.json",
-            &(serde_json::to_string_pretty(&continuation_json(r)).unwrap_or_default() + "\n"),
-        )?,
-    ];
+    batch.text("branches.csv", &branches_csv(r))?;
+    batch.json("branches.json", &continuation_json(r))?;
     let has_points = r.branches.iter().any(|b| !b.points.is_empty());
     if has_points {
         let fig = floquet_plot(r, &format!("{name}: Floquet multipliers along {sym}"));
-        files.extend(fig.render(&out.path("floquet"), &out.render)?);
+        batch.figure("floquet", &fig)?;
         let fig = multiplier_plot(r, &format!("{name}: multipliers along {sym}"), COMPLEX_ZOOM);
-        files.extend(fig.render(&out.path("multipliers"), &out.render)?);
+        batch.figure("multipliers", &fig)?;
         let fig = bifurcation_diagram(
             r,
             ctx.model,
@@ -409,22 +404,16 @@ pub fn write_continuation(
             ctx.component,
             &format!("{name}: bifurcation diagram in {sym}"),
         );
-        files.extend(fig.render(&out.path("bifurcation"), &out.render)?);
+        batch.figure("bifurcation", &fig)?;
     }
     if let Some(cols) = &r.orbit_diagram {
-        files.extend(write_orbit_diagram(
-            cols,
-            ctx.model,
-            &r.param,
-            ctx.diagram_component,
-            out,
-        )?);
+        orbit_diagram_files(cols, ctx.model, &r.param, ctx.diagram_component, batch)?;
     }
-    Ok(files)
+    Ok(())
 }
 
 /// Writes `_orbit_diagram.csv` and the `_orbit_diagram` figure (unless no run recorded a
-/// value); returns the paths.
+/// value); returns the paths. Atomic files and errors as in [`write_continuation`].
 pub fn write_orbit_diagram(
     columns: &[DiagramColumn],
     model: &Model,
@@ -432,7 +421,19 @@ pub fn write_orbit_diagram(
     component: usize,
     out: &Outputs,
 ) -> Result<Vec<PathBuf>, ReportError> {
-    let mut files = vec![out.write("orbit_diagram.csv", &diagram_csv(columns))?];
+    let mut batch = Batch::new(out);
+    orbit_diagram_files(columns, model, param, component, &mut batch)?;
+    Ok(batch.finish())
+}
+
+fn orbit_diagram_files(
+    columns: &[DiagramColumn],
+    model: &Model,
+    param: &str,
+    component: usize,
+    batch: &mut Batch<'_>,
+) -> Result<(), ReportError> {
+    batch.text("orbit_diagram.csv", &diagram_csv(columns))?;
     // Without a single recorded value there is nothing to draw (the CSV says why).
     if columns
         .iter()
@@ -441,9 +442,9 @@ pub fn write_orbit_diagram(
         let name = model.name().replace('_', " ");
         let title = format!("{name}: orbit diagram in {}", param_symbol(param));
         let fig = orbit_diagram_figure(columns, model, param, component, &title);
-        files.extend(fig.render(&out.path("orbit_diagram"), &out.render)?);
+        batch.figure("orbit_diagram", &fig)?;
     }
-    Ok(files)
+    Ok(())
 }
 
 /// The file-name stem of a model file (`models/x.ron` → `x`).

@@ -9,6 +9,12 @@
 //!
 //! The JSON objects are built explicitly here (not by serialising the library's types): their
 //! keys are a public interface.
+//!
+//! Files: [`check_destination`] checks the output directory before anything is computed; every
+//! file is written atomically ([`write_atomic`]: a temporary name in the same directory, then a
+//! rename), so an old file is replaced whole or not at all; a failure stops the writing with
+//! [`ReportError::Partial`], which lists the files written before it. Numbers in text and CSV
+//! never run to hundreds of digits ([`shortest`], [`fixed`]).
 
 use saltation_continuation::{BifurcationKind, Branch, DiagramColumn, ScriptResult};
 use saltation_hybrid::{HybridModel, JacobianKind, StrideMap, StrideOptions};
@@ -16,7 +22,7 @@ use saltation_models::Model;
 use saltation_orbit::Multiplier;
 use saltation_plot::{
     self as plot, BifurcationDiagram, BifurcationPoint, Color, ComplexPlanePlot, FailureRegion,
-    FloquetBranch, FloquetPlot, Marker, OrbitDiagram, PlotError, PointGroup, RenderOptions,
+    FloquetBranch, FloquetPlot, Marker, OrbitDiagram, PlotError, PointGroup,
 };
 use serde_json::{json, Value};
 use std::fmt::Write as _;
@@ -26,27 +32,141 @@ use std::path::{Path, PathBuf};
 /// event-terminated map loses rank): left out of the figures, which show the nontrivial ones.
 pub const TRIVIAL_MODULUS: f64 = 1e-9;
 
+/// Why the output directory cannot be used (see [`check_destination`]).
+#[derive(Debug)]
+#[non_exhaustive]
+pub enum DestinationProblem {
+    /// The path exists and is not a directory.
+    NotADirectory,
+    /// The directory cannot be created because an existing ancestor is not a directory.
+    AncestorNotADirectory {
+        /// The ancestor (e.g. a regular file).
+        ancestor: PathBuf,
+    },
+    /// The directory is missing and could not be created.
+    Create(std::io::Error),
+    /// The path could not be examined (e.g. no permission on a parent).
+    Inaccessible(std::io::Error),
+    /// No file can be created in the directory.
+    NotWritable(std::io::Error),
+}
+
+impl std::fmt::Display for DestinationProblem {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            DestinationProblem::NotADirectory => write!(f, "exists and is not a directory"),
+            DestinationProblem::AncestorNotADirectory { ancestor } => write!(
+                f,
+                "cannot be created: {} is not a directory",
+                ancestor.display()
+            ),
+            DestinationProblem::Create(e) => write!(f, "cannot be created: {e}"),
+            DestinationProblem::Inaccessible(e) => write!(f, "cannot be examined: {e}"),
+            DestinationProblem::NotWritable(e) => write!(f, "is not writable: {e}"),
+        }
+    }
+}
+
+/// Why one output file could not be written.
+#[derive(Debug)]
+#[non_exhaustive]
+pub enum WriteFailure {
+    /// Creating, writing, flushing or renaming the file failed.
+    Io(std::io::Error),
+    /// The figure could not be drawn (the path in the message is the temporary file's).
+    Plot(PlotError),
+    /// The JSON could not be serialised.
+    Json(serde_json::Error),
+}
+
+impl std::fmt::Display for WriteFailure {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            WriteFailure::Io(e) => write!(f, "{e}"),
+            WriteFailure::Plot(e) => write!(f, "{e}"),
+            WriteFailure::Json(e) => write!(f, "{e}"),
+        }
+    }
+}
+
+impl std::error::Error for WriteFailure {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        match self {
+            WriteFailure::Io(e) => Some(e),
+            WriteFailure::Plot(e) => Some(e),
+            WriteFailure::Json(e) => Some(e),
+        }
+    }
+}
+
 /// Why writing the report failed.
 #[derive(Debug)]
 #[non_exhaustive]
 pub enum ReportError {
-    /// A figure could not be drawn or written.
-    Plot(PlotError),
-    /// A data file could not be written.
-    Io {
-        /// The file.
+    /// The output directory cannot be used; found by [`check_destination`] before anything is
+    /// computed. A usage error: see [`ReportError::is_destination`].
+    Destination {
+        /// The directory as given.
         path: PathBuf,
-        /// The OS error.
-        source: std::io::Error,
+        /// What is wrong with it.
+        problem: DestinationProblem,
     },
+    /// Writing stopped at `failed`. The files in `written` were written (each replaced whole)
+    /// before; `failed` and the files after it were not (an old file there is left as it was),
+    /// and no temporary file remains.
+    Partial {
+        /// The files written before the failure, in order.
+        written: Vec<PathBuf>,
+        /// The file that could not be written.
+        failed: PathBuf,
+        /// Why (boxed: keeps the error small).
+        source: Box<WriteFailure>,
+    },
+}
+
+impl ReportError {
+    /// Whether the output directory itself is unusable (bad input, found before computing)
+    /// rather than a file failing to be written.
+    pub fn is_destination(&self) -> bool {
+        matches!(self, ReportError::Destination { .. })
+    }
+
+    /// The files written before the failure (none for [`ReportError::Destination`]).
+    pub fn written(&self) -> &[PathBuf] {
+        match self {
+            ReportError::Destination { .. } => &[],
+            ReportError::Partial { written, .. } => written,
+        }
+    }
 }
 
 impl std::fmt::Display for ReportError {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match self {
-            ReportError::Plot(e) => write!(f, "{e}"),
-            ReportError::Io { path, source } => {
-                write!(f, "cannot write {}: {source}", path.display())
+            ReportError::Destination { path, problem } => {
+                write!(f, "output directory {}: {problem}", path.display())
+            }
+            ReportError::Partial {
+                written,
+                failed,
+                source,
+            } => {
+                write!(
+                    f,
+                    "cannot write {}: {source}; that file was not written (an old one is left \
+                     as it was)",
+                    failed.display()
+                )?;
+                if written.is_empty() {
+                    return write!(f, "; no file was written");
+                }
+                let list: Vec<String> = written.iter().map(|p| p.display().to_string()).collect();
+                write!(
+                    f,
+                    "; {} file(s) written before the failure: {}",
+                    written.len(),
+                    list.join(", ")
+                )
             }
         }
     }
@@ -55,15 +175,14 @@ impl std::fmt::Display for ReportError {
 impl std::error::Error for ReportError {
     fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
         match self {
-            ReportError::Plot(e) => Some(e),
-            ReportError::Io { source, .. } => Some(source),
+            ReportError::Destination { problem, .. } => match problem {
+                DestinationProblem::Create(e)
+                | DestinationProblem::Inaccessible(e)
+                | DestinationProblem::NotWritable(e) => Some(e),
+                _ => None,
+            },
+            ReportError::Partial { source, .. } => Some(source.as_ref()),
         }
-    }
-}
-
-impl From<PlotError> for ReportError {
-    fn from(e: PlotError) -> Self {
-        ReportError::Plot(e)
     }
 }
 
@@ -250,7 +369,8 @@ fn csv_field(s: &str) -> String {
 
 /// One row per branch point: `branch, period_k, param, x0_0 … x0_{n−1}, period, stable`, then
 /// `mu<i>_re, mu<i>_im, mu<i>_modulus` for each multiplier (by decreasing modulus). Numbers are
-/// in shortest round-trip form.
+/// in shortest round-trip form, in exponent notation for very large or small magnitudes
+/// ([`shortest`]).
 pub fn branches_csv(r: &ScriptResult) -> String {
     let pts = || r.branches.iter().flat_map(|b| b.points.iter());
     let n = pts().map(|p| p.x0.len()).max().unwrap_or(0);
@@ -267,18 +387,24 @@ pub fn branches_csv(r: &ScriptResult) -> String {
     for b in &r.branches {
         let label = csv_field(&b.label);
         for p in &b.points {
-            let _ = write!(out, "{label},{},{}", b.period_k, p.param);
+            let _ = write!(out, "{label},{},{}", b.period_k, shortest(p.param));
             for i in 0..n {
                 out.push(',');
                 if let Some(x) = p.x0.get(i) {
-                    let _ = write!(out, "{x}");
+                    out.push_str(&shortest(*x));
                 }
             }
-            let _ = write!(out, ",{},{}", p.period, p.stable);
+            let _ = write!(out, ",{},{}", shortest(p.period), p.stable);
             for i in 0..m {
                 match p.multipliers.get(i) {
                     Some(mu) => {
-                        let _ = write!(out, ",{},{},{}", mu.re, mu.im, mu.modulus());
+                        let _ = write!(
+                            out,
+                            ",{},{},{}",
+                            shortest(mu.re),
+                            shortest(mu.im),
+                            shortest(mu.modulus())
+                        );
                     }
                     None => out.push_str(",,,"),
                 }
@@ -291,16 +417,17 @@ pub fn branches_csv(r: &ScriptResult) -> String {
 
 /// One row per recorded value: `param, sample, value, failed_at` (the stride index, counting the
 /// transient, at which the run failed; empty if it did not). A run that failed before recording
-/// anything gives one row with empty `sample` and `value`.
+/// anything gives one row with empty `sample` and `value`. Numbers as in [`branches_csv`].
 pub fn diagram_csv(columns: &[DiagramColumn]) -> String {
     let mut out = String::from("param,sample,value,failed_at\n");
     for c in columns {
         let failed = c.failed_at.map(|k| k.to_string()).unwrap_or_default();
+        let param = shortest(c.param);
         if c.values.is_empty() {
-            let _ = writeln!(out, "{},,,{failed}", c.param);
+            let _ = writeln!(out, "{param},,,{failed}");
         }
         for (i, v) in c.values.iter().enumerate() {
-            let _ = writeln!(out, "{},{i},{v},{failed}", c.param);
+            let _ = writeln!(out, "{param},{i},{},{failed}", shortest(*v));
         }
     }
     out
@@ -310,29 +437,32 @@ pub fn diagram_csv(columns: &[DiagramColumn]) -> String {
 // Text
 // ---------------------------------------------------------------------------------------------
 
-/// Multipliers as `a, b ± ci, …` with `digits` decimals (a conjugate pair once).
+/// Multipliers as `a, b ± ci, …` with `digits` decimals (at most 17; a conjugate pair once),
+/// in exponent notation for very large or small magnitudes ([`fixed`]).
 pub fn multipliers_text(ms: &[Multiplier], digits: usize) -> String {
-    // Values that print as zero print without a sign.
+    let digits = digits.min(17);
+    // Values that print as zero print without a sign (`digits` ≤ 17 fits in an i32).
     let tiny = 0.5 * 10f64.powi(-(digits as i32));
     let clean = |v: f64| if v.abs() < tiny { 0.0 } else { v };
+    let num = |v: f64| fixed(v, digits);
     let mut items = Vec::new();
-    let mut i = 0;
-    while i < ms.len() {
-        let m = Multiplier::new(clean(ms[i].re), clean(ms[i].im));
+    let mut rest = ms;
+    while let Some((first, tail)) = rest.split_first() {
+        let m = Multiplier::new(clean(first.re), clean(first.im));
         let pair = m.im != 0.0
-            && ms
-                .get(i + 1)
+            && tail
+                .first()
                 .is_some_and(|n| clean(n.re) == m.re && clean(n.im) == -m.im);
         if pair {
-            items.push(format!("{:.digits$} ± {:.digits$}i", m.re, m.im.abs()));
-            i += 2;
+            items.push(format!("{} ± {}i", num(m.re), num(m.im.abs())));
+            rest = tail.get(1..).unwrap_or_default();
         } else if m.im != 0.0 {
             let sign = if m.im < 0.0 { '−' } else { '+' };
-            items.push(format!("{:.digits$} {sign} {:.digits$}i", m.re, m.im.abs()));
-            i += 1;
+            items.push(format!("{} {sign} {}i", num(m.re), num(m.im.abs())));
+            rest = tail;
         } else {
-            items.push(format!("{:.digits$}", m.re));
-            i += 1;
+            items.push(num(m.re));
+            rest = tail;
         }
     }
     items.join(", ")
@@ -346,13 +476,14 @@ pub fn param_range(b: &Branch) -> Option<(f64, f64)> {
 }
 
 /// The human summary: per branch its label, points, parameter range and why it ended, with its
-/// bifurcations (kind, parameter to 12 digits, multipliers).
+/// bifurcations (kind, parameter to 12 decimals, multipliers; exponent notation for very large
+/// or small magnitudes).
 pub fn summary(r: &ScriptResult) -> String {
     let sym = param_symbol(&r.param);
     let mut out = String::new();
     for b in &r.branches {
         let range = match param_range(b) {
-            Some((lo, hi)) => format!("{sym} ∈ [{lo:.12}, {hi:.12}]"),
+            Some((lo, hi)) => format!("{sym} ∈ [{}, {}]", fixed(lo, 12), fixed(hi, 12)),
             None => "no points".into(),
         };
         let _ = writeln!(
@@ -366,9 +497,9 @@ pub fn summary(r: &ScriptResult) -> String {
         for x in &b.bifurcations {
             let _ = writeln!(
                 out,
-                "  {} at {sym} = {:.12}; multipliers {}",
+                "  {} at {sym} = {}; multipliers {}",
                 kind_name(x.kind),
-                x.param,
+                fixed(x.param, 12),
                 multipliers_text(&x.multipliers, 9)
             );
         }
@@ -384,9 +515,13 @@ pub fn summary(r: &ScriptResult) -> String {
 // ---------------------------------------------------------------------------------------------
 
 mod figures;
+mod files;
+mod numbers;
 
 pub use figures::{
     bifurcation_diagram, failure_label, failure_regions, floquet_plot, looks, multiplier_plot,
     orbit_diagram_figure, orbit_states, stem_of, write_continuation, write_orbit_diagram,
-    FigureContext, Look, Outputs,
+    FigureContext, Look, MAX_ORBIT_STATES,
 };
+pub use files::{check_destination, write_atomic, Outputs};
+pub use numbers::{fixed, shortest};
