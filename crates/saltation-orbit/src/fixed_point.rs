@@ -26,6 +26,22 @@
 //!
 //! `f` the vector field of the stride's start mode at the fixed point `x₀ = χ(u*)`; otherwise the
 //! solve fails with [`OrbitError::Degenerate`].
+//!
+//! The fixed point must also be isolated, i.e. determined by the residual test. The Newton
+//! correction at the solution, `δ = −F_u⁻¹F(u*)` (the solver's LU, with the residual and
+//! Jacobian of the converged evaluation), estimates the distance to the exact root; it must obey
+//!
+//! ```text
+//! ‖δ‖₂ ≤ max(ISOLATION_FRACTION·‖u*‖₂, ftol·max(1, ‖u*‖₂), xtol·(1 + ‖u*‖₂))
+//! ```
+//!
+//! ([`ISOLATION_FRACTION`] `= 1e-3`: `u*` known to three digits, or to the resolution of the
+//! convergence tests — a step-converged solution always passes). A nearly singular `F_u` lets
+//! `‖F‖` fall below `ftol` long before `u` is determined: on the approach to an equilibrium
+//! whose stride map is `u + O(‖u‖³)` (the simplest walker on level ground), or along a family of
+//! orbits. Then, or when `F_u` is singular at the solution, the solve fails with
+//! [`Degeneracy::NotIsolated`]. For an isolated root Newton converges quadratically and the
+//! correction is at the level of the integration error (`~1e-15` for the walker's gaits).
 
 mod options;
 mod stride;
@@ -35,7 +51,7 @@ pub use stride::{reduced_map, reduced_residual, COARSE_ABOVE, COARSE_TOL};
 
 use crate::eigen::{eigenvalues_with, EigenBackend, EigenError};
 use crate::fd::{central_difference, FdError};
-use crate::newton::{format_vector, norm2, solve, NewtonError};
+use crate::newton::{format_vector, newton_step, norm2, solve, NewtonError, NewtonReport};
 use crate::stability::Multiplier;
 use nalgebra::{DMatrix, DVector};
 use saltation_hybrid::{
@@ -83,6 +99,23 @@ pub enum Degeneracy {
         /// `max(ftol, xtol)·max(1, ‖x₀‖₂)`.
         resolution: f64,
     },
+    /// The Newton correction at the solution is not small against the solution: `u*` is not
+    /// determined by the residual test (module documentation).
+    #[error(
+        "fixed point not isolated: the Newton matrix is nearly singular there (e.g. the \
+         approach to an equilibrium, or a family of orbits); the Newton correction ‖δ‖ = \
+         {correction:e} is more than {fraction:e}·‖u‖ (‖u‖ = {scale:e}) and more than the \
+         convergence resolution {resolution:e}",
+        fraction = ISOLATION_FRACTION
+    )]
+    NotIsolated {
+        /// `‖δ‖₂`, `δ = −F_u⁻¹F` at the solution; infinite if `F_u` is singular.
+        correction: f64,
+        /// `‖u*‖₂`.
+        scale: f64,
+        /// `max(ftol·max(1, ‖u*‖₂), xtol·(1 + ‖u*‖₂))`.
+        resolution: f64,
+    },
     /// The stride took no time (or its duration is not finite).
     #[error("stride of duration {period}, not a periodic orbit")]
     ZeroPeriod {
@@ -108,7 +141,8 @@ pub enum OrbitError {
     /// coordinates ([`NewtonError::iterate`]).
     #[error("Newton shooting failed: {0}")]
     Newton(NewtonError<HybridError>),
-    /// Newton converged to something that is not a periodic orbit (an equilibrium).
+    /// Newton converged to something that is not a periodic orbit (an equilibrium) or is not
+    /// isolated.
     #[error("degenerate solution u = {}: {reason}", format_vector(.u0.as_slice()))]
     Degenerate {
         /// The converged point, reduced coordinates.
@@ -177,15 +211,34 @@ fn degeneracy<M: HybridModel + ?Sized>(
     (motion <= resolution).then_some(Degeneracy::Equilibrium { motion, resolution })
 }
 
+/// Largest Newton correction at a solution, relative to `‖u*‖₂`, for the solution to count as
+/// isolated (module documentation).
+pub const ISOLATION_FRACTION: f64 = 1e-3;
+
+/// Whether the converged root of `report` is not isolated (module documentation).
+fn not_isolated(report: &NewtonReport, opts: &OrbitOptions) -> Option<Degeneracy> {
+    let scale = norm2(report.solution.as_slice());
+    let resolution = (opts.newton.ftol * scale.max(1.0)).max(opts.newton.xtol * (1.0 + scale));
+    let correction = newton_step(&report.jacobian, &report.residual)
+        .map_or(f64::INFINITY, |d| norm2(d.as_slice()));
+    (correction > resolution && correction > ISOLATION_FRACTION * scale).then_some(
+        Degeneracy::NotIsolated {
+            correction,
+            scale,
+            resolution,
+        },
+    )
+}
+
 /// Finds the fixed point of `model`'s stride map from `u_guess` (reduced coordinates): Newton
 /// on `F(u) = π(P(χ(u))) − u` until `‖F‖₂ ≤ ftol·max(1, ‖u‖₂)` (or the step test), at the
 /// requested stride tolerance; then the multipliers, and the check that the solution moves
-/// (module documentation).
+/// and is isolated (module documentation).
 ///
 /// Errors: [`OrbitError::InvalidOptions`] for bad options (checked first),
 /// [`OrbitError::GuessLength`], [`OrbitError::Hybrid`] if the stride fails at the guess,
 /// [`OrbitError::Newton`] if Newton fails (with the iterate), [`OrbitError::Degenerate`] for an
-/// equilibrium, [`OrbitError::Eigen`].
+/// equilibrium or a fixed point that is not isolated, [`OrbitError::Eigen`].
 ///
 /// ```
 /// # use saltation_orbit::{find_periodic_orbit, OrbitOptions};
@@ -210,12 +263,13 @@ pub fn find_periodic_orbit<M: HybridModel + ?Sized>(
     // Building the stride maps only checks the (already validated) options.
     let sys = ReducedStride::new(model, &opts.stride).map_err(OrbitOptionsError::Stride)?;
     let report = solve(&sys, &DVector::from_column_slice(u_guess), &opts.newton)?;
+    let isolation = not_isolated(&report, opts);
     let u0 = report.solution;
     let stride = sys.fine_stride_at(&u0)?;
     let n = model.dim();
     let mut x0 = vec![0.0; n];
     model.chart(u0.as_slice(), &mut x0);
-    if let Some(reason) = degeneracy(model, opts, &x0, stride.period) {
+    if let Some(reason) = degeneracy(model, opts, &x0, stride.period).or(isolation) {
         return Err(OrbitError::Degenerate {
             u0: u0.as_slice().to_vec(),
             period: stride.period,

@@ -49,6 +49,7 @@
 mod bridge;
 mod solver;
 
+pub(crate) use solver::newton_step;
 pub use solver::{Accuracy, Convergence, DampedNewton, NewtonFailure, NewtonState};
 
 use argmin::core::{Executor, State, TerminationReason};
@@ -89,12 +90,12 @@ pub trait SquareSystem {
 #[serde(default, deny_unknown_fields)]
 pub struct NewtonOptions {
     /// Converged when `‖F(u)‖₂ ≤ ftol·max(1, ‖u‖₂)`: relative to the scale of the state when
-    /// `‖u‖₂ > 1`, absolute (units of `F`) below. Finite, `≥ 0`. Default `1e-12`.
+    /// `‖u‖₂ > 1`, absolute (units of `F`) below. In `[0, 1)`. Default `1e-12`.
     pub ftol: f64,
-    /// Converged when the Newton step `‖δ‖₂ ≤ xtol·(1 + ‖u‖₂)` (relative). Finite, `≥ 0`.
+    /// Converged when the Newton step `‖δ‖₂ ≤ xtol·(1 + ‖u‖₂)` (relative). In `[0, 1)`.
     /// Default `1e-14`.
     pub xtol: f64,
-    /// Maximum number of Newton steps, at most [`MAX_NEWTON_ITERS`]. Default 50.
+    /// Maximum number of Newton steps, from 1 to [`MAX_NEWTON_ITERS`]. Default 50.
     pub max_iters: u64,
     /// Smallest damping factor `λ` the backtracking may try, in `(0, 1]`. Default `1/1024`.
     pub min_damping: f64,
@@ -121,7 +122,7 @@ pub const MAX_NEWTON_ITERS: u64 = 10_000;
 
 /// An option outside its valid range.
 #[derive(Debug, Clone, PartialEq, Error)]
-#[error("invalid Newton option `{name}` = {value}: must be {requirement}")]
+#[error("invalid Newton option `{name}` = {}: must be {requirement}", saltation_ode::Num(*value))]
 pub struct NewtonOptionsError {
     /// Field name.
     pub name: &'static str,
@@ -148,14 +149,14 @@ impl NewtonOptions {
         check(
             "ftol",
             self.ftol,
-            self.ftol >= 0.0 && self.ftol.is_finite(),
-            "finite and >= 0",
+            (0.0..1.0).contains(&self.ftol),
+            ">= 0 and < 1",
         )?;
         check(
             "xtol",
             self.xtol,
-            self.xtol >= 0.0 && self.xtol.is_finite(),
-            "finite and >= 0",
+            (0.0..1.0).contains(&self.xtol),
+            ">= 0 and < 1",
         )?;
         check(
             "min_damping",
@@ -172,8 +173,8 @@ impl NewtonOptions {
         check(
             "max_iters",
             self.max_iters as f64,
-            self.max_iters <= MAX_NEWTON_ITERS,
-            "<= 10000",
+            (1..=MAX_NEWTON_ITERS).contains(&self.max_iters),
+            "in 1..=10000",
         )
     }
 

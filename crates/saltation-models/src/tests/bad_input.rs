@@ -297,3 +297,38 @@ fn parameter_ranges() {
     assert!(vdp.with_param("epsilon", 0.0).is_err());
     assert!(vdp.with_param("epsilon", 3.0).is_ok());
 }
+
+/// The simplest walker on level ground (γ = 0, also −0 and the smallest subnormal): the only
+/// fixed point is the standing equilibrium, where the stride map is `u + O(θ³)`. The residual
+/// falls below ftol at θ ≈ 3e-5 while the Newton correction there is still a large fraction of
+/// θ (the Newton matrix is nearly singular): a typed `NotIsolated` error, never a "gait".
+#[test]
+fn level_ground_walker_has_no_isolated_gait() {
+    use crate::Model;
+    use saltation_orbit::Degeneracy;
+    let mf = shipped("simplest_walker");
+    let opts = mf.orbit_options();
+    for gamma in [0.0, -0.0, 5e-324] {
+        let walker = Model::with_defaults("SimplestWalker")
+            .unwrap()
+            .with_param("gamma", gamma)
+            .unwrap();
+        let o = find_periodic_orbit(&walker, &[0.2, -0.2], &opts);
+        match &o {
+            Err(OrbitError::Degenerate {
+                reason:
+                    Degeneracy::NotIsolated {
+                        correction, scale, ..
+                    },
+                ..
+            }) => {
+                eprintln!("gamma = {gamma:e}: ‖δ‖ = {correction:e}, ‖u‖ = {scale:e}");
+                assert!(*correction > 1e-3 * scale, "{correction:e} {scale:e}");
+            }
+            other => panic!("gamma = {gamma:e}: expected NotIsolated, got {other:?}"),
+        }
+        let text = o.unwrap_err().to_string();
+        assert!(text.contains("not isolated"), "{text}");
+        assert!(text.contains("nearly singular"), "{text}");
+    }
+}

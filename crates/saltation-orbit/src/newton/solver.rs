@@ -341,7 +341,7 @@ impl DampedNewton {
 /// Newton step `δ = −J⁻¹F` by LU with partial pivoting on the equilibrated matrix `R J C`
 /// (`R`, `C` diagonal powers of two); `None` if singular. `j` is square and `r` matches it
 /// (checked by the caller).
-fn newton_step(j: &DMatrix<f64>, r: &DVector<f64>) -> Option<DVector<f64>> {
+pub(crate) fn newton_step(j: &DMatrix<f64>, r: &DVector<f64>) -> Option<DVector<f64>> {
     let n = j.nrows();
     let pow2 = |m: f64| {
         if m > 0.0 {
