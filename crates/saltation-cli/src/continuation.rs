@@ -117,6 +117,14 @@ impl Overrides {
         match field {
             "orbit_diagram.from" | "orbit_diagram.to" => range(),
             "orbit_diagram.count" => self.count.map(|n| format!("--count {n}")),
+            // A value between the ends: set by the range and the count.
+            "orbit_diagram" => {
+                let count = self.count.map(|n| format!("--count {n}"));
+                match (range(), count) {
+                    (Some(r), Some(c)) => Some(format!("{r} {c}")),
+                    (r, c) => r.or(c),
+                }
+            }
             _ => None,
         }
     }
@@ -189,7 +197,10 @@ pub fn outputs(dir: &Path, file: &Path) -> Outputs {
 }
 
 /// Runs the script with a progress spinner (hidden unless stderr is a terminal): the branch
-/// number out of the section's, and the orbit diagram's values done out of all.
+/// number out of the section's, and the orbit diagram's values done out of all. A script that
+/// computed nothing — no branch could start and there is no orbit diagram — is a failed
+/// computation ([`ContinuationError::NoBranchStarted`], listing why each branch could not
+/// start).
 pub fn compute(
     loaded: &LoadedModel,
     spec: &ContinuationSpec,
@@ -200,7 +211,11 @@ pub fn compute(
     let mut bar = ScriptBar::new(&report::param_symbol(&spec.param));
     let result = run_script_with_events(&family, spec, &mut |e| bar.event(e));
     bar.finish();
-    result.map_err(|e| cli_error(loaded, overrides, e))
+    let result = result.map_err(|e| cli_error(loaded, overrides, e))?;
+    match result.no_branch_started() {
+        Some(e) => Err(CliError::Continuation(e)),
+        None => Ok(result),
+    }
 }
 
 /// Runs `saltation continue`.

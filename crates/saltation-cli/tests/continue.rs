@@ -634,3 +634,134 @@ fn an_integer_parameter_cannot_be_continued() {
     );
     assert!(!dir.join("out").exists());
 }
+
+/// A run that computes nothing is not a success: a section with no branch and no orbit diagram,
+/// settings the branches overwrite, or a step below the parameter's resolution are exit 2; a
+/// script whose every branch fails to start (and without an orbit diagram) is exit 1, listing
+/// why, with no file written.
+#[test]
+fn a_continuation_that_computes_nothing_fails() {
+    let dir = temp_dir("nothing");
+    let out = dir.join("out");
+    let outs = out.display().to_string();
+    let walker_with = |name: &str, edits: &[(&str, &str)]| {
+        let mut text = WALKER.to_string();
+        for (from, to) in edits {
+            assert!(text.contains(from), "{from}");
+            text = text.replace(from, to);
+        }
+        write(&dir, name, &text)
+    };
+    let diagram = WALKER
+        .find("        orbit_diagram: (")
+        .map(|i| &WALKER[i..WALKER.len() - "    ),\n)".len()])
+        .unwrap();
+    let no_diagram = (diagram, "");
+    let branches = "branches: [(label: \"stable gait\", from: 0.0145, to: 0.0158, \
+                    guess: [0.235, -0.23],\n                    period_doublings: 1)],";
+    let empty = walker_with("empty.ron", &[no_diagram, (branches, "branches: [],")]);
+    fails(
+        &["continue", &empty, "--out", &outs],
+        2,
+        &["`branches`", "nothing to compute"],
+    );
+    // Overwritten per branch.
+    for (field, setting) in [
+        ("settings.p_max", "p_max: 0.02,"),
+        ("settings.p_min", "p_min: 0.0,"),
+        ("settings.direction", "direction: -1.0,"),
+    ] {
+        let file = walker_with(
+            "bounds.ron",
+            &[("step: 0.0005,", &format!("step: 0.0005, {setting}"))],
+        );
+        fails(
+            &["continue", &file, "--out", &outs],
+            2,
+            &[field, "set by each branch's from/to; remove it"],
+        );
+    }
+    // A step that does not change the parameter.
+    let tiny = walker_with(
+        "tiny.ron",
+        &[
+            ("step: 0.0005,", "step: 1e-300,"),
+            ("min_step: 1e-8,", "min_step: 1e-300,"),
+            ("max_step: 0.001,", "max_step: 1e-300,"),
+        ],
+    );
+    fails(
+        &["continue", &tiny, "--out", &outs],
+        2,
+        &["settings.min_step", "must be at least 1e-14"],
+    );
+    // Newton fails from the guess: no branch starts, exit 1, nothing written.
+    let lost = walker_with("lost.ron", &[no_diagram, ("[0.235, -0.23]", "[1.0, 1.0]")]);
+    fails(
+        &["continue", &lost, "--out", &outs],
+        1,
+        &["no branch could start", "\"stable gait\": could not start"],
+    );
+    let written = std::fs::read_dir(&out).map_or(0, |d| d.count());
+    assert_eq!(written, 0, "nothing written to --out");
+}
+
+/// `orbit-diagram` checks the model at every parameter value before computing: a value outside
+/// the model's range (|γ| < π/2), or a fraction of an integer parameter (3.5 spokes, between
+/// the ends), is exit 2 naming the flags that set it.
+#[test]
+fn orbit_diagram_values_the_model_rejects_exit_2() {
+    let dir = temp_dir("diagram-range");
+    let outs = dir.join("out").display().to_string();
+    let model = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+        .join("../../models/simplest_walker_continuation.ron")
+        .display()
+        .to_string();
+    fails(
+        &[
+            "orbit-diagram",
+            &model,
+            "--out",
+            &outs,
+            "--from",
+            "0.01",
+            "--to",
+            "3",
+            "--count",
+            "3",
+        ],
+        2,
+        &[
+            "--from 0.01 --to 3",
+            "`orbit_diagram.to` = 3",
+            "out of range",
+        ],
+    );
+    let wheel = write(
+        &dir,
+        "wheel.ron",
+        &RIMLESS.replace(
+            "    continuation: (",
+            "    guesses: [(label: \"rolling\", u: [0.5])],\n    continuation: (",
+        ),
+    );
+    fails(
+        &[
+            "orbit-diagram",
+            &wheel,
+            "--out",
+            &outs,
+            "--param",
+            "spokes",
+            "--from",
+            "3",
+            "--to",
+            "4",
+            "--count",
+            "3",
+        ],
+        2,
+        &["--from 3 --to 4 --count 3", "`orbit_diagram` = 3.5"],
+    );
+    assert!(!dir.join("out").exists());
+}

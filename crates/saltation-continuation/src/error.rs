@@ -77,6 +77,14 @@ pub enum ContinuationError {
         #[source]
         source: ParamError,
     },
+    /// No branch of a script could start (the orbit was not found from any branch's guess) and
+    /// there is no orbit diagram: nothing was computed
+    /// ([`crate::ScriptResult::no_branch_started`]).
+    #[error("no branch could start: {}", start_failures(reasons))]
+    NoBranchStarted {
+        /// Each branch's label and why it could not start.
+        reasons: Vec<(String, String)>,
+    },
     /// Branch switching found no new branch.
     #[error("branch switching at p = {p} failed: {reason}")]
     Switch {
@@ -95,6 +103,15 @@ pub(crate) fn num(v: f64) -> String {
     } else {
         format!("{v:e}")
     }
+}
+
+/// `"label": reason; …` for [`ContinuationError::NoBranchStarted`].
+fn start_failures(reasons: &[(String, String)]) -> String {
+    reasons
+        .iter()
+        .map(|(label, why)| format!("\"{label}\": {why}"))
+        .collect::<Vec<_>>()
+        .join("; ")
 }
 
 impl ContinuationError {

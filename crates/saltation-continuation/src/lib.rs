@@ -50,7 +50,7 @@ pub use error::ContinuationError;
 pub use family::ModelFamily;
 pub use options::{
     ContinuationOptions, Predictor, MAX_CORRECTOR_ITERS, MAX_FD_PARAM_STEP, MAX_GROWTH, MAX_POINTS,
-    MAX_STEP_RATIO,
+    MAX_STEP_RATIO, MIN_STEP,
 };
 pub use run::{continue_branch, Progress, Start};
 pub use script::{

@@ -35,6 +35,11 @@ pub const MAX_FD_PARAM_STEP: f64 = 0.1;
 /// `log2(MAX_STEP_RATIO) ≈ 50` halvings separate the largest step from the end of a branch.
 pub const MAX_STEP_RATIO: f64 = 1e15;
 
+/// Smallest allowed [`ContinuationOptions::min_step`] (in units of the parameter): a smaller
+/// step no longer changes a parameter of order one in double precision, and a branch would
+/// repeat the same point.
+pub const MIN_STEP: f64 = 1e-14;
+
 /// Settings of one continuation run.
 ///
 /// Every field is checked by [`ContinuationOptions::validate`], which every entry point calls.
@@ -47,8 +52,8 @@ pub struct ContinuationOptions {
     /// signed by `direction`. Finite, in `[min_step, max_step]`. Default 1e-3.
     pub step: f64,
     /// Smallest step: a step that fails is halved, and the branch ends when it would fall below
-    /// this. Finite, `> 0`, at most `step`, at least `max_step / 1e15` ([`MAX_STEP_RATIO`]).
-    /// Default 1e-9.
+    /// this. Finite, at least 1e-14 ([`MIN_STEP`]), at most `step`, at least `max_step / 1e15`
+    /// ([`MAX_STEP_RATIO`]). Default 1e-9.
     pub min_step: f64,
     /// Largest step. Finite, at least `step`. Default 0.05.
     pub max_step: f64,
@@ -63,7 +68,7 @@ pub struct ContinuationOptions {
     /// Corrector iterations allowed per point, in `1..=100` ([`MAX_CORRECTOR_ITERS`];
     /// default 8).
     pub max_corrector_iters: usize,
-    /// Corrector convergence: `‖G‖ ≤ tol`, in units of the reduced coordinates. Finite, `> 0`
+    /// Corrector convergence: `‖G‖ ≤ tol`, in units of the reduced coordinates. In `(0, 1)`
     /// (default 1e-10).
     pub corrector_tol: f64,
     /// Corrector iterations at or below which the step grows, at most `max_corrector_iters`
@@ -77,7 +82,7 @@ pub struct ContinuationOptions {
     pub fd_param_step: f64,
     /// Detect and locate bifurcations (default true).
     pub detect: bool,
-    /// Tolerance of bifurcation location, in units of the parameter. Finite, `> 0`
+    /// Tolerance of bifurcation location, in units of the parameter. In `(0, 1)`
     /// (default 1e-10).
     pub locate_tol: f64,
     /// End the branch at its first period doubling (default false). Scripts set it on the last
@@ -130,6 +135,16 @@ impl ContinuationOptions {
             return bad(
                 "min_step",
                 format!("{} must be finite and > 0", num(self.min_step)),
+            );
+        }
+        if !(self.min_step >= MIN_STEP) {
+            return bad(
+                "min_step",
+                format!(
+                    "{} must be at least {MIN_STEP:e}: a smaller step does not change the \
+                     parameter",
+                    num(self.min_step)
+                ),
             );
         }
         if !(self.max_step.is_finite()) {
@@ -202,10 +217,10 @@ impl ContinuationOptions {
                 ),
             );
         }
-        if !positive(self.corrector_tol) {
+        if !(positive(self.corrector_tol) && self.corrector_tol < 1.0) {
             return bad(
                 "corrector_tol",
-                format!("{} must be finite and > 0", num(self.corrector_tol)),
+                format!("{} must be > 0 and < 1", num(self.corrector_tol)),
             );
         }
         if self.fast_iters > self.max_corrector_iters {
@@ -232,10 +247,10 @@ impl ContinuationOptions {
                 ),
             );
         }
-        if !positive(self.locate_tol) {
+        if !(positive(self.locate_tol) && self.locate_tol < 1.0) {
             return bad(
                 "locate_tol",
-                format!("{} must be finite and > 0", num(self.locate_tol)),
+                format!("{} must be > 0 and < 1", num(self.locate_tol)),
             );
         }
         self.stride
@@ -290,6 +305,13 @@ mod tests {
             ("min_step", |o| o.min_step = f64::NAN),
             ("min_step", |o| o.min_step = 2e-3),
             ("min_step", |o| {
+                (o.step, o.min_step, o.max_step) = (1e-300, 1e-300, 1e-300)
+            }),
+            ("min_step", |o| o.min_step = MIN_STEP / 2.0),
+            ("min_step", |o| {
+                (o.step, o.min_step, o.max_step) = (MIN_STEP, MIN_STEP, 1e2)
+            }),
+            ("min_step", |o| {
                 o.min_step = 1e-20;
                 o.step = 1e-20;
             }),
@@ -339,8 +361,9 @@ mod tests {
             fast_iters: MAX_CORRECTOR_ITERS,
             growth: MAX_GROWTH,
             fd_param_step: MAX_FD_PARAM_STEP,
-            min_step: 0.05 / MAX_STEP_RATIO,
+            min_step: MIN_STEP,
             step: 0.05,
+            max_step: MIN_STEP * MAX_STEP_RATIO,
             p_min: -1.0,
             p_max: 1.0,
             ..ContinuationOptions::default()

@@ -76,9 +76,11 @@ pub struct DiagramSpec {
 pub struct ContinuationSpec {
     /// Name of the continuation parameter: a real-valued parameter of the model.
     pub param: String,
-    /// Branches to continue, at most 1000 ([`MAX_BRANCHES`]).
+    /// Branches to continue, at most 1000 ([`MAX_BRANCHES`]); at least one unless there is an
+    /// orbit diagram.
     pub branches: Vec<BranchSpec>,
-    /// Step sizes, tolerances, detection (shared by all branches).
+    /// Step sizes, tolerances, detection (shared by all branches). `direction`, `p_min`,
+    /// `p_max` must stay at their defaults: each branch's `from`/`to` sets them.
     #[serde(default)]
     pub settings: ContinuationOptions,
     /// Orbit diagram, if wanted.
@@ -98,6 +100,32 @@ pub struct ScriptResult {
     /// Orbit diagram columns, if requested.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub orbit_diagram: Option<Vec<DiagramColumn>>,
+}
+
+impl ScriptResult {
+    /// [`ContinuationError::NoBranchStarted`] if the script computed nothing: it has branches,
+    /// every one of them without a point (each could not start), and no orbit diagram. Lists
+    /// each branch's label and end reason.
+    pub fn no_branch_started(&self) -> Option<ContinuationError> {
+        if self.branches.is_empty()
+            || self.orbit_diagram.is_some()
+            || self.branches.iter().any(|b| !b.points.is_empty())
+        {
+            return None;
+        }
+        let reasons = self
+            .branches
+            .iter()
+            .map(|b| {
+                let why = match &b.end {
+                    EndReason::CorrectorFailed(s) | EndReason::StrideFailed(s) => s.clone(),
+                    other => other.to_string(),
+                };
+                (b.label.clone(), why)
+            })
+            .collect();
+        Some(ContinuationError::NoBranchStarted { reasons })
+    }
 }
 
 /// Fractions of `to − from` at which [`BranchSpec::validate`] asks the model for a
@@ -274,22 +302,39 @@ impl DiagramSpec {
         check_total(self.count, self.settings.keep, "orbit_diagram.count")
     }
 
-    /// Checks the diagram for the family: [`DiagramSpec::validate`] with the state dimension of
-    /// the model at `from` (or at `to`); that the model can be built at one of them
-    /// ([`ContinuationError::InvalidParameter`] naming `orbit_diagram.from` otherwise).
+    /// Checks the diagram for the family: that the model can be built at every parameter value
+    /// of the diagram ([`Self::params`]; [`ContinuationError::InvalidParameter`] naming the
+    /// first that cannot: `orbit_diagram.from` for the first value, `orbit_diagram.to` for the
+    /// last, `orbit_diagram` for one in between), then [`DiagramSpec::validate`] with the
+    /// model's state dimension.
     pub fn validate_for<F: ModelFamily>(&self, family: &F) -> Result<(), ContinuationError> {
         self.validate_range()?;
-        let dim = match crate::diagram::diagram_dim(family, [self.from, self.to].into_iter()) {
-            Ok(Some(d)) => d,
-            Ok(None) => 0,
-            Err((value, source)) => {
-                return Err(ContinuationError::InvalidParameter {
-                    field: "orbit_diagram.from".into(),
-                    value,
-                    source,
-                })
+        let params = self.params();
+        let last = params.len() - 1;
+        let mut dim = 0;
+        for (i, &p) in params.iter().enumerate() {
+            match family.model_at(p) {
+                Ok(m) => {
+                    if i == 0 {
+                        dim = m.dim();
+                    }
+                }
+                Err(source) => {
+                    let field = if i == 0 {
+                        "orbit_diagram.from"
+                    } else if i == last {
+                        "orbit_diagram.to"
+                    } else {
+                        "orbit_diagram"
+                    };
+                    return Err(ContinuationError::InvalidParameter {
+                        field: field.into(),
+                        value: p,
+                        source,
+                    });
+                }
             }
-        };
+        }
         self.validate(dim)
     }
 }
@@ -297,8 +342,11 @@ impl DiagramSpec {
 impl ContinuationSpec {
     /// Checks the whole section for the family `family` (the models along [`Self::param`]),
     /// before anything is computed; errors name the field:
-    /// - `settings.*` ([`ContinuationOptions::validate`]);
-    /// - `branches`: at most [`MAX_BRANCHES`]; each `branches[i].*`
+    /// - `settings.*` ([`ContinuationOptions::validate`]); `settings.direction`,
+    ///   `settings.p_min`, `settings.p_max` at their defaults (each branch's `from`/`to` sets
+    ///   them);
+    /// - `branches`: at least one unless there is an orbit diagram, at most [`MAX_BRANCHES`];
+    ///   each `branches[i].*`
     ///   ([`BranchSpec::validate`]: finite `from` ≠ `to`, guess, `max_points`,
     ///   `period_doublings`, the model at `from`, a parameter that can be continued);
     /// - `orbit_diagram.*` ([`DiagramSpec::validate_for`]).
@@ -306,6 +354,25 @@ impl ContinuationSpec {
         self.settings
             .validate()
             .map_err(|e| e.within("settings."))?;
+        let defaults = ContinuationOptions::default();
+        for (field, value, default) in [
+            ("direction", self.settings.direction, defaults.direction),
+            ("p_min", self.settings.p_min, defaults.p_min),
+            ("p_max", self.settings.p_max, defaults.p_max),
+        ] {
+            if value != default {
+                return Err(ContinuationError::invalid(
+                    format!("settings.{field}"),
+                    format!("{}: set by each branch's from/to; remove it", num(value)),
+                ));
+            }
+        }
+        if self.branches.is_empty() && self.orbit_diagram.is_none() {
+            return Err(ContinuationError::invalid(
+                "branches",
+                "no branch and no orbit diagram: nothing to compute",
+            ));
+        }
         if self.branches.len() > MAX_BRANCHES {
             return Err(ContinuationError::invalid(
                 "branches",
@@ -779,6 +846,89 @@ mod tests {
     }
 
     #[test]
+    fn diagram_checks_the_model_at_every_value() {
+        // The values are 0.05, 0.1, 0.15, 0.2: the first that cannot be built is named.
+        fn window(lo: f64, hi: f64, p: f64) -> Result<QuadraticBounce, ParamError> {
+            if p > lo && p < hi {
+                Err(ParamError::NonFinite {
+                    name: "p".into(),
+                    value: p,
+                })
+            } else {
+                bounce(p)
+            }
+        }
+        type Family = fn(f64) -> Result<QuadraticBounce, ParamError>;
+        let cases: [(Family, &str, f64); 3] = [
+            (|p| window(0.12, 0.3, p), "orbit_diagram", 0.15),
+            (|p| window(0.17, 0.3, p), "orbit_diagram.to", 0.2),
+            (|p| window(0.0, 0.07, p), "orbit_diagram.from", 0.05),
+        ];
+        for (family, field, value) in cases {
+            let e = diagram().validate_for(&family).unwrap_err();
+            assert!(e.is_input_error(), "{e}");
+            match e {
+                ContinuationError::InvalidParameter {
+                    field: ref f,
+                    value: v,
+                    ..
+                } => {
+                    assert_eq!(f, field, "{e}");
+                    assert!((v - value).abs() < 1e-12, "{e}");
+                }
+                ref other => panic!("{other:?}"),
+            }
+        }
+        // An integer parameter between integral ends: 3.5 is rejected.
+        let d = DiagramSpec {
+            from: 3.0,
+            to: 4.0,
+            count: 3,
+            ..diagram()
+        };
+        let e = d.validate_for(&integer_family).unwrap_err();
+        assert!(
+            matches!(e, ContinuationError::InvalidParameter { ref field, value, .. }
+                if field == "orbit_diagram" && value == 3.5),
+            "{e:?}"
+        );
+        let d = DiagramSpec { count: 2, ..d };
+        assert_eq!(d.validate_for(&integer_family), Ok(()));
+    }
+
+    #[test]
+    fn a_script_where_no_branch_started_is_reported() {
+        let failed = |label: &str| Branch {
+            label: label.into(),
+            period_k: 1,
+            points: Vec::new(),
+            end: EndReason::CorrectorFailed("could not start: no convergence".into()),
+            bifurcations: Vec::new(),
+        };
+        let mut r = ScriptResult {
+            param: "p".into(),
+            branches: vec![failed("up"), failed("down")],
+            bifurcations: Vec::new(),
+            orbit_diagram: None,
+        };
+        let e = r.no_branch_started().expect("nothing started");
+        assert!(!e.is_input_error(), "{e}");
+        let text = e.to_string();
+        assert!(
+            text.contains("\"up\": could not start: no convergence; \"down\": could not start"),
+            "{text}"
+        );
+        // A diagram, or one branch with points, is a result.
+        r.orbit_diagram = Some(Vec::new());
+        assert_eq!(r.no_branch_started(), None);
+        r.orbit_diagram = None;
+        let started = run_script(&bounce, &spec(), &mut |_| {}).unwrap();
+        r.branches.push(started.branches[0].clone());
+        assert_eq!(r.no_branch_started(), None);
+        assert_eq!(started.no_branch_started(), None);
+    }
+
+    #[test]
     fn diagram_params_are_even_and_finite() {
         let d = DiagramSpec {
             from: 0.0,
@@ -821,6 +971,14 @@ mod tests {
             ("branches", |s| {
                 s.branches = vec![branch(0.1, 0.2); MAX_BRANCHES + 1]
             }),
+            // Nothing to compute.
+            ("branches", |s| {
+                (s.branches, s.orbit_diagram) = (vec![], None)
+            }),
+            // Set per branch by `from`/`to`: the settings' values would be overwritten.
+            ("settings.direction", |s| s.settings.direction = -1.0),
+            ("settings.p_min", |s| s.settings.p_min = 0.0),
+            ("settings.p_max", |s| s.settings.p_max = 1.0),
             ("orbit_diagram.count", |s| {
                 if let Some(d) = &mut s.orbit_diagram {
                     d.count = 0;
@@ -837,6 +995,24 @@ mod tests {
             edit(&mut s);
             assert_eq!(field_of(s.validate(&bounce)), *field);
         }
+        let e = ContinuationSpec {
+            branches: vec![],
+            orbit_diagram: None,
+            ..spec()
+        }
+        .validate(&bounce)
+        .unwrap_err();
+        assert!(e.to_string().contains("nothing to compute"), "{e}");
+        let mut s = spec();
+        s.settings.p_max = 1.0;
+        let e = s.validate(&bounce).unwrap_err();
+        assert!(e.to_string().contains("from/to; remove it"), "{e}");
+        // An orbit diagram alone is something to compute.
+        let s = ContinuationSpec {
+            branches: vec![],
+            ..spec()
+        };
+        assert_eq!(s.validate(&bounce), Ok(()));
         let e = spec().validate(&broken_family).unwrap_err();
         assert_eq!(e.field(), Some("branches[0].from"), "{e}");
         let e = spec().validate(&integer_family).unwrap_err();
