@@ -80,7 +80,7 @@ pub enum CliError {
         known: Vec<String>,
     },
     /// The file's solver settings are out of range.
-    #[error("invalid solver settings in {file}: {reason}")]
+    #[error("invalid settings in {file}: {reason}")]
     Settings {
         /// The model file.
         file: String,

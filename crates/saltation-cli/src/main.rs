@@ -2,6 +2,7 @@
 //! Errors are one line on stderr (`error: …`) with exit code 2 (bad input) or 1 (failed
 //! computation); see the library documentation.
 
+use clap::error::ErrorKind as ClapKind;
 use clap::Parser;
 use saltation_cli::{run, Cli};
 use std::io::{ErrorKind, Write};
@@ -17,7 +18,10 @@ fn main() -> ExitCode {
             msg.join(" ")
         );
     }));
-    let cli = Cli::parse();
+    let cli = match Cli::try_parse() {
+        Ok(cli) => cli,
+        Err(e) => return usage_error(e),
+    };
     let mut stdout = std::io::stdout().lock();
     match run(&cli, &mut stdout) {
         Ok(()) => ExitCode::SUCCESS,
@@ -29,6 +33,27 @@ fn main() -> ExitCode {
             let _ = stdout.flush();
             eprintln!("error: {}", e.message());
             ExitCode::from(e.exit_code())
+        }
+    }
+}
+
+/// A command line clap refused: help and version as clap prints them; any other error as one
+/// `error: ` line (clap's first line, without its usage block and tips) with exit code 2.
+fn usage_error(e: clap::Error) -> ExitCode {
+    match e.kind() {
+        ClapKind::DisplayHelp
+        | ClapKind::DisplayVersion
+        | ClapKind::DisplayHelpOnMissingArgumentOrSubcommand => e.exit(),
+        _ => {
+            let text = e.render().to_string();
+            let first = text
+                .lines()
+                .map(str::trim)
+                .find(|l| !l.is_empty())
+                .unwrap_or("invalid command line");
+            let first = first.strip_prefix("error: ").unwrap_or(first);
+            eprintln!("error: {first} (see `saltation --help`)");
+            ExitCode::from(saltation_cli::EXIT_INPUT)
         }
     }
 }

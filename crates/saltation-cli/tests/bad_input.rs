@@ -462,6 +462,87 @@ fn cases() -> Vec<Case> {
             &["orbit"],
         )
         .expect(Fails(2, &["h_fixed"])),
+        // Second round of probing.
+        Case::edit(
+            "unknown field in ode",
+            walker,
+            &[(
+                "ode: (rtol: 1e-14, atol: Scalar(1e-14))",
+                "ode: (relative_tol: 1e-14)",
+            )],
+            &["orbit"],
+        )
+        .expect(Fails(2, &["simplest_walker.ron:", "relative_tol"])),
+        Case::edit(
+            "unknown field in zeno",
+            walker,
+            &[(
+                "atol: Scalar(1e-14))",
+                "atol: Scalar(1e-14), zeno: (windoww: 3))",
+            )],
+            &["orbit"],
+        )
+        .expect(Fails(2, &["windoww"])),
+        Case::edit(
+            "error_dims in a stride",
+            walker,
+            &[(
+                "atol: Scalar(1e-14))",
+                "atol: Scalar(1e-14), error_dims: 4)",
+            )],
+            &["orbit"],
+        )
+        .expect(Fails(2, &["error_dims"])),
+        Case::edit(
+            "atol zero",
+            walker,
+            &[("atol: Scalar(1e-14)", "atol: Scalar(0)")],
+            &["orbit"],
+        )
+        .expect(Fails(2, &["atol", "> 0"])),
+        Case::edit(
+            "rtol absurd",
+            walker,
+            &[("rtol: 1e-14", "rtol: 1e300")],
+            &["orbit"],
+        )
+        .expect(Fails(2, &["rtol"])),
+        Case::edit(
+            "h_max subnormal prints a short number",
+            walker,
+            &[(
+                "atol: Scalar(1e-14))",
+                "atol: Scalar(1e-14), h_max: 5e-324)",
+            )],
+            &["orbit"],
+        )
+        .expect(Fails(1, &["maximum number of steps", "e-319"])),
+        Case::edit(
+            "t_max subnormal prints a short number",
+            walker,
+            &[("t_max: 20.0", "t_max: 5e-324")],
+            &["orbit"],
+        )
+        .expect(Fails(1, &["5e-324"])),
+        Case::args(
+            "clap errors are one line",
+            &[
+                "orbit-diagram",
+                "{models}/simplest_walker_continuation.ron",
+                "--count",
+                "-1",
+            ],
+        )
+        .expect(Fails(2, &["-1", "--help"])),
+        Case::args("a device as the model", &["orbit", "/dev/zero"])
+            .expect(Fails(2, &["not a regular file"])),
+        Case::edit(
+            "eigen: Lapack without the feature",
+            walker,
+            &[("newton: (ftol", "eigen: Lapack, newton: (ftol")],
+            &["orbit"],
+        )
+        .expect(Fails(2, &["eigen", "lapack"])),
         Case::edit(
             "t_max NaN",
             walker,
@@ -590,6 +671,28 @@ fn every_number_non_finite() {
     }
     assert!(cases.len() > 100, "{}", cases.len());
     support::run_all(cases);
+}
+
+/// A FIFO (which would block a plain read forever) is refused as not a regular file.
+#[test]
+fn a_fifo_is_not_read() {
+    let dir = std::env::temp_dir().join(format!("saltation-fifo-{}", std::process::id()));
+    let _ = std::fs::create_dir_all(&dir);
+    let fifo = dir.join("model.ron");
+    let _ = std::fs::remove_file(&fifo);
+    let made = std::process::Command::new("mkfifo").arg(&fifo).status();
+    if !made.is_ok_and(|s| s.success()) {
+        eprintln!("mkfifo unavailable: skipped");
+        return;
+    }
+    let case = Case::args(
+        "a FIFO as the model",
+        &["orbit", &fifo.display().to_string()],
+    )
+    .expect(Expect::Fails(2, &["not a regular file"]));
+    let out = run_case(&case);
+    let _ = std::fs::remove_dir_all(out);
+    let _ = std::fs::remove_dir_all(dir);
 }
 
 #[test]

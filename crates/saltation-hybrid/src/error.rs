@@ -1,6 +1,6 @@
 //! Typed errors of the hybrid layer.
 
-use saltation_ode::OdeError;
+use saltation_ode::{Num, OdeError};
 use thiserror::Error;
 
 /// What went wrong in a hybrid flow. Every variant says where (mode, guard, time).
@@ -18,7 +18,7 @@ pub enum HybridError {
     },
     /// No guard fired within the time limit: the stride never ends (the walker fell, the
     /// section is not reached from this state).
-    #[error("no guard of mode {mode} was reached within t = {t_max} (stride not completed)")]
+    #[error("no guard of mode {mode} was reached within t = {} (stride not completed)", Num(*t_max))]
     GuardNotReached {
         /// Mode in which the time ran out.
         mode: usize,
@@ -26,7 +26,7 @@ pub enum HybridError {
         t_max: f64,
     },
     /// A failure guard fired (e.g. the walker fell).
-    #[error("{what} at t = {t} (mode {mode}, guard {guard})")]
+    #[error("{what} at t = {} (mode {mode}, guard {guard})", Num(*t))]
     Failure {
         /// Mode.
         mode: usize,
@@ -39,7 +39,7 @@ pub enum HybridError {
     },
     /// The trajectory meets a guard tangentially (`h_x f ≈ 0`): the event time is not a smooth
     /// function of the state and the saltation matrix is undefined.
-    #[error("grazing event: guard {guard} of mode {mode} at t = {t} with h_x·f = {hxf:e} (relative {relative:e})")]
+    #[error("grazing event: guard {guard} of mode {mode} at t = {} with h_x·f = {hxf:e} (relative {relative:e})", Num(*t))]
     Grazing {
         /// Mode before the event.
         mode: usize,
@@ -77,7 +77,7 @@ pub enum HybridError {
         modes: usize,
     },
     /// Too many events in one stride (Zeno behaviour or a wrong section).
-    #[error("more than {limit} events in one stride (Zeno?) at t = {t}")]
+    #[error("more than {limit} events in one stride (Zeno?) at t = {}", Num(*t))]
     TooManyEvents {
         /// The limit.
         limit: usize,

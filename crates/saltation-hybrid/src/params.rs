@@ -56,12 +56,7 @@ pub enum ParamError {
 /// A number for a message: plain below a million in magnitude and above 1e-4, otherwise in
 /// exponent notation (so `1e300` is not printed with 301 digits).
 pub fn short_number(v: f64) -> String {
-    let a = v.abs();
-    if v == 0.0 || !v.is_finite() || (1e-4..1e6).contains(&a) {
-        format!("{v}")
-    } else {
-        format!("{v:e}")
-    }
+    saltation_ode::Num(v).to_string()
 }
 
 /// Largest magnitude an integer parameter may be set to from a number (`2⁵³`: above it not

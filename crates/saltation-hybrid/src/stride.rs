@@ -92,6 +92,13 @@ impl StrideOptions {
                 reason: "the fixed-step methods (Euler, Heun, Rk4) need a step size h_fixed",
             });
         }
+        if self.ode.error_dims.is_some() {
+            return Err(HybridError::InvalidOption {
+                field: "ode.error_dims",
+                reason: "is set by the stride map (the state, plus the variational matrix when \
+                         variational_error_control is on): remove it",
+            });
+        }
         if !(1..=MAX_EVENTS_PER_STRIDE).contains(&self.events_per_stride) {
             return Err(HybridError::InvalidOption {
                 field: "events_per_stride",

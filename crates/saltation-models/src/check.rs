@@ -27,6 +27,16 @@ impl ModelFile {
             field: format!("model.{}", param_name(&e).unwrap_or("")),
             reason: e.to_string(),
         })?;
+        if self.guesses.len() > crate::file::MAX_GUESSES {
+            return Err(Invalid {
+                field: "guesses".into(),
+                reason: format!(
+                    "{} guesses: at most {}",
+                    self.guesses.len(),
+                    crate::file::MAX_GUESSES
+                ),
+            });
+        }
         let r = model.reduced_dim();
         for (i, g) in self.guesses.iter().enumerate() {
             let field = format!("guesses[{i}].u");

@@ -125,11 +125,49 @@ pub fn parse_model_file(text: &str, origin: &str) -> Result<ModelFile, FileError
     Ok(file)
 }
 
-/// Reads and parses a model file.
+/// Largest model file read (bytes): far above any real model, small enough that a wrong path
+/// (a device, a huge data file) is refused instead of filling the memory.
+pub const MAX_FILE_BYTES: u64 = 16 * 1024 * 1024;
+
+/// Largest number of guesses in a model file.
+pub const MAX_GUESSES: usize = 10_000;
+
+/// Reads and parses a model file: a regular file of at most [`MAX_FILE_BYTES`] (a FIFO or a
+/// device would block or never end).
 pub fn load_model_file(path: &Path) -> Result<ModelFile, FileError> {
-    let text = std::fs::read_to_string(path).map_err(|source| FileError::Io {
+    use std::io::Read;
+    let io = |source| FileError::Io {
         path: path.to_path_buf(),
         source,
+    };
+    let meta = std::fs::metadata(path).map_err(io)?;
+    if !meta.is_file() {
+        return Err(io(std::io::Error::new(
+            std::io::ErrorKind::InvalidInput,
+            "not a regular file",
+        )));
+    }
+    if meta.len() > MAX_FILE_BYTES {
+        return Err(io(std::io::Error::new(
+            std::io::ErrorKind::InvalidInput,
+            format!(
+                "{} bytes: a model file may have at most {MAX_FILE_BYTES}",
+                meta.len()
+            ),
+        )));
+    }
+    let mut bytes = Vec::new();
+    std::fs::File::open(path)
+        .and_then(|f| f.take(MAX_FILE_BYTES + 1).read_to_end(&mut bytes))
+        .map_err(io)?;
+    let text = String::from_utf8(bytes).map_err(|e| {
+        io(std::io::Error::new(
+            std::io::ErrorKind::InvalidData,
+            format!(
+                "not UTF-8 text (invalid byte at offset {})",
+                e.utf8_error().valid_up_to()
+            ),
+        ))
     })?;
     parse_model_file(&text, &path.display().to_string())
 }

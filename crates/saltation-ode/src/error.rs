@@ -1,5 +1,6 @@
 //! Typed errors of the integrators.
 
+use crate::Num;
 use thiserror::Error;
 
 /// Why an integration could not go on. Every variant says where (time, step size, event).
@@ -25,13 +26,13 @@ pub enum OdeError {
         got: usize,
     },
     /// The initial state or time is NaN or infinite.
-    #[error("non-finite initial value at t = {t}")]
+    #[error("non-finite initial value at t = {}", Num(*t))]
     NonFiniteInitial {
         /// Initial time.
         t: f64,
     },
     /// The vector field produced NaN or ±Inf during the step starting at `t`.
-    #[error("the vector field returned NaN or Inf in the step from t = {t} (step size {h:e})")]
+    #[error("the vector field returned NaN or Inf in the step from t = {} (step size {h:e})", Num(*t))]
     NonFinite {
         /// Start of the step that failed.
         t: f64,
@@ -40,14 +41,14 @@ pub enum OdeError {
     },
     /// The vector field is NaN or infinite at the initial point (e.g. a non-finite model
     /// parameter).
-    #[error("the vector field returned NaN or Inf at the initial point t = {t}")]
+    #[error("the vector field returned NaN or Inf at the initial point t = {}", Num(*t))]
     NonFiniteRhs {
         /// Initial time.
         t: f64,
     },
     /// The step size fell below its floor (`h_min`, `16 ε |t|`, or the smallest positive
     /// number) while the error test kept failing.
-    #[error("step size {h:e} fell below its floor at t = {t} (the error test kept failing)")]
+    #[error("step size {h:e} fell below its floor at t = {} (the error test kept failing)", Num(*t))]
     StepTooSmall {
         /// Time reached.
         t: f64,
@@ -55,7 +56,7 @@ pub enum OdeError {
         h: f64,
     },
     /// `max_steps` accepted steps were taken without reaching the end.
-    #[error("maximum number of steps ({steps}) reached at t = {t}")]
+    #[error("maximum number of steps ({steps}) reached at t = {}", Num(*t))]
     MaxSteps {
         /// Time reached.
         t: f64,
@@ -64,7 +65,7 @@ pub enum OdeError {
     },
     /// Events accumulate (Zeno behaviour): more than the allowed number of events in too short a
     /// time, or more than `max_events` in one solve.
-    #[error("event accumulation (Zeno) at t = {t}: {events} events, the last {window} within {span:e} time units")]
+    #[error("event accumulation (Zeno) at t = {}: {events} events, the last {window} within {span:e} time units", Num(*t))]
     Zeno {
         /// Time of the last event.
         t: f64,
@@ -85,7 +86,7 @@ pub enum OdeError {
         method: &'static str,
     },
     /// The requested end time is behind the current time (integration runs forward only).
-    #[error("end time {t_end} is before the current time {t}")]
+    #[error("end time {} is before the current time {}", Num(*t_end), Num(*t))]
     BackwardSpan {
         /// Current time.
         t: f64,

@@ -35,6 +35,7 @@ mod explicit_rk;
 mod ivp;
 mod locate;
 mod method;
+mod num;
 mod options;
 pub mod problems;
 pub mod root;
@@ -53,6 +54,7 @@ pub use events::{Direction, Event, EventHit, EventSet, NoEvents};
 pub use explicit_rk::ExplicitRk;
 pub use ivp::{Ivp, IvpSolution};
 pub use method::Method;
+pub use num::Num;
 pub use options::{
     Atol, ErrorNorm, ErrorWeight, SolverOptions, ZenoLimit, MAX_COUNT, MAX_EVENT_SAMPLES,
     MAX_ZENO_WINDOW,

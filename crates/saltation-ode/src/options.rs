@@ -56,11 +56,12 @@ pub enum ErrorNorm {
 
 /// Options shared by all integrators. Every field has a sensible [`Default`].
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[serde(default)]
+#[serde(default, deny_unknown_fields)]
 pub struct SolverOptions {
-    /// Relative tolerance `r` (> 0; default 1e-6).
+    /// Relative tolerance `r` (in `[0, 1)`; default 1e-6).
     pub rtol: f64,
-    /// Absolute tolerance `a` (≥ 0, and `r + a > 0`; default 1e-9). A vector gives one value per
+    /// Absolute tolerance `a` (finite and > 0: with `a = 0` a component passing through zero has
+    /// a zero error weight; default 1e-9). A vector gives one value per
     /// error-controlled component (its length is checked against the system when a solve
     /// starts).
     pub atol: Atol,
@@ -141,18 +142,15 @@ impl SolverOptions {
     /// Checks every field's range; the solvers call it before integrating.
     pub fn validate(&self) -> Result<(), OdeError> {
         let bad = |field, reason| Err(OdeError::InvalidOption { field, reason });
-        if !(self.rtol >= 0.0 && self.rtol.is_finite()) {
-            return bad("rtol", "must be finite and >= 0");
+        if !(0.0..1.0).contains(&self.rtol) {
+            return bad("rtol", "must be >= 0 and < 1");
         }
         match &self.atol {
-            Atol::Scalar(a) if !(*a >= 0.0 && a.is_finite()) => {
-                return bad("atol", "must be finite and >= 0")
+            Atol::Scalar(a) if !(*a > 0.0 && a.is_finite()) => {
+                return bad("atol", "must be finite and > 0")
             }
-            Atol::Vector(v) if v.iter().any(|a| !(*a >= 0.0 && a.is_finite())) => {
-                return bad("atol", "every component must be finite and >= 0")
-            }
-            Atol::Scalar(a) if *a == 0.0 && self.rtol == 0.0 => {
-                return bad("rtol", "rtol and atol cannot both be zero")
+            Atol::Vector(v) if v.iter().any(|a| !(*a > 0.0 && a.is_finite())) => {
+                return bad("atol", "every component must be finite and > 0")
             }
             _ => {}
         }
@@ -220,7 +218,7 @@ impl SolverOptions {
 /// are closer than `min_interval · max(1, |t|)` (below that the event times are no longer
 /// resolved in floating point), or after `max_events` events in one solve.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[serde(default)]
+#[serde(default, deny_unknown_fields)]
 pub struct ZenoLimit {
     /// Total events allowed (default 100 000; at most [`MAX_COUNT`]).
     pub max_events: usize,
