@@ -673,6 +673,26 @@ fn every_number_non_finite() {
     support::run_all(cases);
 }
 
+/// More guesses than a file may hold (10 000) are refused at load, before any solve.
+#[test]
+fn too_many_guesses() {
+    let text = support::read_model("simplest_walker.ron");
+    let many: String = (0..10_001)
+        .map(|i| format!("(label: \"g{i}\", u: [0.2, -0.2]),"))
+        .collect();
+    let edited = text.replacen("guesses: [", &format!("guesses: [{many}"), 1);
+    let case = Case::text(
+        "10 001 guesses".into(),
+        "simplest_walker.ron",
+        edited,
+        &["orbit", "--all"],
+    )
+    .expect(Expect::Fails(2, &["guesses", "at most 10000"]))
+    .located();
+    let dir = run_case(&case);
+    let _ = std::fs::remove_dir_all(dir);
+}
+
 /// A FIFO (which would block a plain read forever) is refused as not a regular file.
 #[test]
 fn a_fifo_is_not_read() {
