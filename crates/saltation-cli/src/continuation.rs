@@ -104,15 +104,15 @@ impl Overrides {
         let range = || {
             let mut flags = Vec::new();
             if let Some(a) = self.from {
-                flags.push(format!("--from {}", flag_number(a)));
+                flags.push(format!("--from {}", format::value(a)));
             }
             if let Some(b) = self.to {
-                flags.push(format!("--to {}", flag_number(b)));
+                flags.push(format!("--to {}", format::value(b)));
             }
             (!flags.is_empty()).then(|| flags.join(" "))
         };
         if field.starts_with("branches[") && field.ends_with("].to") {
-            return self.to.map(|b| format!("--to {}", flag_number(b)));
+            return self.to.map(|b| format!("--to {}", format::value(b)));
         }
         match field {
             "orbit_diagram.from" | "orbit_diagram.to" => range(),
@@ -127,16 +127,6 @@ impl Overrides {
             }
             _ => None,
         }
-    }
-}
-
-/// A number as on the command line: plain between 1e-4 and 1e6 in magnitude (and 0), otherwise in
-/// exponent notation (`1e308`, not 309 digits).
-fn flag_number(v: f64) -> String {
-    if v == 0.0 || !v.is_finite() || (1e-4..1e6).contains(&v.abs()) {
-        format!("{v}")
-    } else {
-        format!("{v:e}")
     }
 }
 

@@ -21,7 +21,7 @@ pub fn short(x: f64) -> String {
 /// A number in its shortest round-trip form, in exponent notation outside `[1e-4, 1e6)` (so
 /// that `1e-300` is not printed with 300 digits).
 pub fn value(x: f64) -> String {
-    saltation_hybrid::short_number(x)
+    saltation_ode::Num(x).to_string()
 }
 
 /// A vector as `[a, b, …]` with each entry as [`value`] prints it; a long vector shows its first

@@ -1,6 +1,7 @@
 //! Typed errors of continuation.
 
 use saltation_hybrid::{HybridError, ParamError};
+use saltation_ode::Num;
 use saltation_orbit::{EigenError, NewtonError, OrbitError};
 use thiserror::Error;
 
@@ -52,7 +53,7 @@ pub enum ContinuationError {
     },
     /// The model cannot be built at a parameter value the input gives (the value is outside the
     /// model's range, another parameter of the model is invalid, the parameter is unknown).
-    #[error("`{field}` = {}: the model cannot be built there: {source}", num(*value))]
+    #[error("`{field}` = {}: the model cannot be built there: {source}", Num(*value))]
     InvalidParameter {
         /// Path of the field that gave the value, e.g. `branches[0].from`.
         field: String,
@@ -66,7 +67,7 @@ pub enum ContinuationError {
     /// (e.g. a number of spokes) or is not a number.
     #[error(
         "parameter `{param}` cannot be continued: the model rejects the value {} ({source})",
-        num(*value)
+        Num(*value)
     )]
     NotContinuable {
         /// The parameter's name.
@@ -93,16 +94,6 @@ pub enum ContinuationError {
         /// What happened.
         reason: String,
     },
-}
-
-/// A number for a message: plain between 1e-4 and 1e6 in magnitude (and 0), otherwise in
-/// exponent notation, so that `1e308` is not printed with 309 digits.
-pub(crate) fn num(v: f64) -> String {
-    if v == 0.0 || !v.is_finite() || (1e-4..1e6).contains(&v.abs()) {
-        format!("{v}")
-    } else {
-        format!("{v:e}")
-    }
 }
 
 /// `"label": reason; …` for [`ContinuationError::NoBranchStarted`].
@@ -183,10 +174,10 @@ mod tests {
 
     #[test]
     fn numbers_in_messages_are_short() {
-        assert_eq!(num(0.0165), "0.0165");
-        assert_eq!(num(-1e308), "-1e308");
-        assert_eq!(num(1e-9), "1e-9");
-        assert_eq!(num(f64::NAN), "NaN");
+        assert_eq!(Num(0.0165).to_string(), "0.0165");
+        assert_eq!(Num(-1e308).to_string(), "-1e308");
+        assert_eq!(Num(1e-9).to_string(), "1e-9");
+        assert_eq!(Num(f64::NAN).to_string(), "NaN");
         let e = ContinuationError::NotContinuable {
             param: "n".into(),
             value: 1e300,

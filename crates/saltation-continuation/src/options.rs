@@ -1,8 +1,9 @@
 //! Continuation settings: a plain struct with defaults, also the RON schema of a model file's
 //! `continuation` section.
 
-use crate::error::{num, ContinuationError};
+use crate::error::ContinuationError;
 use saltation_hybrid::{HybridError, StrideOptions};
+use saltation_ode::Num;
 use saltation_orbit::{EigenBackend, NewtonOptions};
 use serde::{Deserialize, Serialize};
 
@@ -129,12 +130,12 @@ impl ContinuationOptions {
         let bad = |field: &str, reason: String| Err(ContinuationError::invalid(field, reason));
         let positive = |x: f64| x > 0.0 && x.is_finite();
         if !positive(self.step) {
-            return bad("step", format!("{} must be finite and > 0", num(self.step)));
+            return bad("step", format!("{} must be finite and > 0", Num(self.step)));
         }
         if !positive(self.min_step) {
             return bad(
                 "min_step",
-                format!("{} must be finite and > 0", num(self.min_step)),
+                format!("{} must be finite and > 0", Num(self.min_step)),
             );
         }
         if !(self.min_step >= MIN_STEP) {
@@ -143,20 +144,20 @@ impl ContinuationOptions {
                 format!(
                     "{} must be at least {MIN_STEP:e}: a smaller step does not change the \
                      parameter",
-                    num(self.min_step)
+                    Num(self.min_step)
                 ),
             );
         }
         if !(self.max_step.is_finite()) {
-            return bad("max_step", format!("{} must be finite", num(self.max_step)));
+            return bad("max_step", format!("{} must be finite", Num(self.max_step)));
         }
         if !(self.min_step <= self.step) {
             return bad(
                 "min_step",
                 format!(
                     "{} must be at most step = {}",
-                    num(self.min_step),
-                    num(self.step)
+                    Num(self.min_step),
+                    Num(self.step)
                 ),
             );
         }
@@ -165,8 +166,8 @@ impl ContinuationOptions {
                 "max_step",
                 format!(
                     "{} must be at least step = {}",
-                    num(self.max_step),
-                    num(self.step)
+                    Num(self.max_step),
+                    Num(self.step)
                 ),
             );
         }
@@ -175,7 +176,7 @@ impl ContinuationOptions {
                 "min_step",
                 format!(
                     "{} must be at least max_step / {MAX_STEP_RATIO:e} = {:e}",
-                    num(self.min_step),
+                    Num(self.min_step),
                     self.max_step / MAX_STEP_RATIO
                 ),
             );
@@ -183,7 +184,7 @@ impl ContinuationOptions {
         if self.direction != 1.0 && self.direction != -1.0 {
             return bad(
                 "direction",
-                format!("{} must be 1 or -1", num(self.direction)),
+                format!("{} must be 1 or -1", Num(self.direction)),
             );
         }
         if self.p_min.is_nan() {
@@ -197,8 +198,8 @@ impl ContinuationOptions {
                 "p_min",
                 format!(
                     "{} must be below p_max = {}",
-                    num(self.p_min),
-                    num(self.p_max)
+                    Num(self.p_min),
+                    Num(self.p_max)
                 ),
             );
         }
@@ -220,7 +221,7 @@ impl ContinuationOptions {
         if !(positive(self.corrector_tol) && self.corrector_tol < 1.0) {
             return bad(
                 "corrector_tol",
-                format!("{} must be > 0 and < 1", num(self.corrector_tol)),
+                format!("{} must be > 0 and < 1", Num(self.corrector_tol)),
             );
         }
         if self.fast_iters > self.max_corrector_iters {
@@ -235,7 +236,7 @@ impl ContinuationOptions {
         if !(self.growth >= 1.0 && self.growth <= MAX_GROWTH) {
             return bad(
                 "growth",
-                format!("{} must be in [1, {MAX_GROWTH}]", num(self.growth)),
+                format!("{} must be in [1, {MAX_GROWTH}]", Num(self.growth)),
             );
         }
         if !(self.fd_param_step > 0.0 && self.fd_param_step <= MAX_FD_PARAM_STEP) {
@@ -243,14 +244,14 @@ impl ContinuationOptions {
                 "fd_param_step",
                 format!(
                     "{} must be in (0, {MAX_FD_PARAM_STEP}]",
-                    num(self.fd_param_step)
+                    Num(self.fd_param_step)
                 ),
             );
         }
         if !(positive(self.locate_tol) && self.locate_tol < 1.0) {
             return bad(
                 "locate_tol",
-                format!("{} must be > 0 and < 1", num(self.locate_tol)),
+                format!("{} must be > 0 and < 1", Num(self.locate_tol)),
             );
         }
         self.stride

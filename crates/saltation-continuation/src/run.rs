@@ -3,12 +3,13 @@
 
 use crate::branch::{Bifurcation, BifurcationKind, Branch, BranchPoint, EndReason};
 use crate::corrector::{tangent, Eval, Evaluator};
-use crate::error::{num, ContinuationError};
+use crate::error::ContinuationError;
 use crate::family::ModelFamily;
 use crate::options::{ContinuationOptions, Predictor};
 use crate::tests_fn::{is_neimark_sacker, test_functions};
 use nalgebra::{Complex, DMatrix, DVector};
 use saltation_hybrid::HybridModel;
+use saltation_ode::Num;
 use saltation_orbit::{eigenvalues_with, find_periodic_orbit, multipliers_of, OrbitOptions};
 
 /// Where a branch starts: a parameter value and a guess (reduced coordinates) for the orbit there.
@@ -64,7 +65,7 @@ pub fn continue_branch<F: ModelFamily>(
     if !start.param.is_finite() {
         return Err(ContinuationError::invalid(
             "start.param",
-            format!("{} is not finite", num(start.param)),
+            format!("{} is not finite", Num(start.param)),
         ));
     }
     if let Some(i) = start.u.iter().position(|x| !x.is_finite()) {

@@ -31,7 +31,7 @@ mod variational;
 pub use error::HybridError;
 pub use guards::ModeGuards;
 pub use model::{identity, GuardInfo, HybridModel, Scalar};
-pub use params::{check_range, get_param, param_names, set_param, short_number, ParamError};
+pub use params::{check_range, get_param, param_names, set_param, ParamError};
 pub use simulate::{simulate, SimulateOptions, Trace};
 pub use stride::{
     EventRecord, JacobianKind, StrideMap, StrideOptions, StrideResult, MAX_EVENTS_PER_STRIDE,

@@ -36,7 +36,7 @@ pub enum ParamError {
         value: f64,
     },
     /// The value is outside the parameter's physical range.
-    #[error("parameter `{name}` = {} is out of range: {range}", short_number(*value))]
+    #[error("parameter `{name}` = {} is out of range: {range}", saltation_ode::Num(*value))]
     OutOfRange {
         /// The field.
         name: String,
@@ -51,12 +51,6 @@ pub enum ParamError {
         /// The serde message.
         reason: String,
     },
-}
-
-/// A number for a message: plain below a million in magnitude and above 1e-4, otherwise in
-/// exponent notation (so `1e300` is not printed with 301 digits).
-pub fn short_number(v: f64) -> String {
-    saltation_ode::Num(v).to_string()
 }
 
 /// Largest magnitude an integer parameter may be set to from a number (`2⁵³`: above it not

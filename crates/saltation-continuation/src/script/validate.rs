@@ -3,10 +3,11 @@
 
 use super::{BranchSpec, ContinuationSpec, DiagramSpec, MAX_BRANCHES, MAX_PERIOD_DOUBLINGS};
 use crate::diagram::{check_start, check_total, MAX_DIAGRAM_COUNT};
-use crate::error::{num, ContinuationError};
+use crate::error::ContinuationError;
 use crate::family::ModelFamily;
 use crate::options::{ContinuationOptions, MAX_POINTS};
 use saltation_hybrid::{HybridModel, ParamError};
+use saltation_ode::Num;
 
 /// Fractions of `to − from` at which [`BranchSpec::validate`] asks the model for a
 /// non-integral parameter value (an integer parameter rejects it: it cannot be continued).
@@ -44,15 +45,15 @@ impl BranchSpec {
             ))
         };
         if !self.from.is_finite() {
-            return bad("from".into(), format!("{} is not finite", num(self.from)));
+            return bad("from".into(), format!("{} is not finite", Num(self.from)));
         }
         if !self.to.is_finite() {
-            return bad("to".into(), format!("{} is not finite", num(self.to)));
+            return bad("to".into(), format!("{} is not finite", Num(self.to)));
         }
         if self.from == self.to {
             return bad(
                 "to".into(),
-                format!("equals from = {}: nothing to continue", num(self.from)),
+                format!("equals from = {}: nothing to continue", Num(self.from)),
             );
         }
         if let Some(m) = self.max_points {
@@ -141,10 +142,10 @@ impl DiagramSpec {
             ))
         };
         if !self.from.is_finite() {
-            return bad("from", format!("{} is not finite", num(self.from)));
+            return bad("from", format!("{} is not finite", Num(self.from)));
         }
         if !self.to.is_finite() {
-            return bad("to", format!("{} is not finite", num(self.to)));
+            return bad("to", format!("{} is not finite", Num(self.to)));
         }
         let span = self.to - self.from;
         if !span.is_finite() {
@@ -152,8 +153,8 @@ impl DiagramSpec {
                 "to",
                 format!(
                     "to − from = {} − ({}) = {span} is not finite",
-                    num(self.to),
-                    num(self.from)
+                    Num(self.to),
+                    Num(self.from)
                 ),
             );
         }
@@ -243,7 +244,7 @@ impl ContinuationSpec {
             if value != default {
                 return Err(ContinuationError::invalid(
                     format!("settings.{field}"),
-                    format!("{}: set by each branch's from/to; remove it", num(value)),
+                    format!("{}: set by each branch's from/to; remove it", Num(value)),
                 ));
             }
         }
