@@ -105,19 +105,6 @@ pub struct Solved {
     pub wall: Duration,
 }
 
-/// Checks the file's solver settings against the model (the loader already did, this keeps
-/// callers that build a [`LoadedModel`] themselves safe), so that a bad file is an input error
-/// rather than a failed computation.
-pub fn validated_options(loaded: &LoadedModel) -> Result<OrbitOptions, CliError> {
-    let opts = loaded.file.orbit_options();
-    opts.validate_for(&loaded.file.model)
-        .map_err(|e| CliError::Settings {
-            file: loaded.path.clone(),
-            reason: e.to_string(),
-        })?;
-    Ok(opts)
-}
-
 /// Solves from one guess, turning a failure into a [`CliError::Orbit`] that says what happened.
 pub fn solve(
     model: &Model,
@@ -161,7 +148,8 @@ pub fn solve(
 pub fn run(args: &OrbitArgs, out: &mut dyn Write) -> Result<(), CliError> {
     let loaded = args.model.load()?;
     let guesses = args.guess.select(&loaded)?;
-    let opts = validated_options(&loaded)?;
+    // The loader validated the settings against the model (`ModelFile::validate`).
+    let opts = loaded.file.orbit_options();
     let model = &loaded.file.model;
     if !args.guess.all {
         let mut solved = Vec::with_capacity(guesses.len());

@@ -199,6 +199,12 @@ impl SolverOptions {
     /// call it whenever a solve starts.
     pub fn validate_for(&self, n: usize) -> Result<(), OdeError> {
         self.validate()?;
+        self.check_atol_len(n)
+    }
+
+    /// The part of [`SolverOptions::validate_for`] that depends on `n`: a vector `atol` has one
+    /// entry per error-controlled component.
+    pub(crate) fn check_atol_len(&self, n: usize) -> Result<(), OdeError> {
         if let Atol::Vector(v) = &self.atol {
             let m = crate::control::controlled_dims(self, n);
             if v.len() != m {

@@ -86,9 +86,8 @@ impl<M: Stepper> Solver<M> {
         t: f64,
         y: &[f64],
     ) -> Result<(), OdeError> {
-        if matches!(self.opts.atol, crate::Atol::Vector(_)) {
-            self.opts.validate_for(sys.dim())?;
-        }
+        // The rest of the options was validated by `new`.
+        self.opts.check_atol_len(sys.dim())?;
         self.stepper.start(sys, t, y, &self.opts, &mut self.stats)?;
         self.scanner
             .reset(events, t, y, self.opts.event_samples, &mut self.stats);

@@ -304,8 +304,7 @@ pub fn stride_jacobian_fd<M: HybridModel + ?Sized>(
     h: f64,
     opts: &StrideOptions,
 ) -> Result<DMatrix<f64>, OrbitError> {
-    opts.validate_for(model)
-        .map_err(OrbitOptionsError::Stride)?;
+    // `StrideMap::new` validates the options against the model.
     let mut map = StrideMap::new(model, opts.clone()).map_err(OrbitOptionsError::Stride)?;
     central_difference(
         |x: &DVector<f64>| {
