@@ -7,17 +7,16 @@
 //!   branch it came from), its points so far out of its `max_points`, the parameter, the step
 //!   and the elapsed time; each finished branch leaves a line with its points and why it ended.
 //! - A task with a known number of items, such as the orbit diagram's parameter values
-//!   ([`ScriptBar::start_counted`], then [`ScriptBar::set_done`] or [`ScriptBar::inc`]), shows
+//!   ([`ScriptBar::start_counted`], then [`ScriptBar::set_done`]), shows
 //!   `done/total`, the percentage and an estimate of the time left (linear in the items done so
 //!   far) once the first item is done.
-//! - Anything else is a spinner with the elapsed time ([`ScriptBar::new`], [`ScriptBar::task`]).
+//! - Until then it is a spinner with the elapsed time ([`ScriptBar::new`]).
 //!
-//! `&ScriptBar` can be shared with worker threads: [`ScriptBar::set_done`], [`ScriptBar::inc`]
-//! and [`ScriptBar::task`] take `&self`.
+//! `&ScriptBar` can be shared with worker threads: [`ScriptBar::set_done`] takes `&self`.
 
 use crate::report::fixed;
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressState, ProgressStyle};
-use saltation_continuation::{Progress, ScriptEvent, ScriptProgress};
+use saltation_continuation::{Progress, ScriptEvent};
 use std::io::IsTerminal;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
@@ -47,12 +46,9 @@ pub struct ScriptBar {
     mode: Mode,
     /// Whether the counted template is in use.
     counted: AtomicBool,
-    /// Label of the branch in progress (reported by [`ScriptBar::report`], which has no
-    /// "branch done" event).
-    current: Option<String>,
     /// When the counted task started (`None`: the bar's own start).
     counted_since: Option<Instant>,
-    /// What the counted task's items are (`done` if not said).
+    /// What the counted task's items are.
     what: String,
 }
 
@@ -77,9 +73,8 @@ impl ScriptBar {
             symbol: symbol.to_string(),
             mode: Mode::Spinner,
             counted: AtomicBool::new(false),
-            current: None,
             counted_since: None,
-            what: "done".into(),
+            what: String::new(),
         }
     }
 
@@ -104,7 +99,6 @@ impl ScriptBar {
                 max_points,
                 ..
             } => {
-                self.close_branch();
                 self.set_mode(Mode::Points);
                 self.bar.set_prefix(format!(
                     "branch {}/{count} \"{label}\"",
@@ -117,12 +111,9 @@ impl ScriptBar {
             ScriptEvent::Point { progress, .. } => self.point(progress),
             ScriptEvent::BranchDone {
                 label, points, end, ..
-            } => {
-                self.current = None;
-                if !self.bar.is_hidden() {
-                    self.bar
-                        .println(format!("  branch \"{label}\": {points} point(s), {end}"));
-                }
+            } if !self.bar.is_hidden() => {
+                self.bar
+                    .println(format!("  branch \"{label}\": {points} point(s), {end}"));
             }
             ScriptEvent::DiagramStarted { total } => {
                 self.start_counted("orbit diagram", total, "parameter values");
@@ -130,25 +121,6 @@ impl ScriptBar {
             ScriptEvent::DiagramProgress { done, total } => self.set_done(done, total),
             // Events added to the library later are not shown.
             _ => {}
-        }
-    }
-
-    /// Takes one report of [`saltation_continuation::run_script`] (no branch numbers: use
-    /// [`ScriptBar::event`] for them).
-    pub fn report(&mut self, event: ScriptProgress<'_>) {
-        match event {
-            ScriptProgress::Branch(label) => {
-                self.close_branch();
-                self.current = Some(label.to_string());
-                self.set_mode(Mode::Spinner);
-                self.bar.unset_length();
-                self.bar.set_prefix(format!("branch \"{label}\""));
-                self.bar.set_message("starting");
-            }
-            ScriptProgress::Point(p) => self.point(p),
-            ScriptProgress::Diagram(n) => {
-                self.start_counted("orbit diagram", n, "parameter values");
-            }
         }
     }
 
@@ -176,7 +148,6 @@ impl ScriptBar {
     /// Until the first item is done it reads `<total> <what>`; then `done/total <what>`, the
     /// percentage and the time left.
     pub fn start_counted(&mut self, prefix: &str, total: usize, what: &str) {
-        self.close_branch();
         self.mode = Mode::Points;
         self.set_mode(Mode::Spinner);
         self.bar.set_prefix(prefix.to_string());
@@ -210,14 +181,6 @@ impl ScriptBar {
         });
     }
 
-    /// One more item of the counted task is done (from any thread).
-    pub fn inc(&self) {
-        if self.bar.position() == 0 {
-            self.counting();
-        }
-        self.bar.inc(1);
-    }
-
     /// Switches to the counted template (on the first item done).
     fn counting(&self) {
         self.counted.store(true, Ordering::Relaxed);
@@ -225,25 +188,8 @@ impl ScriptBar {
         self.bar.set_message(self.what.clone());
     }
 
-    /// Shows a plain task (no count): `prefix: message` with a spinner.
-    pub fn task(&self, prefix: &str, message: String) {
-        self.bar.set_prefix(prefix.to_string());
-        self.bar.set_message(message);
-    }
-
-    fn close_branch(&mut self) {
-        // The count is not printed: `run_script` does not report a branch's last point (the
-        // one landing on the parameter bound); `run_script_with_events` reports `BranchDone`.
-        if let Some(label) = self.current.take() {
-            if !self.bar.is_hidden() {
-                self.bar.println(format!("  branch \"{label}\" done"));
-            }
-        }
-    }
-
     /// Removes the progress line.
-    pub fn finish(mut self) {
-        self.close_branch();
+    pub fn finish(self) {
         self.bar.finish_and_clear();
     }
 }
@@ -373,24 +319,6 @@ mod tests {
     }
 
     #[test]
-    fn script_progress_reports_still_work() {
-        let mut bar = ScriptBar::with_visibility("γ", false);
-        bar.report(ScriptProgress::Branch("a"));
-        assert_eq!(bar.bar.prefix(), "branch \"a\"");
-        assert_eq!(bar.bar.length(), None);
-        bar.report(ScriptProgress::Point(progress(2, 0, 0.5)));
-        assert_eq!(
-            bar.bar.message(),
-            "2 point(s), γ = 0.50000000 (step 1.0e-4)"
-        );
-        bar.report(ScriptProgress::Point(progress(3, 9, 0.5)));
-        assert_eq!((bar.bar.position(), bar.bar.length()), (3, Some(9)));
-        bar.report(ScriptProgress::Diagram(7));
-        assert_eq!(bar.bar.prefix(), "orbit diagram");
-        assert_eq!(bar.bar.message(), "7 parameter values");
-    }
-
-    #[test]
     fn counted_task_counts_from_any_thread_and_never_goes_back() {
         let mut bar = ScriptBar::with_visibility("γ", false);
         bar.event(ScriptEvent::DiagramStarted { total: 40 });
@@ -410,16 +338,6 @@ mod tests {
             40,
             "out-of-order reports do not go back"
         );
-
-        let plain = ScriptBar::with_visibility("γ", false);
-        plain.task("orbit diagram", "3 values".into());
-        std::thread::scope(|s| {
-            for _ in 0..3 {
-                s.spawn(|| plain.inc());
-            }
-        });
-        assert_eq!(plain.bar.position(), 3);
-        assert_eq!(plain.bar.message(), "done");
         // Dropped without finish: cleared, no panic.
     }
 
