@@ -128,6 +128,12 @@ pub trait HybridModel {
     fn check_params(&self) -> Result<(), crate::ParamError> {
         Ok(())
     }
+    /// The constant mass matrix `M` of mode `mode` (row-major `n × n`) when its flow is
+    /// `M x' = f(t, x)`; `None` (the default) for `M = I`. A singular `M` makes the mode an
+    /// index-1 DAE, integrated by the methods that accept one (radau5, ndf, bdf, trapezoid).
+    fn mass_matrix(&self, _mode: usize) -> Option<Vec<f64>> {
+        None
+    }
 }
 
 /// Writes the n×n identity (row-major) into `m`.

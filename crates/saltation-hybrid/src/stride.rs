@@ -21,7 +21,7 @@ use crate::saltation::{saltation_matrix, terminal_factor, transversality, EventS
 use crate::variational::{ModeFlow, VariationalFlow};
 use nalgebra::DMatrix;
 use saltation_ode::{
-    Atol, EventSet, ExplicitRk, Method, OdeError, OdeSystem, Solver, SolverOptions, Stats, Stop,
+    AnyStepper, Atol, EventSet, Method, OdeError, OdeSystem, Solver, SolverOptions, Stats, Stop,
 };
 use serde::{Deserialize, Serialize};
 
@@ -83,10 +83,7 @@ impl StrideOptions {
         self.ode
             .validate()
             .map_err(|source| HybridError::Ode { mode: 0, source })?;
-        if !self.method.tableau().is_adaptive()
-            && self.ode.h_fixed.is_none()
-            && self.ode.h_init.is_none()
-        {
+        if !self.method.is_adaptive() && self.ode.h_fixed.is_none() && self.ode.h_init.is_none() {
             return Err(HybridError::InvalidOption {
                 field: "ode.h_fixed",
                 reason: "the fixed-step methods (Euler, Heun, Rk4) need a step size h_fixed",
@@ -202,8 +199,8 @@ pub struct StrideResult {
 pub struct StrideMap<'a, M: ?Sized> {
     model: &'a M,
     opts: StrideOptions,
-    plain: Solver<ExplicitRk>,
-    var: Solver<ExplicitRk>,
+    plain: Solver<AnyStepper>,
+    var: Solver<AnyStepper>,
     buf: Buffers,
 }
 
@@ -367,7 +364,7 @@ impl<'a, M: HybridModel + ?Sized> StrideMap<'a, M> {
 /// Integrates one smooth segment from `(t, y)` to its first guard or `t_max`: starts the solver
 /// on the stride's first segment, restarts it (keeping statistics and Zeno history) after a jump.
 fn segment<S: OdeSystem, E: EventSet>(
-    solver: &mut Solver<ExplicitRk>,
+    solver: &mut Solver<AnyStepper>,
     sys: &S,
     guards: &E,
     first: bool,

@@ -25,6 +25,14 @@ impl<M: HybridModel + ?Sized> OdeSystem for ModeFlow<'_, M> {
     fn rhs(&self, t: f64, y: &[f64], dy: &mut [f64]) {
         self.model.flow::<f64>(self.mode, t, y, dy);
     }
+    /// The exact `f_x` (the model's own, or forward AD), for the implicit methods.
+    fn jacobian(&self, t: f64, y: &[f64], jac: &mut [f64]) -> bool {
+        flow_jacobian(self.model, self.mode, t, y, jac);
+        true
+    }
+    fn mass_matrix(&self) -> Option<Vec<f64>> {
+        self.model.mass_matrix(self.mode)
+    }
 }
 
 /// `[x, Φ]' = [f(t, x), f_x(t, x) Φ]` of one mode (state of size n + n²).
@@ -65,6 +73,19 @@ impl<M: HybridModel + ?Sized> OdeSystem for VariationalFlow<'_, M> {
             self.field(t, x, dx, &mut jac);
             product(&jac, phi, dphi, n);
         }
+    }
+    /// `Φ` has `n` columns: the implicit methods solve with the `n × n` iteration matrix.
+    fn variational_columns(&self) -> usize {
+        self.model.dim()
+    }
+    /// `f_x` at the state part `x` of `[x, Φ]`.
+    fn jacobian(&self, t: f64, y: &[f64], jac: &mut [f64]) -> bool {
+        let n = self.model.dim();
+        flow_jacobian(self.model, self.mode, t, &y[..n], jac);
+        true
+    }
+    fn mass_matrix(&self) -> Option<Vec<f64>> {
+        self.model.mass_matrix(self.mode)
     }
 }
 

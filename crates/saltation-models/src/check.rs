@@ -65,6 +65,9 @@ impl ModelFile {
                 field: e.field(),
                 reason: e.to_string(),
             })?;
+        if let Some(init) = &self.initial {
+            init.validate(model)?;
+        }
         if let Some(spec) = &self.continuation {
             let family = |p: f64| model.with_param(&spec.param, p);
             model.param(&spec.param).map_err(|e| Invalid {
@@ -75,6 +78,48 @@ impl ModelFile {
                 field: format!("continuation.{}", e.field().unwrap_or("")),
                 reason: e.to_string(),
             })?;
+        }
+        Ok(())
+    }
+}
+
+impl crate::InitialState {
+    /// The state has the model's dimension and is finite, the time is finite and the mode is
+    /// one of the model's.
+    pub fn validate(&self, model: &crate::Model) -> Result<(), Invalid> {
+        let bad = |field: &str, reason: String| {
+            Err(Invalid {
+                field: format!("initial.{field}"),
+                reason,
+            })
+        };
+        if !self.t.is_finite() {
+            return bad("t", "must be finite".into());
+        }
+        if self.x.len() != model.dim() {
+            return bad(
+                "x",
+                format!(
+                    "has {} value(s), but {} has {} state component(s)",
+                    self.x.len(),
+                    model.name(),
+                    model.dim()
+                ),
+            );
+        }
+        if let Some(k) = self.x.iter().position(|v| !v.is_finite()) {
+            return bad("x", format!("value {} is not finite", k + 1));
+        }
+        if self.mode >= model.modes() {
+            return bad(
+                "mode",
+                format!(
+                    "{} is not a mode of {} (it has {})",
+                    self.mode,
+                    model.name(),
+                    model.modes()
+                ),
+            );
         }
         Ok(())
     }

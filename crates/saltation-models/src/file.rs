@@ -32,6 +32,20 @@ pub struct Guess {
     pub u: Vec<f64>,
 }
 
+/// Where `saltation simulate` starts: a time, a full state and a mode.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct InitialState {
+    /// Start time (default 0).
+    #[serde(default)]
+    pub t: f64,
+    /// Full state (one value per state component).
+    pub x: Vec<f64>,
+    /// Mode (default 0).
+    #[serde(default)]
+    pub mode: usize,
+}
+
 /// The contents of a model file.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -53,6 +67,9 @@ pub struct ModelFile {
     /// Continuation script (branches, period-doubling switches, orbit diagram), if any.
     #[serde(default)]
     pub continuation: Option<ContinuationSpec>,
+    /// Initial condition for `saltation simulate`, if any.
+    #[serde(default)]
+    pub initial: Option<InitialState>,
 }
 
 impl ModelFile {

@@ -29,8 +29,8 @@ pub use any::Model;
 pub use bouncing_ball::{BouncingBall, BouncingBallParams};
 pub use check::Invalid;
 pub use file::{
-    load_model_file, parse_model_file, ron_options, FileError, Guess, ModelFile, MAX_FILE_BYTES,
-    MAX_GUESSES,
+    load_model_file, parse_model_file, ron_options, FileError, Guess, InitialState, ModelFile,
+    MAX_FILE_BYTES, MAX_GUESSES,
 };
 pub use rimless_wheel::{RimlessWheel, RimlessWheelParams};
 pub use simplest_walker::{SimplestWalker, SimplestWalkerParams};

@@ -111,7 +111,7 @@ impl PiController {
         let alpha = 1.0 / (q as f64 + 1.0) - 0.75 * beta;
         if !(alpha > beta) {
             return Err(OdeError::InvalidOption {
-                field: "pi_beta",
+                field: "explicit.pi_beta",
                 reason: "too large for this method: the PI controller needs \
                          1/(q+1) - 0.75 beta > beta, q the lower order of the pair \
                          (beta < 0.19 for BS23, < 0.114 for RKF45 and DP5, < 0.071 for DOP853)",

@@ -76,6 +76,45 @@ pub enum OdeError {
         /// Time spanned by those events.
         span: f64,
     },
+    /// The iteration matrix of an implicit method is singular (the Jacobian, the mass matrix or
+    /// the step size make `M − hγJ` non-invertible) and smaller steps did not help.
+    #[error("singular iteration matrix at t = {} (step size {h:e})", Num(*t))]
+    SingularMatrix {
+        /// Time of the step.
+        t: f64,
+        /// Step size tried last.
+        h: f64,
+    },
+    /// The Newton iteration of an implicit method kept failing until the step size reached its
+    /// floor.
+    #[error("the Newton iteration failed to converge at t = {} even with step size {h:e}", Num(*t))]
+    NewtonFailed {
+        /// Time of the step.
+        t: f64,
+        /// Step size tried last.
+        h: f64,
+    },
+    /// An explicit method detected stiffness: its step size has been held at the edge of its
+    /// stability region for many steps. A stiff method (radau5, ndf, bdf, rosenbrock23,
+    /// trapezoid, trbdf2) will be far cheaper.
+    #[error("the problem is stiff at t = {} for the explicit method `{method}` ({steps} steps so far): use an implicit method such as radau5 or ndf", Num(*t))]
+    Stiff {
+        /// Method name.
+        method: &'static str,
+        /// Time reached.
+        t: f64,
+        /// Steps taken.
+        steps: usize,
+    },
+    /// The method cannot integrate a system with this mass matrix (explicit and multistep
+    /// Adams methods need `M = I`; some implicit ones need `M` invertible).
+    #[error("the method `{method}` {reason}")]
+    MassMatrixUnsupported {
+        /// Method name.
+        method: &'static str,
+        /// What it supports.
+        reason: &'static str,
+    },
     /// A stepper was asked to step before [`crate::Solver::start`].
     #[error("the solver was not started (call `start` first)")]
     NotStarted,

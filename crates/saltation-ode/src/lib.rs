@@ -27,18 +27,25 @@
 // Range checks are written `!(x > 0.0)` on purpose: they reject NaN as well.
 #![allow(clippy::neg_cmp_op_on_partial_ord)]
 
+mod adams;
+mod any_stepper;
+mod bdf;
 mod control;
 mod dim;
 mod error;
 pub mod events;
 mod explicit_rk;
 mod ivp;
+pub mod linalg;
 mod locate;
 mod method;
 mod num;
 mod options;
 pub mod problems;
+mod radau;
 pub mod root;
+mod rosenbrock;
+mod sdirk;
 mod solver;
 pub mod stability;
 mod stats;
@@ -48,22 +55,28 @@ pub mod tableau;
 mod trajectory;
 mod zeno;
 
+pub use adams::Abm;
+pub use any_stepper::AnyStepper;
+pub use bdf::Bdf;
 pub use control::{initial_step, PiController};
 pub use error::OdeError;
 pub use events::{Direction, Event, EventHit, EventSet, NoEvents};
 pub use explicit_rk::ExplicitRk;
 pub use ivp::{Ivp, IvpSolution};
-pub use method::Method;
+pub use method::{Family, Method};
 pub use num::Num;
 pub use options::{
-    Atol, ErrorNorm, ErrorWeight, SolverOptions, ZenoLimit, MAX_COUNT, MAX_EVENT_SAMPLES,
-    MAX_ZENO_WINDOW,
+    Atol, ErrorNorm, ErrorWeight, ExplicitOptions, MultistepOptions, NewtonOptions, SolverOptions,
+    ZenoLimit, MAX_COUNT, MAX_EVENT_SAMPLES, MAX_NEWTON_ITERS, MAX_ZENO_WINDOW,
 };
+pub use radau::Radau5;
+pub use rosenbrock::Rosenbrock23;
+pub use sdirk::{Trapezoid, Trbdf2};
 pub use solver::{Solver, Stop};
 pub use stability::{stability_function, stability_polynomial};
 pub use stats::Stats;
 pub use stepper::{StepEnds, Stepper};
-pub use system::{FnSystem, OdeSystem};
+pub use system::{base_dim, FnSystem, OdeSystem};
 pub use tableau::Tableau;
 pub use trajectory::{Sampling, Trajectory};
 pub use zeno::ZenoMonitor;

@@ -92,18 +92,19 @@ pub struct SolverOptions {
     pub max_growth: f64,
     /// Smallest step shrink factor per step (default 0.2).
     pub min_shrink: f64,
-    /// PI-controller weight `β` on the previous error (0 = plain I controller). `None` (default)
-    /// takes the method's own choice, as in Hairer's codes: 0.04 for DP5 and the lower-order
-    /// pairs, 0 for DOP853. Must be in `[0, 0.5)`, and the solver's start rejects a `β` with
-    /// `1/(q+1) − 0.75 β ≤ β` for the method's lower order `q` (the controller would then settle
-    /// at errors above 1): `β < 0.071` for DOP853, `< 0.114` for DP5 and RKF45.
-    pub pi_beta: Option<f64>,
     /// Interior sample points per step at which the guards are also evaluated, so that two
     /// crossings inside one step are not missed (default 3; at most [`MAX_EVENT_SAMPLES`]). 0
     /// checks the step's ends only.
     pub event_samples: usize,
     /// Event-accumulation (Zeno) detection.
     pub zeno: ZenoLimit,
+    /// Settings of the explicit Runge–Kutta pairs (PI weight, stiffness detection).
+    pub explicit: ExplicitOptions,
+    /// Settings of the implicit methods' Newton iteration (tolerance, iteration cap, Jacobian
+    /// reuse).
+    pub newton: NewtonOptions,
+    /// Settings of the variable-order multistep methods (order limits).
+    pub multistep: MultistepOptions,
 }
 
 impl Default for SolverOptions {
@@ -122,9 +123,11 @@ impl Default for SolverOptions {
             safety: 0.9,
             max_growth: 10.0,
             min_shrink: 0.2,
-            pi_beta: None,
             event_samples: 3,
             zeno: ZenoLimit::default(),
+            explicit: ExplicitOptions::default(),
+            newton: NewtonOptions::default(),
+            multistep: MultistepOptions::default(),
         }
     }
 }
@@ -185,13 +188,13 @@ impl SolverOptions {
         if !(self.min_shrink > 0.0 && self.min_shrink < 1.0) {
             return bad("min_shrink", "must be in (0, 1)");
         }
-        if self.pi_beta.is_some_and(|b| !(0.0..0.5).contains(&b)) {
-            return bad("pi_beta", "must be in [0, 0.5)");
-        }
         if self.event_samples > MAX_EVENT_SAMPLES {
             return bad("event_samples", "must be at most 64");
         }
-        self.zeno.validate()
+        self.zeno.validate()?;
+        self.explicit.validate()?;
+        self.newton.validate()?;
+        self.multistep.validate()
     }
 
     /// [`SolverOptions::validate`] plus the checks that need the system's dimension `n`: a vector
@@ -214,6 +217,123 @@ impl SolverOptions {
                     got: v.len(),
                 });
             }
+        }
+        Ok(())
+    }
+}
+
+/// Settings of the explicit Runge–Kutta pairs.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct ExplicitOptions {
+    /// PI-controller weight `β` on the previous error (0 = plain I controller). `None` (default)
+    /// takes the method's own choice, as in Hairer's codes: 0.04 for DP5 and the lower-order
+    /// pairs, 0 for DOP853. Must be in `[0, 0.5)`, and the solver's start rejects a `β` with
+    /// `1/(q+1) − 0.75 β ≤ β` for the method's lower order `q` (the controller would then settle
+    /// at errors above 1): `β < 0.071` for DOP853, `< 0.114` for DP5 and RKF45.
+    pub pi_beta: Option<f64>,
+    /// Stiffness detection (Hairer & Wanner, *Solving ODEs II*, §IV.2, as in `dopri5` and
+    /// `dop853`): the integration ends with [`OdeError::Stiff`] once the step size has sat at the
+    /// edge of the method's stability region for this many consecutive tests (one test per
+    /// accepted step). 0 switches the test off (default 15, Hairer's value).
+    pub stiffness_limit: usize,
+}
+
+impl Default for ExplicitOptions {
+    fn default() -> Self {
+        Self {
+            pi_beta: None,
+            stiffness_limit: 15,
+        }
+    }
+}
+
+impl ExplicitOptions {
+    fn validate(&self) -> Result<(), OdeError> {
+        if self.pi_beta.is_some_and(|b| !(0.0..0.5).contains(&b)) {
+            return Err(OdeError::InvalidOption {
+                field: "explicit.pi_beta",
+                reason: "must be in [0, 0.5)",
+            });
+        }
+        if self.stiffness_limit > MAX_COUNT {
+            return Err(OdeError::InvalidOption {
+                field: "explicit.stiffness_limit",
+                reason: "must be at most 1e9 (0 switches the test off)",
+            });
+        }
+        Ok(())
+    }
+}
+
+/// Largest [`NewtonOptions::max_iters`].
+pub const MAX_NEWTON_ITERS: usize = 100;
+
+/// Settings of the Newton (corrector) iteration of the implicit methods. `None` takes each
+/// method's own published choice.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, Default)]
+#[serde(default, deny_unknown_fields)]
+pub struct NewtonOptions {
+    /// Stopping tolerance of the iteration, as a fraction of the error tolerance (the scaled
+    /// norm of the last correction times `θ/(1 − θ)` must fall below it); in (0, 1). Default
+    /// per method: `max(10 ε / rtol, min(0.03, √rtol))` in radau5 (Hairer's `fnewt`), 1/3 in the
+    /// NDF/BDF code and the one-step methods.
+    pub tol: Option<f64>,
+    /// Iterations allowed per step before the step is retried smaller (1..=100; default 7 in
+    /// radau5, 4 in the NDF/BDF code, 5 in trapezoid and TR-BDF2).
+    pub max_iters: Option<usize>,
+    /// Jacobian reuse: a new Jacobian is computed only when the Newton contraction rate of the
+    /// last step exceeded this (in [0, 1); Hairer's `thet`, default 0.001 in radau5; the other
+    /// methods keep a Jacobian until Newton fails).
+    pub jacobian_reuse: Option<f64>,
+}
+
+impl NewtonOptions {
+    fn validate(&self) -> Result<(), OdeError> {
+        if self.tol.is_some_and(|t| !(t > 0.0 && t < 1.0)) {
+            return Err(OdeError::InvalidOption {
+                field: "newton.tol",
+                reason: "must be in (0, 1)",
+            });
+        }
+        if self
+            .max_iters
+            .is_some_and(|k| !(1..=MAX_NEWTON_ITERS).contains(&k))
+        {
+            return Err(OdeError::InvalidOption {
+                field: "newton.max_iters",
+                reason: "must be in 1..=100",
+            });
+        }
+        if self
+            .jacobian_reuse
+            .is_some_and(|t| !(0.0..1.0).contains(&t))
+        {
+            return Err(OdeError::InvalidOption {
+                field: "newton.jacobian_reuse",
+                reason: "must be in [0, 1)",
+            });
+        }
+        Ok(())
+    }
+}
+
+/// Settings of the variable-order multistep methods.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, Default)]
+#[serde(default, deny_unknown_fields)]
+pub struct MultistepOptions {
+    /// Highest order used (`None`: the method's own, 5 for NDF/BDF, 12 for ABM; NDF/BDF accept
+    /// 1..=5, ABM 1..=12).
+    pub max_order: Option<usize>,
+}
+
+impl MultistepOptions {
+    fn validate(&self) -> Result<(), OdeError> {
+        if self.max_order.is_some_and(|k| !(1..=12).contains(&k)) {
+            return Err(OdeError::InvalidOption {
+                field: "multistep.max_order",
+                reason: "must be in 1..=12 (1..=5 for ndf and bdf)",
+            });
         }
         Ok(())
     }

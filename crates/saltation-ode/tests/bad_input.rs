@@ -12,7 +12,7 @@ fn every_method() -> Vec<(Method, SolverOptions)> {
         .iter()
         .map(|&m| {
             let mut o = SolverOptions::with_tol(1e-8);
-            if !m.tableau().is_adaptive() {
+            if !m.is_adaptive() {
                 o.h_fixed = Some(1e-2);
             }
             (m, o)
@@ -65,10 +65,7 @@ fn unresolvable_field_ends_at_its_floor() {
         let sys = FnSystem::new(1, move |t: f64, _y: &[f64], dy: &mut [f64]| {
             dy[0] = if t > t0 { 1.0 / (t - t0) } else { 0.0 };
         });
-        for (m, o) in every_method()
-            .into_iter()
-            .filter(|(m, _)| m.tableau().is_adaptive())
-        {
+        for (m, o) in every_method().into_iter().filter(|(m, _)| m.is_adaptive()) {
             let r = Ivp::new(&sys, t0, &[0.0]).solve(m, t0 + 1.0, &o);
             match r {
                 Err(OdeError::StepTooSmall { t, h }) => assert!(t == t0 && h > 0.0, "{m:?}"),

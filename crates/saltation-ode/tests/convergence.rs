@@ -69,7 +69,7 @@ fn every_method_converges_at_its_nominal_order() {
             .map(|n| (T_END / n as f64, global_error(method, n)))
             .collect();
         let p = slope(&pts);
-        let nominal = method.tableau().order as f64;
+        let nominal = method.order() as f64;
         assert!(
             (p - nominal).abs() <= 0.3,
             "{}: measured order {p:.3}, nominal {nominal}; errors {pts:?}",

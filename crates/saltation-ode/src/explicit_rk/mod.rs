@@ -161,7 +161,7 @@ impl Stepper for ExplicitRk {
         }
         // Built before anything changes: an unusable `pi_beta` leaves the stepper as it was.
         let ctl = if self.tab.is_adaptive() && opts.h_fixed.is_none() {
-            let beta = opts.pi_beta.unwrap_or(self.default_beta());
+            let beta = opts.explicit.pi_beta.unwrap_or(self.default_beta());
             Some(PiController::new(self.tab.error_order, beta, opts)?)
         } else {
             None
@@ -312,7 +312,10 @@ mod tests {
     fn a_pi_weight_too_large_for_the_pair_is_a_named_option_error() {
         let decay = FnSystem::new(1, |_t, y: &[f64], dy: &mut [f64]| dy[0] = -y[0]);
         let opts = SolverOptions {
-            pi_beta: Some(0.08),
+            explicit: crate::ExplicitOptions {
+                pi_beta: Some(0.08),
+                ..Default::default()
+            },
             ..SolverOptions::with_tol(1e-10)
         };
         // DOP853 (q = 7): α = 1/8 − 0.06 < β. The controller's steady error would be
@@ -322,7 +325,7 @@ mod tests {
             matches!(
                 r,
                 Err(OdeError::InvalidOption {
-                    field: "pi_beta",
+                    field: "explicit.pi_beta",
                     ..
                 })
             ),

@@ -1,0 +1,2 @@
+//! Adams–Bashforth–Moulton.
+crate::any_stepper::not_yet!(Abm, "abm");
