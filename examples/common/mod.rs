@@ -297,6 +297,7 @@ pub fn trace<M: HybridModel + ?Sized>(
         stride: opts.stride.clone(),
         strides,
         dt: Some(dt),
+        ..Default::default()
     };
     let tr = simulate(model, x0, &sim)?;
     match tr.failure {

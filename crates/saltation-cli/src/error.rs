@@ -130,6 +130,28 @@ pub enum CliError {
         /// What is wrong with it.
         reason: String,
     },
+    /// The model file has no `initial` section for `saltation simulate`.
+    #[error(
+        "{file} has no `initial` section: add `initial: (t: 0.0, x: [..], mode: 0)` (see \
+         models/robertson.ron for one)"
+    )]
+    NoInitial {
+        /// The model file.
+        file: String,
+    },
+    /// A simulation stopped before its end time.
+    #[error("simulation of {file} with {method} failed at t = {}: {source}", saltation_ode::Num(*t))]
+    Simulation {
+        /// The model file.
+        file: String,
+        /// Method name.
+        method: &'static str,
+        /// Time reached.
+        t: f64,
+        /// Why (boxed: hybrid errors are large).
+        #[source]
+        source: Box<saltation_hybrid::HybridError>,
+    },
     /// The continuation itself failed (not a branch ending, which is a result).
     #[error("continuation failed: {0}")]
     Continuation(#[from] ContinuationError),
@@ -186,8 +208,10 @@ impl CliError {
             | CliError::NoContinuation { .. }
             | CliError::NoOrbitDiagram { .. }
             | CliError::ContinuationParam { .. }
-            | CliError::BadArgument { .. } => EXIT_INPUT,
+            | CliError::BadArgument { .. }
+            | CliError::NoInitial { .. } => EXIT_INPUT,
             CliError::Orbit { .. }
+            | CliError::Simulation { .. }
             | CliError::GuessesFailed { .. }
             | CliError::Continuation(_)
             | CliError::Report(_)

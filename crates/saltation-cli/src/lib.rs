@@ -12,6 +12,7 @@
 //! | … as machine-readable output | add `--json` (one JSON object, or an array with `--all`) |
 //! | continue branches in a parameter, detect bifurcations, switch at period doublings (the file's `continuation` section); data and figures to `figures/` | `saltation continue models/simplest_walker_continuation.ron` |
 //! | … in another parameter, or to another end value | `saltation continue FILE --param NAME --to VALUE` |
+//! | run a model forward in time from the file's `initial` section (any method, MATLAB names too) | `saltation simulate models/robertson.ron --method ode15s --at 40,4e5,4e10 --json` |
 //! | brute-force orbit diagram and where the runs start failing | `saltation orbit-diagram models/simplest_walker_continuation.ron --from 0.014 --to 0.0195 --count 200` |
 //!
 //! The binary is a thin wrapper around [`run`]: every subcommand lives in its own module
@@ -30,6 +31,7 @@ pub mod input;
 pub mod orbit;
 pub mod progress;
 pub mod report;
+pub mod simulate;
 
 use clap::{Parser, Subcommand};
 use std::io::Write;
@@ -67,6 +69,10 @@ pub enum Command {
     /// Brute-force orbit diagram over a parameter range (parallel), with the parameter value
     /// where runs start failing; writes CSV and a figure.
     OrbitDiagram(diagram::DiagramArgs),
+    /// Integrate a model forward in time from the file's `initial` section through its events
+    /// and resets, with any method (also by MATLAB name); samples, events and work as a table,
+    /// JSON, or CSV with a figure.
+    Simulate(simulate::SimulateArgs),
 }
 
 /// Runs a parsed command line, writing its result to `out`.
@@ -78,5 +84,6 @@ pub fn run(cli: &Cli, out: &mut dyn Write) -> Result<(), CliError> {
         Command::Orbit(args) => orbit::run(args, out),
         Command::Continue(args) => continuation::run(args, out),
         Command::OrbitDiagram(args) => diagram::run(args, out),
+        Command::Simulate(args) => simulate::run(args, out),
     }
 }

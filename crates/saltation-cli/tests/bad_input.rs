@@ -636,6 +636,265 @@ fn cases() -> Vec<Case> {
             .expect(Fails(2, &["cannot read"])),
         Case::args("a directory as the model", &["orbit", "{models}"])
             .expect(Fails(2, &["cannot read"])),
+        // The integrator's method-specific settings.
+        Case::edit(
+            "explicit.pi_beta out of range",
+            walker,
+            &[(
+                "atol: Scalar(1e-14))",
+                "atol: Scalar(1e-14), explicit: (pi_beta: 0.7))",
+            )],
+            &["orbit"],
+        )
+        .expect(Fails(2, &["explicit.pi_beta"])),
+        Case::edit(
+            "pi_beta at the old place",
+            walker,
+            &[(
+                "atol: Scalar(1e-14))",
+                "atol: Scalar(1e-14), pi_beta: Some(0.04))",
+            )],
+            &["orbit"],
+        )
+        .expect(Fails(2, &["simplest_walker.ron:", "pi_beta"])),
+        Case::edit(
+            "newton.max_iters zero",
+            walker,
+            &[(
+                "atol: Scalar(1e-14))",
+                "atol: Scalar(1e-14), newton: (max_iters: Some(0)))",
+            )],
+            &["orbit"],
+        )
+        .expect(Fails(2, &["newton.max_iters"])),
+        Case::edit(
+            "newton.tol above 1",
+            walker,
+            &[(
+                "atol: Scalar(1e-14))",
+                "atol: Scalar(1e-14), newton: (tol: Some(1.5)))",
+            )],
+            &["orbit"],
+        )
+        .expect(Fails(2, &["newton.tol"])),
+        Case::edit(
+            "newton.jacobian_reuse NaN",
+            walker,
+            &[(
+                "atol: Scalar(1e-14))",
+                "atol: Scalar(1e-14), newton: (jacobian_reuse: Some(NaN)))",
+            )],
+            &["orbit"],
+        )
+        .expect(Fails(2, &["jacobian_reuse"])),
+        Case::edit(
+            "multistep.max_order 13",
+            walker,
+            &[(
+                "atol: Scalar(1e-14))",
+                "atol: Scalar(1e-14), multistep: (max_order: Some(13)))",
+            )],
+            &["orbit"],
+        )
+        .expect(Fails(2, &["multistep.max_order"])),
+        Case::edit(
+            "unknown field in the integrator's newton settings",
+            walker,
+            &[(
+                "atol: Scalar(1e-14))",
+                "atol: Scalar(1e-14), newton: (iterations: 3))",
+            )],
+            &["orbit"],
+        )
+        .expect(Fails(2, &["simplest_walker.ron:", "iterations"])),
+        // `saltation simulate` and the `initial` section.
+        Case::args(
+            "simulate without an initial section",
+            &["simulate", "{models}/simplest_walker.ron", "--t-end", "1"],
+        )
+        .expect(Fails(2, &["no `initial` section"])),
+        Case::edit(
+            "initial state of the wrong length",
+            ball,
+            &[("x: [1.0, 0.0]", "x: [1.0]")],
+            &["simulate", "--t-end", "1"],
+        )
+        .expect(Fails(
+            2,
+            &[
+                "bouncing_ball.ron:19:",
+                "initial state has 1 value",
+                "2 state component",
+            ],
+        ))
+        .located(),
+        Case::edit(
+            "initial mode out of range",
+            ball,
+            &[("mode: 0)", "mode: 5)")],
+            &["simulate", "--t-end", "1"],
+        )
+        .expect(Fails(
+            2,
+            &["bouncing_ball.ron:19:", "initial mode 5 is not a mode"],
+        ))
+        .located(),
+        Case::edit(
+            "unknown field in initial",
+            ball,
+            &[("x: [1.0, 0.0]", "y: [1.0, 0.0]")],
+            &["simulate", "--t-end", "1"],
+        )
+        .expect(Fails(2, &["bouncing_ball.ron:", "y"])),
+        Case::args(
+            "simulate with an unknown method",
+            &[
+                "simulate",
+                "{models}/bouncing_ball.ron",
+                "--t-end",
+                "1",
+                "--method",
+                "rk45",
+            ],
+        )
+        .expect(Fails(
+            2,
+            &["--method rk45", "unknown method", "ode45 (dp5)"],
+        )),
+        Case::args(
+            "simulate by a MATLAB name",
+            &[
+                "simulate",
+                "{models}/bouncing_ball.ron",
+                "--t-end",
+                "1",
+                "--method",
+                "ode45",
+                "--json",
+            ],
+        )
+        .expect(Succeeds(&[
+            "\"method\":\"dp5\"",
+            "\"events\":[{\"t\":0.4515236409857",
+        ])),
+        Case::edit(
+            "stride method by a MATLAB name in the file",
+            ball,
+            &[("method: Dop853", "method: ode23")],
+            &["simulate", "--t-end", "1", "--json"],
+        )
+        .expect(Succeeds(&["\"method\":\"bs23\""])),
+        Case::edit(
+            "stride method unknown in the file",
+            ball,
+            &[("method: Dop853", "method: ode99")],
+            &["simulate", "--t-end", "1"],
+        )
+        .expect(Fails(2, &["bouncing_ball.ron:", "ode99"])),
+        Case::args(
+            "simulate --rtol out of range",
+            &[
+                "simulate",
+                "{models}/bouncing_ball.ron",
+                "--t-end",
+                "1",
+                "--rtol",
+                "2",
+            ],
+        )
+        .expect(Fails(2, &["--rtol 2", "rtol"])),
+        Case::args(
+            "simulate --atol zero",
+            &[
+                "simulate",
+                "{models}/bouncing_ball.ron",
+                "--t-end",
+                "1",
+                "--atol",
+                "0",
+            ],
+        )
+        .expect(Fails(2, &["--atol 0", "atol"])),
+        Case::args(
+            "simulate --atol NaN",
+            &[
+                "simulate",
+                "{models}/bouncing_ball.ron",
+                "--t-end",
+                "1",
+                "--atol",
+                "NaN",
+            ],
+        )
+        .expect(Fails(2, &["atol"])),
+        Case::args(
+            "simulate --t-end before the start",
+            &["simulate", "{models}/bouncing_ball.ron", "--t-end", "-1"],
+        )
+        .expect(Fails(2, &["--t-end", "before the start"])),
+        Case::args(
+            "simulate --t-end infinite",
+            &["simulate", "{models}/bouncing_ball.ron", "--t-end", "inf"],
+        )
+        .expect(Fails(2, &["--t-end", "finite"])),
+        Case::args(
+            "simulate without an end time",
+            &["simulate", "{models}/bouncing_ball.ron"],
+        )
+        .expect(Fails(2, &["--t-end"])),
+        Case::args(
+            "simulate --at not increasing",
+            &["simulate", "{models}/bouncing_ball.ron", "--at", "2,1"],
+        )
+        .expect(Fails(2, &["--at", "increasing"])),
+        Case::args(
+            "simulate --at after --t-end",
+            &[
+                "simulate",
+                "{models}/bouncing_ball.ron",
+                "--t-end",
+                "1",
+                "--at",
+                "0.5,2",
+            ],
+        )
+        .expect(Fails(2, &["--at", "after the end time"])),
+        Case::args(
+            "simulate --at malformed",
+            &["simulate", "{models}/bouncing_ball.ron", "--at", "0.5,x"],
+        )
+        .expect(Fails(2, &["--at 0.5,x", "not a number"])),
+        Case::args(
+            "simulate --out is a file",
+            &[
+                "simulate",
+                "{models}/bouncing_ball.ron",
+                "--t-end",
+                "1",
+                "--out",
+                "{models}/bouncing_ball.ron",
+            ],
+        )
+        .expect(Fails(2, &["bouncing_ball.ron"])),
+        Case::args(
+            "simulate into Zeno accumulation",
+            &["simulate", "{models}/bouncing_ball.ron", "--t-end", "10"],
+        )
+        .expect(Fails(1, &["simulation of", "failed at t = 4.06"])),
+        Case::args(
+            "simulate at sample times",
+            &[
+                "simulate",
+                "{models}/bouncing_ball.ron",
+                "--at",
+                "0,1,3",
+                "--json",
+            ],
+        )
+        .expect(Succeeds(&[
+            "\"samples\":[{\"t\":0.0,\"x\":[1.0,0.0]",
+            "\"t_end\":3.0",
+        ])),
     ]
 }
 

@@ -20,6 +20,7 @@
 
 pub mod ad;
 mod error;
+mod event_loop;
 mod guards;
 mod model;
 mod params;
@@ -32,7 +33,7 @@ pub use error::HybridError;
 pub use guards::ModeGuards;
 pub use model::{identity, GuardInfo, HybridModel, Scalar};
 pub use params::{check_range, get_param, param_names, set_param, ParamError};
-pub use simulate::{simulate, SimulateOptions, Trace};
+pub use simulate::{simulate, SimulateOptions, Trace, MAX_SAMPLES, MAX_STRIDES};
 pub use stride::{
     EventRecord, JacobianKind, StrideMap, StrideOptions, StrideResult, MAX_EVENTS_PER_STRIDE,
 };

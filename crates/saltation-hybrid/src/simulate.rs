@@ -1,25 +1,37 @@
-//! Simulation of many strides with a trace (times, states, modes, events) for plotting.
+//! Simulation through events and resets, with a trace (times, states, modes, events) for plots
+//! and tables: a number of strides, or a time span.
 
 use crate::error::HybridError;
-use crate::guards::{check_reset_finite, reset_at, ModeGuards};
+use crate::event_loop::{JumpWork, Segment, SegmentEnd};
 use crate::model::HybridModel;
 use crate::stride::{EventRecord, StrideOptions};
 use crate::variational::ModeFlow;
-use saltation_ode::{Sampling, Solver, Stop, Trajectory};
+use saltation_ode::{Sampling, Solver, Stats, Trajectory};
 
 /// What to simulate.
 #[derive(Debug, Clone, PartialEq)]
 pub struct SimulateOptions {
     /// Integration settings, start mode, events per stride and time limit per stride.
     pub stride: StrideOptions,
-    /// Number of strides (at most [`MAX_STRIDES`]).
+    /// Number of strides (at most [`MAX_STRIDES`]); ignored when `t_end` is set.
     pub strides: usize,
-    /// Output interval (dense output); `None` records every integration step.
+    /// Output interval (dense output); `None` records every integration step. Ignored when `at`
+    /// is set.
     pub dt: Option<f64>,
+    /// Start time (default 0).
+    pub t0: f64,
+    /// Integrate from `t0` to this time through any number of events (bounded by the Zeno
+    /// limits) instead of a number of strides; reaching it is success.
+    pub t_end: Option<f64>,
+    /// Sample exactly at these times (increasing, within the simulated span), from the
+    /// integrator's dense output, instead of every `dt`.
+    pub at: Option<Vec<f64>>,
 }
 
 /// Largest [`SimulateOptions::strides`].
 pub const MAX_STRIDES: usize = 1_000_000;
+/// Largest number of sample times ([`SimulateOptions::at`], or the span over `dt`).
+pub const MAX_SAMPLES: usize = 10_000_000;
 
 impl Default for SimulateOptions {
     fn default() -> Self {
@@ -27,12 +39,66 @@ impl Default for SimulateOptions {
             stride: StrideOptions::default(),
             strides: 1,
             dt: Some(0.01),
+            t0: 0.0,
+            t_end: None,
+            at: None,
         }
     }
 }
 
-/// A simulated trajectory. If a stride failed, `failure` says why and everything before it is
-/// kept.
+impl SimulateOptions {
+    /// Checks every field (the stride options against the model).
+    pub fn validate_for<M: HybridModel + ?Sized>(&self, model: &M) -> Result<(), HybridError> {
+        self.stride.validate_for(model)?;
+        let bad = |field, reason| Err(HybridError::InvalidOption { field, reason });
+        if self.strides > MAX_STRIDES {
+            return bad("strides", "must be at most 1000000");
+        }
+        if !self.t0.is_finite() {
+            return bad("t0", "must be finite");
+        }
+        if let Some(t_end) = self.t_end {
+            if !(t_end.is_finite() && t_end >= self.t0) {
+                return bad("t_end", "must be finite and not before the start time");
+            }
+        }
+        if let Some(dt) = self.dt {
+            if !(dt > 0.0 && dt.is_finite()) {
+                return bad("dt", "must be finite and > 0");
+            }
+            // Samples per segment: over the whole span, or over one stride's time limit.
+            let span = self
+                .t_end
+                .map_or(self.stride.t_max, |t_end| t_end - self.t0);
+            if self.at.is_none() && !(span / dt <= MAX_SAMPLES as f64) {
+                return bad("dt", "gives more than 1e7 samples in one segment");
+            }
+        }
+        if let Some(at) = &self.at {
+            if at.len() > MAX_SAMPLES {
+                return bad("at", "at most 1e7 sample times");
+            }
+            if at.iter().any(|t| !t.is_finite()) {
+                return bad("at", "every sample time must be finite");
+            }
+            if at.windows(2).any(|w| !(w[1] > w[0])) {
+                return bad("at", "sample times must be strictly increasing");
+            }
+            if at.first().is_some_and(|&t| t < self.t0) {
+                return bad("at", "sample times must not be before the start time");
+            }
+            if let (Some(&last), Some(t_end)) = (at.last(), self.t_end) {
+                if last > t_end {
+                    return bad("at", "sample times must not be after the end time");
+                }
+            }
+        }
+        Ok(())
+    }
+}
+
+/// A simulated trajectory. If the simulation failed, `failure` says why and everything before
+/// it is kept.
 #[derive(Debug, Clone, Default)]
 pub struct Trace {
     /// Sample times.
@@ -45,23 +111,22 @@ pub struct Trace {
     pub events: Vec<EventRecord>,
     /// States at the start of each stride (the first is the initial state).
     pub stride_starts: Vec<Vec<f64>>,
+    /// Where the simulation ended: time, state and mode (after the last reset).
+    pub end: (f64, Vec<f64>, usize),
+    /// Integrator work over the whole simulation.
+    pub stats: Stats,
     /// Why the simulation stopped early, if it did.
     pub failure: Option<HybridError>,
 }
 
-/// Simulates `opts.strides` strides from `x0` in `opts.stride.start_mode`.
+/// Simulates from `x0` at time `opts.t0` in `opts.stride.start_mode`: `opts.strides` strides, or
+/// up to `opts.t_end`.
 pub fn simulate<M: HybridModel + ?Sized>(
     model: &M,
     x0: &[f64],
     opts: &SimulateOptions,
 ) -> Result<Trace, HybridError> {
-    opts.stride.validate_for(model)?;
-    if opts.strides > MAX_STRIDES {
-        return Err(HybridError::InvalidOption {
-            field: "strides",
-            reason: "must be at most 1000000",
-        });
-    }
+    opts.validate_for(model)?;
     let n = model.dim();
     if x0.len() != n {
         return Err(HybridError::DimensionMismatch {
@@ -70,96 +135,117 @@ pub fn simulate<M: HybridModel + ?Sized>(
             got: x0.len(),
         });
     }
-    if let Some(dt) = opts.dt {
-        if !(dt > 0.0 && dt.is_finite()) {
-            return Err(HybridError::InvalidOption {
-                field: "dt",
-                reason: "must be finite and > 0",
-            });
-        }
+    if x0.iter().any(|v| !v.is_finite()) {
+        return Err(HybridError::NonFinite {
+            what: "initial state",
+        });
     }
     let mut solver = Solver::new(opts.stride.method.stepper(), opts.stride.ode.clone())
         .map_err(|source| HybridError::Ode { mode: 0, source })?;
+    let mut work = JumpWork::new(n);
     let mut trace = Trace::default();
     let mut mode = opts.stride.start_mode;
     let mut x = x0.to_vec();
-    let mut t = 0.0;
-    let mut started = false;
-    'strides: for _ in 0..opts.strides {
+    let mut t = opts.t0;
+    let mut first = true;
+    let span = opts.t_end.is_some();
+    let strides = if span { 1 } else { opts.strides };
+    'strides: for _ in 0..strides {
         trace.stride_starts.push(x.clone());
-        let t_limit = t + opts.stride.t_max;
-        for _ in 0..opts.stride.events_per_stride {
-            let guards = ModeGuards { model, mode };
+        let t_limit = opts.t_end.unwrap_or(t + opts.stride.t_max);
+        let mut events_left = opts.stride.events_per_stride;
+        while span || events_left > 0 {
+            events_left = events_left.saturating_sub(1);
             let sys = ModeFlow { model, mode };
-            let sampling = match opts.dt {
-                Some(dt) => {
-                    let k0 = (t / dt).floor() as usize + 1;
-                    let k1 = (t_limit / dt).ceil() as usize;
-                    let mut times = vec![t];
-                    times.extend((k0..=k1).map(|k| k as f64 * dt).filter(|&s| s > t));
-                    Sampling::Times(times)
-                }
-                None => Sampling::Steps,
+            let mut traj = Trajectory::new(sampling(opts, t, t_limit, first));
+            let seg = Segment {
+                model,
+                mode,
+                sys: &sys,
+                first,
+                grazing_tol: opts.stride.grazing_tol,
             };
-            let mut traj = Trajectory::new(sampling);
-            let res = if started {
-                solver.restart(&sys, &guards, t, &x)
-            } else {
-                solver.start(&sys, &guards, t, &x)
-            }
-            .and_then(|_| solver.integrate(&sys, &guards, t_limit, Some(&mut traj)));
-            started = true;
+            let res = seg.advance(&mut solver, t, &x, t_limit, Some(&mut traj), &mut work);
+            first = false;
             for k in 0..traj.len() {
                 trace.t.push(traj.t[k]);
                 trace.x.push(traj.state(k).to_vec());
                 trace.mode.push(mode);
             }
-            let hit = match res {
-                Err(source) => {
-                    trace.failure = Some(HybridError::Ode { mode, source });
+            let c = match res {
+                Err(e) => {
+                    trace.failure = Some(e);
                     break 'strides;
                 }
-                Ok(Stop::TimeReached) => {
+                Ok(SegmentEnd::TimeReached) if span => {
+                    t = t_limit;
+                    x.copy_from_slice(solver.y());
+                    break 'strides;
+                }
+                Ok(SegmentEnd::TimeReached) => {
                     trace.failure = Some(HybridError::GuardNotReached {
                         mode,
                         t_max: opts.stride.t_max,
                     });
                     break 'strides;
                 }
-                Ok(Stop::Event(hit)) => hit,
+                Ok(SegmentEnd::Event(c)) => c,
             };
-            // Close the segment exactly at the event.
-            if trace.t.last() != Some(&hit.t) {
-                trace.t.push(hit.t);
-                trace.x.push(hit.y.clone());
+            let dense_grid = opts.at.is_none();
+            // Close the segment exactly at the event (not for explicit sample times).
+            if dense_grid && trace.t.last() != Some(&c.t) {
+                trace.t.push(c.t);
+                trace.x.push(c.y_minus.clone());
                 trace.mode.push(mode);
             }
-            let (target, xp) = match reset_at(model, mode, hit.index, hit.t, &hit.y) {
-                Ok(r) => r,
-                Err(e) => {
-                    trace.failure = Some(e);
-                    break 'strides;
-                }
-            };
             trace.events.push(EventRecord {
-                t: hit.t,
+                t: c.t,
                 mode,
-                guard: hit.index,
-                target,
-                x_minus: hit.y,
-                x_plus: xp.clone(),
+                guard: c.guard,
+                target: c.target,
+                x_minus: c.y_minus,
+                x_plus: c.x_plus.clone(),
             });
-            if let Err(e) = check_reset_finite(&xp) {
-                trace.failure = Some(e);
-                break 'strides;
+            mode = c.target;
+            x = c.x_plus;
+            t = c.t;
+            if dense_grid {
+                trace.t.push(t);
+                trace.x.push(x.clone());
+                trace.mode.push(mode);
             }
-            mode = target;
-            x = xp;
-            t = hit.t;
-            trace.t.push(t);
-            trace.x.push(x.clone());
-            trace.mode.push(mode);
         }
     }
+    trace.stats = solver.stats();
+    trace.end = (t, x, mode);
     Ok(trace)
+}
+
+/// Output times of a segment from `t` to `t_limit`: the requested times in the segment
+/// (including `t` itself only on the first segment, so that a time at an event is recorded
+/// once), the `dt` grid with the segment's start, or every step.
+fn sampling(opts: &SimulateOptions, t: f64, t_limit: f64, first: bool) -> Sampling {
+    if let Some(at) = &opts.at {
+        let times = at
+            .iter()
+            .copied()
+            .filter(|&s| (s > t || (first && s == t)) && s <= t_limit)
+            .collect();
+        return Sampling::Times(times);
+    }
+    match opts.dt {
+        Some(dt) => {
+            // Grid points k·dt in (t, t_limit]; the count is bounded by validation.
+            let k0 = (t / dt).floor() as i64 + 1;
+            let k1 = (t_limit / dt).ceil() as i64;
+            let mut times = vec![t];
+            times.extend(
+                (k0..=k1)
+                    .map(|k| k as f64 * dt)
+                    .filter(|&s| s > t && s <= t_limit),
+            );
+            Sampling::Times(times)
+        }
+        None => Sampling::Steps,
+    }
 }

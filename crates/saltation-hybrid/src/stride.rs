@@ -13,16 +13,13 @@
 //! - [`JacobianKind::Monodromy`] (fixed time, as in the constrained-hopping paper): the same
 //!   product with `S_k` at the last event; it keeps the trivial multiplier 1 along the flow.
 
-use crate::ad::{guard_gradient, reset_jacobian};
 use crate::error::HybridError;
-use crate::guards::{check_reset_finite, reset_at, ModeGuards};
+use crate::event_loop::{JumpWork, Segment, SegmentEnd};
 use crate::model::HybridModel;
-use crate::saltation::{saltation_matrix, terminal_factor, transversality, EventSite, Jump};
+use crate::saltation::{saltation_matrix, terminal_factor};
 use crate::variational::{ModeFlow, VariationalFlow};
 use nalgebra::DMatrix;
-use saltation_ode::{
-    AnyStepper, Atol, EventSet, Method, OdeError, OdeSystem, Solver, SolverOptions, Stats, Stop,
-};
+use saltation_ode::{AnyStepper, Atol, Method, Solver, SolverOptions, Stats};
 use serde::{Deserialize, Serialize};
 
 /// Which Jacobian a stride computes.
@@ -206,10 +203,7 @@ pub struct StrideMap<'a, M: ?Sized> {
 
 struct Buffers {
     y: Vec<f64>,
-    gx: Vec<f64>,
-    hx: Vec<f64>,
-    fm: Vec<f64>,
-    fp: Vec<f64>,
+    jump: JumpWork,
     fac: Vec<f64>,
     phi: Vec<f64>,
 }
@@ -224,10 +218,7 @@ impl<'a, M: HybridModel + ?Sized> StrideMap<'a, M> {
         let var = Solver::new(opts.method.stepper(), opts.variational_ode(n)).map_err(ode_err)?;
         let buf = Buffers {
             y: vec![0.0; n + n * n],
-            gx: vec![0.0; n * n],
-            hx: vec![0.0; n],
-            fm: vec![0.0; n],
-            fp: vec![0.0; n],
+            jump: JumpWork::new(n),
             fac: vec![0.0; n * n],
             phi: vec![0.0; n * n],
         };
@@ -278,48 +269,47 @@ impl<'a, M: HybridModel + ?Sized> StrideMap<'a, M> {
         let mut events: Vec<EventRecord> = Vec::with_capacity(self.opts.events_per_stride.min(8));
         let t_max = self.opts.t_max;
         loop {
-            let guards = ModeGuards { model, mode };
             let first = events.is_empty();
             let y0 = &b.y[..len];
-            let stop = if with_jac {
+            let grazing_tol = self.opts.grazing_tol;
+            let end = if with_jac {
                 let sys = VariationalFlow::new(model, mode);
-                segment(&mut self.var, &sys, &guards, first, t, y0, t_max)
+                let seg = Segment {
+                    model,
+                    mode,
+                    sys: &sys,
+                    first,
+                    grazing_tol,
+                };
+                seg.advance(&mut self.var, t, y0, t_max, None, &mut b.jump)
             } else {
                 let sys = ModeFlow { model, mode };
-                segment(&mut self.plain, &sys, &guards, first, t, y0, t_max)
-            }
-            .map_err(|source| HybridError::Ode { mode, source })?;
-            let hit = match stop {
-                Stop::TimeReached => return Err(HybridError::GuardNotReached { mode, t_max }),
-                Stop::Event(hit) => hit,
+                let seg = Segment {
+                    model,
+                    mode,
+                    sys: &sys,
+                    first,
+                    grazing_tol,
+                };
+                seg.advance(&mut self.plain, t, y0, t_max, None, &mut b.jump)
+            }?;
+            let c = match end {
+                SegmentEnd::TimeReached => {
+                    return Err(HybridError::GuardNotReached { mode, t_max })
+                }
+                SegmentEnd::Event(c) => c,
             };
-            let j = hit.index;
-            t = hit.t;
-            let xm = &hit.y[..n];
-            let (target, xp) = reset_at(model, mode, j, t, xm)?;
-            check_reset_finite(&xp)?;
-            // Transversality (grazing) is checked at every event, with or without Jacobian.
-            model.flow::<f64>(mode, t, xm, &mut b.fm);
-            model.flow::<f64>(target, t, &xp, &mut b.fp);
-            guard_gradient(model, mode, j, xm, &mut b.hx);
-            reset_jacobian(model, mode, j, xm, &mut b.gx);
-            let jump = Jump {
-                gx: &b.gx,
-                hx: &b.hx,
-                f_minus: &b.fm,
-                f_plus: &b.fp,
-            };
-            let site = EventSite { mode, guard: j, t };
-            let hxf = transversality(&jump, site, self.opts.grazing_tol)?;
+            t = c.t;
             let last = events.len() + 1 == self.opts.events_per_stride;
             if with_jac {
+                let jump = b.jump.jump();
                 if last && kind == JacobianKind::StrideMap {
-                    terminal_factor(&jump, hxf, &mut b.fac);
+                    terminal_factor(&jump, c.hxf, &mut b.fac);
                 } else {
-                    saltation_matrix(&jump, hxf, &mut b.fac);
+                    saltation_matrix(&jump, c.hxf, &mut b.fac);
                 }
                 // Φ ← factor · Φ⁻
-                let phi_m = &hit.y[n..n + n * n];
+                let phi_m = &c.y_minus[n..n + n * n];
                 for i in 0..n {
                     for k in 0..n {
                         let mut acc = 0.0;
@@ -331,16 +321,18 @@ impl<'a, M: HybridModel + ?Sized> StrideMap<'a, M> {
                 }
                 b.y[n..n + n * n].copy_from_slice(&b.phi);
             }
-            b.y[..n].copy_from_slice(&xp);
+            b.y[..n].copy_from_slice(&c.x_plus);
+            let mut x_minus = c.y_minus;
+            x_minus.truncate(n);
             events.push(EventRecord {
                 t,
                 mode,
-                guard: j,
-                target,
-                x_minus: xm.to_vec(),
-                x_plus: xp,
+                guard: c.guard,
+                target: c.target,
+                x_minus,
+                x_plus: c.x_plus,
             });
-            mode = target;
+            mode = c.target;
             if last {
                 let stats = if with_jac {
                     self.var.stats()
@@ -359,23 +351,4 @@ impl<'a, M: HybridModel + ?Sized> StrideMap<'a, M> {
             }
         }
     }
-}
-
-/// Integrates one smooth segment from `(t, y)` to its first guard or `t_max`: starts the solver
-/// on the stride's first segment, restarts it (keeping statistics and Zeno history) after a jump.
-fn segment<S: OdeSystem, E: EventSet>(
-    solver: &mut Solver<AnyStepper>,
-    sys: &S,
-    guards: &E,
-    first: bool,
-    t: f64,
-    y: &[f64],
-    t_max: f64,
-) -> Result<Stop, OdeError> {
-    if first {
-        solver.start(sys, guards, t, y)?;
-    } else {
-        solver.restart(sys, guards, t, y)?;
-    }
-    solver.integrate(sys, guards, t_max, None)
 }

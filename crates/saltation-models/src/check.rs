@@ -94,13 +94,13 @@ impl crate::InitialState {
             })
         };
         if !self.t.is_finite() {
-            return bad("t", "must be finite".into());
+            return bad("t", "initial time must be finite".into());
         }
         if self.x.len() != model.dim() {
             return bad(
                 "x",
                 format!(
-                    "has {} value(s), but {} has {} state component(s)",
+                    "initial state has {} value(s), but {} has {} state component(s)",
                     self.x.len(),
                     model.name(),
                     model.dim()
@@ -108,13 +108,13 @@ impl crate::InitialState {
             );
         }
         if let Some(k) = self.x.iter().position(|v| !v.is_finite()) {
-            return bad("x", format!("value {} is not finite", k + 1));
+            return bad("x", format!("initial state value {} is not finite", k + 1));
         }
         if self.mode >= model.modes() {
             return bad(
                 "mode",
                 format!(
-                    "{} is not a mode of {} (it has {})",
+                    "initial mode {} is not a mode of {} (it has {})",
                     self.mode,
                     model.name(),
                     model.modes()

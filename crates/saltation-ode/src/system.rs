@@ -81,7 +81,7 @@ pub fn base_dim(dim: usize, c: usize) -> Option<usize> {
         return Some(dim);
     }
     // n + n c = dim with c = n for a square Φ; in general n = dim / (1 + c).
-    (dim % (1 + c) == 0).then(|| dim / (1 + c))
+    dim.is_multiple_of(1 + c).then(|| dim / (1 + c))
 }
 
 /// An [`OdeSystem`] made from a closure `|t, y, dy|`.

@@ -359,7 +359,7 @@ pub fn diagram_json(param: &str, columns: &[DiagramColumn]) -> Value {
 // ---------------------------------------------------------------------------------------------
 
 /// A CSV field: quoted if it holds a comma, quote or line break.
-fn csv_field(s: &str) -> String {
+pub(crate) fn csv_field(s: &str) -> String {
     if s.contains([',', '"', '\n', '\r']) {
         format!("\"{}\"", s.replace('"', "\"\""))
     } else {
@@ -517,6 +517,7 @@ pub fn summary(r: &ScriptResult) -> String {
 mod figures;
 mod files;
 mod numbers;
+mod simulation;
 
 pub use figures::{
     bifurcation_diagram, failure_label, failure_regions, floquet_plot, looks, multiplier_plot,
@@ -525,3 +526,4 @@ pub use figures::{
 };
 pub use files::{check_destination, write_atomic, Outputs};
 pub use numbers::{fixed, shortest};
+pub use simulation::{events_csv, samples_csv, simulation_figure, write_simulation};

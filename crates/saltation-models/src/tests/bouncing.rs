@@ -62,6 +62,7 @@ fn impact_times_and_velocities_match_the_closed_form() {
         stride: opts(),
         strides: k,
         dt: None,
+        ..Default::default()
     };
     let trace = simulate(&ball, &[h0, 0.0], &sim).unwrap();
     assert!(trace.failure.is_none(), "{:?}", trace.failure);
@@ -97,6 +98,7 @@ fn zeno_ends_with_an_error_not_a_hang() {
         stride: mf.stride.clone(),
         strides: 10_000,
         dt: None,
+        ..Default::default()
     };
     let trace = simulate(&ball, &[1.0, 0.0], &sim).unwrap();
     let failure = trace

@@ -99,16 +99,15 @@ impl JacobianWork {
         }
         let n = self.n;
         self.y_tmp.copy_from_slice(y);
-        for j in 0..n {
-            let yj = y[j];
+        for (j, &yj) in y.iter().enumerate().take(n) {
             let delta = (f64::EPSILON * yj.abs().max(FD_FLOOR)).sqrt();
             self.y_tmp[j] = yj + delta;
             // The increment actually represented.
             let delta = self.y_tmp[j] - yj;
             sys.rhs(t, &self.y_tmp, &mut self.f_tmp);
             stats.rhs_evals += 1;
-            for i in 0..n {
-                self.jac[i * n + j] = (self.f_tmp[i] - f[i]) / delta;
+            for (i, (fd, f0)) in self.f_tmp.iter().zip(f).take(n).enumerate() {
+                self.jac[i * n + j] = (fd - f0) / delta;
             }
             self.y_tmp[j] = yj;
         }

@@ -1,0 +1,371 @@
+//! `saltation simulate`: runs a model file's model forward in time from the file's `initial`
+//! section (time, state, mode) through its events and resets
+//! ([`saltation_hybrid::simulate`] over a time span).
+//!
+//! Method and tolerances come from the file's `stride` section unless `--method`, `--rtol`,
+//! `--atol` override them; `--method` takes every method name and the MATLAB names (`ode45`,
+//! `ode15s`, …). The end time is `--t-end`, else the last `--at` time. Samples are at the `--at`
+//! times (from the integrator's dense output), else at every accepted step and at the events.
+//! With `--json` the output is exactly one [`SimulationJson`] object, a public interface; with
+//! `--out DIR` the samples and events are also written as CSV with a time-series figure.
+
+use crate::format::{self, KeyValue};
+use crate::input::{parse_guess, LoadedModel, ModelArgs};
+use crate::orbit::parameters;
+use crate::report::{self, Outputs};
+use crate::CliError;
+use clap::Args;
+use saltation_hybrid::{simulate, HybridModel, SimulateOptions, Trace};
+use saltation_models::Model;
+use saltation_ode::{Atol, Method};
+use serde::{Deserialize, Serialize};
+use std::io::Write;
+use std::path::PathBuf;
+use std::time::Instant;
+
+/// Arguments of `saltation simulate`.
+#[derive(Debug, Clone, Args)]
+pub struct SimulateArgs {
+    /// The model file (with an `initial` section) and parameter overrides.
+    #[command(flatten)]
+    pub model: ModelArgs,
+
+    /// Integration method (default: the file's `stride.method`): euler, heun, rk4, bs23, rkf45,
+    /// dp5, dop853, radau5, ndf, bdf, rosenbrock23, trapezoid, trbdf2, abm, or a MATLAB name
+    /// (ode45, ode23, ode113, ode15s, ode23s, ode23t, ode23tb).
+    #[arg(long, value_name = "NAME")]
+    pub method: Option<String>,
+
+    /// Relative tolerance (default: the file's).
+    #[arg(long, value_name = "R")]
+    pub rtol: Option<f64>,
+
+    /// Absolute tolerance, one value for every component (default: the file's).
+    #[arg(long, value_name = "A")]
+    pub atol: Option<f64>,
+
+    /// End time (default: the last --at time).
+    #[arg(long = "t-end", value_name = "T", allow_hyphen_values = true)]
+    pub t_end: Option<f64>,
+
+    /// Sample times, comma-separated and increasing (e.g. --at 5,10,20); default: every step.
+    #[arg(long, value_name = "T1,T2,...", allow_hyphen_values = true)]
+    pub at: Option<String>,
+
+    /// Print one JSON object instead of the summary: {"method", "t_end", "x_end", "mode_end",
+    /// "samples": [{"t", "x", "mode"}], "events": [{"t", "guard", "from", "to"}],
+    /// "stats": {"rhs_evals", "jacobian_evals", "lu_decompositions", "steps",
+    /// "rejected_steps"}, "wall_s"}.
+    #[arg(long)]
+    pub json: bool,
+
+    /// Also write the samples and events as CSV and a time-series figure to this directory.
+    #[arg(long, value_name = "DIR")]
+    pub out: Option<PathBuf>,
+}
+
+/// One sample of the trajectory.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct SampleJson {
+    /// Time.
+    pub t: f64,
+    /// State.
+    pub x: Vec<f64>,
+    /// Mode.
+    pub mode: usize,
+}
+
+/// One event of the trajectory.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct EventJson {
+    /// Time.
+    pub t: f64,
+    /// Guard that fired (index within its mode).
+    pub guard: usize,
+    /// Mode before.
+    pub from: usize,
+    /// Mode after.
+    pub to: usize,
+}
+
+/// Integrator work.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct StatsJson {
+    /// Vector-field evaluations (finite-difference Jacobians included).
+    pub rhs_evals: usize,
+    /// Jacobian evaluations.
+    pub jacobian_evals: usize,
+    /// LU decompositions.
+    pub lu_decompositions: usize,
+    /// Accepted steps.
+    pub steps: usize,
+    /// Rejected steps.
+    pub rejected_steps: usize,
+}
+
+/// The JSON output of `saltation simulate` (a public interface: exactly these keys).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct SimulationJson {
+    /// Method name (the short name, also when a MATLAB alias was given).
+    pub method: String,
+    /// End time.
+    pub t_end: f64,
+    /// State at the end time.
+    pub x_end: Vec<f64>,
+    /// Mode at the end time.
+    pub mode_end: usize,
+    /// The samples.
+    pub samples: Vec<SampleJson>,
+    /// The events, in order.
+    pub events: Vec<EventJson>,
+    /// Integrator work.
+    pub stats: StatsJson,
+    /// Wall-clock time of the integration, in seconds.
+    pub wall_s: f64,
+}
+
+/// What to run, from the file and the command line.
+struct Plan {
+    method: Method,
+    t0: f64,
+    x0: Vec<f64>,
+    opts: SimulateOptions,
+}
+
+/// The method, tolerances, span and samples: the file's with the command line's overrides,
+/// checked by [`SimulateOptions::validate_for`].
+fn plan(args: &SimulateArgs, loaded: &LoadedModel) -> Result<Plan, CliError> {
+    let file = &loaded.file;
+    let init = file.initial.as_ref().ok_or_else(|| CliError::NoInitial {
+        file: loaded.path.clone(),
+    })?;
+    let mut stride = file.stride.clone();
+    if let Some(name) = &args.method {
+        stride.method = Method::from_name(name).ok_or_else(|| CliError::BadArgument {
+            arg: format!("--method {name}"),
+            reason: format!("unknown method; known: {}", Method::names_list()),
+        })?;
+    }
+    if let Some(r) = args.rtol {
+        stride.ode.rtol = r;
+    }
+    if let Some(a) = args.atol {
+        stride.ode.atol = Atol::Scalar(a);
+    }
+    stride.start_mode = init.mode;
+    let at = args.at.as_deref().map(parse_times).transpose()?;
+    let t_end = match (args.t_end, at.as_ref().and_then(|a| a.last())) {
+        (Some(t), _) => t,
+        (None, Some(&last)) => last,
+        (None, None) => {
+            return Err(CliError::BadArgument {
+                arg: "saltation simulate".into(),
+                reason: "give the end time with --t-end T (or sample times with --at)".into(),
+            })
+        }
+    };
+    let opts = SimulateOptions {
+        stride,
+        strides: 1,
+        dt: None,
+        t0: init.t,
+        t_end: Some(t_end),
+        at,
+    };
+    opts.validate_for(&file.model)
+        .map_err(|e| bad_setting(args, e))?;
+    Ok(Plan {
+        method: opts.stride.method,
+        t0: init.t,
+        x0: init.x.clone(),
+        opts,
+    })
+}
+
+/// A setting refused by validation, named by the command-line argument that set it.
+fn bad_setting(args: &SimulateArgs, e: saltation_hybrid::HybridError) -> CliError {
+    let text = e.to_string();
+    let arg = if text.contains("`rtol`") && args.rtol.is_some() {
+        format!("--rtol {}", format::value(args.rtol.unwrap_or_default()))
+    } else if text.contains("`atol`") && args.atol.is_some() {
+        format!("--atol {}", format::value(args.atol.unwrap_or_default()))
+    } else if text.contains("`t_end`") {
+        "--t-end".to_string()
+    } else if text.contains("`at`") {
+        "--at".to_string()
+    } else {
+        "settings".to_string()
+    };
+    CliError::BadArgument { arg, reason: text }
+}
+
+/// `--at`: comma-separated finite times.
+fn parse_times(arg: &str) -> Result<Vec<f64>, CliError> {
+    parse_guess(arg).map_err(|e| CliError::BadArgument {
+        arg: format!("--at {arg}"),
+        reason: e
+            .to_string()
+            .split(": ")
+            .last()
+            .unwrap_or("not a list of numbers")
+            .to_string(),
+    })
+}
+
+/// Runs `saltation simulate`.
+pub fn run(args: &SimulateArgs, out: &mut dyn Write) -> Result<(), CliError> {
+    let loaded = args.model.load()?;
+    let plan = plan(args, &loaded)?;
+    let outputs = args.out.as_ref().map(|dir| Outputs {
+        dir: dir.clone(),
+        stem: report::stem_of(&args.model.file),
+        render: Default::default(),
+    });
+    if let Some(o) = &outputs {
+        o.check()?;
+    }
+    let model = &loaded.file.model;
+    let start = Instant::now();
+    let trace = simulate(model, &plan.x0, &plan.opts).map_err(|e| CliError::BadArgument {
+        arg: "settings".into(),
+        reason: e.to_string(),
+    })?;
+    let wall = start.elapsed();
+    if let Some(e) = trace.failure {
+        return Err(CliError::Simulation {
+            file: loaded.path.clone(),
+            method: plan.method.name(),
+            t: trace.end.0,
+            source: Box::new(e),
+        });
+    }
+    let json = to_json(plan.method, &trace, wall.as_secs_f64());
+    let files = match &outputs {
+        Some(o) => report::write_simulation(&json, model, o)?,
+        None => Vec::new(),
+    };
+    let text = if args.json {
+        serde_json::to_string(&json)? + "\n"
+    } else {
+        human(&loaded, &plan, &json, &files)
+    };
+    out.write_all(text.as_bytes())?;
+    out.flush()?;
+    Ok(())
+}
+
+/// The JSON object of a finished simulation.
+pub fn to_json(method: Method, trace: &Trace, wall_s: f64) -> SimulationJson {
+    let s = trace.stats;
+    SimulationJson {
+        method: method.name().to_string(),
+        t_end: trace.end.0,
+        x_end: trace.end.1.clone(),
+        mode_end: trace.end.2,
+        samples: (0..trace.t.len())
+            .map(|k| SampleJson {
+                t: trace.t[k],
+                x: trace.x[k].clone(),
+                mode: trace.mode[k],
+            })
+            .collect(),
+        events: trace
+            .events
+            .iter()
+            .map(|e| EventJson {
+                t: e.t,
+                guard: e.guard,
+                from: e.mode,
+                to: e.target,
+            })
+            .collect(),
+        stats: StatsJson {
+            rhs_evals: s.rhs_evals,
+            jacobian_evals: s.jacobian_evals,
+            lu_decompositions: s.lu_decompositions,
+            steps: s.steps,
+            rejected_steps: s.rejected_steps,
+        },
+        wall_s,
+    }
+}
+
+/// The summary table.
+fn human(loaded: &LoadedModel, plan: &Plan, j: &SimulationJson, files: &[PathBuf]) -> String {
+    let model: &Model = &loaded.file.model;
+    let o = &plan.opts.stride;
+    let method = match plan.method.matlab_name() {
+        Some(m) => format!("{} (MATLAB {m})", plan.method.name()),
+        None => plan.method.name().to_string(),
+    };
+    let atol = match &o.ode.atol {
+        Atol::Scalar(a) => format::short(*a),
+        Atol::Vector(v) => format::vector(v),
+    };
+    let names = model.state_names();
+    let mut t = KeyValue::new();
+    t.row("model", format!("{} ({})", model.name(), loaded.path))
+        .row("parameters", parameters(model))
+        .row("method", method)
+        .row(
+            "tolerances",
+            format!("rtol = {}, atol = {atol}", format::short(o.ode.rtol)),
+        )
+        .row(
+            "span",
+            format!(
+                "t = {} to {} from mode {}",
+                format::value(plan.t0),
+                format::value(j.t_end),
+                o.start_mode
+            ),
+        )
+        .row("end state", format!("(mode {})", j.mode_end));
+    for (i, x) in j.x_end.iter().enumerate() {
+        let name = names.get(i).cloned().unwrap_or_else(|| format!("x{i}"));
+        t.row(format!("  {name}"), format::number(*x, 24));
+    }
+    let s = &j.stats;
+    t.row("events", j.events.len().to_string())
+        .row(
+            "work",
+            format!(
+                "{} steps ({} rejected), {} f evaluations, {} Jacobians, {} LU",
+                s.steps, s.rejected_steps, s.rhs_evals, s.jacobian_evals, s.lu_decompositions
+            ),
+        )
+        .row(
+            "wall time",
+            format::duration(std::time::Duration::from_secs_f64(j.wall_s)),
+        );
+    let mut text = t.render();
+    if plan.opts.at.is_some() {
+        text.push_str("\nsamples\n");
+        let mut head = format!("{:>14} {:>5}", "t", "mode");
+        for n in &names {
+            head.push_str(&format!(" {n:>24}"));
+        }
+        text.push_str(&head);
+        text.push('\n');
+        for s in &j.samples {
+            let mut row = format!("{:>14} {:>5}", format::value(s.t), s.mode);
+            for x in &s.x {
+                row.push(' ');
+                row.push_str(&format::number(*x, 24));
+            }
+            text.push_str(&row);
+            text.push('\n');
+        }
+    }
+    if !files.is_empty() {
+        text.push_str("\nfiles written\n");
+        for f in files {
+            text.push_str(&format!("  {}\n", f.display()));
+        }
+    }
+    text
+}

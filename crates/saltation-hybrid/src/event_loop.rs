@@ -1,0 +1,136 @@
+//! The one event loop of the hybrid layer: integrate a mode's flow to its first guard, then
+//! take the discrete step there (failure guards, reset, target mode, finiteness, transversality).
+//!
+//! The stride map ([`crate::StrideMap`]) and the simulation ([`crate::simulate`]) both advance
+//! by calling [`advance`] once per event, so an event is located, reset and checked for grazing
+//! the same way whether a stride Jacobian or a plotted trajectory is wanted. What differs is
+//! only what the caller does with the crossing: the stride map multiplies the variational matrix
+//! by a saltation matrix built from the same [`JumpWork`], the simulation records samples.
+
+use crate::ad::{guard_gradient, reset_jacobian};
+use crate::error::HybridError;
+use crate::guards::{check_reset_finite, reset_at, ModeGuards};
+use crate::model::HybridModel;
+use crate::saltation::{transversality, EventSite, Jump};
+use saltation_ode::{AnyStepper, OdeSystem, Solver, Stop, Trajectory};
+
+/// The vectors of one jump (`g_x`, `h_x`, `f⁻`, `f⁺`), reused from event to event.
+pub(crate) struct JumpWork {
+    gx: Vec<f64>,
+    hx: Vec<f64>,
+    fm: Vec<f64>,
+    fp: Vec<f64>,
+}
+
+impl JumpWork {
+    /// Work for a model of dimension `n`.
+    pub(crate) fn new(n: usize) -> Self {
+        Self {
+            gx: vec![0.0; n * n],
+            hx: vec![0.0; n],
+            fm: vec![0.0; n],
+            fp: vec![0.0; n],
+        }
+    }
+
+    /// The last crossing's jump.
+    pub(crate) fn jump(&self) -> Jump<'_> {
+        Jump {
+            gx: &self.gx,
+            hx: &self.hx,
+            f_minus: &self.fm,
+            f_plus: &self.fp,
+        }
+    }
+}
+
+/// An event at the end of a segment, after its discrete step.
+#[derive(Debug, Clone)]
+pub(crate) struct Crossing {
+    /// Event time.
+    pub t: f64,
+    /// Guard that fired.
+    pub guard: usize,
+    /// Mode after the event.
+    pub target: usize,
+    /// The integrator's state just before the event (the state, then `Φ` for a variational
+    /// system).
+    pub y_minus: Vec<f64>,
+    /// The state just after the reset.
+    pub x_plus: Vec<f64>,
+    /// `h_x f⁻`, already checked against grazing.
+    pub hxf: f64,
+}
+
+/// How a segment ended.
+pub(crate) enum SegmentEnd {
+    /// `t_limit` was reached before any guard.
+    TimeReached,
+    /// A guard fired.
+    Event(Crossing),
+}
+
+/// Where a segment starts and what it watches.
+pub(crate) struct Segment<'a, M: ?Sized, S> {
+    /// The model.
+    pub model: &'a M,
+    /// The current mode.
+    pub mode: usize,
+    /// Its flow, plain or variational.
+    pub sys: &'a S,
+    /// Whether this is the first segment of a run (`start`, clearing the statistics and the
+    /// Zeno history) or a later one (`restart`).
+    pub first: bool,
+    /// Relative transversality below which an event is grazing.
+    pub grazing_tol: f64,
+}
+
+impl<M: HybridModel + ?Sized, S: OdeSystem> Segment<'_, M, S> {
+    /// Integrates from `(t, y)` to the first guard of the mode or `t_limit` (recording into
+    /// `out`), and at a guard takes the discrete step, filling `w` with the jump's vectors.
+    pub(crate) fn advance(
+        &self,
+        solver: &mut Solver<AnyStepper>,
+        t: f64,
+        y: &[f64],
+        t_limit: f64,
+        out: Option<&mut Trajectory>,
+        w: &mut JumpWork,
+    ) -> Result<SegmentEnd, HybridError> {
+        let (model, mode) = (self.model, self.mode);
+        let guards = ModeGuards { model, mode };
+        let ode = |source| HybridError::Ode { mode, source };
+        if self.first {
+            solver.start(self.sys, &guards, t, y).map_err(ode)?;
+        } else {
+            solver.restart(self.sys, &guards, t, y).map_err(ode)?;
+        }
+        let hit = match solver
+            .integrate(self.sys, &guards, t_limit, out)
+            .map_err(ode)?
+        {
+            Stop::TimeReached => return Ok(SegmentEnd::TimeReached),
+            Stop::Event(hit) => hit,
+        };
+        let (j, t) = (hit.index, hit.t);
+        let n = model.dim();
+        let xm = &hit.y[..n];
+        let (target, xp) = reset_at(model, mode, j, t, xm)?;
+        check_reset_finite(&xp)?;
+        // Transversality (grazing) is checked at every event.
+        model.flow::<f64>(mode, t, xm, &mut w.fm);
+        model.flow::<f64>(target, t, &xp, &mut w.fp);
+        guard_gradient(model, mode, j, xm, &mut w.hx);
+        reset_jacobian(model, mode, j, xm, &mut w.gx);
+        let site = EventSite { mode, guard: j, t };
+        let hxf = transversality(&w.jump(), site, self.grazing_tol)?;
+        Ok(SegmentEnd::Event(Crossing {
+            t,
+            guard: j,
+            target,
+            y_minus: hit.y,
+            x_plus: xp,
+            hxf,
+        }))
+    }
+}
