@@ -233,9 +233,11 @@ pub struct ExplicitOptions {
     /// at errors above 1): `β < 0.071` for DOP853, `< 0.114` for DP5 and RKF45.
     pub pi_beta: Option<f64>,
     /// Stiffness detection (Hairer & Wanner, *Solving ODEs II*, §IV.2, as in `dopri5` and
-    /// `dop853`): the integration ends with [`OdeError::Stiff`] once the step size has sat at the
-    /// edge of the method's stability region for this many consecutive tests (one test per
-    /// accepted step). 0 switches the test off (default 15, Hairer's value).
+    /// `dop853`): the integration ends with [`OdeError::Stiff`] once `|hλ|` has sat at the edge
+    /// of the method's real stability interval for this many consecutive tests (a test every
+    /// 1000 accepted steps, then at every step while the edge is being hit). Pairs without a
+    /// second stage at `c = 1` (BS23) have no such test. 0 switches it off (default 15,
+    /// Hairer's value).
     pub stiffness_limit: usize,
 }
 

@@ -181,6 +181,31 @@ impl ExplicitRk {
                 return Err(OdeError::NonFinite { t: self.t_prev, h });
             }
             stats.steps += 1;
+            if let Some(m) = self.stiff.as_mut() {
+                if m.due() {
+                    let i = m.stage();
+                    let mc = controlled_dims(opts, n);
+                    let (k, f1) = p.k.split_at(f_new * n);
+                    let hl = super::stiffness::h_lambda(
+                        tab,
+                        i,
+                        n,
+                        mc,
+                        h,
+                        &p.y_prev[..n],
+                        &p.y[..n],
+                        k,
+                        &f1[..n],
+                    );
+                    if m.record(hl) {
+                        return Err(OdeError::Stiff {
+                            method: tab.name,
+                            t: self.t,
+                            steps: m.accepted(),
+                        });
+                    }
+                }
+            }
             self.dense_ready = false;
             if self.ctl.is_some() && !last {
                 self.h = h_next;

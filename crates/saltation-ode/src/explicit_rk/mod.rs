@@ -11,6 +11,8 @@ mod dense;
 
 mod kernel;
 
+mod stiffness;
+
 use crate::control::{initial_step, PiController};
 use crate::stepper::{StepEnds, Stepper};
 use crate::tableau::{DenseOutput, ErrorEstimate, Tableau};
@@ -79,6 +81,8 @@ pub struct ExplicitRk {
     f_stale: bool,
     dense_ready: bool,
     ctl: Option<PiController>,
+    /// Stiffness detection (adaptive pairs with a second stage at `c = 1`).
+    stiff: Option<stiffness::StiffnessMonitor>,
     started: bool,
 }
 
@@ -105,6 +109,7 @@ impl ExplicitRk {
             f_stale: false,
             dense_ready: false,
             ctl: None,
+            stiff: None,
             started: false,
         }
     }
@@ -188,6 +193,19 @@ impl Stepper for ExplicitRk {
         self.f_stale = false;
         self.dense_ready = false;
         self.ctl = ctl;
+        // The count of suspicious steps carries over restarts after events (the problem does
+        // not stop being stiff at an impact); a new monitor only when there is none.
+        if self.ctl.is_none() || opts.explicit.stiffness_limit == 0 {
+            self.stiff = None;
+        } else if self.stiff.is_none() {
+            let f_new = if self.tab.fsal {
+                self.tab.stages() - 1
+            } else {
+                self.tab.stages()
+            };
+            self.stiff =
+                stiffness::StiffnessMonitor::new(self.tab, f_new, opts.explicit.stiffness_limit);
+        }
         if self.ctl.is_some() {
             self.h = match opts.h_init {
                 Some(h) => h.min(opts.h_max),
