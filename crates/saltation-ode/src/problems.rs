@@ -45,6 +45,23 @@ impl OdeSystem for WalkerStance {
         dx[2] = x[3];
         dx[3] = s + x[1] * x[1] * sp - c * sp;
     }
+    fn jacobian(&self, _t: f64, x: &[f64], jac: &mut [f64]) -> bool {
+        walker_jacobian(self.gamma, x, jac);
+        true
+    }
+}
+
+/// The stance Jacobian `f_x` (row-major 4×4) at `x` (see [`WalkerStanceVariational`]).
+fn walker_jacobian(gamma: f64, x: &[f64], jac: &mut [f64]) {
+    let (s, c) = (x[0] - gamma).sin_cos();
+    let (sp, cp) = x[2].sin_cos();
+    jac.fill(0.0);
+    jac[1] = 1.0;
+    jac[4] = c;
+    jac[11] = 1.0;
+    jac[12] = c + s * sp;
+    jac[13] = 2.0 * x[1] * sp;
+    jac[14] = (x[1] * x[1] - c) * cp;
 }
 
 /// Stance phase plus variational equations `Φ' = f_x(x) Φ`, state `[x (4), Φ (16, row-major)]`,
@@ -77,6 +94,15 @@ impl OdeSystem for WalkerStanceVariational {
             d[8 + k] = phi[12 + k];
             d[12 + k] = j30 * phi[k] + j31 * phi[4 + k] + j32 * phi[8 + k];
         }
+    }
+    /// `Φ` has 4 columns: implicit methods solve with the 4×4 iteration matrix.
+    fn variational_columns(&self) -> usize {
+        4
+    }
+    /// `f_x` at the state part.
+    fn jacobian(&self, _t: f64, x: &[f64], jac: &mut [f64]) -> bool {
+        walker_jacobian(self.gamma, &x[..4], jac);
+        true
     }
 }
 
@@ -139,6 +165,37 @@ mod tests {
                     h.t - WALKER_HEELSTRIKE_TIME
                 ),
                 other => panic!("{other:?}"),
+            }
+        }
+    }
+
+    #[test]
+    fn the_jacobian_hook_matches_central_differences() {
+        let sys = WalkerStance {
+            gamma: WALKER_GAMMA,
+        };
+        let x = [0.3, -0.7, 0.5, 0.2];
+        let mut jac = [0.0; 16];
+        assert!(sys.jacobian(0.0, &x, &mut jac));
+        let ext = WalkerStanceVariational {
+            gamma: WALKER_GAMMA,
+        };
+        let mut y = [0.0; 20];
+        y[..4].copy_from_slice(&x);
+        let mut jac_ext = [0.0; 16];
+        assert!(ext.jacobian(0.0, &y, &mut jac_ext) && ext.variational_columns() == 4);
+        assert_eq!(jac, jac_ext);
+        let h = 1e-6;
+        for k in 0..4 {
+            let (mut a, mut b) = (x, x);
+            a[k] += h;
+            b[k] -= h;
+            let (mut fa, mut fb) = ([0.0; 4], [0.0; 4]);
+            sys.rhs(0.0, &a, &mut fa);
+            sys.rhs(0.0, &b, &mut fb);
+            for i in 0..4 {
+                let fd = (fa[i] - fb[i]) / (2.0 * h);
+                assert!((fd - jac[4 * i + k]).abs() < 1e-8, "J[{i}][{k}]");
             }
         }
     }
