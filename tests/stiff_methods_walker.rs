@@ -30,10 +30,18 @@ fn table1_with(method: Method, tol: f64, bound: f64) {
     let unstable = find_periodic_orbit(&mf.model, &mf.guesses[1].u, &opts)
         .unwrap_or_else(|e| panic!("{}: unstable gait: {e}", method.name()));
     for (got, want) in stable.x0.iter().zip(table::STABLE_X0) {
-        assert!((got - want).abs() < bound, "{}: x0 {got} vs {want}", method.name());
+        assert!(
+            (got - want).abs() < bound,
+            "{}: x0 {got} vs {want}",
+            method.name()
+        );
     }
     for (got, want) in unstable.x0.iter().zip(table::UNSTABLE_X0) {
-        assert!((got - want).abs() < bound, "{}: x0 {got} vs {want}", method.name());
+        assert!(
+            (got - want).abs() < bound,
+            "{}: x0 {got} vs {want}",
+            method.name()
+        );
     }
     let (re, im) = table::STABLE_PAIR;
     let mut worst: f64 = 0.0;
@@ -48,7 +56,11 @@ fn table1_with(method: Method, tol: f64, bound: f64) {
         "{} at tol {tol:e}: worst multiplier error {worst:.1e}",
         method.name()
     );
-    assert!(worst < bound, "{}: multipliers off by {worst:e}", method.name());
+    assert!(
+        worst < bound,
+        "{}: multipliers off by {worst:e}",
+        method.name()
+    );
     assert!(stable.stable && !unstable.stable);
 }
 
@@ -57,9 +69,11 @@ fn table1_with_radau5() {
     table1_with(Method::Radau5, 1e-12, 1e-9);
 }
 
+/// NDF is a multistep code of order ≤ 5: its global error is ~100× its local tolerance here, so
+/// it needs 1e-13 for Table 1 to 1e-9 (at 1e-12 the worst multiplier is off by 1.7e-9).
 #[test]
 fn table1_with_ndf() {
-    table1_with(Method::Ndf, 1e-12, 1e-9);
+    table1_with(Method::Ndf, 1e-13, 1e-9);
 }
 
 /// The tolerance each method runs at below: tight for the high-order ones, moderate for the
@@ -104,19 +118,18 @@ fn stride_jacobian_of_every_method_matches_central_differences() {
             ode: SolverOptions::with_tol(tol),
             ..mf.stride.clone()
         };
-        let mut map = StrideMap::new(&mf.model, opts)
-            .unwrap_or_else(|e| panic!("{}: {e}", method.name()));
+        let mut map =
+            StrideMap::new(&mf.model, opts).unwrap_or_else(|e| panic!("{}: {e}", method.name()));
         let r = map
             .eval(&x0, JacobianKind::StrideMap)
             .unwrap_or_else(|e| panic!("{}: {e}", method.name()));
         let jac = r.jacobian.as_ref().unwrap();
         let (to_fd, to_ref) = ((jac - &fd).abs().max(), (jac - &j_ref).abs().max());
-        let err_x = r
-            .x
-            .iter()
-            .zip(&x_ref)
-            .map(|(a, b)| (a - b).abs())
-            .fold(0.0, f64::max);
+        let err_x =
+            r.x.iter()
+                .zip(&x_ref)
+                .map(|(a, b)| (a - b).abs())
+                .fold(0.0, f64::max);
         eprintln!(
             "{:>12} tol {tol:.0e}: |P − P_ref| = {err_x:.1e}, |J − J_fd| = {to_fd:.1e}, \
              |J − J_ref| = {to_ref:.1e} ({} steps, {} Jacobians, {} LU)",

@@ -4,7 +4,10 @@
 //! `model: SimplestWalker(gamma: 0.009)`; an unknown model or parameter name is a parse error
 //! with line and column.
 
-use crate::{BouncingBall, RimlessWheel, SimplestWalker, VanDerPol};
+use crate::{
+    BouncingBall, Hires, Orego, RimlessWheel, Robertson, RobertsonDae, SimplestWalker, VanDerPol,
+    VanDerPolStiff,
+};
 use saltation_hybrid::{
     get_param, param_names, set_param, GuardInfo, HybridModel, ParamError, Scalar,
 };
@@ -22,6 +25,16 @@ pub enum Model {
     BouncingBall(BouncingBall),
     /// [`VanDerPol`].
     VanDerPol(VanDerPol),
+    /// [`Robertson`].
+    Robertson(Robertson),
+    /// [`RobertsonDae`].
+    RobertsonDae(RobertsonDae),
+    /// [`VanDerPolStiff`].
+    VanDerPolStiff(VanDerPolStiff),
+    /// [`Hires`].
+    Hires(Hires),
+    /// [`Orego`].
+    Orego(Orego),
 }
 
 /// Runs `$body` with `$m` bound to the variant's model.
@@ -32,6 +45,11 @@ macro_rules! each {
             Model::SimplestWalker($m) => $body,
             Model::BouncingBall($m) => $body,
             Model::VanDerPol($m) => $body,
+            Model::Robertson($m) => $body,
+            Model::RobertsonDae($m) => $body,
+            Model::VanDerPolStiff($m) => $body,
+            Model::Hires($m) => $body,
+            Model::Orego($m) => $body,
         }
     };
 }
@@ -44,17 +62,27 @@ macro_rules! rebuild {
             Model::SimplestWalker($m) => Model::SimplestWalker($body),
             Model::BouncingBall($m) => Model::BouncingBall($body),
             Model::VanDerPol($m) => Model::VanDerPol($body),
+            Model::Robertson($m) => Model::Robertson($body),
+            Model::RobertsonDae($m) => Model::RobertsonDae($body),
+            Model::VanDerPolStiff($m) => Model::VanDerPolStiff($body),
+            Model::Hires($m) => Model::Hires($body),
+            Model::Orego($m) => Model::Orego($body),
         }
     };
 }
 
 impl Model {
     /// Names of the built-in models (the RON variant names).
-    pub const NAMES: [&'static str; 4] = [
+    pub const NAMES: [&'static str; 9] = [
         "RimlessWheel",
         "SimplestWalker",
         "BouncingBall",
         "VanDerPol",
+        "Robertson",
+        "RobertsonDae",
+        "VanDerPolStiff",
+        "Hires",
+        "Orego",
     ];
 
     /// The model called `name` (one of [`Model::NAMES`]) with its default parameters.
@@ -64,6 +92,11 @@ impl Model {
             "SimplestWalker" => Model::SimplestWalker(SimplestWalker::default()),
             "BouncingBall" => Model::BouncingBall(BouncingBall::default()),
             "VanDerPol" => Model::VanDerPol(VanDerPol::default()),
+            "Robertson" => Model::Robertson(Robertson::default()),
+            "RobertsonDae" => Model::RobertsonDae(RobertsonDae::default()),
+            "VanDerPolStiff" => Model::VanDerPolStiff(VanDerPolStiff::default()),
+            "Hires" => Model::Hires(Hires::default()),
+            "Orego" => Model::Orego(Orego::default()),
             _ => return None,
         })
     }
@@ -75,6 +108,11 @@ impl Model {
             Model::SimplestWalker(_) => "SimplestWalker",
             Model::BouncingBall(_) => "BouncingBall",
             Model::VanDerPol(_) => "VanDerPol",
+            Model::Robertson(_) => "Robertson",
+            Model::RobertsonDae(_) => "RobertsonDae",
+            Model::VanDerPolStiff(_) => "VanDerPolStiff",
+            Model::Hires(_) => "Hires",
+            Model::Orego(_) => "Orego",
         }
     }
 
@@ -170,5 +208,8 @@ impl HybridModel for Model {
     }
     fn check_params(&self) -> Result<(), ParamError> {
         each!(self, |m| m.check_params())
+    }
+    fn mass_matrix(&self, mode: usize) -> Option<Vec<f64>> {
+        each!(self, |m| m.mass_matrix(mode))
     }
 }

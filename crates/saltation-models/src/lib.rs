@@ -11,19 +11,52 @@
 //! | [`BouncingBall`] | §5 | closed-form impact times, stride map and Zeno time |
 //! | [`VanDerPol`] | §6 | period [`reference::van_der_pol`], `μ = exp(∮ ε(1 − x²) dt)` |
 //!
+//! The stiff test problems are plain ODEs (one mode, no guards) with the published reference
+//! solutions of the Test Set for IVP Solvers (Mazzia & Magherini) in [`mod@reference`]:
+//!
+//! | model | problem | reference data |
+//! |---|---|---|
+//! | [`Robertson`], [`RobertsonDae`] | ROBER, Robertson (1966); the DAE with `M = diag(1, 1, 0)` | [`reference::rober`] at `t = 40` and `10¹¹` |
+//! | [`VanDerPolStiff`] | VDPOL, Hairer & Wanner's scaled form, `ε = 10⁻⁶` | [`reference::vdpol`] at `t = 2` |
+//! | [`Hires`] | HIRES, Schäfer (1975) | [`reference::hires`] at `t = 321.8122` |
+//! | [`Orego`] | OREGO, the Oregonator of Field & Noyes (1974) | [`reference::orego`] at `t = 360` |
+//!
 //! [`Model`] holds any of them (what a RON model file names, see [`load_model_file`]).
 #![warn(missing_docs)]
+
+/// The guard methods of a model without guards (a plain ODE): `guards() = 0`, so `guard` and
+/// `guard_info` are never called; they return harmless values instead of panicking.
+macro_rules! no_guards {
+    () => {
+        fn guards(&self, _mode: usize) -> usize {
+            0
+        }
+        fn guard<D: saltation_hybrid::Scalar>(&self, _mode: usize, _j: usize, x: &[D]) -> D {
+            x[0] * 0.0
+        }
+        fn guard_info(&self, _mode: usize, _j: usize) -> saltation_hybrid::GuardInfo {
+            saltation_hybrid::GuardInfo {
+                direction: saltation_ode::Direction::Either,
+                target: 0,
+            }
+        }
+    };
+}
 
 mod any;
 mod bouncing_ball;
 mod check;
 mod file;
+mod hires;
+mod orego;
 pub mod reference;
 mod rimless_wheel;
+mod robertson;
 mod simplest_walker;
 #[cfg(test)]
 mod tests;
 mod van_der_pol;
+mod van_der_pol_stiff;
 
 pub use any::Model;
 pub use bouncing_ball::{BouncingBall, BouncingBallParams};
@@ -32,6 +65,10 @@ pub use file::{
     load_model_file, parse_model_file, ron_options, FileError, Guess, InitialState, ModelFile,
     MAX_FILE_BYTES, MAX_GUESSES,
 };
+pub use hires::{Hires, HiresParams};
+pub use orego::{Orego, OregoParams};
 pub use rimless_wheel::{RimlessWheel, RimlessWheelParams};
+pub use robertson::{Robertson, RobertsonDae, RobertsonParams};
 pub use simplest_walker::{SimplestWalker, SimplestWalkerParams};
 pub use van_der_pol::{VanDerPol, VanDerPolParams};
+pub use van_der_pol_stiff::{VanDerPolStiff, VanDerPolStiffParams};

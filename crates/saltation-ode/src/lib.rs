@@ -27,9 +27,9 @@
 // Range checks are written `!(x > 0.0)` on purpose: they reject NaN as well.
 #![allow(clippy::neg_cmp_op_on_partial_ord)]
 
-mod adams;
+pub mod adams;
 mod any_stepper;
-mod bdf;
+pub mod bdf;
 mod control;
 mod dim;
 mod error;
@@ -42,10 +42,10 @@ mod method;
 mod num;
 mod options;
 pub mod problems;
-mod radau;
+pub mod radau;
 pub mod root;
-mod rosenbrock;
-mod sdirk;
+pub mod rosenbrock;
+pub mod sdirk;
 mod solver;
 pub mod stability;
 mod stats;
@@ -73,7 +73,7 @@ pub use radau::Radau5;
 pub use rosenbrock::Rosenbrock23;
 pub use sdirk::{Trapezoid, Trbdf2};
 pub use solver::{Solver, Stop};
-pub use stability::{stability_function, stability_polynomial};
+pub use stability::{amplification, stability_function, stability_polynomial};
 pub use stats::Stats;
 pub use stepper::{StepEnds, Stepper};
 pub use system::{base_dim, FnSystem, OdeSystem};

@@ -63,19 +63,25 @@ pub(crate) struct EventScanner {
     passed: Vec<EventHit>,
     /// The terminal guard that fired last: index, time and its value there.
     fired: Option<(usize, f64, f64)>,
+    /// Screen the samples with the stepper's dense output instead of the cubic Hermite
+    /// interpolant of the step's ends: for `M y' = f` with `M ≠ I` the ends carry `f`, not `y'`.
+    dense_screen: bool,
 }
 
 impl EventScanner {
     /// Sizes the buffers and records the guards' values at the (re)start point.
+    #[allow(clippy::too_many_arguments)]
     pub fn reset<E: EventSet + ?Sized>(
         &mut self,
         events: &E,
         t: f64,
         y: &[f64],
         n_samples: usize,
+        dense_screen: bool,
         stats: &mut Stats,
     ) {
         let ne = events.count();
+        self.dense_screen = dense_screen;
         self.n_samples = n_samples;
         self.g_prev.resize(ne, 0.0);
         self.g_new.resize(ne, 0.0);
@@ -152,18 +158,31 @@ impl EventScanner {
         let ne = events.count();
         let (t0, t1) = {
             let ends = stepper.ends();
-            let (t0, t1) = (ends.t0, ends.t1);
-            let h = t1 - t0;
             for i in 0..ne {
-                self.g_new[i] = events.value(i, t1, ends.y1);
+                self.g_new[i] = events.value(i, ends.t1, ends.y1);
             }
+            (ends.t0, ends.t1)
+        };
+        let h = t1 - t0;
+        // An unarmed guard: an early extra sample sees the sign it leaves zero with.
+        let early = self
+            .g_prev
+            .contains(&0.0)
+            .then(|| hermite_weights(EARLY_SAMPLE));
+        let mut p = 0;
+        if self.dense_screen {
+            for w in early.iter().chain(&self.weights) {
+                let tp = t0 + h * w[4];
+                self.sample_t[p] = tp;
+                stepper.dense(sys, tp, &mut self.ybuf, stats);
+                for i in 0..ne {
+                    self.samples[p * ne + i] = events.value(i, tp, &self.ybuf);
+                }
+                p += 1;
+            }
+        } else {
+            let ends = stepper.ends();
             let n = self.ybuf.len();
-            // An unarmed guard: an early extra sample sees the sign it leaves zero with.
-            let early = self
-                .g_prev
-                .contains(&0.0)
-                .then(|| hermite_weights(EARLY_SAMPLE));
-            let mut p = 0;
             with_dim!(n, |d| {
                 let (weights, sample_t, samples) =
                     (&self.weights, &mut self.sample_t, &mut self.samples);
@@ -179,10 +198,9 @@ impl EventScanner {
                     }
                 })
             });
-            self.npts = p;
-            stats.guard_evals += ne * (p + 1);
-            (t0, t1)
-        };
+        }
+        self.npts = p;
+        stats.guard_evals += ne * (p + 1);
         // The common case: no guard comes near zero in this step.
         if (0..ne).all(|i| self.quiet(i, ne)) {
             std::mem::swap(&mut self.g_prev, &mut self.g_new);

@@ -278,8 +278,8 @@ pub const MAX_NEWTON_ITERS: usize = 100;
 pub struct NewtonOptions {
     /// Stopping tolerance of the iteration, as a fraction of the error tolerance (the scaled
     /// norm of the last correction times `θ/(1 − θ)` must fall below it); in (0, 1). Default
-    /// per method: `max(10 ε / rtol, min(0.03, √rtol))` in radau5 (Hairer's `fnewt`), 1/3 in the
-    /// NDF/BDF code and the one-step methods.
+    /// per method: `max(10 ε / rtol, min(0.03, √rtol))` in radau5 (Hairer's `fnewt`), 0.5 in the
+    /// NDF/BDF code (MATLAB's `ode15s`), and each one-step method's own (see its docs).
     pub tol: Option<f64>,
     /// Iterations allowed per step before the step is retried smaller (1..=100; default 7 in
     /// radau5, 4 in the NDF/BDF code, 5 in trapezoid and TR-BDF2).

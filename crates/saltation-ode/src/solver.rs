@@ -89,8 +89,17 @@ impl<M: Stepper> Solver<M> {
         // The rest of the options was validated by `new`.
         self.opts.check_atol_len(sys.dim())?;
         self.stepper.start(sys, t, y, &self.opts, &mut self.stats)?;
-        self.scanner
-            .reset(events, t, y, self.opts.event_samples, &mut self.stats);
+        // With a mass matrix the step's ends carry f = M y', not y': screen events on the
+        // stepper's dense output then.
+        let dense_screen = events.count() > 0 && sys.mass_matrix().is_some();
+        self.scanner.reset(
+            events,
+            t,
+            y,
+            self.opts.event_samples,
+            dense_screen,
+            &mut self.stats,
+        );
         self.started = true;
         Ok(())
     }

@@ -1,11 +1,37 @@
-//! Linear stability of Runge–Kutta methods (lecture notes on Runge–Kutta and multistep methods;
-//! Hairer & Wanner, *Solving ODEs II*, §IV.2).
+//! Linear stability of every method (Hairer & Wanner, *Solving ODEs II*, §IV.2–3 and §V.1).
 //!
-//! Applied to `y' = λ y`, one step multiplies `y` by the stability function
-//! `R(z) = 1 + z bᵀ (I − z A)⁻¹ 𝟙`, `z = h λ`. For an explicit method `A` is strictly lower
-//! triangular, so `R(z) = 1 + Σ_{k≥1} z^k bᵀ A^{k−1} 𝟙` is a polynomial of degree ≤ s.
+//! Applied to `y' = λ y`, one step of a one-step method multiplies `y` by its stability function
+//! `R(z)`, `z = h λ`; for a Runge–Kutta method `R(z) = 1 + z bᵀ (I − z A)⁻¹ 𝟙`. For an explicit
+//! method `A` is strictly lower triangular, so `R(z) = 1 + Σ_{k≥1} z^k bᵀ A^{k−1} 𝟙` is a
+//! polynomial of degree ≤ s. A `k`-step method at fixed step has a characteristic polynomial in
+//! the amplification factor `ζ`; the method is stable at `z` when every root has `|ζ| ≤ 1`.
+//! [`amplification`] gives `|R(z)|` or the largest `|ζ|` for any built-in method: its stability
+//! region is where it is ≤ 1.
 
 use crate::tableau::Tableau;
+use crate::Method;
+
+/// How much one step amplifies `y' = λ y` at `z = h λ = (re, im)`: `|R(z)|` for the one-step
+/// methods, the largest root modulus of the characteristic polynomial of the fixed-step
+/// order-`order` formula for the multistep ones (NDF/BDF orders 1–5, ABM 1–12 as PECE with a
+/// corrector one order higher; `order` is ignored by the one-step methods). The stability
+/// region is where it is ≤ 1.
+pub fn amplification(method: Method, order: usize, z: (f64, f64)) -> f64 {
+    let modulus = |r: (f64, f64)| r.0.hypot(r.1);
+    match method {
+        Method::Radau5 => modulus(crate::radau::stability_function(z)),
+        Method::Rosenbrock23 => modulus(crate::rosenbrock::stability_function(z)),
+        Method::Trapezoid => modulus(crate::sdirk::trapezoid_stability(z)),
+        Method::Trbdf2 => modulus(crate::sdirk::trbdf2_stability(z)),
+        Method::Ndf => crate::bdf::amplification(order, true, z),
+        Method::Bdf => crate::bdf::amplification(order, false, z),
+        Method::Abm => crate::adams::amplification(order, z),
+        m => match m.tableau() {
+            Some(tab) => modulus(stability_function(tab, z)),
+            None => f64::NAN,
+        },
+    }
+}
 
 /// Coefficients `[1, bᵀ𝟙, bᵀA𝟙, bᵀA²𝟙, …]` of the stability polynomial of an explicit method
 /// (lowest degree first, length `s + 1`).
@@ -75,6 +101,35 @@ pub fn real_stability_boundary(tab: &Tableau, max: f64) -> f64 {
 mod tests {
     use super::*;
     use crate::tableau::{BS23, DOP853, DP5, EULER, RK4};
+
+    #[test]
+    fn stiff_decay_and_the_imaginary_axis() {
+        let far = (-1e8, 0.0);
+        // L-stable: R(−∞) = 0.
+        for m in [Method::Radau5, Method::Trbdf2, Method::Rosenbrock23] {
+            assert!(amplification(m, 0, far) < 1e-6, "{}", m.name());
+        }
+        // The trapezoidal rule: |R(−∞)| = 1 (A-stable, not L-stable).
+        assert!((amplification(Method::Trapezoid, 0, far) - 1.0).abs() < 1e-6);
+        // A-stable one-step methods: |R(iy)| ≤ 1 on the imaginary axis.
+        for m in [
+            Method::Radau5,
+            Method::Trbdf2,
+            Method::Rosenbrock23,
+            Method::Trapezoid,
+        ] {
+            for y in [0.1, 1.0, 3.0, 10.0, 1e3] {
+                let a = amplification(m, 0, (0.0, y));
+                assert!(a <= 1.0 + 1e-12, "{} at {y}i: {a}", m.name());
+            }
+        }
+        // BDF1–2 are A-stable; explicit methods are not.
+        for k in [1, 2] {
+            assert!(amplification(Method::Bdf, k, (-1e6, 1e6)) <= 1.0 + 1e-12);
+        }
+        assert!(amplification(Method::Dop853, 0, (-100.0, 0.0)) > 1.0);
+        assert!(amplification(Method::Abm, 4, (-100.0, 0.0)) > 1.0);
+    }
 
     #[test]
     fn rk4_stability_is_the_taylor_polynomial_of_exp() {

@@ -90,7 +90,9 @@ pub trait Stepper {
     fn t(&self) -> f64;
     /// Current state.
     fn y(&self) -> &[f64];
-    /// Ends of the last accepted step.
+    /// Ends of the last accepted step. `f0`, `f1` are `f(t, y)`: the derivative `y'` when
+    /// `M = I` (the driver then screens events with their cubic Hermite interpolant); with a mass
+    /// matrix the driver uses [`Stepper::dense`] instead.
     fn ends(&self) -> StepEnds<'_>;
     /// The method's own dense output at `t ∈ [t_prev, t]` of the last accepted step.
     fn dense<S: OdeSystem + ?Sized>(&mut self, sys: &S, t: f64, out: &mut [f64], stats: &mut Stats);

@@ -61,9 +61,16 @@ fn step_counts(method: Method) -> Vec<usize> {
     }
 }
 
+/// The variable-order multistep codes start at order 1, whose start-up error dominates a
+/// fixed-step global error; their orders are measured over tolerance sweeps at a fixed maximum
+/// order instead (`tests/bdf.rs`, `tests/abm.rs`).
+fn is_variable_order(method: Method) -> bool {
+    matches!(method, Method::Ndf | Method::Bdf | Method::Abm)
+}
+
 #[test]
 fn every_method_converges_at_its_nominal_order() {
-    for method in Method::ALL {
+    for method in Method::ALL.into_iter().filter(|&m| !is_variable_order(m)) {
         let pts: Vec<(f64, f64)> = step_counts(method)
             .into_iter()
             .map(|n| (T_END / n as f64, global_error(method, n)))

@@ -296,6 +296,28 @@ fn parameter_ranges() {
     let vdp = Model::with_defaults("VanDerPol").unwrap();
     assert!(vdp.with_param("epsilon", 0.0).is_err());
     assert!(vdp.with_param("epsilon", 3.0).is_ok());
+    // The stiff test problems: rate constants non-negative, scales positive.
+    for (model, name, bad, ok) in [
+        ("Robertson", "k2", -3e7, 0.0),
+        ("RobertsonDae", "k1", -0.04, 1.0),
+        ("VanDerPolStiff", "eps", 0.0, 1e-3),
+        ("Hires", "k7", -1.0, 0.0),
+        ("Hires", "oks", -7e-4, 0.0),
+        ("Orego", "s", 0.0, 10.0),
+        ("Orego", "q", -1e-6, 0.0),
+    ] {
+        let m = Model::with_defaults(model).unwrap();
+        let e = m.with_param(name, bad).unwrap_err();
+        assert!(
+            matches!(e, ParamError::OutOfRange { .. }),
+            "{model}.{name}: {e}"
+        );
+        assert!(m.with_param(name, ok).is_ok(), "{model}.{name} = {ok}");
+        assert!(
+            m.with_param(name, f64::NAN).is_err(),
+            "{model}.{name} = NaN"
+        );
+    }
 }
 
 /// The simplest walker on level ground (γ = 0, also −0 and the smallest subnormal): the only

@@ -1,10 +1,12 @@
 //! Crate-level checks of the built-in models: hand-written Jacobians against automatic
 //! differentiation ([`jacobians`]), stride Jacobians against finite differences at the periodic
-//! orbits ([`stride`]), and the bouncing ball against its closed form ([`bouncing`]).
+//! orbits ([`stride`]), the bouncing ball against its closed form ([`bouncing`]), and the stiff
+//! test problems' model files against the published problem data ([`stiff`]).
 
 mod bad_input;
 mod bouncing;
 mod jacobians;
+mod stiff;
 mod stride;
 
 use crate::{load_model_file, ModelFile};

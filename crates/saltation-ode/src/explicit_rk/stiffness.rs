@@ -42,7 +42,9 @@ impl StiffnessMonitor {
         if limit == 0 {
             return None;
         }
-        let stage = (1..f_new.min(tab.c.len())).rev().find(|&i| tab.c[i] == 1.0)?;
+        let stage = (1..f_new.min(tab.c.len()))
+            .rev()
+            .find(|&i| tab.c[i] == 1.0)?;
         Some(Self {
             stage,
             edge: EDGE_FRACTION * real_boundary(&stability_polynomial(tab)),

@@ -1,2 +1,298 @@
-//! Radau IIA of order 5.
-crate::any_stepper::not_yet!(Radau5, "radau5");
+//! Radau IIA of order 5: the 3-stage collocation method at the Radau right points, implemented
+//! as Hairer & Wanner's code RADAU5 (*Solving ODEs II: Stiff and Differential-Algebraic
+//! Problems*, 2nd ed., Springer 1996, §IV.8).
+//!
+//! For `M y' = f(t, y)` (`M` constant, possibly singular: index-1 DAEs) one step solves the
+//! stage equations `M Zᵢ = h Σⱼ aᵢⱼ f(t + cⱼh, y + Zⱼ)`, `i = 1, 2, 3`, and sets
+//! `y₁ = y + Z₃` (`c = ((4−√6)/10, (4+√6)/10, 1)`, order 5, stage order 3, L-stable).
+//!
+//! * **Newton** (`newton.rs`): simplified Newton on the transformed increments
+//!   `W = (T⁻¹ ⊗ I) Z` with one real `n × n` LU of `γ̂/h M − J` and one complex `n × n` LU of
+//!   `(α̂ + iβ̂)/h M − J` per step size; starting values from the previous step's collocation
+//!   polynomial, extrapolated (zero at the first step and after a restart); contraction-rate
+//!   monitoring and Hairer's stopping test; at most `nit` iterations (default 7).
+//! * **Jacobian and LU reuse**: `J` is recomputed only when the last step's contraction rate
+//!   `Θ` exceeded `thet` (default 0.001, `newton.jacobian_reuse`), or after a failure with an
+//!   old `J`; the LU factors are kept (and the step size with them) when `Θ ≤ thet` and the
+//!   proposed step ratio lies in `[1, 1.2]` (RADAU5's `quot1`, `quot2`).
+//! * **Error estimate** (`estimate.rs`) and **step size** (`controller.rs`): RADAU5's embedded
+//!   estimate filtered through the real LU, with the second estimate at the first step and
+//!   after a rejection; the predictive controller of Gustafsson; the crate's error weights with
+//!   the user's tolerances (without RADAU5's transformation `rtol' = 0.1 rtol^{2/3}`, see
+//!   `controller.rs`).
+//! * **Dense output** (`dense.rs`): the collocation polynomial (RADAU5's `CONTR5`), uniform
+//!   error `O(h⁴)`.
+//! * **Fixed step** (`h_fixed`): constant steps, no error estimate, Newton to convergence (to
+//!   the round-off level `10 ε / rtol` of the scaled norm, at most 50 iterations unless
+//!   `newton.tol` / `newton.max_iters` say otherwise).
+//!
+//! Newton failures halve the step (or shrink it by RADAU5's predicted factor); a singular
+//! iteration matrix halves it too, at most 5 times per step before
+//! [`OdeError::SingularMatrix`]. The workspace is allocated in `start`; steps do not allocate.
+
+mod coefficients;
+mod controller;
+mod dense;
+mod estimate;
+mod newton;
+mod stability;
+mod step;
+mod work;
+
+pub use stability::stability_function;
+
+use crate::control::initial_step;
+use crate::linalg::{ComplexLu, JacobianWork, Lu};
+use crate::stepper::{StepEnds, Stepper};
+use crate::{OdeError, OdeSystem, SolverOptions, Stats};
+use controller::{fixed_step_newton_tolerance, newton_tolerance, Controller};
+use newton::{all_finite, Contraction};
+use work::Work;
+
+/// RADAU5's default Jacobian-reuse threshold `thet`.
+const DEFAULT_THET: f64 = 0.001;
+/// RADAU5's default Newton iteration cap `nit`.
+const DEFAULT_NIT: usize = 7;
+/// Newton iteration cap with `h_fixed` (no smaller step to fall back on): iterate to
+/// convergence, divergence (`Θ ≥ 0.99`) or this many iterations.
+const FIXED_STEP_NIT: usize = 50;
+/// RADAU5's default initial step when no estimate is available (a singular mass matrix).
+const DEFAULT_H0: f64 = 1e-6;
+
+/// The Radau IIA (order 5) stepper with its workspace.
+#[derive(Debug, Clone)]
+pub struct Radau5 {
+    jw: JacobianWork,
+    lu: Lu,
+    clu: ComplexLu,
+    w: Work,
+    dim: usize,
+    t: f64,
+    t_prev: f64,
+    /// Step size proposed for the next attempt.
+    h: f64,
+    /// Size of the last accepted step (for the extrapolated starting values).
+    h_old: f64,
+    /// Step size the LU factors were computed for (`None`: none valid).
+    lu_h: Option<f64>,
+    /// A new Jacobian is due before the next attempt.
+    need_jac: bool,
+    /// The Jacobian was evaluated at the current point (RADAU5's `CALJAC`).
+    jac_current: bool,
+    /// No step accepted since the (re)start: zero starting values, 0.1 shrink on rejection,
+    /// second error estimate.
+    first: bool,
+    /// The last attempt was rejected (second error estimate, no growth after acceptance).
+    reject: bool,
+    /// `f(t, y)` is still to be evaluated (after a truncation).
+    f_stale: bool,
+    con: Contraction,
+    /// Newton stopping tolerance.
+    fnewt: f64,
+    ctl: Controller,
+    fixed: Option<f64>,
+    started: bool,
+}
+
+impl Default for Radau5 {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+impl Radau5 {
+    /// A fresh stepper (workspace sized on `start`).
+    pub fn new() -> Self {
+        let opts = SolverOptions::default();
+        Self {
+            jw: JacobianWork::default(),
+            lu: Lu::new(),
+            clu: ComplexLu::new(),
+            w: Work::default(),
+            dim: 0,
+            t: 0.0,
+            t_prev: 0.0,
+            h: 0.0,
+            h_old: 0.0,
+            lu_h: None,
+            need_jac: true,
+            jac_current: false,
+            first: true,
+            reject: false,
+            f_stale: false,
+            con: Contraction {
+                theta: DEFAULT_THET,
+                faccon: 1.0,
+            },
+            fnewt: newton_tolerance(&opts),
+            ctl: Controller::new(&opts, DEFAULT_NIT),
+            fixed: None,
+            started: false,
+        }
+    }
+
+    /// Step size proposed for the next step.
+    pub fn next_step_size(&self) -> f64 {
+        self.h
+    }
+}
+
+impl Stepper for Radau5 {
+    fn name(&self) -> &'static str {
+        "radau5"
+    }
+
+    fn order(&self) -> u32 {
+        5
+    }
+
+    fn is_adaptive(&self) -> bool {
+        self.fixed.is_none()
+    }
+
+    fn start<S: OdeSystem + ?Sized>(
+        &mut self,
+        sys: &S,
+        t: f64,
+        y: &[f64],
+        opts: &SolverOptions,
+        stats: &mut Stats,
+    ) -> Result<(), OdeError> {
+        let dim = sys.dim();
+        if y.len() != dim {
+            return Err(OdeError::DimensionMismatch {
+                what: "initial state",
+                expected: dim,
+                got: y.len(),
+            });
+        }
+        if !t.is_finite() || !all_finite(y) {
+            return Err(OdeError::NonFiniteInitial { t });
+        }
+        self.jw.setup(sys)?;
+        self.dim = dim;
+        self.w.resize(dim);
+        let w = &mut self.w;
+        w.y.copy_from_slice(y);
+        w.y_prev.copy_from_slice(y);
+        sys.rhs(t, &w.y, &mut w.f);
+        stats.rhs_evals += 1;
+        if !all_finite(&w.f) {
+            return Err(OdeError::NonFiniteRhs { t });
+        }
+        w.f_prev.copy_from_slice(&w.f);
+        self.t = t;
+        self.t_prev = t;
+        self.fixed = opts.h_fixed;
+        self.h = match (opts.h_fixed, opts.h_init) {
+            (Some(h), _) => h,
+            (None, Some(h)) => h.min(opts.h_max),
+            (None, None) if self.jw.has_identity_mass() => {
+                let mut rhs = |t: f64, y: &[f64], dy: &mut [f64]| sys.rhs(t, y, dy);
+                stats.rhs_evals += 1;
+                // Order 3: the error estimate the controller sees is O(h⁴).
+                let h = initial_step(&mut rhs, t, &w.y, &w.f, 3, opts, &mut w.tmp, &mut w.tmp2);
+                if h > 0.0 && h.is_finite() {
+                    h
+                } else {
+                    DEFAULT_H0.min(opts.h_max)
+                }
+            }
+            (None, None) => DEFAULT_H0.min(opts.h_max),
+        };
+        self.h_old = self.h;
+        self.lu_h = None;
+        self.need_jac = true;
+        self.jac_current = false;
+        self.first = true;
+        self.reject = false;
+        self.f_stale = false;
+        let thet = opts.newton.jacobian_reuse.unwrap_or(DEFAULT_THET);
+        self.con = Contraction {
+            theta: thet,
+            faccon: 1.0,
+        };
+        self.fnewt = if opts.h_fixed.is_some() {
+            fixed_step_newton_tolerance(opts)
+        } else {
+            newton_tolerance(opts)
+        };
+        self.ctl = Controller::new(opts, opts.newton.max_iters.unwrap_or(DEFAULT_NIT));
+        for q in &mut self.w.q {
+            q.fill(0.0);
+        }
+        self.started = true;
+        Ok(())
+    }
+
+    fn step<S: OdeSystem + ?Sized>(
+        &mut self,
+        sys: &S,
+        t_stop: f64,
+        opts: &SolverOptions,
+        stats: &mut Stats,
+    ) -> Result<(), OdeError> {
+        if !self.started {
+            return Err(OdeError::NotStarted);
+        }
+        self.advance(sys, t_stop, opts, stats)
+    }
+
+    fn t(&self) -> f64 {
+        self.t
+    }
+
+    fn y(&self) -> &[f64] {
+        &self.w.y
+    }
+
+    fn ends(&self) -> StepEnds<'_> {
+        StepEnds {
+            t0: self.t_prev,
+            t1: self.t,
+            y0: &self.w.y_prev,
+            y1: &self.w.y,
+            f0: &self.w.f_prev,
+            f1: &self.w.f,
+        }
+    }
+
+    fn dense<S: OdeSystem + ?Sized>(
+        &mut self,
+        _sys: &S,
+        t: f64,
+        out: &mut [f64],
+        _stats: &mut Stats,
+    ) {
+        let h = self.t - self.t_prev;
+        let n = out.len().min(self.dim);
+        let out = &mut out[..n];
+        if h == 0.0 {
+            out.copy_from_slice(&self.w.y[..n]);
+            return;
+        }
+        let q = &self.w.q;
+        dense::eval(
+            &self.w.y[..n],
+            [&q[0][..n], &q[1][..n], &q[2][..n]],
+            (t - self.t) / h,
+            out,
+        );
+    }
+
+    fn truncate<S: OdeSystem + ?Sized>(&mut self, _sys: &S, t: f64, y: &[f64], _stats: &mut Stats) {
+        self.t = t;
+        self.t_prev = t;
+        self.w.y.copy_from_slice(y);
+        self.w.y_prev.copy_from_slice(y);
+        // f(t, y) is evaluated by the next step, if there is one.
+        self.f_stale = true;
+        // The old collocation polynomial no longer starts here: zero starting values, and the
+        // controller forgets its history. The Jacobian and LU factors stay (they are
+        // approximations anyway; a Newton failure with them recomputes J).
+        self.first = true;
+        self.reject = false;
+        self.jac_current = false;
+        self.ctl.reset();
+    }
+}

@@ -1,0 +1,1 @@
+//! Empty: the comparison lives in `benches/stiff_peers.rs`.

@@ -1,0 +1,154 @@
+//! OREGO: the Oregonator, Field & Noyes' model of the Belousov–Zhabotinskii reaction, a stiff
+//! relaxation oscillator.
+//!
+//! Field & Noyes (1974, *J. Chem. Phys.* 60, 1877–1884) reduced the Field–Körös–Noyes
+//! mechanism to three species; in their scaled variables (`y1 = α` ∝ [HBrO₂], `y2 = η` ∝ [Br⁻],
+//! `y3 = ρ` ∝ [Ce(IV)]):
+//!
+//! ```text
+//! y1' = s (y2 − y1 y2 + y1 − q y1²)
+//! y2' = (−y2 − y1 y2 + f y3) / s
+//! y3' = w (y1 − y3)
+//! ```
+//!
+//! with `s = 77.27`, `q = 8.375·10⁻⁶`, `w = 0.161` and the stoichiometric factor `f = 1` —
+//! problem OREGO of Hairer & Wanner, *Solving Ordinary Differential Equations II*, 2nd ed.
+//! 1996, §IV.1 and §IV.10, and of the Test Set for IVP Solvers of Mazzia & Magherini, with
+//! `y(0) = (1, 2, 3)`, `t ∈ [0, 360]`. The solution is a relaxation oscillation of period about
+//! 303 whose components spike over orders of magnitude: on `[0, 360]`, spikes near `t ≈ 20` and
+//! `323`, `y1` between 1 and `1.18·10⁵`, `y2` between `3·10⁻³` and `1.77·10³`, `y3` between 1
+//! and `3.1·10⁴` (computed here with radau5 at tolerance 1e-9); at `t = 360`, `y3` is still
+//! decaying after the second spike. The Jacobian is
+//!
+//! ```text
+//! f_y = [[s (1 − y2 − 2 q y1), s (1 − y1), 0],
+//!        [−y2 / s, −(1 + y1) / s, f / s],
+//!        [w, 0, −w]]
+//! ```
+//!
+//! A plain ODE (one mode, no guards). Reference solution: [`crate::reference::orego`].
+
+use saltation_hybrid::{check_range, HybridModel, ParamError, Scalar};
+use serde::{Deserialize, Serialize};
+
+/// Constants of the scaled Oregonator (Field & Noyes 1974).
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct OregoParams {
+    /// Time-scale ratio `s > 0` (default 77.27).
+    pub s: f64,
+    /// `q ≥ 0`, the ratio of the autocatalytic and disproportionation rates of HBrO₂ (default
+    /// 8.375·10⁻⁶).
+    pub q: f64,
+    /// Relaxation rate of the catalyst `w ≥ 0` (default 0.161).
+    pub w: f64,
+    /// Stoichiometric factor `f ≥ 0` (default 1).
+    pub f: f64,
+}
+
+impl Default for OregoParams {
+    fn default() -> Self {
+        Self {
+            s: 77.27,
+            q: 8.375e-6,
+            w: 0.161,
+            f: 1.0,
+        }
+    }
+}
+
+/// The Oregonator (one mode, no guards).
+#[derive(Debug, Clone, Copy, PartialEq, Default, Serialize, Deserialize)]
+#[serde(transparent)]
+pub struct Orego {
+    /// Its parameters.
+    pub params: OregoParams,
+}
+
+impl HybridModel for Orego {
+    fn name(&self) -> &str {
+        "orego"
+    }
+    fn dim(&self) -> usize {
+        3
+    }
+    fn mode_name(&self, _mode: usize) -> String {
+        "kinetics".into()
+    }
+    fn flow<D: Scalar>(&self, _mode: usize, _t: f64, y: &[D], dy: &mut [D]) {
+        let p = &self.params;
+        dy[0] = (y[1] + y[0] * (-y[0] * p.q - y[1] + 1.0)) * p.s;
+        dy[1] = (y[2] * p.f - (y[0] + 1.0) * y[1]) / p.s;
+        dy[2] = (y[0] - y[2]) * p.w;
+    }
+    no_guards!();
+    fn flow_jacobian(&self, _mode: usize, _t: f64, y: &[f64], jac: &mut [f64]) -> bool {
+        let p = &self.params;
+        jac.copy_from_slice(&[
+            p.s * (1.0 - 2.0 * p.q * y[0] - y[1]),
+            p.s * (1.0 - y[0]),
+            0.0,
+            -y[1] / p.s,
+            -(1.0 + y[0]) / p.s,
+            p.f / p.s,
+            p.w,
+            0.0,
+            -p.w,
+        ]);
+        true
+    }
+    fn check_params(&self) -> Result<(), ParamError> {
+        let p = &self.params;
+        check_range("s", p.s, p.s > 0.0, "s > 0 (a ratio of time scales)")?;
+        check_range("q", p.q, p.q >= 0.0, "q >= 0 (a ratio of rate constants)")?;
+        check_range("w", p.w, p.w >= 0.0, "w >= 0 (a relaxation rate)")?;
+        check_range("f", p.f, p.f >= 0.0, "f >= 0 (a stoichiometric factor)")
+    }
+    fn state_names(&self) -> Vec<String> {
+        vec!["y1 (HBrO2)".into(), "y2 (Br-)".into(), "y3 (Ce(IV))".into()]
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use saltation_hybrid::ad::flow_jacobian_ad;
+
+    #[test]
+    fn jacobian_matches_ad() {
+        let m = Orego::default();
+        let (mut hand, mut ad) = ([0.0; 9], [0.0; 9]);
+        for x in [[1.0, 2.0, 3.0], [1.0e5, 1.0, 3.0e4], [-0.4, 0.7, 1.3]] {
+            m.flow_jacobian(0, 0.0, &x, &mut hand);
+            flow_jacobian_ad(&m, 0, 0.0, &x, &mut ad);
+            for (h, a) in hand.iter().zip(&ad) {
+                assert!(
+                    (h - a).abs() <= 1e-14 * a.abs().max(1.0),
+                    "{x:?}: {hand:?} vs {ad:?}"
+                );
+            }
+        }
+    }
+
+    /// The default constants give the test set's right-hand side
+    /// `77.27 (y2 + y1 (1 − 8.375·10⁻⁶ y1 − y2))`, `(y3 − (1 + y1) y2)/77.27`,
+    /// `0.161 (y1 − y3)`.
+    #[test]
+    fn defaults_give_the_published_right_hand_side() {
+        let m = Orego::default();
+        let y = [1.5, 2.5, 3.5];
+        let mut dy = [0.0; 3];
+        m.flow::<f64>(0, 0.0, &y, &mut dy);
+        let want = [
+            77.27 * (y[1] + y[0] * (1.0 - 8.375e-6 * y[0] - y[1])),
+            (y[2] - (1.0 + y[0]) * y[1]) / 77.27,
+            0.161 * (y[0] - y[2]),
+        ];
+        for (g, w) in dy.iter().zip(want) {
+            assert!((g - w).abs() <= 1e-14 * w.abs(), "{dy:?} vs {want:?}");
+        }
+        let mut bad = m;
+        bad.params.s = 0.0;
+        assert!(bad.check_params().unwrap_err().to_string().contains("`s`"));
+    }
+}

@@ -1,0 +1,82 @@
+//! The local error estimate of RADAU5 (Hairer & Wanner, *Solving ODEs II*, 2nd ed. 1996,
+//! §IV.8; their routine `ESTRAD`).
+//!
+//! An embedded formula of order 3 that uses `f(t₀, y₀)` as an extra stage with weight
+//! `γ₀ = 1/γ̂` gives `ŷ₁ − y₁ = γ₀ (h f(t₀, y₀) + Σ dᵢ Zᵢ)` (the `dᵢ` annihilate cubic
+//! solutions, see `coefficients::DD`). It is filtered through the real iteration matrix so that
+//! it stays bounded for stiff components:
+//!
+//! `err = (γ̂/h M − J)⁻¹ (f(t₀, y₀) + M Σ dᵢ Zᵢ / h)`.
+//!
+//! On the first step and after a rejection, an estimate `≥ 1` is recomputed once with `f`
+//! evaluated at the estimated point, `err' = (γ̂/h M − J)⁻¹ (f(t₀, y₀ + err) + M Σ dᵢ Zᵢ / h)`
+//! (same section; it removes the estimate's growth for very stiff components).
+//! The norm is the crate's (weights `w(y₀, y₁)`, the options' norm over the controlled
+//! components), floored at `1e-10` as in RADAU5; NaN stays NaN.
+
+use super::coefficients::DD;
+use super::work::Work;
+use crate::control::{weight, NormAcc};
+use crate::linalg::{JacobianWork, Lu};
+use crate::{OdeSystem, SolverOptions, Stats};
+
+/// The scaled error estimate of the step `(t, y) → y + Z₃` of size `h`, computed in `w.k`
+/// (`lu` holds the real factors of `γ̂/h M − J`). `second` allows the second estimate (first
+/// step, after a rejection). `mc` is the number of controlled components.
+#[allow(clippy::too_many_arguments)]
+pub(super) fn error_norm<S: OdeSystem + ?Sized>(
+    sys: &S,
+    jw: &JacobianWork,
+    lu: &Lu,
+    w: &mut Work,
+    t: f64,
+    h: f64,
+    second: bool,
+    mc: usize,
+    opts: &SolverOptions,
+    stats: &mut Stats,
+) -> f64 {
+    let (h1, h2, h3) = (DD[0] / h, DD[1] / h, DD[2] / h);
+    {
+        let [e1, e2, e3] = &mut w.k;
+        let [z1, z2, z3] = &w.z;
+        // e1 = Σ dᵢ Zᵢ / h, e2 = M e1, e3 = e2 + f(t₀, y₀).
+        for i in 0..e1.len() {
+            e1[i] = h1 * z1[i] + h2 * z2[i] + h3 * z3[i];
+        }
+        jw.mass_times(e1, e2);
+        for i in 0..e3.len() {
+            e3[i] = e2[i] + w.f[i];
+        }
+        jw.solve(lu, e3);
+    }
+    let mut err = scaled_norm(w, mc, opts);
+    if second && !(err < 1.0) {
+        for i in 0..w.tmp.len() {
+            w.tmp[i] = w.y[i] + w.k[2][i];
+        }
+        let [e1, e2, e3] = &mut w.k;
+        sys.rhs(t, &w.tmp, e1);
+        stats.rhs_evals += 1;
+        for i in 0..e3.len() {
+            e3[i] = e1[i] + e2[i];
+        }
+        jw.solve(lu, e3);
+        err = scaled_norm(w, mc, opts);
+    }
+    if err < 1e-10 {
+        1e-10
+    } else {
+        err
+    }
+}
+
+/// `‖e / w(y₀, y₀ + Z₃)‖` of `e = w.k[2]` over the first `mc` components.
+fn scaled_norm(w: &Work, mc: usize, opts: &SolverOptions) -> f64 {
+    let mut acc = NormAcc::new(opts.norm);
+    let stages = w.k[2].iter().zip(&w.y).zip(&w.z[2]).take(mc);
+    for (i, ((e, &y0), z3)) in stages.enumerate() {
+        acc.add(e / weight(opts, i, y0, y0 + z3));
+    }
+    acc.finish()
+}

@@ -1,0 +1,705 @@
+//! Reference tests of the modified Rosenbrock 2(3) W-method (MATLAB `ode23s`, Shampine &
+//! Reichelt 1997) against closed forms and published values.
+//!
+//! What is measured:
+//! - order 2 of the solution and of the free interpolant with constant steps (±0.3), also with a
+//!   wrong Jacobian and a wrong `∂f/∂t` (a W-method keeps order 2 for any matrix);
+//! - the one-step amplification on `y' = λy` is `R(z) = 1 + 2az − a²z + a²z²/2`,
+//!   `a = 1/(1 − dz)`: `R(−∞) = 0`, `|R(iy)| ≤ 1`;
+//! - a stiff linear problem with closed form at rtol = atol = 1e-4, 1e-7, 1e-10: the error
+//!   estimate is of the second-order result, and on this stiff forced problem the measured error
+//!   stays within a factor 10 of the tolerance (≈ 0.7, 1.2 and 5.7 times it) at a cost that grows
+//!   faster than `tol^(−1/3)` (81, 1 734, 25 412 steps);
+//! - Robertson's problem to t = 40 against the published reference;
+//! - a constant nonsingular mass matrix; a singular one is refused;
+//! - a variational system against its closed-form `Φ`;
+//! - the falling ball through [`Solver`] (event time to 1e-10) and a bouncing one;
+//! - the bad cases, and that steps do not allocate.
+
+use saltation_ode::{
+    Atol, Direction, Event, FnSystem, Ivp, Method, OdeError, OdeSystem, Sampling, Solver,
+    SolverOptions, Stats, Stepper, Stop,
+};
+use std::f64::consts::SQRT_2;
+
+const M: Method = Method::Rosenbrock23;
+const D: f64 = 1.0 / (2.0 + SQRT_2);
+
+// ---------------------------------------------------------------------------------------------
+// Smooth problem with a closed form, optionally with a wrong Jacobian or ∂f/∂t.
+
+/// `y₁' = y₁ cos t` and a harmonic pair; `jac_error` is added to every entry of the Jacobian
+/// given, `dfdt` says whether the exact `∂f/∂t` (else 0) is given.
+struct Smooth {
+    jacobian: bool,
+    jac_error: f64,
+    dfdt: Option<bool>,
+}
+
+impl OdeSystem for Smooth {
+    fn dim(&self) -> usize {
+        3
+    }
+    fn rhs(&self, t: f64, y: &[f64], dy: &mut [f64]) {
+        dy[0] = y[0] * t.cos();
+        dy[1] = y[2];
+        dy[2] = -y[1];
+    }
+    fn jacobian(&self, t: f64, _y: &[f64], j: &mut [f64]) -> bool {
+        j.copy_from_slice(&[t.cos(), 0.0, 0.0, 0.0, 0.0, 1.0, 0.0, -1.0, 0.0]);
+        j.iter_mut().for_each(|v| *v += self.jac_error);
+        self.jacobian
+    }
+    fn time_derivative(&self, t: f64, y: &[f64], d: &mut [f64]) -> bool {
+        match self.dfdt {
+            None => false,
+            Some(exact) => {
+                d.copy_from_slice(&[if exact { -y[0] * t.sin() } else { 0.0 }, 0.0, 0.0]);
+                true
+            }
+        }
+    }
+}
+
+const PLAIN: Smooth = Smooth {
+    jacobian: false,
+    jac_error: 0.0,
+    dfdt: None,
+};
+
+fn smooth_exact(t: f64) -> [f64; 3] {
+    [t.sin().exp(), t.cos(), -t.sin()]
+}
+
+const T_END: f64 = 4.0;
+
+/// Least-squares slope of log(err) against log(h).
+fn slope(points: &[(f64, f64)]) -> f64 {
+    let n = points.len() as f64;
+    let (mut sx, mut sy, mut sxx, mut sxy) = (0.0, 0.0, 0.0, 0.0);
+    for &(h, e) in points {
+        let (x, y) = (h.ln(), e.ln());
+        sx += x;
+        sy += y;
+        sxx += x * x;
+        sxy += x * y;
+    }
+    (n * sxy - sx * sy) / (n * sxx - sx * sx)
+}
+
+/// Largest error at the end and of the dense output at 7 points inside every step.
+fn fixed_step_errors(sys: &Smooth, steps: usize) -> (f64, f64) {
+    let h = T_END / steps as f64;
+    let times: Vec<f64> = (0..steps)
+        .flat_map(|k| (1..8).map(move |j| (k as f64 + j as f64 / 8.0) * h))
+        .collect();
+    let opts = SolverOptions {
+        h_fixed: Some(h),
+        ..Default::default()
+    };
+    let sol = Ivp::new(sys, 0.0, &smooth_exact(0.0))
+        .sampling(Sampling::Times(times.clone()))
+        .solve(M, T_END, &opts)
+        .unwrap();
+    assert_eq!(sol.stats.steps, steps);
+    let end = smooth_exact(T_END);
+    let e_end = (0..3)
+        .map(|i| (sol.y[i] - end[i]).abs())
+        .fold(0.0, f64::max);
+    let mut e_dense: f64 = 0.0;
+    for (k, &t) in times.iter().enumerate() {
+        for (got, want) in sol.trajectory.state(k).iter().zip(smooth_exact(t)) {
+            e_dense = e_dense.max((got - want).abs());
+        }
+    }
+    (e_end, e_dense)
+}
+
+#[test]
+fn constant_steps_converge_at_order_two_with_dense_output() {
+    let cases = [
+        ("finite differences", PLAIN),
+        (
+            "exact J and T",
+            Smooth {
+                jacobian: true,
+                jac_error: 0.0,
+                dfdt: Some(true),
+            },
+        ),
+        // A W-method: order 2 whatever matrix W is built from.
+        (
+            "J off by 0.5, T = 0",
+            Smooth {
+                jacobian: true,
+                jac_error: 0.5,
+                dfdt: Some(false),
+            },
+        ),
+    ];
+    for (what, sys) in cases {
+        let errs: Vec<(f64, f64, f64)> = [40, 80, 160, 320]
+            .iter()
+            .map(|&n| {
+                let (e, d) = fixed_step_errors(&sys, n);
+                (T_END / n as f64, e, d)
+            })
+            .collect();
+        let p = slope(&errs.iter().map(|e| (e.0, e.1)).collect::<Vec<_>>());
+        let q = slope(&errs.iter().map(|e| (e.0, e.2)).collect::<Vec<_>>());
+        let table: Vec<String> = errs
+            .iter()
+            .map(|(h, e, d)| format!("h {h:.3e}: {e:.3e}, dense {d:.3e}"))
+            .collect();
+        println!("{what}: order {p:.3}, dense order {q:.3}; {table:?}");
+        assert!((p - 2.0).abs() <= 0.3, "{what}: order {p}: {errs:?}");
+        assert!((q - 2.0).abs() <= 0.3, "{what}: dense order {q}: {errs:?}");
+    }
+}
+
+#[test]
+fn adaptive_error_falls_with_the_tolerance() {
+    let mut errs = Vec::new();
+    for tol in [1e-4, 1e-7, 1e-10] {
+        let s = Ivp::new(&PLAIN, 0.0, &smooth_exact(0.0))
+            .solve(M, T_END, &SolverOptions::with_tol(tol))
+            .unwrap();
+        let ex = smooth_exact(T_END);
+        let e = (0..3).map(|i| (s.y[i] - ex[i]).abs()).fold(0.0, f64::max);
+        println!(
+            "smooth tol {tol:e}: error {e:.3e}, error/tol^(2/3) {:.3}, {} steps, {} f",
+            e / tol.powf(2.0 / 3.0),
+            s.stats.steps,
+            s.stats.rhs_evals
+        );
+        errs.push((tol, e, s.stats.steps));
+    }
+    // Error per step control of a second-order result: the global error goes like tol^(2/3)
+    // (a factor 100 per three decades) and the steps like tol^(−1/3) (a factor 10).
+    for w in errs.windows(2) {
+        let (fall, work) = (w[0].1 / w[1].1, w[1].2 as f64 / w[0].2 as f64);
+        assert!(fall > 50.0 && fall < 200.0, "{errs:?}");
+        assert!(work > 5.0 && work < 20.0, "{errs:?}");
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Linear stability.
+
+struct Scalar(f64);
+impl OdeSystem for Scalar {
+    fn dim(&self) -> usize {
+        1
+    }
+    fn rhs(&self, _t: f64, y: &[f64], dy: &mut [f64]) {
+        dy[0] = self.0 * y[0];
+    }
+    fn jacobian(&self, _t: f64, _y: &[f64], j: &mut [f64]) -> bool {
+        j[0] = self.0;
+        true
+    }
+}
+
+struct Oscillator(f64);
+impl OdeSystem for Oscillator {
+    fn dim(&self) -> usize {
+        2
+    }
+    fn rhs(&self, _t: f64, y: &[f64], dy: &mut [f64]) {
+        dy[0] = self.0 * y[1];
+        dy[1] = -self.0 * y[0];
+    }
+    fn jacobian(&self, _t: f64, _y: &[f64], j: &mut [f64]) -> bool {
+        j.copy_from_slice(&[0.0, self.0, -self.0, 0.0]);
+        true
+    }
+}
+
+/// `R(z) = (1 + (√2 − 1) z) / (1 − d z)²` (the closed form above, brought to one fraction).
+fn published_r(z: (f64, f64)) -> (f64, f64) {
+    let q = (1.0 - D * z.0, -D * z.1);
+    let den = (q.0 * q.0 - q.1 * q.1, 2.0 * q.0 * q.1);
+    let num = (1.0 + (SQRT_2 - 1.0) * z.0, (SQRT_2 - 1.0) * z.1);
+    let d = den.0 * den.0 + den.1 * den.1;
+    (
+        (num.0 * den.0 + num.1 * den.1) / d,
+        (num.1 * den.0 - num.0 * den.1) / d,
+    )
+}
+
+fn one_step<S: OdeSystem>(sys: &S, y0: &[f64], h: f64) -> Vec<f64> {
+    let opts = SolverOptions {
+        h_fixed: Some(h),
+        ..Default::default()
+    };
+    Ivp::new(sys, 0.0, y0).solve(M, h, &opts).unwrap().y
+}
+
+#[test]
+fn one_step_amplification_is_the_stability_function() {
+    for z in [-0.3, -3.7, -50.0, -1e4, -1e8] {
+        let r = one_step(&Scalar(z), &[1.0], 1.0)[0];
+        let a = 1.0 / (1.0 - D * z);
+        let closed = 1.0 + 2.0 * a * z - a * a * z + 0.5 * a * a * z * z;
+        assert!(
+            (r - closed).abs() < 1e-12,
+            "R({z}) = {r}, closed form {closed}"
+        );
+        assert!((r - published_r((z, 0.0)).0).abs() < 1e-12);
+    }
+    // R(−∞) = 0: L-stable.
+    assert!(one_step(&Scalar(-1e8), &[1.0], 1.0)[0].abs() < 1e-7);
+    // |R(iy)| ≤ 1: A-stable.
+    for wh in [0.1, 1.0, 2.0, 10.0, 1e3] {
+        let y = one_step(&Oscillator(wh), &[1.0, 0.0], 1.0);
+        let gain = y[0].hypot(y[1]);
+        let r = published_r((0.0, wh));
+        assert!((gain - r.0.hypot(r.1)).abs() < 1e-12, "{wh}: {gain}");
+        assert!(gain <= 1.0 + 1e-12, "|R({wh}i)| = {gain}");
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
+// A stiff linear problem with closed form.
+
+/// `y' = A (y − g(t)) + g'(t)`, `g = (sin t, cos t)`, `A = P diag(−1, −10⁴) P⁻¹`.
+struct StiffLinear;
+const L1: f64 = -1.0;
+const L2: f64 = -1e4;
+impl OdeSystem for StiffLinear {
+    fn dim(&self) -> usize {
+        2
+    }
+    fn rhs(&self, t: f64, y: &[f64], dy: &mut [f64]) {
+        let (a, b) = (0.5 * (L1 + L2), 0.5 * (L1 - L2));
+        let (u, v) = (y[0] - t.sin(), y[1] - t.cos());
+        dy[0] = a * u + b * v + t.cos();
+        dy[1] = b * u + a * v - t.sin();
+    }
+}
+
+fn stiff_exact(t: f64, y0: [f64; 2]) -> [f64; 2] {
+    let (u, v) = (y0[0], y0[1] - 1.0);
+    let (p, q) = (0.5 * (u + v), 0.5 * (u - v));
+    let (p, q) = (p * (L1 * t).exp(), q * (L2 * t).exp());
+    [t.sin() + p + q, t.cos() + p - q]
+}
+
+#[test]
+fn stiff_linear_errors_track_the_tolerance() {
+    let y0 = [1.0, 0.5];
+    let mut errs = Vec::new();
+    for tol in [1e-4, 1e-7, 1e-10] {
+        let s = Ivp::new(&StiffLinear, 0.0, &y0)
+            .solve(M, 2.0, &SolverOptions::with_tol(tol))
+            .unwrap();
+        let e = stiff_exact(2.0, y0);
+        let err = (0..2).map(|i| (s.y[i] - e[i]).abs()).fold(0.0, f64::max);
+        println!(
+            "stiff tol {tol:e}: error {err:.3e} = {:.2} tol, {} steps, {} rejected, {} f, {} LU",
+            err / tol,
+            s.stats.steps,
+            s.stats.rejected_steps,
+            s.stats.rhs_evals,
+            s.stats.lu_decompositions
+        );
+        errs.push(err / tol);
+    }
+    assert!(errs.iter().all(|&r| r < 10.0), "error / tol: {errs:?}");
+}
+
+// ---------------------------------------------------------------------------------------------
+// Robertson's problem.
+
+struct Robertson;
+impl OdeSystem for Robertson {
+    fn dim(&self) -> usize {
+        3
+    }
+    fn rhs(&self, _t: f64, y: &[f64], dy: &mut [f64]) {
+        dy[0] = -0.04 * y[0] + 1e4 * y[1] * y[2];
+        dy[1] = 0.04 * y[0] - 1e4 * y[1] * y[2] - 3e7 * y[1] * y[1];
+        dy[2] = 3e7 * y[1] * y[1];
+    }
+}
+
+/// y(40) of Robertson's problem (Robertson 1966; Hairer & Wanner, *Solving ODEs II*, §IV.1),
+/// the reference values published with the stiff test problems (12 digits).
+const ROBERTSON_40: [f64; 3] = [
+    0.715_827_068_719_4,
+    9.185_534_764_557e-6,
+    0.284_163_745_745_8,
+];
+
+#[test]
+fn robertson_to_40_matches_the_published_values() {
+    for rtol in [1e-4, 1e-7] {
+        let opts = SolverOptions {
+            rtol,
+            atol: Atol::Vector(vec![1e-6 * rtol, 1e-10 * rtol, 1e-6 * rtol]),
+            ..Default::default()
+        };
+        let s = Ivp::new(&Robertson, 0.0, &[1.0, 0.0, 0.0])
+            .solve(M, 40.0, &opts)
+            .unwrap();
+        let rel: Vec<f64> = (0..3)
+            .map(|i| ((s.y[i] - ROBERTSON_40[i]) / ROBERTSON_40[i]).abs())
+            .collect();
+        let st = s.stats;
+        println!(
+            "Robertson rtol {rtol:e}: relative errors {:.2e} {:.2e} {:.2e}, {} steps, {} \
+             rejected, {} f, {} J, {} LU",
+            rel[0],
+            rel[1],
+            rel[2],
+            st.steps,
+            st.rejected_steps,
+            st.rhs_evals,
+            st.jacobian_evals,
+            st.lu_decompositions
+        );
+        assert!(rel.iter().all(|&e| e < rtol.powf(2.0 / 3.0)), "{rel:?}");
+        assert_eq!(st.jacobian_evals, st.steps, "one Jacobian per step");
+        assert_eq!(
+            st.lu_decompositions,
+            st.steps + st.rejected_steps,
+            "one LU per attempt"
+        );
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Mass matrices.
+
+struct Massive {
+    singular: bool,
+}
+const MASS: [f64; 9] = [2.0, 1.0, 0.0, 0.0, 1.0, -1.0, 0.5, 0.0, 3.0];
+impl OdeSystem for Massive {
+    fn dim(&self) -> usize {
+        3
+    }
+    fn rhs(&self, t: f64, y: &[f64], dy: &mut [f64]) {
+        let g = [y[0] * t.cos(), y[2], -y[1]];
+        for i in 0..3 {
+            dy[i] = (0..3).map(|k| MASS[3 * i + k] * g[k]).sum();
+        }
+    }
+    fn mass_matrix(&self) -> Option<Vec<f64>> {
+        let mut m = MASS.to_vec();
+        if self.singular {
+            m[6..].fill(0.0);
+        }
+        Some(m)
+    }
+}
+
+#[test]
+fn mass_matrices_nonsingular_supported_singular_refused() {
+    let mut errs = Vec::new();
+    for tol in [1e-5, 1e-8] {
+        let s = Ivp::new(&Massive { singular: false }, 0.0, &smooth_exact(0.0))
+            .solve(M, T_END, &SolverOptions::with_tol(tol))
+            .unwrap();
+        let plain = Ivp::new(&PLAIN, 0.0, &smooth_exact(0.0))
+            .solve(M, T_END, &SolverOptions::with_tol(tol))
+            .unwrap();
+        let ex = smooth_exact(T_END);
+        let err = (0..3).map(|i| (s.y[i] - ex[i]).abs()).fold(0.0, f64::max);
+        let err_plain = (0..3)
+            .map(|i| (plain.y[i] - ex[i]).abs())
+            .fold(0.0, f64::max);
+        assert!(
+            err < 3.0 * err_plain && err_plain < 3.0 * err,
+            "{err} vs {err_plain}"
+        );
+        errs.push(err);
+    }
+    assert!(errs[0] / errs[1] > 30.0, "{errs:?}");
+    let r = Ivp::new(&Massive { singular: true }, 0.0, &smooth_exact(0.0)).solve(
+        M,
+        T_END,
+        &SolverOptions::default(),
+    );
+    assert!(
+        matches!(
+            r,
+            Err(OdeError::MassMatrixUnsupported {
+                method: "rosenbrock23",
+                ..
+            })
+        ),
+        "{:?}",
+        r.map(|s| s.t)
+    );
+}
+
+// ---------------------------------------------------------------------------------------------
+// Variational equations.
+
+/// `x₁' = −x₁²`, `(x₂, x₃)' = ω (x₃, −x₂)`, with `Φ' = f_x Φ`: `Φ(t) = diag(1/(1 + x₁(0) t)²,
+/// [[cos ωt, sin ωt], [−sin ωt, cos ωt]])`.
+struct Variational {
+    analytic: bool,
+}
+const OMEGA: f64 = 3.0;
+fn fx(y: &[f64]) -> [f64; 9] {
+    [-2.0 * y[0], 0.0, 0.0, 0.0, 0.0, OMEGA, 0.0, -OMEGA, 0.0]
+}
+impl OdeSystem for Variational {
+    fn dim(&self) -> usize {
+        12
+    }
+    fn variational_columns(&self) -> usize {
+        3
+    }
+    fn rhs(&self, _t: f64, y: &[f64], dy: &mut [f64]) {
+        dy[0] = -y[0] * y[0];
+        dy[1] = OMEGA * y[2];
+        dy[2] = -OMEGA * y[1];
+        let j = fx(y);
+        for i in 0..3 {
+            for c in 0..3 {
+                dy[3 + 3 * i + c] = (0..3).map(|k| j[3 * i + k] * y[3 + 3 * k + c]).sum();
+            }
+        }
+    }
+    fn jacobian(&self, _t: f64, y: &[f64], j: &mut [f64]) -> bool {
+        j.copy_from_slice(&fx(y));
+        self.analytic
+    }
+}
+
+#[test]
+fn variational_matrix_follows_the_closed_form() {
+    let mut y0 = vec![0.0; 12];
+    y0[..3].copy_from_slice(&[1.0, 1.0, 0.0]);
+    for k in 0..3 {
+        y0[3 + 4 * k] = 1.0;
+    }
+    let (s, c) = (OMEGA * 2.0).sin_cos();
+    let x = [1.0 / 3.0, c, -s];
+    let phi = [1.0 / 9.0, 0.0, 0.0, 0.0, c, s, 0.0, -s, c];
+    for analytic in [true, false] {
+        let mut errs = Vec::new();
+        for tol in [1e-5, 1e-8] {
+            let opts = SolverOptions {
+                error_dims: Some(3),
+                ..SolverOptions::with_tol(tol)
+            };
+            let sol = Ivp::new(&Variational { analytic }, 0.0, &y0)
+                .solve(M, 2.0, &opts)
+                .unwrap();
+            let ex = (0..3).map(|i| (sol.y[i] - x[i]).abs()).fold(0.0, f64::max);
+            let ep = (0..9)
+                .map(|i| (sol.y[3 + i] - phi[i]).abs())
+                .fold(0.0, f64::max);
+            let e11 = (sol.y[3] - phi[0]).abs();
+            println!(
+                "variational analytic J {analytic}, tol {tol:e}: x error {ex:.2e}, Φ error \
+                 {ep:.2e} (Φ₁₁ {e11:.2e}), {} steps",
+                sol.stats.steps
+            );
+            // Φ is advanced by the same W-method (with I ⊗ f_x, order 2), not error-controlled.
+            assert!(ep < 3.0 * ex && e11 < 3.0 * ex, "x {ex}, Φ {ep}, Φ₁₁ {e11}");
+            errs.push((ex, ep));
+        }
+        assert!(
+            errs[0].0 / errs[1].0 > 30.0 && errs[0].1 / errs[1].1 > 30.0,
+            "{errs:?}"
+        );
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Events.
+
+fn ground() -> Vec<Event> {
+    vec![Event::new(|_t, y: &[f64]| y[0]).direction(Direction::Falling)]
+}
+
+#[test]
+fn falling_ball_hits_the_ground_at_the_closed_form_time() {
+    let g = 9.81;
+    let ball = FnSystem::new(2, move |_t, y: &[f64], dy: &mut [f64]| {
+        dy[0] = y[1];
+        dy[1] = -g;
+    });
+    let mut solver = Solver::new(M.stepper(), SolverOptions::with_tol(1e-6)).unwrap();
+    solver.start(&ball, &ground(), 0.0, &[1.0, 0.0]).unwrap();
+    let Stop::Event(hit) = solver.integrate(&ball, &ground(), 10.0, None).unwrap() else {
+        panic!("the ball never landed");
+    };
+    // A quadratic: integrated and interpolated exactly.
+    assert!((hit.t - (2.0f64 / g).sqrt()).abs() < 1e-10, "{}", hit.t);
+    // With linear drag c: h(t) = 1 − (g/c) t + (g/c²)(1 − e^{−ct}).
+    let c = 0.5;
+    let drag = FnSystem::new(2, move |_t, y: &[f64], dy: &mut [f64]| {
+        dy[0] = y[1];
+        dy[1] = -g - c * y[1];
+    });
+    let height = |t: f64| 1.0 - (g / c) * t + (g / (c * c)) * (1.0 - (-c * t).exp());
+    let speed = |t: f64| (g / c) * ((-c * t).exp() - 1.0);
+    let mut t_drag = 0.5;
+    for _ in 0..50 {
+        t_drag -= height(t_drag) / speed(t_drag);
+    }
+    let mut solver = Solver::new(M.stepper(), SolverOptions::with_tol(1e-14)).unwrap();
+    solver.start(&drag, &ground(), 0.0, &[1.0, 0.0]).unwrap();
+    let Stop::Event(hit) = solver.integrate(&drag, &ground(), 10.0, None).unwrap() else {
+        panic!("the ball never landed");
+    };
+    let st = solver.stats();
+    println!(
+        "drag ball: hit time error {:.2e}, {} steps, {} f, {} LU",
+        hit.t - t_drag,
+        st.steps,
+        st.rhs_evals,
+        st.lu_decompositions
+    );
+    assert!((hit.t - t_drag).abs() < 1e-10, "{} vs {t_drag}", hit.t);
+}
+
+#[test]
+fn bouncing_ball_restarts_after_every_impact() {
+    let g = 9.81;
+    let e = 0.8;
+    let ball = FnSystem::new(2, move |_t, y: &[f64], dy: &mut [f64]| {
+        dy[0] = y[1];
+        dy[1] = -g;
+    });
+    let mut solver = Solver::new(M.stepper(), SolverOptions::with_tol(1e-8)).unwrap();
+    solver.start(&ball, &ground(), 0.0, &[1.0, 0.0]).unwrap();
+    let mut t_want = (2.0 / g).sqrt();
+    let mut v = g * t_want;
+    for bounce in 0..6 {
+        let Stop::Event(hit) = solver.integrate(&ball, &ground(), 10.0, None).unwrap() else {
+            panic!("no impact {bounce}");
+        };
+        assert!((hit.t - t_want).abs() < 1e-10, "impact {bounce}: {}", hit.t);
+        v *= e;
+        solver.restart(&ball, &ground(), hit.t, &[0.0, v]).unwrap();
+        t_want += 2.0 * v / g;
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Bad cases.
+
+#[test]
+fn bad_input_ends_with_typed_errors() {
+    let o = SolverOptions::default();
+    let nan_at_start = FnSystem::new(1, |_t, _y: &[f64], dy: &mut [f64]| dy[0] = f64::NAN);
+    let r = Ivp::new(&nan_at_start, 0.0, &[1.0]).solve(M, 1.0, &o);
+    assert!(matches!(r, Err(OdeError::NonFiniteRhs { t: 0.0 })));
+    let nan_later = FnSystem::new(1, |t: f64, y: &[f64], dy: &mut [f64]| {
+        dy[0] = if t > 0.5 { f64::NAN } else { -y[0] };
+    });
+    let r = Ivp::new(&nan_later, 0.0, &[1.0]).solve(M, 1.0, &o);
+    assert!(
+        matches!(r, Err(OdeError::NonFinite { t, .. }) if t <= 0.5 && t > 0.4),
+        "{:?}",
+        r.map(|s| s.t)
+    );
+    let fixed = SolverOptions {
+        h_fixed: Some(0.1),
+        ..Default::default()
+    };
+    let r = Ivp::new(&nan_later, 0.0, &[1.0]).solve(M, 1.0, &fixed);
+    assert!(
+        matches!(r, Err(OdeError::NonFinite { t, .. }) if t <= 0.5 && t > 0.35),
+        "{:?}",
+        r.map(|s| s.t)
+    );
+    let r = Ivp::new(&PLAIN, 0.0, &[1.0, 2.0]).solve(M, 1.0, &o);
+    assert!(matches!(r, Err(OdeError::DimensionMismatch { .. })));
+    let r = Ivp::new(&PLAIN, f64::INFINITY, &[1.0, 2.0, 3.0]).solve(M, 1.0, &o);
+    assert!(matches!(r, Err(OdeError::NonFiniteInitial { .. })));
+    // y' = λ y with λ = 1/d and h = 1: W = 1 − h d λ is exactly 0 in floating point.
+    let lambda = 1.0 / D;
+    assert_eq!(1.0 - D * lambda, 0.0);
+    let fixed = SolverOptions {
+        h_fixed: Some(1.0),
+        ..Default::default()
+    };
+    let r = Ivp::new(&Scalar(lambda), 0.0, &[1.0]).solve(M, 2.0, &fixed);
+    assert!(
+        matches!(r, Err(OdeError::SingularMatrix { t: 0.0, h: 1.0 })),
+        "{:?}",
+        r.map(|s| s.t)
+    );
+    // Adaptive: the step is halved away from the singular one (a rejected attempt).
+    let o = SolverOptions {
+        h_init: Some(1.0),
+        ..Default::default()
+    };
+    let s = Ivp::new(&Scalar(lambda), 0.0, &[1.0])
+        .solve(M, 1.0, &o)
+        .unwrap();
+    let exact = lambda.exp();
+    assert!(((s.y[0] - exact) / exact).abs() < 1e-4, "{}", s.y[0]);
+    assert!(s.stats.rejected_steps >= 1 && s.stats.lu_decompositions > s.stats.steps);
+}
+
+// ---------------------------------------------------------------------------------------------
+// No allocation per step.
+
+mod counting {
+    use std::alloc::{GlobalAlloc, Layout, System};
+    use std::cell::Cell;
+
+    thread_local! {
+        static COUNT: Cell<usize> = const { Cell::new(0) };
+    }
+
+    pub struct Counting;
+    unsafe impl GlobalAlloc for Counting {
+        unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
+            let _ = COUNT.try_with(|c| c.set(c.get() + 1));
+            unsafe { System.alloc(layout) }
+        }
+        unsafe fn alloc_zeroed(&self, layout: Layout) -> *mut u8 {
+            let _ = COUNT.try_with(|c| c.set(c.get() + 1));
+            unsafe { System.alloc_zeroed(layout) }
+        }
+        unsafe fn realloc(&self, ptr: *mut u8, layout: Layout, new_size: usize) -> *mut u8 {
+            let _ = COUNT.try_with(|c| c.set(c.get() + 1));
+            unsafe { System.realloc(ptr, layout, new_size) }
+        }
+        unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
+            unsafe { System.dealloc(ptr, layout) }
+        }
+    }
+
+    /// Allocations made by this thread so far.
+    pub fn count() -> usize {
+        COUNT.with(|c| c.get())
+    }
+}
+
+#[global_allocator]
+static ALLOC: counting::Counting = counting::Counting;
+
+#[test]
+fn steps_do_not_allocate() {
+    let opts = SolverOptions {
+        rtol: 1e-6,
+        atol: Atol::Vector(vec![1e-12, 1e-16, 1e-12]),
+        ..Default::default()
+    };
+    let mut stepper = M.stepper();
+    let mut stats = Stats::default();
+    stepper
+        .start(&Robertson, 0.0, &[1.0, 0.0, 0.0], &opts, &mut stats)
+        .unwrap();
+    let mut out = [0.0; 3];
+    let before = counting::count();
+    while stepper.t() < 40.0 {
+        stepper.step(&Robertson, 40.0, &opts, &mut stats).unwrap();
+        let e = stepper.ends();
+        let tm = 0.5 * (e.t0 + e.t1);
+        stepper.dense(&Robertson, tm, &mut out, &mut stats);
+    }
+    assert_eq!(counting::count(), before, "{stats:?}");
+    assert!(stats.steps > 50, "{stats:?}");
+}
