@@ -76,6 +76,12 @@ pub enum HybridError {
         /// Number of modes.
         modes: usize,
     },
+    /// A stride would start in a mode without guards: it could never end.
+    #[error("mode {mode} has no guards: a stride starting there never ends (use simulate for a smooth flow)")]
+    NoGuards {
+        /// The start mode.
+        mode: usize,
+    },
     /// Too many events in one stride (Zeno behaviour or a wrong section).
     #[error("more than {limit} events in one stride (Zeno?) at t = {}", Num(*t))]
     TooManyEvents {

@@ -87,6 +87,12 @@ pub trait HybridModel {
     ) -> bool {
         false
     }
+    /// Hand-written `∂f/∂t` of `mode` at `(t, x)` into `dfdt` (length n); `false` (default) when
+    /// not given: the Rosenbrock method, the only one that uses it, then takes a finite
+    /// difference in `t`. An autonomous model may write zeros and return `true`.
+    fn flow_time_derivative(&self, _mode: usize, _t: f64, _x: &[f64], _dfdt: &mut [f64]) -> bool {
+        false
+    }
     /// Hand-written guard gradient `h_x` into `grad`; `false` (default) for automatic.
     fn guard_gradient(&self, _mode: usize, _j: usize, _x: &[f64], _grad: &mut [f64]) -> bool {
         false

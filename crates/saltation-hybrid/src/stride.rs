@@ -209,9 +209,16 @@ struct Buffers {
 }
 
 impl<'a, M: HybridModel + ?Sized> StrideMap<'a, M> {
-    /// A stride map of `model` with validated options.
+    /// A stride map of `model` with validated options; [`HybridError::NoGuards`] when the start
+    /// mode has no guard (the stride could only run into `t_max`; such a model is for
+    /// [`crate::simulate`], which takes the same options).
     pub fn new(model: &'a M, opts: StrideOptions) -> Result<Self, HybridError> {
         opts.validate_for(model)?;
+        if model.guards(opts.start_mode) == 0 {
+            return Err(HybridError::NoGuards {
+                mode: opts.start_mode,
+            });
+        }
         let n = model.dim();
         let ode_err = |source| HybridError::Ode { mode: 0, source };
         let plain = Solver::new(opts.method.stepper(), opts.ode.clone()).map_err(ode_err)?;

@@ -172,6 +172,9 @@ impl HybridModel for Model {
     fn flow_jacobian(&self, mode: usize, t: f64, x: &[f64], jac: &mut [f64]) -> bool {
         each!(self, |m| m.flow_jacobian(mode, t, x, jac))
     }
+    fn flow_time_derivative(&self, mode: usize, t: f64, x: &[f64], dfdt: &mut [f64]) -> bool {
+        each!(self, |m| m.flow_time_derivative(mode, t, x, dfdt))
+    }
     fn flow_and_jacobian(
         &self,
         mode: usize,

@@ -107,6 +107,7 @@ impl BouncingBall {
 }
 
 impl HybridModel for BouncingBall {
+    autonomous!();
     fn name(&self) -> &str {
         "bouncing_ball"
     }

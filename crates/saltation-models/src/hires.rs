@@ -105,6 +105,7 @@ impl HybridModel for Hires {
         dy[7] = release - bind;
     }
     no_guards!();
+    autonomous!();
     fn flow_jacobian(&self, _mode: usize, _t: f64, y: &[f64], jac: &mut [f64]) -> bool {
         let p = &self.params;
         let out = p.k2 + p.k8 + p.k9;

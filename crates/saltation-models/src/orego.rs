@@ -82,6 +82,7 @@ impl HybridModel for Orego {
         dy[2] = (y[0] - y[2]) * p.w;
     }
     no_guards!();
+    autonomous!();
     fn flow_jacobian(&self, _mode: usize, _t: f64, y: &[f64], jac: &mut [f64]) -> bool {
         let p = &self.params;
         jac.copy_from_slice(&[

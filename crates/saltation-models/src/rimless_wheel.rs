@@ -74,6 +74,7 @@ impl RimlessWheel {
 }
 
 impl HybridModel for RimlessWheel {
+    autonomous!();
     fn name(&self) -> &str {
         "rimless_wheel"
     }

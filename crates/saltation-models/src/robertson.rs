@@ -126,6 +126,7 @@ impl HybridModel for Robertson {
         dx[2] = x[1] * x[1] * self.params.k2;
     }
     no_guards!();
+    autonomous!();
     fn flow_jacobian(&self, _mode: usize, _t: f64, x: &[f64], jac: &mut [f64]) -> bool {
         self.params.kinetics_jacobian(x, jac);
         jac[6..].copy_from_slice(&[0.0, 2.0 * self.params.k2 * x[1], 0.0]);
@@ -154,6 +155,7 @@ impl HybridModel for RobertsonDae {
         dx[2] = x[0] + x[1] + x[2] - 1.0;
     }
     no_guards!();
+    autonomous!();
     fn flow_jacobian(&self, _mode: usize, _t: f64, x: &[f64], jac: &mut [f64]) -> bool {
         self.params.kinetics_jacobian(x, jac);
         jac[6..].copy_from_slice(&[1.0, 1.0, 1.0]);

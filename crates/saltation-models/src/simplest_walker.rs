@@ -46,6 +46,7 @@ pub struct SimplestWalker {
 }
 
 impl HybridModel for SimplestWalker {
+    autonomous!();
     fn name(&self) -> &str {
         "simplest_walker"
     }

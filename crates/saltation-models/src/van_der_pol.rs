@@ -56,6 +56,7 @@ impl VanDerPol {
 }
 
 impl HybridModel for VanDerPol {
+    autonomous!();
     fn name(&self) -> &str {
         "van_der_pol"
     }

@@ -65,6 +65,7 @@ impl HybridModel for VanDerPolStiff {
         dx[1] = ((-x[0] * x[0] + 1.0) * x[1] - x[0]) / self.params.eps;
     }
     no_guards!();
+    autonomous!();
     fn flow_jacobian(&self, _mode: usize, _t: f64, x: &[f64], jac: &mut [f64]) -> bool {
         let eps = self.params.eps;
         jac.copy_from_slice(&[

@@ -59,6 +59,62 @@ impl StepEnds<'_> {
     }
 }
 
+/// Whether every entry is finite (no NaN, no ±∞). One pass without early exit, which
+/// vectorizes: `v · 0` is NaN exactly for infinite or NaN `v`.
+#[inline]
+pub(crate) fn all_finite(v: &[f64]) -> bool {
+    v.iter().fold(0.0, |acc, &x| acc + x * 0.0) == 0.0
+}
+
+/// The checks every [`Stepper::start`] begins with: `y` has the system's dimension, and `t` and
+/// `y` are finite.
+pub(crate) fn check_initial<S: OdeSystem + ?Sized>(
+    sys: &S,
+    t: f64,
+    y: &[f64],
+) -> Result<(), OdeError> {
+    let dim = sys.dim();
+    if y.len() != dim {
+        return Err(OdeError::DimensionMismatch {
+            what: "initial state",
+            expected: dim,
+            got: y.len(),
+        });
+    }
+    if !t.is_finite() || !all_finite(y) {
+        return Err(OdeError::NonFiniteInitial { t });
+    }
+    Ok(())
+}
+
+/// `f(t, y)` into `f` at a (re)start, counted in `stats`; [`OdeError::NonFiniteRhs`] when the
+/// model returns NaN or ±∞ there.
+pub(crate) fn initial_rhs<S: OdeSystem + ?Sized>(
+    sys: &S,
+    t: f64,
+    y: &[f64],
+    f: &mut [f64],
+    stats: &mut Stats,
+) -> Result<(), OdeError> {
+    sys.rhs(t, y, f);
+    stats.rhs_evals += 1;
+    if all_finite(f) {
+        Ok(())
+    } else {
+        Err(OdeError::NonFiniteRhs { t })
+    }
+}
+
+/// The first step of an adaptive method: `h_fixed` when given, else `h_init` (at most `h_max`),
+/// else the method's own estimate `estimate()`.
+pub(crate) fn first_step(opts: &SolverOptions, estimate: impl FnOnce() -> f64) -> f64 {
+    match (opts.h_fixed, opts.h_init) {
+        (Some(h), _) => h,
+        (None, Some(h)) => h.min(opts.h_max),
+        (None, None) => estimate(),
+    }
+}
+
 /// One integration method: explicit Runge–Kutta now; implicit and multistep methods implement the
 /// same interface.
 pub trait Stepper {

@@ -230,6 +230,18 @@ fn stride_settings_checked_against_the_model() {
     }
 }
 
+/// A stride from a mode without guards is refused before integrating (it could only run into
+/// `t_max`).
+#[test]
+fn stride_from_a_mode_without_guards_is_refused() {
+    let model = crate::Robertson::default();
+    let e = StrideMap::new(&model, StrideOptions::default()).err();
+    assert!(
+        matches!(e, Some(HybridError::NoGuards { mode: 0 })),
+        "{e:?}"
+    );
+}
+
 /// A per-state `atol` applies to the state and, row by row, to the variational matrix
 /// (`Φ_ik = ∂x_i/∂x₀_k` gets the tolerance of state `i`): with every entry equal it is the
 /// scalar tolerance, bit for bit, for the state and the stride Jacobian.

@@ -46,7 +46,7 @@ mod step;
 pub use stability::amplification;
 
 use crate::control::{controlled_dims, weight, NormAcc};
-use crate::stepper::{StepEnds, Stepper};
+use crate::stepper::{all_finite, check_initial, first_step, initial_rhs, StepEnds, Stepper};
 use crate::system::base_dim;
 use crate::{OdeError, OdeSystem, SolverOptions, Stats};
 use coefficients::{KMAX, LEN};
@@ -240,12 +240,6 @@ impl Abm {
     }
 }
 
-/// Whether every entry is finite.
-#[inline]
-fn all_finite(v: &[f64]) -> bool {
-    v.iter().fold(0.0, |acc, &x| acc + x * 0.0) == 0.0
-}
-
 /// Whether `m` (row-major `n × n`) is exactly the identity.
 fn is_identity(m: &[f64], n: usize) -> bool {
     m.len() == n * n
@@ -277,14 +271,8 @@ impl Stepper for Abm {
         opts: &SolverOptions,
         stats: &mut Stats,
     ) -> Result<(), OdeError> {
+        check_initial(sys, t, y)?;
         let n = sys.dim();
-        if y.len() != n {
-            return Err(OdeError::DimensionMismatch {
-                what: "initial state",
-                expected: n,
-                got: y.len(),
-            });
-        }
         if let Some(m) = sys.mass_matrix() {
             let nb = base_dim(n, sys.variational_columns()).unwrap_or(n);
             if !is_identity(&m, nb) {
@@ -294,9 +282,6 @@ impl Stepper for Abm {
                              radau5, ndf, bdf, rosenbrock23, trapezoid or trbdf2",
                 });
             }
-        }
-        if !t.is_finite() || !all_finite(y) {
-            return Err(OdeError::NonFiniteInitial { t });
         }
         if let Some(h) = opts.h_fixed {
             if !(h > 0.0 && h.is_finite()) {
@@ -311,16 +296,9 @@ impl Stepper for Abm {
         self.allocate(n);
         self.t = t;
         self.y.copy_from_slice(y);
-        sys.rhs(t, &self.y, &mut self.f);
-        stats.rhs_evals += 1;
-        if !all_finite(&self.f) {
-            return Err(OdeError::NonFiniteRhs { t });
-        }
+        initial_rhs(sys, t, &self.y, &mut self.f, stats)?;
         self.reset_history();
-        self.h = match opts.h_fixed {
-            Some(h) => h,
-            None => self.starting_step(opts),
-        };
+        self.h = first_step(opts, || self.starting_step(opts));
         self.restart_pending = false;
         self.started = true;
         Ok(())

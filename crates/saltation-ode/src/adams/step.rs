@@ -4,8 +4,9 @@
 
 use super::coefficients::{Coefficients, GSTAR};
 use super::selection::{self, Estimates, OrderChange};
-use super::{all_finite, Abm};
+use super::Abm;
 use crate::control::{controlled_dims, weight, NormAcc};
+use crate::stepper::all_finite;
 use crate::{OdeError, OdeSystem, SolverOptions, Stats};
 
 impl Abm {

@@ -37,10 +37,10 @@ mod work;
 pub use stability::{amplification, boundary_locus, stability_angle};
 
 use crate::linalg::{JacobianWork, Lu};
-use crate::stepper::{StepEnds, Stepper};
+use crate::stepper::{all_finite, check_initial, initial_rhs, StepEnds, Stepper};
 use crate::{OdeError, OdeSystem, SolverOptions, Stats};
 use coefficients::{Coefficients, MAX_ORDER};
-use work::{all_finite, Work};
+use work::Work;
 
 /// The NDF (`ode15s`) or BDF stepper, orders 1–5.
 #[derive(Debug, Clone)]
@@ -154,17 +154,8 @@ impl Stepper for Bdf {
         opts: &SolverOptions,
         stats: &mut Stats,
     ) -> Result<(), OdeError> {
+        check_initial(sys, t, y)?;
         let n = sys.dim();
-        if y.len() != n {
-            return Err(OdeError::DimensionMismatch {
-                what: "initial state",
-                expected: n,
-                got: y.len(),
-            });
-        }
-        if !t.is_finite() || !all_finite(y) {
-            return Err(OdeError::NonFiniteInitial { t });
-        }
         let kmax = opts.multistep.max_order.unwrap_or(MAX_ORDER);
         if !(1..=MAX_ORDER).contains(&kmax) {
             return Err(OdeError::InvalidOption {
@@ -185,11 +176,7 @@ impl Stepper for Bdf {
         self.t = t;
         self.t_prev = t;
         self.work.y.copy_from_slice(y);
-        sys.rhs(t, &self.work.y, &mut self.work.f);
-        stats.rhs_evals += 1;
-        if !all_finite(&self.work.f) {
-            return Err(OdeError::NonFiniteRhs { t });
-        }
+        initial_rhs(sys, t, &self.work.y, &mut self.work.f, stats)?;
         self.work.y_prev.copy_from_slice(y);
         self.work.f_prev.copy_from_slice(&self.work.f);
         self.jac_have = false;

@@ -13,6 +13,7 @@
 
 use super::Bdf;
 use crate::control::initial_step;
+use crate::stepper::first_step;
 use crate::{OdeError, OdeSystem, SolverOptions, Stats};
 
 /// `c` of the slope used for the initial-step estimate, relative to `1/‖J‖∞`.
@@ -51,30 +52,26 @@ impl Bdf {
         } else {
             self.work.pred.copy_from_slice(&self.work.f);
         }
-        let h = match (opts.h_fixed, opts.h_init) {
-            (Some(h), _) => h,
-            (None, Some(h)) => h.min(opts.h_max),
-            (None, None) => {
-                let (jw, lu, w) = (&self.jw, &self.lu, &mut self.work);
-                let mut rhs = |t: f64, y: &[f64], dy: &mut [f64]| {
-                    sys.rhs(t, y, dy);
-                    if mass {
-                        jw.solve(lu, dy);
-                    }
-                };
-                stats.rhs_evals += 1;
-                initial_step(
-                    &mut rhs,
-                    t,
-                    &w.y,
-                    &w.pred,
-                    1,
-                    opts,
-                    &mut w.ynew,
-                    &mut w.fnew,
-                )
-            }
-        };
+        let h = first_step(opts, || {
+            let (jw, lu, w) = (&self.jw, &self.lu, &mut self.work);
+            let mut rhs = |t: f64, y: &[f64], dy: &mut [f64]| {
+                sys.rhs(t, y, dy);
+                if mass {
+                    jw.solve(lu, dy);
+                }
+            };
+            stats.rhs_evals += 1;
+            initial_step(
+                &mut rhs,
+                t,
+                &w.y,
+                &w.pred,
+                1,
+                opts,
+                &mut w.ynew,
+                &mut w.fnew,
+            )
+        });
         if mass {
             self.slope(SLOPE_SHIFT * h, stats)?;
         }

@@ -17,9 +17,10 @@
 
 use super::newton::{self, Outcome};
 use super::selection::{self, Estimates};
-use super::work::{all_finite, weighted_norm};
+use super::work::weighted_norm;
 use super::Bdf;
 use crate::control::{controlled_dims, weight};
+use crate::stepper::all_finite;
 use crate::{OdeError, OdeSystem, SolverOptions, Stats};
 
 /// Step shrink after a Newton failure with a current Jacobian (`ode15s`).

@@ -60,12 +60,6 @@ impl Work {
     }
 }
 
-/// Whether every entry is finite.
-#[inline]
-pub fn all_finite(v: &[f64]) -> bool {
-    v.iter().all(|x| x.is_finite())
-}
-
 /// The options' norm of `v / w` over the first `m` components (the controlled ones).
 #[inline]
 pub fn weighted_norm(v: &[f64], w: &[f64], m: usize, opts: &SolverOptions) -> f64 {

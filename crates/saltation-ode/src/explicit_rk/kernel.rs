@@ -6,9 +6,10 @@
 //! tableau or size runs the identical code with run-time values. Stages are stored stage-major
 //! (`k_j` at `[j n, (j+1) n)`); each combination is `y + h Σ_j a_ij k_j`.
 
-use super::{all_finite, split, ExplicitRk};
+use super::{split, ExplicitRk};
 use crate::control::{controlled_dims, weight, NormAcc};
 use crate::dim::{combine, comp, with_dim, Dim, Dyn};
+use crate::stepper::all_finite;
 use crate::tableau::{ErrorEstimate, Tableau, BS23, DOP853, DP5};
 use crate::{OdeError, OdeSystem, SolverOptions, Stats};
 

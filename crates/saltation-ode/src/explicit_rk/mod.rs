@@ -14,7 +14,7 @@ mod kernel;
 mod stiffness;
 
 use crate::control::{initial_step, PiController};
-use crate::stepper::{StepEnds, Stepper};
+use crate::stepper::{check_initial, first_step, initial_rhs, StepEnds, Stepper};
 use crate::tableau::{DenseOutput, ErrorEstimate, Tableau};
 use crate::{OdeError, OdeSystem, SolverOptions, Stats};
 
@@ -125,13 +125,6 @@ impl ExplicitRk {
     }
 }
 
-/// Whether every entry is finite (one pass without early exit: `v · 0` is NaN exactly for
-/// infinite or NaN `v`).
-#[inline]
-pub(super) fn all_finite(v: &[f64]) -> bool {
-    v.iter().fold(0.0, |acc, &x| acc + x * 0.0) == 0.0
-}
-
 impl Stepper for ExplicitRk {
     fn name(&self) -> &'static str {
         self.tab.name
@@ -153,17 +146,8 @@ impl Stepper for ExplicitRk {
         opts: &SolverOptions,
         stats: &mut Stats,
     ) -> Result<(), OdeError> {
+        check_initial(sys, t, y)?;
         let n = sys.dim();
-        if y.len() != n {
-            return Err(OdeError::DimensionMismatch {
-                what: "initial state",
-                expected: n,
-                got: y.len(),
-            });
-        }
-        if !t.is_finite() || y.iter().any(|v| !v.is_finite()) {
-            return Err(OdeError::NonFiniteInitial { t });
-        }
         // Built before anything changes: an unusable `pi_beta` leaves the stepper as it was.
         let ctl = if self.tab.is_adaptive() && opts.h_fixed.is_none() {
             let beta = opts.explicit.pi_beta.unwrap_or(self.default_beta());
@@ -184,11 +168,7 @@ impl Stepper for ExplicitRk {
         let p = split(&mut self.work, n);
         p.y.copy_from_slice(y);
         p.y_prev.copy_from_slice(y);
-        sys.rhs(t, p.y, p.f);
-        stats.rhs_evals += 1;
-        if !all_finite(p.f) {
-            return Err(OdeError::NonFiniteRhs { t });
-        }
+        initial_rhs(sys, t, p.y, p.f, stats)?;
         p.f_prev.copy_from_slice(p.f);
         self.f_stale = false;
         self.dense_ready = false;
@@ -207,15 +187,12 @@ impl Stepper for ExplicitRk {
                 stiffness::StiffnessMonitor::new(self.tab, f_new, opts.explicit.stiffness_limit);
         }
         if self.ctl.is_some() {
-            self.h = match opts.h_init {
-                Some(h) => h.min(opts.h_max),
-                None => {
-                    let mut rhs = |t: f64, y: &[f64], dy: &mut [f64]| sys.rhs(t, y, dy);
-                    stats.rhs_evals += 1;
-                    let p = split(&mut self.work, n);
-                    initial_step(&mut rhs, t, p.y, p.f, self.tab.order, opts, p.ytmp, p.ynew)
-                }
-            };
+            self.h = first_step(opts, || {
+                let mut rhs = |t: f64, y: &[f64], dy: &mut [f64]| sys.rhs(t, y, dy);
+                stats.rhs_evals += 1;
+                let p = split(&mut self.work, n);
+                initial_step(&mut rhs, t, p.y, p.f, self.tab.order, opts, p.ytmp, p.ynew)
+            });
         } else {
             self.h = opts
                 .h_fixed

@@ -43,10 +43,10 @@ pub use stability::stability_function;
 
 use crate::control::initial_step;
 use crate::linalg::{ComplexLu, JacobianWork, Lu};
-use crate::stepper::{StepEnds, Stepper};
+use crate::stepper::{check_initial, first_step, initial_rhs, StepEnds, Stepper};
 use crate::{OdeError, OdeSystem, SolverOptions, Stats};
 use controller::{fixed_step_newton_tolerance, newton_tolerance, Controller};
-use newton::{all_finite, Contraction};
+use newton::Contraction;
 use work::Work;
 
 /// RADAU5's default Jacobian-reuse threshold `thet`.
@@ -158,48 +158,34 @@ impl Stepper for Radau5 {
         opts: &SolverOptions,
         stats: &mut Stats,
     ) -> Result<(), OdeError> {
+        check_initial(sys, t, y)?;
         let dim = sys.dim();
-        if y.len() != dim {
-            return Err(OdeError::DimensionMismatch {
-                what: "initial state",
-                expected: dim,
-                got: y.len(),
-            });
-        }
-        if !t.is_finite() || !all_finite(y) {
-            return Err(OdeError::NonFiniteInitial { t });
-        }
         self.jw.setup(sys)?;
         self.dim = dim;
         self.w.resize(dim);
         let w = &mut self.w;
         w.y.copy_from_slice(y);
         w.y_prev.copy_from_slice(y);
-        sys.rhs(t, &w.y, &mut w.f);
-        stats.rhs_evals += 1;
-        if !all_finite(&w.f) {
-            return Err(OdeError::NonFiniteRhs { t });
-        }
+        initial_rhs(sys, t, &w.y, &mut w.f, stats)?;
         w.f_prev.copy_from_slice(&w.f);
         self.t = t;
         self.t_prev = t;
         self.fixed = opts.h_fixed;
-        self.h = match (opts.h_fixed, opts.h_init) {
-            (Some(h), _) => h,
-            (None, Some(h)) => h.min(opts.h_max),
-            (None, None) if self.jw.has_identity_mass() => {
-                let mut rhs = |t: f64, y: &[f64], dy: &mut [f64]| sys.rhs(t, y, dy);
-                stats.rhs_evals += 1;
-                // Order 3: the error estimate the controller sees is O(h⁴).
-                let h = initial_step(&mut rhs, t, &w.y, &w.f, 3, opts, &mut w.tmp, &mut w.tmp2);
-                if h > 0.0 && h.is_finite() {
-                    h
-                } else {
-                    DEFAULT_H0.min(opts.h_max)
-                }
+        let identity_mass = self.jw.has_identity_mass();
+        self.h = first_step(opts, || {
+            if !identity_mass {
+                return DEFAULT_H0.min(opts.h_max);
             }
-            (None, None) => DEFAULT_H0.min(opts.h_max),
-        };
+            let mut rhs = |t: f64, y: &[f64], dy: &mut [f64]| sys.rhs(t, y, dy);
+            stats.rhs_evals += 1;
+            // Order 3: the error estimate the controller sees is O(h⁴).
+            let h = initial_step(&mut rhs, t, &w.y, &w.f, 3, opts, &mut w.tmp, &mut w.tmp2);
+            if h > 0.0 && h.is_finite() {
+                h
+            } else {
+                DEFAULT_H0.min(opts.h_max)
+            }
+        });
         self.h_old = self.h;
         self.lu_h = None;
         self.need_jac = true;

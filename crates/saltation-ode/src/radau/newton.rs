@@ -24,6 +24,7 @@ use super::work::Work;
 use crate::control::NormAcc;
 use crate::linalg::{ComplexLu, JacobianWork, Lu};
 use crate::options::ErrorNorm;
+use crate::stepper::all_finite;
 use crate::{OdeSystem, Stats};
 
 /// How the iteration ended.
@@ -68,12 +69,6 @@ pub(super) struct Contraction {
     pub theta: f64,
     /// `η = Θ/(1 − Θ)` of the last iteration.
     pub faccon: f64,
-}
-
-/// Whether every entry is finite.
-#[inline]
-pub(super) fn all_finite(v: &[f64]) -> bool {
-    v.iter().fold(0.0, |acc, &x| acc + x * 0.0) == 0.0
 }
 
 /// Zero starting values (first step, after a restart).

@@ -16,9 +16,10 @@
 //! `h_fixed` there is no smaller step: a failure with a fresh Jacobian is final.
 
 use super::coefficients::{ALPHA, BETA, GAMMA};
-use super::newton::{self, all_finite, Outcome, Settings};
+use super::newton::{self, Outcome, Settings};
 use super::{controller, dense, estimate, Radau5, DEFAULT_NIT, DEFAULT_THET, FIXED_STEP_NIT};
 use crate::control::{controlled_dims, weight};
+use crate::stepper::all_finite;
 use crate::{OdeError, OdeSystem, SolverOptions, Stats};
 
 /// Singular iteration matrices tolerated within one step before [`OdeError::SingularMatrix`].

@@ -35,9 +35,8 @@ pub use stability::stability_function;
 use crate::control::{controlled_dims, initial_step};
 use crate::linalg::{JacobianWork, Lu};
 use crate::sdirk::mass::Mass;
-use crate::sdirk::newton::all_finite;
 use crate::sdirk::step::{clip_step, step_floor, step_ratio};
-use crate::stepper::{StepEnds, Stepper};
+use crate::stepper::{all_finite, check_initial, first_step, initial_rhs, StepEnds, Stepper};
 use crate::{OdeError, OdeSystem, SolverOptions, Stats};
 use std::f64::consts::SQRT_2;
 
@@ -134,17 +133,8 @@ impl Stepper for Rosenbrock23 {
         opts: &SolverOptions,
         stats: &mut Stats,
     ) -> Result<(), OdeError> {
+        check_initial(sys, t, y)?;
         let len = sys.dim();
-        if y.len() != len {
-            return Err(OdeError::DimensionMismatch {
-                what: "initial state",
-                expected: len,
-                got: y.len(),
-            });
-        }
-        if !t.is_finite() || !all_finite(y) {
-            return Err(OdeError::NonFiniteInitial { t });
-        }
         self.jw.setup(sys)?;
         // Sized now, so that the steps do not allocate.
         self.lu.matrix_mut(self.jw.n());
@@ -180,35 +170,27 @@ impl Stepper for Rosenbrock23 {
         self.t_prev = t;
         self.y.copy_from_slice(y);
         self.y_prev.copy_from_slice(y);
-        sys.rhs(t, y, &mut self.f0);
-        stats.rhs_evals += 1;
-        if !all_finite(&self.f0) {
-            return Err(OdeError::NonFiniteRhs { t });
-        }
+        initial_rhs(sys, t, y, &mut self.f0, stats)?;
         self.mass.derivative(&self.jw, &self.f0, &mut self.dy);
         self.dy_prev.copy_from_slice(&self.dy);
         self.f_stale = false;
         self.jac_current = false;
         self.rejected_last = false;
         self.fixed = opts.h_fixed.is_some();
-        self.h = match (opts.h_fixed, opts.h_init) {
-            (Some(h), _) => h,
-            (None, Some(h)) => h.min(opts.h_max),
-            (None, None) => {
-                let mut rhs = |t: f64, y: &[f64], dy: &mut [f64]| sys.rhs(t, y, dy);
-                stats.rhs_evals += 1;
-                initial_step(
-                    &mut rhs,
-                    t,
-                    &self.y,
-                    &self.dy,
-                    2,
-                    opts,
-                    &mut self.ynew,
-                    &mut self.f2,
-                )
-            }
-        };
+        self.h = first_step(opts, || {
+            let mut rhs = |t: f64, y: &[f64], dy: &mut [f64]| sys.rhs(t, y, dy);
+            stats.rhs_evals += 1;
+            initial_step(
+                &mut rhs,
+                t,
+                &self.y,
+                &self.dy,
+                2,
+                opts,
+                &mut self.ynew,
+                &mut self.f2,
+            )
+        });
         self.started = true;
         Ok(())
     }

@@ -62,7 +62,9 @@ fn stride_field(e: &HybridError) -> String {
             ..
         } => format!("stride.ode.{field}"),
         HybridError::Ode { .. } => "stride.ode".to_string(),
-        HybridError::BadMode { .. } => "stride.start_mode".to_string(),
+        HybridError::BadMode { .. } | HybridError::NoGuards { .. } => {
+            "stride.start_mode".to_string()
+        }
         HybridError::DimensionMismatch { what, .. } if what.starts_with("atol") => {
             "stride.ode.atol".to_string()
         }
