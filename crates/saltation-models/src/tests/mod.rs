@@ -6,6 +6,7 @@
 mod bad_input;
 mod bouncing;
 mod jacobians;
+mod radau5_counts;
 mod stiff;
 mod stride;
 
