@@ -1,4 +1,5 @@
-//! One stance phase of the simplest walker (MODELS.md §2) from the stable fixed point of Table 1
+//! One stance phase of the simplest walker (Garcia, Chatterjee, Ruina & Coleman 1998) from the
+//! stable fixed point of Table 1 of Bhounsule (2014)
 //! to heel-strike, with BS23, DP5 and DOP853 at rtol = atol = 1e-6, 1e-9, 1e-12, with and without
 //! the 4×4 variational equations; and the `ode_solvers` crate's Dop853/Dopri5 integrating to the
 //! known event time (they have no event location). Also the cost of the RHS evaluations alone,

@@ -1,4 +1,4 @@
-//! The rimless wheel (Coleman; walker-Jacobian benchmark paper §3; MODELS.md §1) against its
+//! The rimless wheel (Coleman 2009; Bhounsule 2014, §3) against its
 //! closed form: fixed point `[−π/n, θ̇₀]` and stride-Jacobian eigenvalues `{μ², 0}`.
 //!
 //! Reads `models/rimless_wheel.ron`, finds the steady rolling gait by Newton shooting from the
@@ -89,13 +89,14 @@ fn print_tables(
 ) {
     let (o, p, mu) = (&solved.value, wheel.params, wheel.mu());
     let title = format!(
-        "Rimless wheel (Coleman), λ² = {:.6}, slope α = {}, {} spokes: μ = {mu:.6}, μ² = {:.6}",
+        "Rimless wheel (Coleman 2009), λ² = {:.6}, slope α = {}, {} spokes: \
+         μ = {mu:.6}, μ² = {:.6}",
         p.lambda2,
         p.alpha,
         p.spokes,
         mu * mu
     );
-    let reference = "closed form (MODELS.md §1); digits = -log10 |ours - closed form|";
+    let reference = "closed form (Bhounsule 2014, §3.2); digits = -log10 |ours - closed form|";
     common::print_preamble(&title, path, file, reference);
     let guess = format!("dθ/dt = {}", file.guesses[0].u[0]);
     common::print_heading(&file.guesses[0].label, o, &guess);

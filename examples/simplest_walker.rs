@@ -1,5 +1,5 @@
 //! The simplest walker (Garcia, Chatterjee, Ruina & Coleman 1998) at slope γ = 0.009:
-//! reproduces Table 1 of the walker-Jacobian benchmark paper (MODELS.md §2).
+//! reproduces Table 1 of Bhounsule (2014).
 //!
 //! Reads `models/simplest_walker.ron`, finds both gaits from the file's rough guesses by Newton
 //! shooting, and compares fixed points and Floquet multipliers (variational equations and
@@ -23,8 +23,8 @@ use std::path::Path;
 use std::process::ExitCode;
 
 const USAGE: &str = "usage: simplest_walker [--json] [MODEL.ron]
-  Finds both gaits of the simplest walker and compares them with Table 1 of the
-  walker-Jacobian benchmark paper. --json prints one JSON object and writes no figures.";
+  Finds both gaits of the simplest walker and compares them with Table 1 of
+  Bhounsule (2014). --json prints one JSON object and writes no figures.";
 
 /// Central-difference step of the paper's finite-difference row.
 const FD_STEP: f64 = 1e-5;
@@ -157,7 +157,7 @@ fn print_tables(path: &Path, file: &ModelFile, gamma: f64, gaits: &[Gait]) {
         &format!("Simplest walker (Garcia et al. 1998), slope γ = {gamma}"),
         path,
         file,
-        "walker-Jacobian benchmark paper, Table 1; digits = -log10 |ours - paper|",
+        "Bhounsule 2014, Table 1; digits = -log10 |ours - paper|",
     );
     let table = published();
     let slope_matches = gamma == paper::GAMMA;
@@ -213,8 +213,8 @@ fn print_tables(path: &Path, file: &ModelFile, gamma: f64, gaits: &[Gait]) {
     }
     if stable_pair {
         println!(
-            "Table 1's stable pair μ₁,₂ is itself ~3e-12 from an independent 40-digit computation\n\
-             (MODELS.md §2), which bounds the agreement possible there."
+            "Table 1's stable pair μ₁,₂ is itself ~3e-12 from an independent 40-digit\n\
+             computation, which bounds the agreement possible there."
         );
     }
     println!(

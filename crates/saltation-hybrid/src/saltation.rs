@@ -1,10 +1,10 @@
 //! Saltation matrices: how a perturbation crosses an event.
 //!
 //! At an event of guard `h` with reset `g`, from the vector field `f⁻ = f_old(x⁻)` to
-//! `f⁺ = f_new(g(x⁻))` (METHODS.md; Aizerman & Gantmacher 1958, Leine & Nijmeijer 2004):
+//! `f⁺ = f_new(g(x⁻))` (Aizerman & Gantmacher 1958; Leine & Nijmeijer 2004):
 //!
 //! - fixed-time flow Jacobian (monodromy): `S = g_x + (f⁺ − g_x f⁻) h_x / (h_x f⁻)`;
-//! - Jacobian of a map that stops at the event (time free):
+//! - Jacobian of a map that stops at the event (time free; Bhounsule 2014, eqs. (15)–(16)):
 //!   `E = g_x (I − f⁻ h_x / (h_x f⁻)) = S − f⁺ h_x / (h_x f⁻)`.
 //!
 //! `h_x f⁻ = 0` (grazing) makes both undefined: it is reported, never divided by.

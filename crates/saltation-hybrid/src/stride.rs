@@ -2,16 +2,16 @@
 //!
 //! A stride starts in `start_mode` at `x₀` (time 0) and runs through the model's flows, guards
 //! and resets until `events_per_stride` events have fired; `P(x₀)` is the state just after the
-//! last reset. Its Jacobian is the ordered product over the stride's segments
-//! (METHODS.md, "Hybrid flow and its Jacobian"):
+//! last reset. Its Jacobian is the ordered product over the stride's segments (saltation
+//! matrices: Aizerman & Gantmacher 1958, Leine & Nijmeijer 2004; see [`crate::saltation`]):
 //!
-//! - [`JacobianKind::StrideMap`] (event time free, the Poincaré map of the walker paper):
+//! - [`JacobianKind::StrideMap`] (event time free, the Poincaré map of Bhounsule 2014, §2.1):
 //!   `P_x = E_k Φ_k S_{k−1} Φ_{k−1} ⋯ S_1 Φ_1`, with `Φ_i` from the variational equations,
 //!   `S_i` the saltation matrices of the intermediate events and
 //!   `E_k = g_x (I − f⁻ h_x / (h_x f⁻))` at the last one; its eigenvalues are the nontrivial
 //!   multipliers plus zeros.
-//! - [`JacobianKind::Monodromy`] (fixed time, as in the constrained-hopping paper): the same
-//!   product with `S_k` at the last event; it keeps the trivial multiplier 1 along the flow.
+//! - [`JacobianKind::Monodromy`] (fixed time, as in Zana, Bodor, Bencsik & Zelei 2018): the
+//!   same product with `S_k` at the last event; it keeps the trivial multiplier 1 along the flow.
 
 use crate::error::HybridError;
 use crate::event_loop::{JumpWork, Segment, SegmentEnd};

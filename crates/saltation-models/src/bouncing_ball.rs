@@ -1,4 +1,5 @@
-//! The bouncing ball (lecture on ODE stability and error control; MODELS.md §5).
+//! The bouncing ball (the event-detection example of the course lecture "Lecture 9: Stability
+//! and frequency properties (mostly recap), error control and software").
 //!
 //! State `x = [x, v]` (height above the ground, vertical velocity), one mode ("flight"):
 //! `f = [v, −g]`. Impact guard `h = x`, falling (from `x > 0` to `x < 0`) and enabled only while

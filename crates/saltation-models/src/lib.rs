@@ -4,12 +4,12 @@
 //! [`saltation_hybrid::HybridModel`] with hand-written Jacobians (checked against automatic
 //! differentiation in the tests) and a serde parameter struct.
 //!
-//! | model | equations (MODELS.md) | reference data |
+//! | model | equations | reference data |
 //! |---|---|---|
-//! | [`RimlessWheel`] | §1 | closed-form fixed point and multipliers, [`reference::rimless_benchmark`] |
-//! | [`SimplestWalker`] | §2 | Table 1 of the walker-Jacobian paper, [`reference::walker_table1`] |
-//! | [`BouncingBall`] | §5 | closed-form impact times, stride map and Zeno time |
-//! | [`VanDerPol`] | §6 | period [`reference::van_der_pol`], `μ = exp(∮ ε(1 − x²) dt)` |
+//! | [`RimlessWheel`] | Coleman 2009; Bhounsule 2014 §3 | closed-form fixed point and multipliers, [`reference::rimless_benchmark`] |
+//! | [`SimplestWalker`] | Garcia et al. 1998; Bhounsule 2014 §4 | Table 1 of Bhounsule 2014, [`reference::walker_table1`] |
+//! | [`BouncingBall`] | a lecture's event example | closed-form impact times, stride map and Zeno time |
+//! | [`VanDerPol`] | van der Pol 1926 | period [`reference::van_der_pol`], `μ = exp(∮ ε(1 − x²) dt)` |
 //!
 //! The stiff test problems are plain ODEs (one mode, no guards) with the published reference
 //! solutions of the Test Set for IVP Solvers (Mazzia & Magherini) in [`mod@reference`]:

@@ -1,8 +1,10 @@
 //! Published reference values, with where they come from.
 
-/// Table 1 of the walker-Jacobian benchmark paper (simplest walker at `γ = 0.009`,
-/// MODELS.md §2): fixed points `[θ, θ̇, φ, φ̇]` and the nontrivial multipliers from variational
-/// equations and from central differences (step 1e-5), as printed.
+/// Table 1 of P. A. Bhounsule, "Numerical accuracy of two benchmark models of walking: the
+/// rimless spoked wheel and the simplest walker", Dyn. Contin. Discrete Impuls. Syst. Ser. B 21
+/// (2014) 137–148 (simplest walker of Garcia et al. 1998 at `γ = 0.009`): fixed points
+/// `[θ, θ̇, φ, φ̇]` and the nontrivial multipliers from variational equations and from central
+/// differences (step 1e-5), as printed.
 pub mod walker_table1 {
     /// Slope of the table.
     pub const GAMMA: f64 = 0.009;
@@ -28,13 +30,13 @@ pub mod walker_table1 {
     pub const UNSTABLE_PRINTED: [f64; 2] = [4.003_864_358_929_642, 0.459_589_580_797_698];
     /// Unstable gait, real multipliers (variational) with the paper's slip corrected: an
     /// independent 40-digit computation gives 0.459589589797672 for the second one (the printed
-    /// value differs in the 9th decimal; MODELS.md §2).
+    /// value differs in the 9th decimal).
     pub const UNSTABLE: [f64; 2] = [4.003_864_358_929_642, 0.459_589_589_797_672];
     /// Unstable gait, real multipliers by central differences (step 1e-5), as printed.
     pub const UNSTABLE_FD: [f64; 2] = [4.003_865_226_079_296, 0.459_589_047_035_257];
 }
 
-/// The rimless-wheel benchmark of the walker-Jacobian paper (§3): `λ² = 2/3`, `α = 0.2`,
+/// The rimless-wheel benchmark of Bhounsule 2014 (§3): `λ² = 2/3`, `α = 0.2`,
 /// `n = 6`, so `μ = 2/3`, fixed point `[−π/6, 0.460341126609458…]`, multipliers `{0, 4/9}`.
 pub mod rimless_benchmark {
     /// `λ²`.
@@ -43,12 +45,12 @@ pub mod rimless_benchmark {
     pub const ALPHA: f64 = 0.2;
     /// Spokes.
     pub const SPOKES: u32 = 6;
-    /// Fixed point `[−π/6, θ̇₀]` as given in MODELS.md §1 (15 digits; the paper's own table
-    /// prints `θ̇₀ = 0.460341126609455`).
+    /// Fixed point `[−π/6, θ̇₀]` from the closed form as given in Bhounsule 2014, §3.2 (15
+    /// digits; the paper's numerical solution in §3.3 prints `θ̇₀ = 0.460341126609455`).
     pub const X0: [f64; 2] = [-std::f64::consts::FRAC_PI_6, 0.460_341_126_609_458];
 }
 
-/// Van der Pol with `ε = 1` (MODELS.md §6): period of the limit cycle.
+/// Van der Pol (1926) oscillator with `ε = 1`: period of the limit cycle.
 pub mod van_der_pol {
     /// `ε`.
     pub const EPSILON: f64 = 1.0;

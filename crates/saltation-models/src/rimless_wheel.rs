@@ -1,4 +1,4 @@
-//! The rimless wheel (Coleman; walker-Jacobian benchmark paper §3; MODELS.md §1).
+//! The rimless wheel (Coleman 2009; equations and closed form as in Bhounsule 2014, §3).
 //!
 //! State `x = [θ, θ̇]` (spoke angle from the slope normal, time in units of `sqrt(l/g)`),
 //! `f = [θ̇, λ² sin(θ + α)]`, guard `h = θ − π/n` (rising), reset `g = [−θ, μ θ̇]` with

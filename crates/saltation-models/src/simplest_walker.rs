@@ -1,5 +1,5 @@
 //! The simplest walking model (Garcia, Chatterjee, Ruina & Coleman, J. Biomech. Eng. 120
-//! (1998); walker-Jacobian benchmark paper §4; MODELS.md §2).
+//! (1998); equations as in Bhounsule 2014, §4, eq. (22)).
 //!
 //! State `x = [θ, θ̇, φ, φ̇]` (stance-leg angle from the slope normal, angle between the legs;
 //! foot mass → 0, time in units of `sqrt(l/g)`), slope `γ`:

@@ -1,4 +1,4 @@
-//! The van der Pol oscillator as a hybrid model with a Poincaré section (MODELS.md §6).
+//! The van der Pol (1926) oscillator as a hybrid model with a Poincaré section.
 //!
 //! `ẍ − ε(1 − x²)ẋ + x = 0` as the first-order system in `[x, y = ẋ]`:
 //! `f = [y, ε(1 − x²) y − x]`, `f_x = [[0, 1], [−2ε x y − 1, ε(1 − x²)]]`.
@@ -6,9 +6,9 @@
 //! The flow is smooth; the stride map is the Poincaré map of the section `h = y = 0` crossed
 //! falling (from `y > 0` to `y < 0`), enabled only for `x > 0`: the maxima of `x`. There
 //! `ẏ = −x < 0`, so the crossing is transversal. The reset is the identity, `g_x = I`, and the
-//! mode does not change, so the saltation matrix is `S = I` (METHODS.md) and the fixed-time
-//! monodromy is the plain flow Jacobian `Φ(T)`. Reduced coordinate on the section: `u = [x]`,
-//! chart `χ(u) = (u, 0)`, projection `π(x, y) = x`.
+//! mode does not change, so the saltation matrix `S = g_x + (f⁺ − g_x f⁻) h_x / (h_x f⁻)` is
+//! `S = I` and the fixed-time monodromy is the plain flow Jacobian `Φ(T)`. Reduced coordinate on
+//! the section: `u = [x]`, chart `χ(u) = (u, 0)`, projection `π(x, y) = x`.
 //!
 //! Floquet multipliers of the limit cycle (period `T`): the monodromy has `{1, μ}` with, by
 //! Liouville's formula `det Φ(T) = exp(∮ tr f_x dt)`,

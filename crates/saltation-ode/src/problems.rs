@@ -1,9 +1,9 @@
 //! Test problems with their reference data, for tests, benchmarks and examples.
 //!
 //! - [`WalkerStance`]: the stance phase of the simplest walker (Garcia, Chatterjee, Ruina &
-//!   Coleman 1998; MODELS.md §2) with its heel-strike guard, started from the stable fixed point
-//!   of Table 1 of the walker-Jacobian benchmark paper at `γ = 0.009`. The heel-strike time from
-//!   that state, [`WALKER_HEELSTRIKE_TIME`], comes from an independent 40-digit computation.
+//!   Coleman 1998; equations as in Bhounsule 2014, §4) with its heel-strike guard, started from
+//!   the stable fixed point of Table 1 of Bhounsule (2014) at `γ = 0.009`. The heel-strike time
+//!   from that state, [`WALKER_HEELSTRIKE_TIME`], comes from an independent 40-digit computation.
 //! - [`WalkerStanceVariational`]: the same vector field extended by its variational equations
 //!   `Φ' = f_x Φ` (state of size 4 + 16).
 

@@ -170,8 +170,9 @@ fn tangential_contacts() {
         r.map(|r| (r.period, r.x))
     );
     // Apex 1e-10 above the guard: two crossings 2.8e-5 apart inside one step, between the
-    // locator's sample points. Currently missed (GuardNotReached; METHODS.md: bound the step
-    // where it matters); if a better locator finds it, the event must be at the first crossing.
+    // locator's sample points. Currently missed (GuardNotReached; sign-change checks alone miss
+    // such pairs: bound the step where it matters); if a better locator finds it, the event must
+    // be at the first crossing.
     let r = map.eval(&[-0.5 + 1e-10, 1.0], JacobianKind::StrideMap);
     eprintln!(
         "parabola 1e-10 above: {:?}",

@@ -7,10 +7,10 @@ use crate::Model;
 use saltation_hybrid::{HybridModel, JacobianKind, StrideMap};
 use saltation_orbit::{eigenvalues, find_periodic_orbit, stride_jacobian_fd};
 
-/// Central-difference step (METHODS.md: 1e-5…1e-6).
+/// Central-difference step (1e-5…1e-6 is the useful range; Bhounsule 2014 uses 1e-5).
 const FD_STEP: f64 = 1e-6;
-/// METHODS.md: finite differences of the full stride map agree with the variational Jacobian to
-/// ~1e-6 or better. With rtol = atol = 1e-14 the rounding part is ~1e-14/1e-6 = 1e-8 and the
+/// Requirement: central differences of the full stride map agree with the variational Jacobian
+/// to ~1e-6 or better. With rtol = atol = 1e-14 the rounding part is ~1e-14/1e-6 = 1e-8 and the
 /// truncation part ~STEP² · |P'''| ≈ 1e-12 · |P'''|; 1e-6 (relative to the largest entry) is the
 /// stated requirement.
 const FD_TOL: f64 = 1e-6;
