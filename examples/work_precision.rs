@@ -47,12 +47,19 @@
 //! minute). A failed run (integrator error, early stop or panic) is recorded with its message.
 //! The figures draw the runs with `err < 1` (at least one correct digit); the tables and CSV
 //! files list every run, including a completed run with a useless answer.
+//!
+//! ## Peers
+//! When `figures/work_precision_scipy_<problem>.csv` (from `scripts/scipy_work_precision.py`)
+//! or `figures/work_precision_diffsol_<problem>.csv` (from `cd bench/peers && cargo bench`)
+//! exist, `figures/work_precision_<problem>_peers.{png,svg}` draw their curves (dashed) beside
+//! `radau5` and `ndf`, and the example prints the speed-up of `radau5` and `ndf` over each of
+//! them at equal achieved error.
 
 use saltation::hybrid::{HybridModel, ModeFlow};
 use saltation::models::reference::{hires, rober, vdpol};
 use saltation::models::{Hires, Robertson, VanDerPolStiff};
 use saltation::ode::{Atol, Ivp, Method, SolverOptions, Stats};
-use saltation::plot::{RenderOptions, WorkPrecision};
+use saltation::plot::{LineStyle, RenderOptions, Series, WorkPrecision};
 use std::error::Error;
 use std::fmt::Write as _;
 use std::panic::{catch_unwind, AssertUnwindSafe};
@@ -264,6 +271,7 @@ fn run_problem(
     figure.x_label = "mixed relative error at t_end".into();
     figure.y_label = "wall time / s (median)".into();
     let started = Instant::now();
+    let mut ours = Vec::new();
     for method in Method::ALL.iter().copied().filter(|m| m.is_implicit()) {
         let (mut errs, mut times) = (Vec::new(), Vec::new());
         let mut give_up = false;
@@ -337,7 +345,8 @@ fn run_problem(
             }
         }
         if !errs.is_empty() {
-            figure = figure.with_method(method.name(), errs, times);
+            figure = figure.with_method(method.name(), errs.clone(), times.clone());
+            ours.push((method.name().to_string(), errs, times));
         }
     }
     println!(
@@ -345,19 +354,161 @@ fn run_problem(
         p.title,
         started.elapsed().as_secs_f64()
     );
+    let mut peers = Vec::new();
+    for peer in ["scipy", "diffsol"] {
+        peers.extend(peer_curves(
+            peer,
+            &dir.join(format!("work_precision_{peer}_{}.csv", p.tag)),
+        ));
+    }
+    print_speedups(&ours, &peers);
     let csv_path = dir.join(format!("work_precision_{}.csv", p.tag));
     std::fs::write(&csv_path, csv)?;
     println!("  wrote {}", csv_path.display());
-    match figure.render(
-        &dir.join(format!("work_precision_{}", p.tag)),
-        &RenderOptions::default(),
-    ) {
+    render(&figure, &dir.join(format!("work_precision_{}", p.tag)));
+    if !peers.is_empty() {
+        // radau5 and ndf beside the peers (dashed), in a figure of their own.
+        let mut vs = WorkPrecision::new(format!("{}: saltation and its peers", p.title));
+        vs.x_label = figure.x_label.clone();
+        vs.y_label = figure.y_label.clone();
+        for (label, errs, times) in ours.iter().filter(|c| c.0 == "radau5" || c.0 == "ndf") {
+            vs.methods
+                .push(Series::new(label.clone(), errs.clone(), times.clone()));
+        }
+        for (label, errs, times) in &peers {
+            vs.methods.push(
+                Series::new(label.clone(), errs.clone(), times.clone())
+                    .with_line(LineStyle::Dashed),
+            );
+        }
+        render(&vs, &dir.join(format!("work_precision_{}_peers", p.tag)));
+    }
+    Ok(())
+}
+
+/// Draws `figure` to `stem.{png,svg}`, saying what was written (or why not).
+fn render(figure: &WorkPrecision, stem: &Path) {
+    match figure.render(stem, &RenderOptions::default()) {
         Ok(files) => files
             .iter()
             .for_each(|f| println!("  wrote {}", f.display())),
-        Err(e) => eprintln!("  no figure for {}: {e}", p.title),
+        Err(e) => eprintln!("  no figure {}: {e}", stem.display()),
     }
-    Ok(())
+}
+
+/// A curve: label, errors, median times (seconds).
+type Curve = (String, Vec<f64>, Vec<f64>);
+
+/// Splits one CSV line into fields (double-quoted fields may hold commas and `""`).
+fn csv_fields(line: &str) -> Vec<String> {
+    let (mut fields, mut cur, mut quoted) = (Vec::new(), String::new(), false);
+    let mut chars = line.chars().peekable();
+    while let Some(c) = chars.next() {
+        match c {
+            '"' if quoted && chars.peek() == Some(&'"') => {
+                cur.push('"');
+                chars.next();
+            }
+            '"' => quoted = !quoted,
+            ',' if !quoted => fields.push(std::mem::take(&mut cur)),
+            _ => cur.push(c),
+        }
+    }
+    fields.push(cur);
+    fields
+}
+
+/// The curves of a peer's CSV file (written by `scripts/scipy_work_precision.py` or the
+/// diffsol bench in `bench/peers`), one per method, from its runs with status `ok` and at least
+/// one correct digit, labelled `"<peer> <method>"`; none when the file is absent.
+fn peer_curves(peer: &str, path: &Path) -> Vec<Curve> {
+    let Ok(text) = std::fs::read_to_string(path) else {
+        return Vec::new();
+    };
+    let mut curves: Vec<Curve> = Vec::new();
+    for line in text.lines().skip(1) {
+        let f = csv_fields(line);
+        if f.len() < 8 || f[4] != "ok" {
+            continue;
+        }
+        let (Ok(err), Ok(time)) = (f[5].parse::<f64>(), f[7].parse::<f64>()) else {
+            continue;
+        };
+        if !(err > 0.0 && err < 1.0 && time > 0.0) {
+            continue;
+        }
+        let label = if f[1].starts_with(peer) {
+            f[1].clone()
+        } else {
+            format!("{peer} {}", f[1])
+        };
+        match curves.iter_mut().find(|c| c.0 == label) {
+            Some(c) => {
+                c.1.push(err);
+                c.2.push(time);
+            }
+            None => curves.push((label, vec![err], vec![time])),
+        }
+    }
+    if !curves.is_empty() {
+        println!("  read {} ({} methods)", path.display(), curves.len());
+    }
+    curves
+}
+
+/// `log t` of a curve at error `e`, interpolated linearly in `log e` between its points;
+/// `None` outside the curve's error range.
+fn log_time_at(curve: &Curve, e: f64) -> Option<f64> {
+    let mut pts: Vec<(f64, f64)> = curve
+        .1
+        .iter()
+        .zip(&curve.2)
+        .map(|(e, t)| (e.ln(), t.ln()))
+        .collect();
+    pts.sort_by(|a, b| a.0.total_cmp(&b.0));
+    let x = e.ln();
+    pts.windows(2).find_map(|w| {
+        let ((x0, y0), (x1, y1)) = (w[0], w[1]);
+        if x0 <= x && x <= x1 {
+            let s = if x1 > x0 { (x - x0) / (x1 - x0) } else { 0.0 };
+            Some(y0 + s * (y1 - y0))
+        } else {
+            None
+        }
+    })
+}
+
+/// Speed-up of radau5 and ndf over each peer method at equal achieved error: at every point
+/// of the peer's curve inside our curve's error range, the peer's time over ours interpolated
+/// (log–log) at that error; median and range.
+fn print_speedups(ours: &[Curve], peers: &[Curve]) {
+    if peers.is_empty() {
+        return;
+    }
+    println!("  speed-up at equal error (peer's time / ours): median [min – max] (points)");
+    for o in ours.iter().filter(|c| c.0 == "radau5" || c.0 == "ndf") {
+        for p in peers {
+            let mut r: Vec<f64> =
+                p.1.iter()
+                    .zip(&p.2)
+                    .filter_map(|(&e, &t)| log_time_at(o, e).map(|lt| t / lt.exp()))
+                    .collect();
+            if r.is_empty() {
+                println!("  {:<8} vs {:<18} no common error range", o.0, p.0);
+                continue;
+            }
+            let n = r.len();
+            let med = median(&mut r);
+            println!(
+                "  {:<8} vs {:<18} {:>7.1} [{:.1} – {:.1}] ({n})",
+                o.0,
+                p.0,
+                med,
+                r[0],
+                r[n - 1]
+            );
+        }
+    }
 }
 
 fn main() -> Result<(), Box<dyn Error>> {

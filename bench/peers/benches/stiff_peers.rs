@@ -17,6 +17,11 @@
 //! ```text
 //! cd bench/peers && cargo bench
 //! ```
+//!
+//! Before the criterion groups it also times every diffsol solver over the work–precision
+//! example's tolerance sweep (median of up to 7 runs, as the example times saltation) and writes
+//! `figures/work_precision_diffsol_{rober,vdpol}.csv`, which `cargo run --release --example
+//! work_precision` then draws beside saltation's curves.
 
 use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion};
 use diffsol::{
@@ -28,13 +33,16 @@ use saltation::models::reference::{rober, vdpol};
 use saltation::models::{Robertson, VanDerPolStiff};
 use saltation::ode::{Atol, Ivp, Method, SolverOptions};
 use std::hint::black_box;
-use std::time::Duration;
+use std::path::Path;
+use std::time::{Duration, Instant};
 
 type M = NalgebraMat<f64>;
 type LS = NalgebraLU<f64>;
 
-/// The tolerances compared.
+/// The tolerances compared under criterion.
 const RTOLS: [f64; 3] = [1e-4, 1e-6, 1e-8];
+/// The tolerances of the CSV files (the work–precision example's sweep).
+const CSV_RTOLS: [f64; 8] = [1e-3, 1e-4, 1e-5, 1e-6, 1e-7, 1e-8, 1e-9, 1e-10];
 
 /// saltation's methods in the comparison.
 const SALTATION: [Method; 4] = [Method::Radau5, Method::Ndf, Method::Bdf, Method::Trbdf2];
@@ -207,9 +215,94 @@ fn report(
     }
 }
 
+/// Median wall time of `run` (seconds): up to 7 runs while their total stays under 0.3 s, as
+/// `examples/work_precision.rs` times saltation's runs.
+fn median_time<T>(mut run: impl FnMut() -> T) -> f64 {
+    let mut times = Vec::new();
+    let mut total = 0.0;
+    while times.len() < 7 && (times.is_empty() || total < 0.3) {
+        let start = Instant::now();
+        black_box(run());
+        let t = start.elapsed().as_secs_f64();
+        times.push(t);
+        total += t;
+    }
+    times.sort_by(f64::total_cmp);
+    times[times.len() / 2]
+}
+
+/// Writes `figures/work_precision_diffsol_<problem>.csv` (the columns of
+/// `examples/work_precision.rs`; diffsol reports no rejected steps, f or Jacobian counts or
+/// Newton iterations, so those stay empty), which that example draws beside saltation's curves.
+fn write_diffsol_csv(problem: &str, rows: &[String]) {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../figures");
+    let mut text = String::from(
+        "problem,method,rtol,atol,status,error,mescd,time_s,repeats,steps,rejected_steps,\
+         rhs_evals,jacobian_evals,lu_decompositions,newton_iters\n",
+    );
+    for r in rows {
+        text.push_str(r);
+        text.push('\n');
+    }
+    let path = dir.join(format!("work_precision_diffsol_{problem}.csv"));
+    match std::fs::create_dir_all(&dir).and_then(|_| std::fs::write(&path, text)) {
+        Ok(()) => println!("wrote {}", path.display()),
+        Err(e) => println!("could not write {}: {e}", path.display()),
+    }
+}
+
+/// One CSV row of a diffsol run.
+fn csv_row(
+    problem: &str,
+    solver: &str,
+    rtol: f64,
+    c: f64,
+    r: &Result<(Vec<f64>, usize, usize), String>,
+    reference: &[f64],
+    time_s: f64,
+) -> String {
+    match r {
+        Ok((y, steps, lu)) => {
+            let err = mixed_error(y, reference, c);
+            format!(
+                "{problem},diffsol {solver},{rtol:e},{:e},ok,{err:e},{:e},{time_s:e},,{steps},,,,{lu},",
+                c * rtol,
+                -err.log10()
+            )
+        }
+        Err(e) => format!(
+            "{problem},diffsol {solver},{rtol:e},{:e},\"failed: {}\",,,,,,,,,,",
+            c * rtol,
+            e.replace('"', "'")
+        ),
+    }
+}
+
 fn bench(c: &mut Criterion) {
     let rob = Robertson::default();
     let vdp = VanDerPolStiff::default();
+    let (mut rober_rows, mut vdpol_rows) = (Vec::new(), Vec::new());
+    for &rtol in &CSV_RTOLS {
+        let (pr, pv) = (rober_problem(rtol), vdpol_problem(rtol));
+        for s in DIFFSOL {
+            let r = diffsol_solve(&pr, s, rober::T_END);
+            let t = if r.is_ok() {
+                median_time(|| diffsol_solve(&pr, s, rober::T_END))
+            } else {
+                f64::NAN
+            };
+            rober_rows.push(csv_row("rober", s, rtol, 1e-6, &r, &rober::Y_END, t));
+            let r = diffsol_solve(&pv, s, vdpol::T_END);
+            let t = if r.is_ok() {
+                median_time(|| diffsol_solve(&pv, s, vdpol::T_END))
+            } else {
+                f64::NAN
+            };
+            vdpol_rows.push(csv_row("vdpol", s, rtol, 1.0, &r, &vdpol::Y_END, t));
+        }
+    }
+    write_diffsol_csv("rober", &rober_rows);
+    write_diffsol_csv("vdpol", &vdpol_rows);
     println!(
         "{:<6} {:>7} {:<20} {:>10} {:>6} {:>8} {:>7}",
         "problem", "rtol", "solver", "error", "mescd", "steps", "lu"
@@ -295,5 +388,10 @@ fn bench(c: &mut Criterion) {
     }
 }
 
-criterion_group!(benches, bench);
+criterion_group! {
+    name = benches;
+    // No plots: criterion's plotting backend needs system fonts a bare machine lacks.
+    config = Criterion::default().without_plots();
+    targets = bench
+}
 criterion_main!(benches);
