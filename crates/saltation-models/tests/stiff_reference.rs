@@ -62,8 +62,9 @@ const MAX_FACTOR: f64 = 100.0;
 /// other problem, reach factors of 150–300 here at `rtol ≤ 1e-7`.
 const MAX_FACTOR_OREGO: f64 = 1000.0;
 
-/// Step limit of one run: far above what any case needs (the most, trapezoid on ROBER to
-/// `10¹¹` at `rtol = 1e-7`, takes about 3·10⁴ attempts), so a method that stalls fails fast.
+/// Step limit of one run: far above what any case needs (the most, trapezoid and trbdf2 on
+/// VDPOL and OREGO at `rtol = 1e-7`, take about 4·10⁴ steps), so a method that stalls fails
+/// fast.
 const MAX_STEPS: usize = 200_000;
 
 /// The relative tolerances of the harness.
@@ -157,15 +158,6 @@ fn skip_reason(method: Method, rtol: f64) -> Option<&'static str> {
     // times the steps of rtol = 1e-1, which is neither their use nor affordable in a debug
     // test run.
     (method.order() <= 2 && rtol < 1e-8).then_some("order 2: not meant for rtol 1e-10")
-}
-
-/// Methods with an open defect on these problems (issue 11 stays open for it): the trapezoid
-/// and TR-BDF2 error estimates are too optimistic on HIRES, OREGO and VDPOL at rtol ≤ 1e-7
-/// (errors 170–4200 × tol where rosenbrock23, also of order 2, stays within 16–780), and the
-/// trapezoid stalls on ROBER to 1e11 at rtol 1e-4. Their cases still run and print; their
-/// misses are listed as open instead of failing the test, every other method's are failures.
-fn open_defect(method: Method) -> bool {
-    matches!(method, Method::Trapezoid | Method::Trbdf2)
 }
 
 /// Solver options of a run.
@@ -278,14 +270,9 @@ fn row(method: Method, problem: &str, rtol: f64, outcome: &str, run: Option<&Run
 #[test]
 fn implicit_methods_reach_the_published_reference_solutions() {
     let mut failures = Vec::new();
-    let mut open = Vec::new();
     header();
     for method in implicit_methods() {
-        let misses = if open_defect(method) {
-            &mut open
-        } else {
-            &mut failures
-        };
+        let misses = &mut failures;
         for p in problems() {
             for rtol in RTOLS {
                 if let Some(why) = skip_reason(method, rtol) {
@@ -314,9 +301,6 @@ fn implicit_methods_reach_the_published_reference_solutions() {
             }
         }
     }
-    if !open.is_empty() {
-        println!("open defects (trapezoid, trbdf2):\n{}", open.join("\n"));
-    }
     assert!(
         failures.is_empty(),
         "{} of the stiff reference cases failed:\n{}",
@@ -335,14 +319,9 @@ fn dae_robertson_gives_the_ode_answer() {
     assert!(dae.mass_matrix(0).is_some() && ode.mass_matrix(0).is_none());
     let atol_scale = 1e-6;
     let mut failures = Vec::new();
-    let mut open = Vec::new();
     header();
     for method in implicit_methods() {
-        let misses = if open_defect(method) {
-            &mut open
-        } else {
-            &mut failures
-        };
+        let misses = &mut failures;
         for (t_end, reference, name) in [
             (rober::T_SHORT, &rober::Y_SHORT, "ROBER-DAE t=40"),
             (rober::T_END, &rober::Y_END, "ROBER-DAE 1e11"),
@@ -403,9 +382,6 @@ fn dae_robertson_gives_the_ode_answer() {
                 }
             }
         }
-    }
-    if !open.is_empty() {
-        println!("open defects (trapezoid, trbdf2):\n{}", open.join("\n"));
     }
     assert!(
         failures.is_empty(),

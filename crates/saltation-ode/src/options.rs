@@ -285,8 +285,9 @@ pub struct NewtonOptions {
     /// radau5, 4 in the NDF/BDF code, 5 in trapezoid and TR-BDF2).
     pub max_iters: Option<usize>,
     /// Jacobian reuse: a new Jacobian is computed only when the Newton contraction rate of the
-    /// last step exceeded this (in [0, 1); Hairer's `thet`, default 0.001 in radau5; the other
-    /// methods keep a Jacobian until Newton fails).
+    /// last step exceeded this (in [0, 1); Hairer's `thet`: default 0.001 in radau5, trapezoid
+    /// and trbdf2; ndf and bdf keep a Jacobian until Newton fails unless it is set;
+    /// rosenbrock23 evaluates one every step).
     pub jacobian_reuse: Option<f64>,
 }
 

@@ -8,12 +8,16 @@
 //!   `(1 + z/2)/(1 − z/2)` and `(1 + (√2 − 1) z)/(1 − (1 − √2/2) z)²`: `|R(−∞)| = 1` and `0`,
 //!   `|R(iy)| ≤ 1`;
 //! - a stiff linear problem (eigenvalues −1 and −10⁴) with closed form at rtol = atol = 1e-4,
-//!   1e-7, 1e-10: with the error per step controlled, a second-order method's global error goes
-//!   like `tol^(2/3)`, and the measured `err / tol^(2/3)` stays within a factor 2 of its value
-//!   at 1e-4 (it is ≈ 0.10–0.15 for both methods);
+//!   1e-7, 1e-10: with the local error held to the scaled tolerance `s · tol`,
+//!   `s = sqrt(tol/10⁻³)`, a second-order method's global error is proportional to `tol` (it
+//!   would go like `tol^(2/3)` with the error per step held to `tol`), and the measured
+//!   `err / tol` stays within a factor 2 of its value at 1e-4 and below 3 (it is ≈ 0.9–1.4);
 //! - Robertson's problem to t = 40 against the published reference values (Hairer & Wanner,
 //!   *Solving ODEs II*, §IV.1), as an ODE and, with the trapezoidal rule, as the index-1 DAE
-//!   `0 = y₁ + y₂ + y₃ − 1` (relative errors below `rtol^(2/3)` at rtol 1e-4 and 1e-7);
+//!   `0 = y₁ + y₂ + y₃ − 1` (relative errors below `5 rtol` at rtol 1e-4 and 1e-7, in far fewer
+//!   steps than an explicit method's stability limit allows);
+//! - Robertson's problem to t = 10¹¹ at every rtol from 1e-2 to 1e-6 (within 10 tolerances of
+//!   the published values, no stall) and OREGO at rtol 1e-2 … 1e-3 (within 300 tolerances);
 //! - a variational system against its closed-form `Φ`;
 //! - the falling ball through [`Solver`] (event time to 1e-10), and a bouncing one (restarts);
 //! - the bad cases, and that steps do not allocate.
@@ -242,9 +246,9 @@ fn stiff_linear_errors_track_the_tolerance() {
                 .unwrap();
             let e = stiff_exact(2.0, y0);
             let err = (0..2).map(|i| (s.y[i] - e[i]).abs()).fold(0.0, f64::max);
-            let ratio = err / tol.powf(2.0 / 3.0);
+            let ratio = err / tol;
             println!(
-                "{method:?} tol {tol:e}: error {err:.3e}, error/tol^(2/3) {ratio:.3}, {} steps, \
+                "{method:?} tol {tol:e}: error {err:.3e}, error/tol {ratio:.3}, {} steps, \
                  {} rejected, {} f, {} J, {} LU",
                 s.stats.steps,
                 s.stats.rejected_steps,
@@ -256,8 +260,8 @@ fn stiff_linear_errors_track_the_tolerance() {
         }
         for r in &ratios {
             assert!(
-                *r < 2.0 * ratios[0] && *r > 0.5 * ratios[0] && *r < 1.0,
-                "{method:?}: error/tol^(2/3) = {ratios:?}"
+                *r < 2.0 * ratios[0] && *r > 0.5 * ratios[0] && *r < 3.0,
+                "{method:?}: error/tol = {ratios:?}"
             );
         }
     }
@@ -353,10 +357,10 @@ fn robertson_to_40_matches_the_published_values() {
                 st.lu_decompositions,
                 st.newton_failures
             );
-            // Error per step control of a second-order method: global error ~ tol^(2/3).
-            assert!(rel.iter().all(|&e| e < rtol.powf(2.0 / 3.0)), "{rel:?}");
+            // The global error is proportional to the tolerance.
+            assert!(rel.iter().all(|&e| e < 5.0 * rtol), "{rel:?}");
             // Stiff: far fewer steps than an explicit method's stability limit (t/6e-4).
-            assert!(st.steps < 2000, "{st:?}");
+            assert!(st.steps < 10_000, "{st:?}");
         }
     }
 }
@@ -381,6 +385,122 @@ fn robertson_dae_keeps_its_algebraic_equation_at_every_step() {
     assert!(worst < 1e-12, "constraint residual {worst:e}");
     // The ODE form loses the constraint only by rounding (a linear invariant).
     assert!(s.trajectory.len() > 10);
+}
+
+/// y(10¹¹) of Robertson's problem, the reference values published with the stiff test problems
+/// (Hairer & Wanner, *Solving ODEs II*, §IV.10).
+const ROBERTSON_1E11: [f64; 3] = [
+    0.208_334_014_970_125_5e-7,
+    0.833_336_077_033_471_3e-13,
+    0.999_999_979_166_505,
+];
+
+/// Robertson's problem to t = 10¹¹, where `y₂ ≈ 10⁻¹³` lies far below its absolute tolerance:
+/// the trapezoidal rule's undamped (`R(−∞) = −1`) stiff errors once made its Newton iteration
+/// fail at every growth of the step (a stall of ~10⁵ steps at rtol 1e-4, garbage at 1e-2).
+/// Both methods reach the published values within 10 tolerances (`rtol |ref| + atol`, atol =
+/// 1e-6 rtol) at every rtol from 1e-2 to 1e-6, in far fewer steps than a stall would take.
+#[test]
+fn robertson_to_1e11_matches_the_published_values_at_every_tolerance() {
+    for method in METHODS {
+        for rtol in [1e-2, 1e-3, 1e-4, 2e-5, 1e-6] {
+            let atol = 1e-6 * rtol;
+            let opts = SolverOptions {
+                rtol,
+                atol: Atol::Scalar(atol),
+                ..Default::default()
+            };
+            let s = Ivp::new(&Robertson { dae: false }, 0.0, &[1.0, 0.0, 0.0])
+                .solve(method, 1e11, &opts)
+                .unwrap();
+            let factor = (0..3)
+                .map(|i| (s.y[i] - ROBERTSON_1E11[i]).abs() / (rtol * ROBERTSON_1E11[i] + atol))
+                .fold(0.0, f64::max);
+            println!(
+                "{method:?} ROBER 1e11 rtol {rtol:e}: error/tol {factor:.3}, {} steps, {} rejected, \
+                 {} Newton failures",
+                s.stats.steps, s.stats.rejected_steps, s.stats.newton_failures
+            );
+            assert!(
+                factor < 10.0,
+                "{method:?} rtol {rtol:e}: {factor} ({:?})",
+                s.y
+            );
+            assert!(
+                s.stats.steps < 10_000,
+                "{method:?} rtol {rtol:e}: {:?}",
+                s.stats
+            );
+            assert!(
+                s.stats.rejected_steps < 200,
+                "{method:?} rtol {rtol:e}: {:?}",
+                s.stats
+            );
+        }
+    }
+}
+
+/// The Oregonator (Field & Noyes; Hairer & Wanner, *Solving ODEs II*, §IV.1, OREGO) with its
+/// exact Jacobian.
+struct Oregonator;
+impl OdeSystem for Oregonator {
+    fn dim(&self) -> usize {
+        3
+    }
+    fn rhs(&self, _t: f64, y: &[f64], dy: &mut [f64]) {
+        dy[0] = 77.27 * (y[1] + y[0] * (1.0 - 8.375e-6 * y[0] - y[1]));
+        dy[1] = (y[2] - (1.0 + y[0]) * y[1]) / 77.27;
+        dy[2] = 0.161 * (y[0] - y[2]);
+    }
+    fn jacobian(&self, _t: f64, y: &[f64], j: &mut [f64]) -> bool {
+        j.copy_from_slice(&[
+            77.27 * (1.0 - 2.0 * 8.375e-6 * y[0] - y[1]),
+            77.27 * (1.0 - y[0]),
+            0.0,
+            -y[1] / 77.27,
+            -(1.0 + y[0]) / 77.27,
+            1.0 / 77.27,
+            0.161,
+            0.0,
+            -0.161,
+        ]);
+        true
+    }
+}
+
+/// y(360) of OREGO from y(0) = (1, 2, 3), the published reference values.
+const OREGO_360: [f64; 3] = [
+    0.100_081_487_031_852_3e1,
+    0.122_817_852_154_991_7e4,
+    0.132_055_494_284_670_6e3,
+];
+
+/// OREGO at the crude tolerances these methods are meant for (rtol = atol): with `J` kept until
+/// the iteration failed, a stale row of `J` let the stiff `y₁` converge slowly unseen and lag
+/// behind its slow manifold, and the end point was off by 300–60000 tolerances at rtol 1e-3 …
+/// 1e-2. With `J` refreshed after slowly contracting steps both stay within 300 tolerances
+/// (≈ 50–150 measured; the end point of OREGO is sensitive to the timing of its spikes).
+#[test]
+fn orego_at_crude_tolerances_matches_the_published_values() {
+    for method in METHODS {
+        for rtol in [1e-2, 3e-3, 1e-3] {
+            let s = Ivp::new(&Oregonator, 0.0, &[1.0, 2.0, 3.0])
+                .solve(method, 360.0, &SolverOptions::with_tol(rtol))
+                .unwrap();
+            let factor = (0..3)
+                .map(|i| (s.y[i] - OREGO_360[i]).abs() / (rtol * OREGO_360[i].abs() + rtol))
+                .fold(0.0, f64::max);
+            println!(
+                "{method:?} OREGO rtol {rtol:e}: error/tol {factor:.3}, {} steps, {} J",
+                s.stats.steps, s.stats.jacobian_evals
+            );
+            assert!(
+                factor < 300.0,
+                "{method:?} rtol {rtol:e}: {factor} ({:?})",
+                s.y
+            );
+        }
+    }
 }
 
 #[test]
@@ -737,11 +857,13 @@ static ALLOC: counting::Counting = counting::Counting;
 
 #[test]
 fn steps_do_not_allocate() {
-    let opts = SolverOptions {
+    let mut opts = SolverOptions {
         rtol: 1e-6,
         atol: Atol::Vector(vec![1e-12, 1e-16, 1e-12]),
         ..Default::default()
     };
+    // Keep J while the iteration contracts (MATLAB's rule): the failure path is exercised too.
+    opts.newton.jacobian_reuse = Some(0.5);
     for (method, dae) in [
         (Method::Trapezoid, false),
         (Method::Trapezoid, true),

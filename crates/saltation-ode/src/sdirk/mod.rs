@@ -2,12 +2,16 @@
 //! TR-BDF2 (MATLAB `ode23tb`), both of order 2 with a free interpolant.
 //!
 //! - [`newton`]: the simplified Newton iteration both use for their implicit stages
-//!   (`M z = h f(t, v + g z)`, iteration matrix `M − g h J`, `J` kept until the iteration fails).
+//!   (`M z = h f(t, v + g z)`, iteration matrix `M − g h J`, `J` refreshed after a slowly
+//!   contracting step or a failure).
 //! - [`mass`]: the constant mass matrix (identity, invertible, or singular for an index-1 DAE;
 //!   the trapezoidal rule accepts a singular one, TR-BDF2 and the Rosenbrock method do not).
-//! - [`step`]: the step-size control of the order-2 methods.
-//! - [`trapezoid`], [`trbdf2`]: the steppers and their stability functions,
-//!   re-exported as [`trapezoid_stability`] and [`trbdf2_stability`].
+//! - [`step`]: the step-size control of the order-2 methods (with the tolerance scaling that
+//!   makes their global error proportional to the tolerance) and the stepping machinery both
+//!   steppers share (`Core`: state, Newton outcome handling, error test, step ends).
+//! - [`trapezoid`], [`trbdf2`]: the steppers (their formulas, predictors, error estimates, dense
+//!   output) and their stability functions, re-exported as [`trapezoid_stability`] and
+//!   [`trbdf2_stability`].
 
 pub(crate) mod mass;
 pub(crate) mod newton;

@@ -26,11 +26,26 @@
 //! quadratic solutions (a falling body), also across the restarts after events. With `h_fixed`
 //! and a known `y'_0` every step is a plain trapezoidal one.
 //!
+//! ## Restart after repeated Newton failures
+//! Since `R(−∞) = −1`, an error in a stiff component is not damped: it alternates in sign from
+//! step to step ("ringing"). The quadratic predictor extrapolates such a zig-zag with a factor
+//! that grows with the step ratio, and when the step grows the predicted stiff components can be
+//! off by more than their size; where `f` is nonlinear in them (ROBER's `3·10⁷ y₂²` with
+//! `y₂ ≈ 10⁻¹¹` at `t ≈ 10⁹`) the chord iteration with `J` of `y_n` cannot converge. Shrinking
+//! the step and growing it again repeats the failure: the integration stalls. As `ode23t` does,
+//! the third Newton failure within one step therefore restarts the integration with a backward
+//! Euler step (`R(−∞) = 0`: the ringing is gone), of the size
+//! `h · min(max_growth, max(min_shrink, safety (1/err)^{1/2}))` with
+//! `err = ‖(h²/2) y''‖`, `y'' ≈ 2 y[t_{n−2}, t_{n−1}, t_n]` from the last three points, followed
+//! by the doubling of the start step.
+//!
 //! ## Error estimate
 //! The local truncation error `−(h³/12) y'''` is estimated from the third divided difference of
 //! the last four solution values, `y''' ≈ 6 y[t_{n−2}, t_{n−1}, t_n, t_{n+1}]`:
 //! `est = (h³/2) y[t_{n−2}, …, t_{n+1}]`, exponent 1/3 (the estimate of `ode23t`). It needs the
 //! two previous points, so [`Stepper::truncate`] forgets them and the next step is a start step.
+//! The local error is held to the scaled tolerance of [`super::step::tolerance_scale`], so that
+//! the global error is proportional to the tolerance.
 //!
 //! ## Dense output
 //! The free interpolant of `ode23t`: the cubic Hermite polynomial through `(y_n, z_n)` and
@@ -43,19 +58,16 @@
 //! is kept when the controller proposes a growth within 20%), `J` only after a Newton failure
 //! (or, with `newton.jacobian_reuse = θ`, before a step whose predecessor contracted slower).
 
-use super::mass::{Mass, MassKind};
-use super::newton::{
-    all_finite, newton_weights, Iteration, NewtonSettings, Outcome, StageBuffers,
-    FIXED_STEP_MAX_ITERS,
-};
-use super::step::{clip_step, step_floor, step_ratio};
-use crate::control::{controlled_dims, initial_step, weight, NormAcc};
-use crate::stepper::{hermite_basis, StepEnds, Stepper};
+use super::newton::{Outcome, StageBuffers};
+use super::step::{clip_step, step_floor, step_ratio, Core, Flow};
+use crate::control::{weight, NormAcc};
+use crate::stepper::{first_step, hermite_basis, StepEnds, Stepper};
 use crate::{OdeError, OdeSystem, SolverOptions, Stats};
 
-/// Consecutive singular iteration matrices tolerated (each halving the step) before
-/// [`OdeError::SingularMatrix`].
-const MAX_SINGULAR: usize = 8;
+/// Newton failures with a Jacobian from the current point within one step after which the
+/// integration restarts with a backward Euler step (`ode23t` restarts at its third failure, the
+/// first of which is normally the one that makes it evaluate `J`).
+const RESTART_AFTER_FAILURES: usize = 2;
 
 /// `R(z) = (1 + z/2) / (1 − z/2)` of the trapezoidal rule at `z = (re, im)`.
 #[allow(dead_code)] // until wired into `crate::stability`
@@ -68,27 +80,10 @@ pub fn stability_function(z: (f64, f64)) -> (f64, f64) {
 /// The trapezoidal rule with the free interpolant (MATLAB `ode23t`).
 #[derive(Debug, Clone, Default)]
 pub struct Trapezoid {
-    /// Full state length `n (1 + c)`.
-    len: usize,
-    t: f64,
-    t_prev: f64,
-    /// Proposed next step.
-    h: f64,
-    fixed: bool,
-    started: bool,
-    y: Vec<f64>,
-    y_prev: Vec<f64>,
+    core: Core,
     /// The formula's derivative `y'` at `t` and at `t_prev`.
     yp: Vec<f64>,
     yp_prev: Vec<f64>,
-    /// The derivative reported by [`Stepper::ends`] at `t` and `t_prev`.
-    fy: Vec<f64>,
-    fy_prev: Vec<f64>,
-    /// `f(t, y)` when `f_now_valid`.
-    f_now: Vec<f64>,
-    f_now_valid: bool,
-    /// `f` at the current point is still to be evaluated (after a truncation).
-    f_stale: bool,
     /// Whether `yp` is known (not at the start of a DAE).
     yp_valid: bool,
     /// Previous points for the error estimate: `[t_{n−1}, t_{n−2}]` and their states.
@@ -96,16 +91,10 @@ pub struct Trapezoid {
     hist_y0: Vec<f64>,
     hist_y1: Vec<f64>,
     n_hist: usize,
-    rejected_last: bool,
-    v: Vec<f64>,
+    /// The next start step is a backward Euler step (a restart after Newton failures).
+    damp: bool,
+    /// The scaled derivative `z_{n+1}` of the step being taken.
     z: Vec<f64>,
-    ynew: Vec<f64>,
-    fbuf: Vec<f64>,
-    res: Vec<f64>,
-    wt: Vec<f64>,
-    it: Iteration,
-    mass: Mass,
-    set: Option<NewtonSettings>,
 }
 
 impl Trapezoid {
@@ -116,66 +105,46 @@ impl Trapezoid {
 
     /// Step size proposed for the next step.
     pub fn next_step_size(&self) -> f64 {
-        self.h
-    }
-
-    /// Evaluates `f(t, y)` into `f_now` unless it is in hand.
-    fn ensure_f_now<S: OdeSystem + ?Sized>(&mut self, sys: &S, stats: &mut Stats) {
-        if !self.f_now_valid {
-            sys.rhs(self.t, &self.y, &mut self.f_now);
-            stats.rhs_evals += 1;
-            self.f_now_valid = true;
-        }
-    }
-
-    /// Evaluates `J` at the current point.
-    fn refresh_jacobian<S: OdeSystem + ?Sized>(&mut self, sys: &S, stats: &mut Stats) {
-        self.ensure_f_now(sys, stats);
-        self.it
-            .refresh_jacobian(sys, self.t, &self.y, &self.f_now, stats);
+        self.core.h
     }
 
     /// The scaled norm of the start step's error estimate `(1/2) W⁻¹ (M z − h f(t_n, y_n))`
-    /// (`W` factored).
-    fn start_step_error(&mut self, h: f64, m: usize, opts: &SolverOptions) -> f64 {
-        self.it.jw.mass_times(&self.z, &mut self.res);
-        for (r, f) in self.res.iter_mut().zip(&self.f_now) {
+    /// (`W` factored, `f_now` valid).
+    fn start_step_error(&mut self, h: f64, opts: &SolverOptions) -> f64 {
+        let c = &mut self.core;
+        c.it.jw.mass_times(&self.z, &mut c.res);
+        for (r, f) in c.res.iter_mut().zip(&c.f_now) {
             *r = 0.5 * (*r - h * f);
         }
-        self.it.solve(&mut self.res);
-        let mut acc = NormAcc::new(opts.norm);
-        for i in 0..m {
-            acc.add(self.res[i] / weight(opts, i, self.y[i], self.ynew[i]));
-        }
-        acc.finish()
+        c.it.solve(&mut c.res);
+        c.error_norm(opts, |i| c.res[i])
     }
 
     /// The scaled norm of `(h³/2) y[t_{n−2}, t_{n−1}, t_n, t_{n+1}]`.
-    fn trapezoid_error(&self, t_new: f64, m: usize, opts: &SolverOptions) -> f64 {
-        let tau = [self.hist_t[1], self.hist_t[0], self.t, t_new];
-        let c = divided_difference_weights(tau);
-        let h = t_new - self.t;
+    fn trapezoid_error(&self, t_new: f64, opts: &SolverOptions) -> f64 {
+        let c = &self.core;
+        let tau = [self.hist_t[1], self.hist_t[0], c.t, t_new];
+        let w = divided_difference_weights(tau);
+        let h = t_new - c.t;
         let scale = 0.5 * h * h * h;
-        let mut acc = NormAcc::new(opts.norm);
-        for i in 0..m {
-            let dd = c[0] * self.hist_y1[i]
-                + c[1] * self.hist_y0[i]
-                + c[2] * self.y[i]
-                + c[3] * self.ynew[i];
-            acc.add(scale * dd / weight(opts, i, self.y[i], self.ynew[i]));
-        }
-        acc.finish()
+        c.error_norm(opts, |i| {
+            scale
+                * (w[0] * self.hist_y1[i]
+                    + w[1] * self.hist_y0[i]
+                    + w[2] * c.y[i]
+                    + w[3] * c.ynew[i])
+        })
     }
 
     /// Predictor `z` for a trapezoidal step to `t_new`: the quadratic through the last three
     /// points extrapolated (`y_pred`, then `z = 2 (y_pred − y_n) − z_n`), else `z = h y'_n`.
     fn predict(&mut self, h: f64, t_new: f64) {
+        let y = &self.core.y;
         if self.n_hist == 2 {
-            let nodes = [self.hist_t[1], self.hist_t[0], self.t];
-            let a = lagrange_weights(nodes, t_new);
-            for i in 0..self.len {
-                let yp = a[0] * self.hist_y1[i] + a[1] * self.hist_y0[i] + a[2] * self.y[i];
-                self.z[i] = 2.0 * (yp - self.y[i]) - h * self.yp[i];
+            let a = lagrange_weights([self.hist_t[1], self.hist_t[0], self.core.t], t_new);
+            for (i, (z, &yi)) in self.z.iter_mut().zip(y).enumerate() {
+                let pred = a[0] * self.hist_y1[i] + a[1] * self.hist_y0[i] + a[2] * yi;
+                *z = 2.0 * (pred - yi) - h * self.yp[i];
             }
         } else {
             for (z, yp) in self.z.iter_mut().zip(&self.yp) {
@@ -184,7 +153,25 @@ impl Trapezoid {
         }
     }
 
-    /// Moves the state to the accepted step's end (`ynew`, `z`) and updates the history.
+    /// The step of the backward Euler restart from a step `h` that failed: `err = ‖(h²/2) y''‖`
+    /// with `y'' = 2 y[t_{n−2}, t_{n−1}, t_n]`, exponent 1/2 (`ode23t`).
+    fn restart_step(&self, h: f64, opts: &SolverOptions) -> f64 {
+        let c = &self.core;
+        let (t0, t1, t2) = (self.hist_t[1], self.hist_t[0], c.t);
+        let w = [
+            1.0 / ((t0 - t1) * (t0 - t2)),
+            1.0 / ((t1 - t0) * (t1 - t2)),
+            1.0 / ((t2 - t0) * (t2 - t1)),
+        ];
+        let mut acc = NormAcc::new(opts.norm);
+        for i in 0..c.m {
+            let ypp = 2.0 * (w[0] * self.hist_y1[i] + w[1] * self.hist_y0[i] + w[2] * c.y[i]);
+            acc.add(0.5 * h * h * ypp / (c.scale * weight(opts, i, c.y[i], c.y[i])));
+        }
+        h * step_ratio(acc.finish(), 0.5, opts, false, false)
+    }
+
+    /// The derivative and history updates of an accepted step to `t_new`, then the move there.
     fn accept<S: OdeSystem + ?Sized>(
         &mut self,
         sys: &S,
@@ -194,55 +181,35 @@ impl Trapezoid {
         euler: bool,
         stats: &mut Stats,
     ) -> Result<(), OdeError> {
+        let c = &mut self.core;
         if euler {
-            // A DAE's first step: no y'_n; the secant makes the step's interpolant linear.
-            for i in 0..self.len {
-                self.yp[i] = (self.ynew[i] - self.y[i]) / h;
+            // A backward Euler step (a DAE's first step, a restart): the secant for y'_n makes
+            // the step's interpolant linear.
+            for i in 0..c.len {
+                self.yp[i] = (c.ynew[i] - c.y[i]) / h;
             }
         }
-        if start_step && !self.fixed {
+        if start_step && !c.fixed {
             // History [t_n + h/2, t_n] from this step's Hermite interpolant at s = 1/2.
-            self.hist_y1.copy_from_slice(&self.y);
-            for i in 0..self.len {
-                self.hist_y0[i] =
-                    0.5 * (self.y[i] + self.ynew[i]) + 0.125 * (h * self.yp[i] - self.z[i]);
+            self.hist_y1.copy_from_slice(&c.y);
+            for i in 0..c.len {
+                self.hist_y0[i] = 0.5 * (c.y[i] + c.ynew[i]) + 0.125 * (h * self.yp[i] - self.z[i]);
             }
-            self.hist_t = [self.t + 0.5 * h, self.t];
+            self.hist_t = [c.t + 0.5 * h, c.t];
             self.n_hist = 2;
         } else {
             std::mem::swap(&mut self.hist_y0, &mut self.hist_y1);
-            self.hist_y0.copy_from_slice(&self.y);
-            self.hist_t = [self.t, self.hist_t[0]];
+            self.hist_y0.copy_from_slice(&c.y);
+            self.hist_t = [c.t, self.hist_t[0]];
             self.n_hist = (self.n_hist + 1).min(2);
         }
-        self.t_prev = self.t;
-        self.t = t_new;
-        std::mem::swap(&mut self.y_prev, &mut self.y);
-        std::mem::swap(&mut self.y, &mut self.ynew);
         std::mem::swap(&mut self.yp_prev, &mut self.yp);
         for (d, z) in self.yp.iter_mut().zip(&self.z) {
             *d = z / h;
         }
         self.yp_valid = true;
-        std::mem::swap(&mut self.fy_prev, &mut self.fy);
-        if !all_finite(&self.y) {
-            return Err(OdeError::NonFinite { t: self.t_prev, h });
-        }
-        if self.mass.kind() == MassKind::Identity {
-            sys.rhs(self.t, &self.y, &mut self.f_now);
-            stats.rhs_evals += 1;
-            if !all_finite(&self.f_now) {
-                return Err(OdeError::NonFinite { t: self.t_prev, h });
-            }
-            self.fy.copy_from_slice(&self.f_now);
-            self.f_now_valid = true;
-        } else {
-            self.fy.copy_from_slice(&self.yp);
-            self.f_now_valid = false;
-        }
-        self.it.point_moved();
-        stats.steps += 1;
-        Ok(())
+        self.damp = false;
+        c.advance(sys, h, t_new, &self.yp, stats)
     }
 }
 
@@ -284,7 +251,7 @@ impl Stepper for Trapezoid {
     }
 
     fn is_adaptive(&self) -> bool {
-        !self.fixed
+        !self.core.fixed
     }
 
     fn start<S: OdeSystem + ?Sized>(
@@ -295,87 +262,35 @@ impl Stepper for Trapezoid {
         opts: &SolverOptions,
         stats: &mut Stats,
     ) -> Result<(), OdeError> {
-        let len = sys.dim();
-        if y.len() != len {
-            return Err(OdeError::DimensionMismatch {
-                what: "initial state",
-                expected: len,
-                got: y.len(),
-            });
-        }
-        if !t.is_finite() || !all_finite(y) {
-            return Err(OdeError::NonFiniteInitial { t });
-        }
-        self.it.setup(sys, false)?;
-        self.mass = Mass::classify(&self.it.jw);
-        if self.mass.is_singular() {
-            self.it.setup(sys, true)?;
-        }
-        self.len = len;
+        self.core.setup(sys, t, y)?;
+        self.core.begin(sys, t, y, opts, stats)?;
+        let len = self.core.len;
         for v in [
-            &mut self.y,
-            &mut self.y_prev,
             &mut self.yp,
             &mut self.yp_prev,
-            &mut self.fy,
-            &mut self.fy_prev,
-            &mut self.f_now,
             &mut self.hist_y0,
             &mut self.hist_y1,
-            &mut self.v,
             &mut self.z,
-            &mut self.ynew,
-            &mut self.fbuf,
-            &mut self.res,
-            &mut self.wt,
         ] {
             v.clear();
             v.resize(len, 0.0);
         }
-        self.t = t;
-        self.t_prev = t;
-        self.y.copy_from_slice(y);
-        self.y_prev.copy_from_slice(y);
-        sys.rhs(t, y, &mut self.f_now);
-        stats.rhs_evals += 1;
-        if !all_finite(&self.f_now) {
-            return Err(OdeError::NonFiniteRhs { t });
-        }
-        self.f_now_valid = true;
-        self.f_stale = false;
-        self.yp_valid = self.mass.derivative(&self.it.jw, &self.f_now, &mut self.yp);
+        let c = &mut self.core;
+        self.yp_valid = c.mass.derivative(&c.it.jw, &c.f_now, &mut self.yp);
         if self.yp_valid {
-            self.fy.copy_from_slice(&self.yp);
+            c.fy.copy_from_slice(&self.yp);
         } else {
-            self.fy.copy_from_slice(&self.f_now);
+            c.fy.copy_from_slice(&c.f_now);
         }
         self.yp_prev.copy_from_slice(&self.yp);
-        self.fy_prev.copy_from_slice(&self.fy);
+        c.fy_prev.copy_from_slice(&c.fy);
         self.n_hist = 0;
-        self.rejected_last = false;
-        self.set = Some(NewtonSettings::from_options(opts));
-        self.fixed = opts.h_fixed.is_some();
-        self.h = match (opts.h_fixed, opts.h_init) {
-            (Some(h), _) => h,
-            (None, Some(h)) => h.min(opts.h_max),
-            (None, None) => {
-                let mut rhs = |t: f64, y: &[f64], dy: &mut [f64]| sys.rhs(t, y, dy);
-                stats.rhs_evals += 1;
-                // The start step's error estimate is of first order.
-                initial_step(
-                    &mut rhs,
-                    t,
-                    &self.y,
-                    &self.f_now,
-                    1,
-                    opts,
-                    &mut self.ynew,
-                    &mut self.fbuf,
-                )
-            }
-        };
-        self.refresh_jacobian(sys, stats);
-        self.started = true;
+        self.damp = false;
+        // The start step's error estimate is of first order.
+        let yp = self.yp_valid.then_some(&self.yp[..]);
+        c.h = first_step(opts, || c.first_step_estimate(sys, yp, 1, opts, stats));
+        c.refresh_jacobian(sys, stats);
+        c.started = true;
         Ok(())
     }
 
@@ -386,170 +301,96 @@ impl Stepper for Trapezoid {
         opts: &SolverOptions,
         stats: &mut Stats,
     ) -> Result<(), OdeError> {
-        let Some(mut set) = self.set.filter(|_| self.started) else {
-            return Err(OdeError::NotStarted);
-        };
-        if self.f_stale {
-            sys.rhs(self.t, &self.y, &mut self.f_now);
-            stats.rhs_evals += 1;
-            if !all_finite(&self.f_now) {
-                return Err(OdeError::NonFinite {
-                    t: self.t,
-                    h: self.h,
-                });
-            }
-            self.f_now_valid = true;
-            self.f_stale = false;
-            if self.mass.derivative(&self.it.jw, &self.f_now, &mut self.yp) {
-                self.fy.copy_from_slice(&self.yp);
-            } else {
-                self.fy.copy_from_slice(&self.f_now);
-            }
-            self.fy_prev.copy_from_slice(&self.fy);
-        }
-        let m = controlled_dims(opts, self.len);
-        newton_weights(opts, &self.y, &mut self.wt[..m]);
-        if self.it.begin_step(&set) {
-            self.refresh_jacobian(sys, stats);
-        }
+        self.core.resume(sys, &mut self.yp, stats)?;
+        let mut set = self.core.prepare(sys, opts, stats)?;
         let mut singular = 0;
         loop {
-            let (h, last) = clip_step(self.h, self.t, t_stop, opts);
-            let floor = step_floor(opts, self.t);
-            let t_new = if last { t_stop } else { self.t + h };
-            let start_step = self.n_hist == 0 && (!self.fixed || !self.yp_valid);
-            // Backward Euler only where y'_n is unknown (the start of a DAE).
-            let euler = start_step && !self.yp_valid;
+            let (h, last) = clip_step(self.core.h, self.core.t, t_stop, opts);
+            let floor = step_floor(opts, self.core.t);
+            let t_new = if last { t_stop } else { self.core.t + h };
+            let start_step = self.n_hist == 0 && (!self.core.fixed || !self.yp_valid);
+            // Backward Euler where y'_n is unknown (the start of a DAE) or after a restart.
+            let euler = start_step && (!self.yp_valid || self.damp);
             let g = if euler { 1.0 } else { 0.5 };
-            if self.it.factor(g * h, stats).is_err() {
-                stats.rejected_steps += 1;
-                singular += 1;
-                if !self.it.jacobian_is_current() {
-                    self.refresh_jacobian(sys, stats);
-                    continue;
-                }
-                if self.fixed || singular > MAX_SINGULAR || !(0.5 * h >= floor) {
-                    return Err(OdeError::SingularMatrix { t: self.t, h });
-                }
-                self.h = 0.5 * h;
-                self.rejected_last = true;
+            if self
+                .core
+                .factor(sys, g * h, h, floor, &mut singular, stats)?
+                == Flow::Retry
+            {
                 continue;
             }
             if euler {
-                self.v.copy_from_slice(&self.y);
+                self.core.v.copy_from_slice(&self.core.y);
                 self.z.fill(0.0);
             } else {
-                for i in 0..self.len {
-                    self.v[i] = self.y[i] + 0.5 * h * self.yp[i];
+                for i in 0..self.core.len {
+                    self.core.v[i] = self.core.y[i] + 0.5 * h * self.yp[i];
                 }
                 self.predict(h, t_new);
             }
+            let c = &mut self.core;
+            let m = c.m;
             let bufs = StageBuffers {
-                v: &self.v,
+                v: &c.v,
                 z: &mut self.z,
-                y: &mut self.ynew,
-                f: &mut self.fbuf,
-                res: &mut self.res,
+                y: &mut c.ynew,
+                f: &mut c.fbuf,
+                res: &mut c.res,
             };
-            let outcome = self.it.solve_stage(
-                sys,
-                t_new,
-                h,
-                g,
-                bufs,
-                &self.wt[..m],
-                opts.norm,
-                &set,
-                stats,
-            );
-            match outcome {
-                Outcome::Converged => {}
-                Outcome::NonFinite => {
-                    stats.rejected_steps += 1;
-                    if self.fixed || !(h * opts.min_shrink >= floor) {
-                        return Err(OdeError::NonFinite { t: self.t, h });
+            let outcome =
+                c.it.solve_stage(sys, t_new, h, g, bufs, &c.wt[..m], opts.norm, &set, stats);
+            if c.after_stages(sys, outcome, h, floor, opts, &mut set, stats)? == Flow::Retry {
+                if outcome == Outcome::Failed
+                    && c.failures >= RESTART_AFTER_FAILURES
+                    && !start_step
+                    && !c.fixed
+                {
+                    let h_restart = self.restart_step(h, opts);
+                    if !(h_restart >= floor) {
+                        return Err(OdeError::NewtonFailed { t: self.core.t, h });
                     }
-                    self.h = h * opts.min_shrink;
-                    self.rejected_last = true;
-                    continue;
+                    self.core.h = h_restart;
+                    self.n_hist = 0;
+                    self.damp = true;
                 }
-                Outcome::Failed => {
-                    stats.newton_failures += 1;
-                    stats.rejected_steps += 1;
-                    if !self.it.jacobian_is_current() {
-                        self.refresh_jacobian(sys, stats);
-                        continue;
-                    }
-                    if self.fixed && set.max_iters < FIXED_STEP_MAX_ITERS {
-                        set.max_iters = FIXED_STEP_MAX_ITERS;
-                        continue;
-                    }
-                    let shrink = 0.3f64.max(opts.min_shrink);
-                    if self.fixed || !(h * shrink >= floor) {
-                        return Err(OdeError::NewtonFailed { t: self.t, h });
-                    }
-                    self.h = h * shrink;
-                    self.rejected_last = true;
-                    continue;
-                }
+                continue;
             }
             let mut err = 0.0;
-            if !self.fixed {
+            let exponent = if start_step { 0.5 } else { 1.0 / 3.0 };
+            if !self.core.fixed {
                 err = if start_step {
-                    self.ensure_f_now(sys, stats);
-                    self.start_step_error(h, m, opts)
+                    self.core.ensure_f_now(sys, stats);
+                    self.start_step_error(h, opts)
                 } else {
-                    self.trapezoid_error(t_new, m, opts)
+                    self.trapezoid_error(t_new, opts)
                 };
-                if !(err <= 1.0) {
-                    stats.rejected_steps += 1;
-                    let exponent = if start_step { 0.5 } else { 1.0 / 3.0 };
-                    let h_next = h * step_ratio(err, exponent, opts, true, false);
-                    if !(h_next >= floor) {
-                        return Err(if err.is_finite() {
-                            OdeError::StepTooSmall {
-                                t: self.t,
-                                h: h_next,
-                            }
-                        } else {
-                            OdeError::NonFinite { t: self.t, h }
-                        });
-                    }
-                    self.h = h_next;
-                    self.rejected_last = true;
+                if self.core.error_test(err, exponent, h, floor, opts, stats)? == Flow::Retry {
                     continue;
                 }
             }
             self.accept(sys, h, t_new, start_step, euler, stats)?;
-            if !self.fixed && !last {
-                self.h = if start_step {
-                    h * opts.max_growth.min(2.0)
-                } else {
-                    h * step_ratio(err, 1.0 / 3.0, opts, self.rejected_last, true)
-                };
+            if start_step && !self.core.fixed && !last {
+                // From the first-order start to the second-order formula: the step is doubled
+                // (as `ode23t` does).
+                self.core.h = h * opts.max_growth.min(2.0);
+                self.core.rejected_last = false;
+            } else {
+                self.core.propose(h, err, exponent, last, opts);
             }
-            self.rejected_last = false;
             return Ok(());
         }
     }
 
     fn t(&self) -> f64 {
-        self.t
+        self.core.t
     }
 
     fn y(&self) -> &[f64] {
-        &self.y
+        &self.core.y
     }
 
     fn ends(&self) -> StepEnds<'_> {
-        StepEnds {
-            t0: self.t_prev,
-            t1: self.t,
-            y0: &self.y_prev,
-            y1: &self.y,
-            f0: &self.fy_prev,
-            f1: &self.fy,
-        }
+        self.core.ends()
     }
 
     fn dense<S: OdeSystem + ?Sized>(
@@ -559,48 +400,41 @@ impl Stepper for Trapezoid {
         out: &mut [f64],
         _stats: &mut Stats,
     ) {
-        let h = self.t - self.t_prev;
+        let c = &self.core;
+        let h = c.t - c.t_prev;
         if h == 0.0 {
-            out.copy_from_slice(&self.y);
+            out.copy_from_slice(&c.y);
             return;
         }
-        let [c00, c10, c01, c11] = hermite_basis((t - self.t_prev) / h);
+        let [c00, c10, c01, c11] = hermite_basis((t - c.t_prev) / h);
         let (c10, c11) = (c10 * h, c11 * h);
-        let n = self.len;
-        for (i, o) in out[..n].iter_mut().enumerate() {
-            *o = c00 * self.y_prev[i] + c10 * self.yp_prev[i] + c01 * self.y[i] + c11 * self.yp[i];
+        for (i, o) in out[..c.len].iter_mut().enumerate() {
+            *o = c00 * c.y_prev[i] + c10 * self.yp_prev[i] + c01 * c.y[i] + c11 * self.yp[i];
         }
     }
 
     fn truncate<S: OdeSystem + ?Sized>(&mut self, _sys: &S, t: f64, y: &[f64], _stats: &mut Stats) {
-        let h = self.t - self.t_prev;
+        let c = &mut self.core;
+        let h = c.t - c.t_prev;
         if h != 0.0 {
             // The interpolant's derivative at t (kept as y' where M⁻¹ f is not available).
-            let s = (t - self.t_prev) / h;
+            let s = (t - c.t_prev) / h;
             let (d00, d10, d01, d11) = (
                 6.0 * s * (s - 1.0) / h,
                 (3.0 * s - 1.0) * (s - 1.0),
                 -6.0 * s * (s - 1.0) / h,
                 s * (3.0 * s - 2.0),
             );
-            for i in 0..self.len {
-                self.res[i] = d00 * self.y_prev[i]
-                    + d10 * self.yp_prev[i]
-                    + d01 * self.y[i]
-                    + d11 * self.yp[i];
+            for i in 0..c.len {
+                c.res[i] =
+                    d00 * c.y_prev[i] + d10 * self.yp_prev[i] + d01 * c.y[i] + d11 * self.yp[i];
             }
-            self.yp.copy_from_slice(&self.res);
+            self.yp.copy_from_slice(&c.res);
         }
-        self.t = t;
-        self.t_prev = t;
-        self.y.copy_from_slice(y);
-        self.y_prev.copy_from_slice(y);
+        c.truncate(t, y);
         self.yp_prev.copy_from_slice(&self.yp);
-        self.f_stale = true;
-        self.f_now_valid = false;
         self.n_hist = 0;
-        self.rejected_last = false;
-        self.it.point_moved();
+        self.damp = false;
     }
 }
 
