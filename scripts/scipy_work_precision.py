@@ -31,17 +31,24 @@ Error: the mixed relative error in the max norm,
     err = max_i |y_i - ref_i| / (|ref_i| + c),
 whose -log10 is the test set's "mixed error significant correct digits" (mescd).
 
-Timing: median wall time (time.perf_counter) of up to 7 runs, repeating only while a point's
+Timing: one BLAS thread (set before numpy loads, unless the environment says otherwise);
+median wall time (time.perf_counter) of up to 7 runs, repeating only while a point's
 total stays under 0.3 s; a run over 5 s skips the method's tighter tolerances.
 """
 
+import os
 import sys
 import time
 import warnings
 from pathlib import Path
 
-import numpy as np
-from scipy.integrate import solve_ivp
+# One thread for the linear algebra, like the Rust solvers (and fair under load: a
+# multithreaded BLAS on a busy machine slows these small solves down by several times).
+for _var in ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS", "MKL_NUM_THREADS"):
+    os.environ.setdefault(_var, "1")
+
+import numpy as np  # noqa: E402  (after the thread settings, which numpy reads on import)
+from scipy.integrate import solve_ivp  # noqa: E402
 
 # Reference end values: Test Set for IVP Solvers (F. Mazzia and C. Magherini, University of
 # Bari, release 2.4, 2008), problems ROBER, VDPOL and HIRES, computed there with RADAU /
