@@ -126,6 +126,10 @@ pub struct SimulationJson {
     pub stats: StatsJson,
     /// Wall-clock time of the integration, in seconds.
     pub wall_s: f64,
+    /// Why the simulation stopped before its end (only present then: the object then holds
+    /// everything computed up to that point, and the command exits with an error status).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub error: Option<String>,
 }
 
 /// What to run, from the file and the command line.
@@ -235,14 +239,8 @@ pub fn run(args: &SimulateArgs, out: &mut dyn Write) -> Result<(), CliError> {
         reason: e.to_string(),
     })?;
     let wall = start.elapsed();
-    if let Some(e) = trace.failure {
-        return Err(CliError::Simulation {
-            file: loaded.path.clone(),
-            method: plan.method.name(),
-            t: trace.end.0,
-            source: Box::new(e),
-        });
-    }
+    // A failed simulation loses nothing: what was computed before the failure is printed and
+    // written like a finished one, and then the error is returned.
     let json = to_json(plan.method, &trace, wall.as_secs_f64());
     let files = match &outputs {
         Some(o) => report::write_simulation(&json, model, o)?,
@@ -255,7 +253,15 @@ pub fn run(args: &SimulateArgs, out: &mut dyn Write) -> Result<(), CliError> {
     };
     out.write_all(text.as_bytes())?;
     out.flush()?;
-    Ok(())
+    match trace.failure {
+        Some(e) => Err(CliError::Simulation {
+            file: loaded.path.clone(),
+            method: plan.method.name(),
+            t: trace.end.0,
+            source: Box::new(e),
+        }),
+        None => Ok(()),
+    }
 }
 
 /// The JSON object of a finished simulation.
@@ -291,6 +297,7 @@ pub fn to_json(method: Method, trace: &Trace, wall_s: f64) -> SimulationJson {
             rejected_steps: s.rejected_steps,
         },
         wall_s,
+        error: trace.failure.as_ref().map(ToString::to_string),
     }
 }
 
@@ -325,6 +332,9 @@ fn human(loaded: &LoadedModel, plan: &Plan, j: &SimulationJson, files: &[PathBuf
             ),
         )
         .row("end state", format!("(mode {})", j.mode_end));
+    if let Some(e) = &j.error {
+        t.row("STOPPED EARLY", e.clone());
+    }
     for (i, x) in j.x_end.iter().enumerate() {
         let name = names.get(i).cloned().unwrap_or_else(|| format!("x{i}"));
         t.row(format!("  {name}"), format::number(*x, 24));

@@ -174,6 +174,11 @@ pub fn simulate<M: HybridModel + ?Sized>(
             }
             let c = match res {
                 Err(e) => {
+                    // End where the integrator stopped (its last accepted point).
+                    if solver.y().len() == n {
+                        t = solver.t();
+                        x.copy_from_slice(solver.y());
+                    }
                     trace.failure = Some(e);
                     break 'strides;
                 }

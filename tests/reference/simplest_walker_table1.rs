@@ -9,11 +9,10 @@
 //! one is *not* reproduced.
 
 use saltation::models::reference::walker_table1 as table;
-use saltation::models::{load_model_file, Model, ModelFile};
+use saltation::models::{Model, ModelFile};
 use saltation::orbit::{
     find_periodic_orbit, multipliers_of, stride_jacobian_fd, Multiplier, PeriodicOrbit,
 };
-use std::path::Path;
 
 /// The paper's claim: 12 decimals for fixed points and variational multipliers; we require 1e-11.
 const TOL: f64 = 1e-11;
@@ -42,8 +41,7 @@ const FD_VS_PAPER: f64 = 1e-8;
 const FD_TRIVIAL: f64 = 1e-8;
 
 fn model_file() -> ModelFile {
-    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("models/simplest_walker.ron");
-    load_model_file(&path).unwrap_or_else(|e| panic!("{e}"))
+    crate::common::model_file("simplest_walker.ron")
 }
 
 /// The orbit from the file's guess `index`.

@@ -2,9 +2,7 @@
 //! feature `lapack`). Reference values are closed forms: roots of xⁿ = r, rotation–scaling
 //! blocks, diagonals of triangular matrices; random matrices are checked by backward error.
 
-mod common;
-
-use common::*;
+use crate::common::*;
 use nalgebra::{Complex, DMatrix, DVector};
 use saltation_orbit::{
     eigenvalues_with, real_eigenvector, spectral_radius, EigenBackend, EigenError,

@@ -5,14 +5,12 @@
 
 use saltation::hybrid::{JacobianKind, StrideMap, StrideOptions};
 use saltation::models::reference::walker_table1 as table;
-use saltation::models::{load_model_file, Model, ModelFile};
+use saltation::models::{Model, ModelFile};
 use saltation::ode::{Method, SolverOptions};
 use saltation::orbit::{find_periodic_orbit, stride_jacobian_fd};
-use std::path::Path;
 
 fn model_file() -> ModelFile {
-    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("models/simplest_walker.ron");
-    load_model_file(&path).unwrap_or_else(|e| panic!("{e}"))
+    crate::common::model_file("simplest_walker.ron")
 }
 
 /// Both gaits with `method` at `rtol = atol = tol`: fixed points and nontrivial multipliers

@@ -10,14 +10,12 @@ use saltation_continuation::DiagramColumn;
 use saltation_models::parse_model_file;
 use saltation_plot::RenderOptions;
 use std::path::{Path, PathBuf};
-use std::process::Command;
 
-/// A fresh temporary directory unique to this test process and `name`.
+use crate::support::fails;
+
+/// A fresh temporary directory for the test `name`.
 fn temp_dir(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("saltation-output-{}-{name}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
+    crate::support::temp_dir("output", name)
 }
 
 /// The names in `dir`, sorted.
@@ -176,23 +174,20 @@ fn cli_with_a_file_as_output_directory_fails_cleanly() {
     std::fs::write(&model, WHEEL_SCRIPT).unwrap();
     let taken = dir.join("taken");
     std::fs::write(&taken, "a file").unwrap();
-    let out = Command::new(env!("CARGO_BIN_EXE_saltation"))
-        .args(["orbit-diagram", &model.display().to_string()])
-        .args(["--from", "0.2", "--to", "0.21", "--count", "2", "--out"])
-        .arg(&taken)
-        .output()
-        .unwrap();
-    let stderr = String::from_utf8_lossy(&out.stderr);
-    assert!(!out.status.success());
-    assert!(
-        matches!(out.status.code(), Some(2)),
-        "no panic: {:?}",
-        out.status
-    );
-    assert!(out.stdout.is_empty());
-    assert_eq!(stderr.lines().count(), 1, "{stderr}");
-    assert!(stderr.starts_with("error: "), "{stderr}");
-    assert!(stderr.contains(&taken.display().to_string()), "{stderr}");
+    let (model, taken_path) = (model.display().to_string(), taken.display().to_string());
+    let args = [
+        "orbit-diagram",
+        &model,
+        "--from",
+        "0.2",
+        "--to",
+        "0.21",
+        "--count",
+        "2",
+        "--out",
+        &taken_path,
+    ];
+    fails(&args, 2, &[&taken_path]);
     assert_eq!(std::fs::read_to_string(&taken).unwrap(), "a file");
     assert_eq!(names(&dir), ["taken", "wheel.ron"]);
 }

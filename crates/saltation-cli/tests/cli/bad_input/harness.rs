@@ -12,6 +12,8 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Mutex;
 use std::time::{Duration, Instant};
 
+pub use crate::support::models_dir;
+
 /// Wall-clock limit of one run (a debug build on a loaded 2-core machine; the slowest case
 /// takes well under a second when nothing hangs).
 pub const TIME_LIMIT: Duration = Duration::from_secs(60);
@@ -42,11 +44,6 @@ pub struct Case {
     pub expect: Expect,
     /// The message must start with `error: FILE:LINE:COLUMN: ` (a located file error).
     pub located: bool,
-}
-
-/// The directory of the shipped model files.
-pub fn models_dir() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("../../models")
 }
 
 /// Text of a shipped model file.

@@ -5,48 +5,22 @@
 //! `y₁ = exp(sin t)` and the harmonic pair `y₂ = cos t`, `y₃ = −sin t` (`y₂' = y₃`, `y₃' = −y₂`),
 //! so the error mixes a nonlinear-in-t and an oscillatory component.
 
-use saltation_ode::{FnSystem, Ivp, Method, Sampling, SolverOptions};
+use saltation_ode::{Ivp, Method, SolverOptions};
 
-fn problem() -> impl saltation_ode::OdeSystem {
-    FnSystem::new(3, |t: f64, y: &[f64], dy: &mut [f64]| {
-        dy[0] = y[0] * t.cos();
-        dy[1] = y[2];
-        dy[2] = -y[1];
-    })
-}
-
-fn exact(t: f64) -> [f64; 3] {
-    [t.sin().exp(), t.cos(), -t.sin()]
-}
-
-const T_END: f64 = 4.0;
+use crate::common::{fixed_step_errors, slope, smooth, smooth_exact, T_END};
 
 fn global_error(method: Method, steps: usize) -> f64 {
-    let sys = problem();
+    let sys = smooth();
     let opts = SolverOptions {
         h_fixed: Some(T_END / steps as f64),
         max_steps: 10 * steps,
         ..Default::default()
     };
-    let sol = Ivp::new(&sys, 0.0, &exact(0.0))
+    let sol = Ivp::new(&sys, 0.0, &smooth_exact(0.0))
         .solve(method, T_END, &opts)
         .unwrap();
-    let ex = exact(T_END);
+    let ex = smooth_exact(T_END);
     (0..3).map(|i| (sol.y[i] - ex[i]).abs()).fold(0.0, f64::max)
-}
-
-/// Least-squares slope of log(err) against log(h).
-fn slope(points: &[(f64, f64)]) -> f64 {
-    let n = points.len() as f64;
-    let (mut sx, mut sy, mut sxx, mut sxy) = (0.0, 0.0, 0.0, 0.0);
-    for &(h, e) in points {
-        let (x, y) = (h.ln(), e.ln());
-        sx += x;
-        sy += y;
-        sxx += x * x;
-        sxy += x * y;
-    }
-    (n * sxy - sx * sy) / (n * sxx - sx * sx)
 }
 
 /// Step counts giving errors well above round-off and in the asymptotic range.
@@ -63,7 +37,7 @@ fn step_counts(method: Method) -> Vec<usize> {
 
 /// The variable-order multistep codes start at order 1, whose start-up error dominates a
 /// fixed-step global error; their orders are measured over tolerance sweeps at a fixed maximum
-/// order instead (`tests/bdf.rs`, `tests/abm.rs`).
+/// order instead ([`crate::bdf`], [`crate::abm`]).
 fn is_variable_order(method: Method) -> bool {
     matches!(method, Method::Ndf | Method::Bdf | Method::Abm)
 }
@@ -85,31 +59,6 @@ fn every_method_converges_at_its_nominal_order() {
     }
 }
 
-/// Largest error of the dense output at 7 points inside every step.
-fn dense_error(method: Method, steps: usize) -> f64 {
-    let sys = problem();
-    let h = T_END / steps as f64;
-    let times: Vec<f64> = (0..steps)
-        .flat_map(|k| (1..8).map(move |j| (k as f64 + j as f64 / 8.0) * h))
-        .collect();
-    let opts = SolverOptions {
-        h_fixed: Some(h),
-        ..Default::default()
-    };
-    let sol = Ivp::new(&sys, 0.0, &exact(0.0))
-        .sampling(Sampling::Times(times.clone()))
-        .solve(method, T_END, &opts)
-        .unwrap();
-    assert_eq!(sol.trajectory.len(), times.len());
-    let mut worst: f64 = 0.0;
-    for (k, &t) in times.iter().enumerate() {
-        for (got, want) in sol.trajectory.state(k).iter().zip(exact(t)) {
-            worst = worst.max((got - want).abs());
-        }
-    }
-    worst
-}
-
 #[test]
 fn dense_output_has_the_methods_own_order() {
     // (method, dense order, step counts)
@@ -122,7 +71,7 @@ fn dense_output_has_the_methods_own_order() {
     for (method, order, counts) in cases {
         let pts: Vec<(f64, f64)> = counts
             .into_iter()
-            .map(|n| (T_END / n as f64, dense_error(method, n)))
+            .map(|n| (T_END / n as f64, fixed_step_errors(method, &smooth(), n).1))
             .collect();
         let p = slope(&pts);
         assert!(
@@ -135,14 +84,14 @@ fn dense_output_has_the_methods_own_order() {
 
 #[test]
 fn global_error_falls_with_the_tolerance() {
-    let sys = problem();
+    let sys = smooth();
     for method in [Method::Bs23, Method::Rkf45, Method::Dp5, Method::Dop853] {
         let mut errs = Vec::new();
         for tol in [1e-4, 1e-6, 1e-8, 1e-10] {
-            let sol = Ivp::new(&sys, 0.0, &exact(0.0))
+            let sol = Ivp::new(&sys, 0.0, &smooth_exact(0.0))
                 .solve(method, T_END, &SolverOptions::with_tol(tol))
                 .unwrap();
-            let ex = exact(T_END);
+            let ex = smooth_exact(T_END);
             let e = (0..3).map(|i| (sol.y[i] - ex[i]).abs()).fold(0.0, f64::max);
             errs.push((tol, e, sol.stats.rhs_evals));
         }

@@ -21,7 +21,6 @@ use saltation::hybrid::{
 use saltation::models::{load_model_file, BouncingBall, BouncingBallParams};
 use saltation::ode::{Ivp, SolverOptions};
 use saltation::orbit::{central_difference, find_periodic_orbit};
-use std::path::Path;
 
 #[test]
 fn bouncing_ball_monodromy_is_the_fixed_time_derivative() {
@@ -90,7 +89,7 @@ fn flow_for<M: HybridModel>(
 fn monodromy_is_the_fixed_time_derivative_on_every_periodic_model() {
     const DELTA: f64 = 0.3;
     const STEP: f64 = 1e-6;
-    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("models");
+    let dir = crate::common::models_dir();
     let mut checked = 0;
     let mut paths: Vec<_> = std::fs::read_dir(&dir)
         .unwrap()

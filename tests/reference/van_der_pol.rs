@@ -15,14 +15,12 @@
 
 use saltation::hybrid::{HybridModel, JacobianKind, StrideMap};
 use saltation::models::reference::van_der_pol as reference;
-use saltation::models::{load_model_file, Model, ModelFile};
+use saltation::models::{Model, ModelFile};
 use saltation::ode::{Direction, Event, FnSystem, Ivp, Method, SolverOptions, Stop};
 use saltation::orbit::{eigenvalues, find_periodic_orbit, PeriodicOrbit};
-use std::path::Path;
 
 fn model_file() -> ModelFile {
-    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("models/van_der_pol.ron");
-    load_model_file(&path).unwrap_or_else(|e| panic!("{e}"))
+    crate::common::model_file("van_der_pol.ron")
 }
 
 fn limit_cycle(mf: &ModelFile) -> PeriodicOrbit {

@@ -5,26 +5,15 @@
 //! the bad cases.
 
 use saltation_ode::{
-    Direction, Event, FnSystem, Ivp, Method, OdeError, OdeSystem, Radau5, Solver, SolverOptions,
-    Stats, Stepper, Stop,
+    Ivp, Method, OdeError, OdeSystem, Radau5, Solver, SolverOptions, Stats, Stepper, Stop,
+};
+
+use crate::common::{
+    decay_then_nan, falling_ball, ground, max_abs_diff, slope, smooth, smooth_exact, Robertson, G,
 };
 
 // ---------------------------------------------------------------------------------------------
 // Problems
-
-/// `y₁' = y₁ cos t` (`y₁ = exp(sin t)`) and the harmonic pair `y₂' = y₃`, `y₃' = −y₂`
-/// (`y₂ = cos t`, `y₃ = −sin t`).
-fn smooth() -> impl OdeSystem {
-    FnSystem::new(3, |t: f64, y: &[f64], dy: &mut [f64]| {
-        dy[0] = y[0] * t.cos();
-        dy[1] = y[2];
-        dy[2] = -y[1];
-    })
-}
-
-fn smooth_exact(t: f64) -> [f64; 3] {
-    [t.sin().exp(), t.cos(), -t.sin()]
-}
 
 /// Prothero–Robinson components `yᵢ' = λᵢ (yᵢ − φᵢ(t)) + φᵢ'(t)`, solution `yᵢ = φᵢ` from
 /// `yᵢ(0) = φᵢ(0)`: `λ = (−1e6, −1e3, −1)`, `φ = (cos t, sin 2t + 1, exp(−t/2))`.
@@ -78,47 +67,6 @@ impl OdeSystem for VanDerPol {
         jac[2] = (-2.0 * y[0] * y[1] - 1.0) / self.eps;
         jac[3] = (1.0 - y[0] * y[0]) / self.eps;
         true
-    }
-}
-
-/// Robertson's chemical kinetics, as an ODE or as the index-1 DAE with the conservation law
-/// `0 = y₁ + y₂ + y₃ − 1` in place of the third equation (`M = diag(1, 1, 0)`).
-struct Robertson {
-    dae: bool,
-}
-
-impl OdeSystem for Robertson {
-    fn dim(&self) -> usize {
-        3
-    }
-    fn rhs(&self, _t: f64, y: &[f64], dy: &mut [f64]) {
-        let (a, b) = (0.04 * y[0], 1e4 * y[1] * y[2]);
-        let c = 3e7 * y[1] * y[1];
-        dy[0] = -a + b;
-        dy[1] = a - b - c;
-        dy[2] = if self.dae {
-            y[0] + y[1] + y[2] - 1.0
-        } else {
-            c
-        };
-    }
-    fn jacobian(&self, _t: f64, y: &[f64], j: &mut [f64]) -> bool {
-        j[0] = -0.04;
-        j[1] = 1e4 * y[2];
-        j[2] = 1e4 * y[1];
-        j[3] = 0.04;
-        j[4] = -1e4 * y[2] - 6e7 * y[1];
-        j[5] = -1e4 * y[1];
-        if self.dae {
-            j[6..9].copy_from_slice(&[1.0, 1.0, 1.0]);
-        } else {
-            j[6..9].copy_from_slice(&[0.0, 6e7 * y[1], 0.0]);
-        }
-        true
-    }
-    fn mass_matrix(&self) -> Option<Vec<f64>> {
-        self.dae
-            .then(|| vec![1.0, 0.0, 0.0, 0.0, 1.0, 0.0, 0.0, 0.0, 0.0])
     }
 }
 
@@ -197,27 +145,6 @@ fn stiff_variational() -> impl OdeSystem {
 
 // ---------------------------------------------------------------------------------------------
 // Helpers
-
-/// Least-squares slope of log(err) against log(h).
-fn slope(points: &[(f64, f64)]) -> f64 {
-    let n = points.len() as f64;
-    let (mut sx, mut sy, mut sxx, mut sxy) = (0.0, 0.0, 0.0, 0.0);
-    for &(h, e) in points {
-        let (x, y) = (h.ln(), e.ln());
-        sx += x;
-        sy += y;
-        sxx += x * x;
-        sxy += x * y;
-    }
-    (n * sxy - sx * sy) / (n * sxx - sx * sx)
-}
-
-fn max_abs_diff(a: &[f64], b: &[f64]) -> f64 {
-    a.iter()
-        .zip(b)
-        .map(|(x, y)| (x - y).abs())
-        .fold(0.0, f64::max)
-}
 
 /// Runs a fresh stepper over `[t0, t_end]`, calling `visit` after every accepted step.
 fn run<S: OdeSystem>(
@@ -443,12 +370,26 @@ fn robertson_dae_agrees_with_the_ode_form() {
             max_steps: 1_000_000,
             ..Default::default()
         };
-        let ode = Ivp::new(&Robertson { dae: false }, 0.0, &y0)
-            .solve(Method::Radau5, t_end, &opts)
-            .unwrap();
-        let dae = Ivp::new(&Robertson { dae: true }, 0.0, &y0)
-            .solve(Method::Radau5, t_end, &opts)
-            .unwrap();
+        let ode = Ivp::new(
+            &Robertson {
+                dae: false,
+                jacobian: true,
+            },
+            0.0,
+            &y0,
+        )
+        .solve(Method::Radau5, t_end, &opts)
+        .unwrap();
+        let dae = Ivp::new(
+            &Robertson {
+                dae: true,
+                jacobian: true,
+            },
+            0.0,
+            &y0,
+        )
+        .solve(Method::Radau5, t_end, &opts)
+        .unwrap();
         eprintln!(
             "Robertson t = {t_end:e}: ode {:?} ({} steps), dae {:?} ({} steps)",
             ode.y, ode.stats.steps, dae.y, dae.stats.steps
@@ -556,12 +497,9 @@ fn variational_matrix_matches_the_matrix_exponential() {
 
 #[test]
 fn falling_ball_hits_the_ground_through_the_solver() {
-    let g = 9.81;
-    let ball = FnSystem::new(2, move |_t, y: &[f64], dy: &mut [f64]| {
-        dy[0] = y[1];
-        dy[1] = -g;
-    });
-    let ground = vec![Event::new(|_t, y: &[f64]| y[0]).direction(Direction::Falling)];
+    let g = G;
+    let ball = falling_ball();
+    let ground = ground();
     let mut solver = Solver::new(Method::Radau5.stepper(), SolverOptions::with_tol(1e-8)).unwrap();
     solver.start(&ball, &ground, 0.0, &[1.0, 0.0]).unwrap();
     match solver.integrate(&ball, &ground, 10.0, None).unwrap() {
@@ -661,9 +599,7 @@ fn ends_carry_f_at_both_ends_and_truncate_restarts_cleanly() {
 
 #[test]
 fn nan_in_the_field_ends_with_non_finite() {
-    let sys = FnSystem::new(1, |t: f64, y: &[f64], dy: &mut [f64]| {
-        dy[0] = if t > 0.5 { f64::NAN } else { -y[0] };
-    });
+    let sys = decay_then_nan(0.5);
     let r = Ivp::new(&sys, 0.0, &[1.0]).solve(Method::Radau5, 1.0, &SolverOptions::with_tol(1e-8));
     match r {
         Err(OdeError::NonFinite { t, .. }) => assert!(t <= 0.5 && t > 0.4, "{t}"),

@@ -2,9 +2,7 @@
 //! its multiplier, the equilibrium at the origin (not an orbit), and option validation at every
 //! entry point.
 
-mod models;
-
-use models::van_der_pol::VanDerPol;
+use crate::models::van_der_pol::VanDerPol;
 use saltation_hybrid::{HybridError, JacobianKind, StrideMap, StrideOptions};
 use saltation_orbit::{
     central_difference, find_periodic_orbit, reduced_map, stride_jacobian_fd, Degeneracy,

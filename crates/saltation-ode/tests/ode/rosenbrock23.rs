@@ -17,10 +17,14 @@
 //! - the bad cases, and that steps do not allocate.
 
 use saltation_ode::{
-    Atol, Direction, Event, FnSystem, Ivp, Method, OdeError, OdeSystem, Sampling, Solver,
-    SolverOptions, Stats, Stepper, Stop,
+    Atol, FnSystem, Ivp, Method, OdeError, OdeSystem, Solver, SolverOptions, Stats, Stepper, Stop,
 };
 use std::f64::consts::SQRT_2;
+
+use crate::common::{
+    allocations, decay_then_nan, falling_ball, fixed_step_errors, ground, slope, smooth_exact,
+    Massive, Oscillator, RiccatiRotation, Robertson, Scalar, StiffLinear, G, ROBERTSON_40, T_END,
+};
 
 const M: Method = Method::Rosenbrock23;
 const D: f64 = 1.0 / (2.0 + SQRT_2);
@@ -67,54 +71,6 @@ const PLAIN: Smooth = Smooth {
     dfdt: None,
 };
 
-fn smooth_exact(t: f64) -> [f64; 3] {
-    [t.sin().exp(), t.cos(), -t.sin()]
-}
-
-const T_END: f64 = 4.0;
-
-/// Least-squares slope of log(err) against log(h).
-fn slope(points: &[(f64, f64)]) -> f64 {
-    let n = points.len() as f64;
-    let (mut sx, mut sy, mut sxx, mut sxy) = (0.0, 0.0, 0.0, 0.0);
-    for &(h, e) in points {
-        let (x, y) = (h.ln(), e.ln());
-        sx += x;
-        sy += y;
-        sxx += x * x;
-        sxy += x * y;
-    }
-    (n * sxy - sx * sy) / (n * sxx - sx * sx)
-}
-
-/// Largest error at the end and of the dense output at 7 points inside every step.
-fn fixed_step_errors(sys: &Smooth, steps: usize) -> (f64, f64) {
-    let h = T_END / steps as f64;
-    let times: Vec<f64> = (0..steps)
-        .flat_map(|k| (1..8).map(move |j| (k as f64 + j as f64 / 8.0) * h))
-        .collect();
-    let opts = SolverOptions {
-        h_fixed: Some(h),
-        ..Default::default()
-    };
-    let sol = Ivp::new(sys, 0.0, &smooth_exact(0.0))
-        .sampling(Sampling::Times(times.clone()))
-        .solve(M, T_END, &opts)
-        .unwrap();
-    assert_eq!(sol.stats.steps, steps);
-    let end = smooth_exact(T_END);
-    let e_end = (0..3)
-        .map(|i| (sol.y[i] - end[i]).abs())
-        .fold(0.0, f64::max);
-    let mut e_dense: f64 = 0.0;
-    for (k, &t) in times.iter().enumerate() {
-        for (got, want) in sol.trajectory.state(k).iter().zip(smooth_exact(t)) {
-            e_dense = e_dense.max((got - want).abs());
-        }
-    }
-    (e_end, e_dense)
-}
-
 #[test]
 fn constant_steps_converge_at_order_two_with_dense_output() {
     let cases = [
@@ -141,7 +97,7 @@ fn constant_steps_converge_at_order_two_with_dense_output() {
         let errs: Vec<(f64, f64, f64)> = [40, 80, 160, 320]
             .iter()
             .map(|&n| {
-                let (e, d) = fixed_step_errors(&sys, n);
+                let (e, d) = fixed_step_errors(M, &sys, n);
                 (T_END / n as f64, e, d)
             })
             .collect();
@@ -185,35 +141,6 @@ fn adaptive_error_falls_with_the_tolerance() {
 
 // ---------------------------------------------------------------------------------------------
 // Linear stability.
-
-struct Scalar(f64);
-impl OdeSystem for Scalar {
-    fn dim(&self) -> usize {
-        1
-    }
-    fn rhs(&self, _t: f64, y: &[f64], dy: &mut [f64]) {
-        dy[0] = self.0 * y[0];
-    }
-    fn jacobian(&self, _t: f64, _y: &[f64], j: &mut [f64]) -> bool {
-        j[0] = self.0;
-        true
-    }
-}
-
-struct Oscillator(f64);
-impl OdeSystem for Oscillator {
-    fn dim(&self) -> usize {
-        2
-    }
-    fn rhs(&self, _t: f64, y: &[f64], dy: &mut [f64]) {
-        dy[0] = self.0 * y[1];
-        dy[1] = -self.0 * y[0];
-    }
-    fn jacobian(&self, _t: f64, _y: &[f64], j: &mut [f64]) -> bool {
-        j.copy_from_slice(&[0.0, self.0, -self.0, 0.0]);
-        true
-    }
-}
 
 /// `R(z) = (1 + (√2 − 1) z) / (1 − d z)²` (the closed form above, brought to one fraction).
 fn published_r(z: (f64, f64)) -> (f64, f64) {
@@ -262,29 +189,6 @@ fn one_step_amplification_is_the_stability_function() {
 // ---------------------------------------------------------------------------------------------
 // A stiff linear problem with closed form.
 
-/// `y' = A (y − g(t)) + g'(t)`, `g = (sin t, cos t)`, `A = P diag(−1, −10⁴) P⁻¹`.
-struct StiffLinear;
-const L1: f64 = -1.0;
-const L2: f64 = -1e4;
-impl OdeSystem for StiffLinear {
-    fn dim(&self) -> usize {
-        2
-    }
-    fn rhs(&self, t: f64, y: &[f64], dy: &mut [f64]) {
-        let (a, b) = (0.5 * (L1 + L2), 0.5 * (L1 - L2));
-        let (u, v) = (y[0] - t.sin(), y[1] - t.cos());
-        dy[0] = a * u + b * v + t.cos();
-        dy[1] = b * u + a * v - t.sin();
-    }
-}
-
-fn stiff_exact(t: f64, y0: [f64; 2]) -> [f64; 2] {
-    let (u, v) = (y0[0], y0[1] - 1.0);
-    let (p, q) = (0.5 * (u + v), 0.5 * (u - v));
-    let (p, q) = (p * (L1 * t).exp(), q * (L2 * t).exp());
-    [t.sin() + p + q, t.cos() + p - q]
-}
-
 #[test]
 fn stiff_linear_errors_track_the_tolerance() {
     let y0 = [1.0, 0.5];
@@ -293,7 +197,7 @@ fn stiff_linear_errors_track_the_tolerance() {
         let s = Ivp::new(&StiffLinear, 0.0, &y0)
             .solve(M, 2.0, &SolverOptions::with_tol(tol))
             .unwrap();
-        let e = stiff_exact(2.0, y0);
+        let e = StiffLinear::exact(2.0, y0);
         let err = (0..2).map(|i| (s.y[i] - e[i]).abs()).fold(0.0, f64::max);
         println!(
             "stiff tol {tol:e}: error {err:.3e} = {:.2} tol, {} steps, {} rejected, {} f, {} LU",
@@ -311,26 +215,6 @@ fn stiff_linear_errors_track_the_tolerance() {
 // ---------------------------------------------------------------------------------------------
 // Robertson's problem.
 
-struct Robertson;
-impl OdeSystem for Robertson {
-    fn dim(&self) -> usize {
-        3
-    }
-    fn rhs(&self, _t: f64, y: &[f64], dy: &mut [f64]) {
-        dy[0] = -0.04 * y[0] + 1e4 * y[1] * y[2];
-        dy[1] = 0.04 * y[0] - 1e4 * y[1] * y[2] - 3e7 * y[1] * y[1];
-        dy[2] = 3e7 * y[1] * y[1];
-    }
-}
-
-/// y(40) of Robertson's problem (Robertson 1966; Hairer & Wanner, *Solving ODEs II*, §IV.1),
-/// the reference values published with the stiff test problems (12 digits).
-const ROBERTSON_40: [f64; 3] = [
-    0.715_827_068_719_4,
-    9.185_534_764_557e-6,
-    0.284_163_745_745_8,
-];
-
 #[test]
 fn robertson_to_40_matches_the_published_values() {
     for rtol in [1e-4, 1e-7] {
@@ -339,7 +223,7 @@ fn robertson_to_40_matches_the_published_values() {
             atol: Atol::Vector(vec![1e-6 * rtol, 1e-10 * rtol, 1e-6 * rtol]),
             ..Default::default()
         };
-        let s = Ivp::new(&Robertson, 0.0, &[1.0, 0.0, 0.0])
+        let s = Ivp::new(&Robertson::ODE, 0.0, &[1.0, 0.0, 0.0])
             .solve(M, 40.0, &opts)
             .unwrap();
         let rel: Vec<f64> = (0..3)
@@ -370,29 +254,6 @@ fn robertson_to_40_matches_the_published_values() {
 
 // ---------------------------------------------------------------------------------------------
 // Mass matrices.
-
-struct Massive {
-    singular: bool,
-}
-const MASS: [f64; 9] = [2.0, 1.0, 0.0, 0.0, 1.0, -1.0, 0.5, 0.0, 3.0];
-impl OdeSystem for Massive {
-    fn dim(&self) -> usize {
-        3
-    }
-    fn rhs(&self, t: f64, y: &[f64], dy: &mut [f64]) {
-        let g = [y[0] * t.cos(), y[2], -y[1]];
-        for i in 0..3 {
-            dy[i] = (0..3).map(|k| MASS[3 * i + k] * g[k]).sum();
-        }
-    }
-    fn mass_matrix(&self) -> Option<Vec<f64>> {
-        let mut m = MASS.to_vec();
-        if self.singular {
-            m[6..].fill(0.0);
-        }
-        Some(m)
-    }
-}
 
 #[test]
 fn mass_matrices_nonsingular_supported_singular_refused() {
@@ -437,39 +298,6 @@ fn mass_matrices_nonsingular_supported_singular_refused() {
 // ---------------------------------------------------------------------------------------------
 // Variational equations.
 
-/// `x₁' = −x₁²`, `(x₂, x₃)' = ω (x₃, −x₂)`, with `Φ' = f_x Φ`: `Φ(t) = diag(1/(1 + x₁(0) t)²,
-/// [[cos ωt, sin ωt], [−sin ωt, cos ωt]])`.
-struct Variational {
-    analytic: bool,
-}
-const OMEGA: f64 = 3.0;
-fn fx(y: &[f64]) -> [f64; 9] {
-    [-2.0 * y[0], 0.0, 0.0, 0.0, 0.0, OMEGA, 0.0, -OMEGA, 0.0]
-}
-impl OdeSystem for Variational {
-    fn dim(&self) -> usize {
-        12
-    }
-    fn variational_columns(&self) -> usize {
-        3
-    }
-    fn rhs(&self, _t: f64, y: &[f64], dy: &mut [f64]) {
-        dy[0] = -y[0] * y[0];
-        dy[1] = OMEGA * y[2];
-        dy[2] = -OMEGA * y[1];
-        let j = fx(y);
-        for i in 0..3 {
-            for c in 0..3 {
-                dy[3 + 3 * i + c] = (0..3).map(|k| j[3 * i + k] * y[3 + 3 * k + c]).sum();
-            }
-        }
-    }
-    fn jacobian(&self, _t: f64, y: &[f64], j: &mut [f64]) -> bool {
-        j.copy_from_slice(&fx(y));
-        self.analytic
-    }
-}
-
 #[test]
 fn variational_matrix_follows_the_closed_form() {
     let mut y0 = vec![0.0; 12];
@@ -477,7 +305,7 @@ fn variational_matrix_follows_the_closed_form() {
     for k in 0..3 {
         y0[3 + 4 * k] = 1.0;
     }
-    let (s, c) = (OMEGA * 2.0).sin_cos();
+    let (s, c) = (RiccatiRotation::OMEGA * 2.0).sin_cos();
     let x = [1.0 / 3.0, c, -s];
     let phi = [1.0 / 9.0, 0.0, 0.0, 0.0, c, s, 0.0, -s, c];
     for analytic in [true, false] {
@@ -487,7 +315,7 @@ fn variational_matrix_follows_the_closed_form() {
                 error_dims: Some(3),
                 ..SolverOptions::with_tol(tol)
             };
-            let sol = Ivp::new(&Variational { analytic }, 0.0, &y0)
+            let sol = Ivp::new(&RiccatiRotation { analytic }, 0.0, &y0)
                 .solve(M, 2.0, &opts)
                 .unwrap();
             let ex = (0..3).map(|i| (sol.y[i] - x[i]).abs()).fold(0.0, f64::max);
@@ -514,17 +342,10 @@ fn variational_matrix_follows_the_closed_form() {
 // ---------------------------------------------------------------------------------------------
 // Events.
 
-fn ground() -> Vec<Event> {
-    vec![Event::new(|_t, y: &[f64]| y[0]).direction(Direction::Falling)]
-}
-
 #[test]
 fn falling_ball_hits_the_ground_at_the_closed_form_time() {
-    let g = 9.81;
-    let ball = FnSystem::new(2, move |_t, y: &[f64], dy: &mut [f64]| {
-        dy[0] = y[1];
-        dy[1] = -g;
-    });
+    let g = G;
+    let ball = falling_ball();
     let mut solver = Solver::new(M.stepper(), SolverOptions::with_tol(1e-6)).unwrap();
     solver.start(&ball, &ground(), 0.0, &[1.0, 0.0]).unwrap();
     let Stop::Event(hit) = solver.integrate(&ball, &ground(), 10.0, None).unwrap() else {
@@ -562,12 +383,9 @@ fn falling_ball_hits_the_ground_at_the_closed_form_time() {
 
 #[test]
 fn bouncing_ball_restarts_after_every_impact() {
-    let g = 9.81;
+    let g = G;
     let e = 0.8;
-    let ball = FnSystem::new(2, move |_t, y: &[f64], dy: &mut [f64]| {
-        dy[0] = y[1];
-        dy[1] = -g;
-    });
+    let ball = falling_ball();
     let mut solver = Solver::new(M.stepper(), SolverOptions::with_tol(1e-8)).unwrap();
     solver.start(&ball, &ground(), 0.0, &[1.0, 0.0]).unwrap();
     let mut t_want = (2.0 / g).sqrt();
@@ -592,9 +410,7 @@ fn bad_input_ends_with_typed_errors() {
     let nan_at_start = FnSystem::new(1, |_t, _y: &[f64], dy: &mut [f64]| dy[0] = f64::NAN);
     let r = Ivp::new(&nan_at_start, 0.0, &[1.0]).solve(M, 1.0, &o);
     assert!(matches!(r, Err(OdeError::NonFiniteRhs { t: 0.0 })));
-    let nan_later = FnSystem::new(1, |t: f64, y: &[f64], dy: &mut [f64]| {
-        dy[0] = if t > 0.5 { f64::NAN } else { -y[0] };
-    });
+    let nan_later = decay_then_nan(0.5);
     let r = Ivp::new(&nan_later, 0.0, &[1.0]).solve(M, 1.0, &o);
     assert!(
         matches!(r, Err(OdeError::NonFinite { t, .. }) if t <= 0.5 && t > 0.4),
@@ -644,42 +460,6 @@ fn bad_input_ends_with_typed_errors() {
 // ---------------------------------------------------------------------------------------------
 // No allocation per step.
 
-mod counting {
-    use std::alloc::{GlobalAlloc, Layout, System};
-    use std::cell::Cell;
-
-    thread_local! {
-        static COUNT: Cell<usize> = const { Cell::new(0) };
-    }
-
-    pub struct Counting;
-    unsafe impl GlobalAlloc for Counting {
-        unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
-            let _ = COUNT.try_with(|c| c.set(c.get() + 1));
-            unsafe { System.alloc(layout) }
-        }
-        unsafe fn alloc_zeroed(&self, layout: Layout) -> *mut u8 {
-            let _ = COUNT.try_with(|c| c.set(c.get() + 1));
-            unsafe { System.alloc_zeroed(layout) }
-        }
-        unsafe fn realloc(&self, ptr: *mut u8, layout: Layout, new_size: usize) -> *mut u8 {
-            let _ = COUNT.try_with(|c| c.set(c.get() + 1));
-            unsafe { System.realloc(ptr, layout, new_size) }
-        }
-        unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
-            unsafe { System.dealloc(ptr, layout) }
-        }
-    }
-
-    /// Allocations made by this thread so far.
-    pub fn count() -> usize {
-        COUNT.with(|c| c.get())
-    }
-}
-
-#[global_allocator]
-static ALLOC: counting::Counting = counting::Counting;
-
 #[test]
 fn steps_do_not_allocate() {
     let opts = SolverOptions {
@@ -690,16 +470,18 @@ fn steps_do_not_allocate() {
     let mut stepper = M.stepper();
     let mut stats = Stats::default();
     stepper
-        .start(&Robertson, 0.0, &[1.0, 0.0, 0.0], &opts, &mut stats)
+        .start(&Robertson::ODE, 0.0, &[1.0, 0.0, 0.0], &opts, &mut stats)
         .unwrap();
     let mut out = [0.0; 3];
-    let before = counting::count();
+    let before = allocations();
     while stepper.t() < 40.0 {
-        stepper.step(&Robertson, 40.0, &opts, &mut stats).unwrap();
+        stepper
+            .step(&Robertson::ODE, 40.0, &opts, &mut stats)
+            .unwrap();
         let e = stepper.ends();
         let tm = 0.5 * (e.t0 + e.t1);
-        stepper.dense(&Robertson, tm, &mut out, &mut stats);
+        stepper.dense(&Robertson::ODE, tm, &mut out, &mut stats);
     }
-    assert_eq!(counting::count(), before, "{stats:?}");
+    assert_eq!(allocations(), before, "{stats:?}");
     assert!(stats.steps > 50, "{stats:?}");
 }

@@ -9,95 +9,23 @@
 //! compared with `k + 1`.
 
 use saltation_ode::{
-    Abm, Direction, Event, FnSystem, Ivp, Method, MultistepOptions, OdeError, OdeSystem, Sampling,
-    Solver, SolverOptions, Stats, Stepper, Stop,
+    Abm, FnSystem, Ivp, Method, MultistepOptions, OdeError, OdeSystem, Sampling, Solver,
+    SolverOptions, Stats, Stepper, Stop,
 };
-use std::alloc::{GlobalAlloc, Layout, System};
-use std::cell::Cell;
 use std::f64::consts::PI;
 
-// ---------------------------------------------------------------------------------------------
-// Allocation counting (this test binary only): per thread, so parallel tests do not interfere.
-
-struct Counting;
-
-thread_local! {
-    static ALLOCATIONS: Cell<usize> = const { Cell::new(0) };
-}
-
-fn count_one() {
-    let _ = ALLOCATIONS.try_with(|c| c.set(c.get() + 1));
-}
-
-// SAFETY: forwards to the system allocator; only counts.
-unsafe impl GlobalAlloc for Counting {
-    unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
-        count_one();
-        System.alloc(layout)
-    }
-    unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
-        System.dealloc(ptr, layout)
-    }
-    unsafe fn alloc_zeroed(&self, layout: Layout) -> *mut u8 {
-        count_one();
-        System.alloc_zeroed(layout)
-    }
-    unsafe fn realloc(&self, ptr: *mut u8, layout: Layout, new_size: usize) -> *mut u8 {
-        count_one();
-        System.realloc(ptr, layout, new_size)
-    }
-}
-
-#[global_allocator]
-static COUNTING: Counting = Counting;
-
-fn allocations() -> usize {
-    ALLOCATIONS.with(|c| c.get())
-}
+use crate::common::{
+    allocations, decay_then_nan, falling_ball, ground, max_abs_diff, slope, smooth, smooth_exact, G,
+};
 
 // ---------------------------------------------------------------------------------------------
 // Helpers.
-
-/// Least-squares slope of `ln e` against `ln n`.
-fn slope(points: &[(f64, f64)]) -> f64 {
-    let m = points.len() as f64;
-    let (mut sx, mut sy, mut sxx, mut sxy) = (0.0, 0.0, 0.0, 0.0);
-    for &(n, e) in points {
-        let (x, y) = (n.ln(), e.ln());
-        sx += x;
-        sy += y;
-        sxx += x * x;
-        sxy += x * y;
-    }
-    (m * sxy - sx * sy) / (m * sxx - sx * sx)
-}
 
 fn capped(k: usize, opts: SolverOptions) -> SolverOptions {
     SolverOptions {
         multistep: MultistepOptions { max_order: Some(k) },
         ..opts
     }
-}
-
-/// Smooth test problem with a closed form: `y₁ = exp(sin t)` (`y₁' = y₁ cos t`) and the
-/// harmonic pair `y₂ = cos t`, `y₃ = −sin t`.
-fn smooth() -> impl OdeSystem {
-    FnSystem::new(3, |t: f64, y: &[f64], dy: &mut [f64]| {
-        dy[0] = y[0] * t.cos();
-        dy[1] = y[2];
-        dy[2] = -y[1];
-    })
-}
-
-fn smooth_exact(t: f64) -> [f64; 3] {
-    [t.sin().exp(), t.cos(), -t.sin()]
-}
-
-fn max_dev(y: &[f64], ex: &[f64]) -> f64 {
-    y.iter()
-        .zip(ex)
-        .map(|(a, b)| (a - b).abs())
-        .fold(0.0, f64::max)
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -158,7 +86,7 @@ fn fixed_step_error(k: usize, n: usize) -> f64 {
         .unwrap();
     assert_eq!(s.stats.steps, n);
     (0..s.trajectory.len())
-        .map(|j| max_dev(s.trajectory.state(j), &sys.exact(s.trajectory.t[j])))
+        .map(|j| max_abs_diff(s.trajectory.state(j), &sys.exact(s.trajectory.t[j])))
         .fold(0.0, f64::max)
 }
 
@@ -224,7 +152,7 @@ fn fixed_step_dense_error(k: usize, n: usize) -> f64 {
     times
         .iter()
         .enumerate()
-        .map(|(j, &t)| max_dev(s.trajectory.state(j), &sys.exact(t)))
+        .map(|(j, &t)| max_abs_diff(s.trajectory.state(j), &sys.exact(t)))
         .fold(0.0, f64::max)
 }
 
@@ -277,7 +205,7 @@ fn adaptive_runs_with_a_capped_order_converge_with_order_k_plus_one() {
                 .solve(Method::Abm, 10.0, &opts)
                 .unwrap();
             let err = (0..s.trajectory.len())
-                .map(|j| max_dev(s.trajectory.state(j), &smooth_exact(s.trajectory.t[j])))
+                .map(|j| max_abs_diff(s.trajectory.state(j), &smooth_exact(s.trajectory.t[j])))
                 .fold(0.0, f64::max);
             pts.push((s.stats.steps as f64, err));
             e += 0.25;
@@ -363,7 +291,7 @@ fn fewer_rhs_evaluations_than_dp5_on_a_smooth_problem() {
         let s = Ivp::new(&sys, 0.0, &smooth_exact(0.0))
             .solve(m, 10.0, &opts)
             .unwrap();
-        (s.stats.rhs_evals, max_dev(&s.y, &smooth_exact(10.0)))
+        (s.stats.rhs_evals, max_abs_diff(&s.y, &smooth_exact(10.0)))
     };
     let (abm, e_abm) = run(Method::Abm);
     let (dp5, e_dp5) = run(Method::Dp5);
@@ -501,8 +429,8 @@ fn variational_system_matches_the_closed_form_flow_derivative() {
         let s = Ivp::new(&sys, 0.0, &y0)
             .solve(Method::Abm, t, &opts)
             .unwrap();
-        let ex = max_dev(&s.y[..3], &x);
-        let ep = max_dev(&s.y[3..], &phi);
+        let ex = max_abs_diff(&s.y[..3], &x);
+        let ep = max_abs_diff(&s.y[3..], &phi);
         assert!(ex < 1e-8, "{dims:?}: state error {ex:e}");
         assert!(ep < tol_phi, "{dims:?}: Φ error {ep:e}");
     }
@@ -516,16 +444,12 @@ fn variational_system_matches_the_closed_form_flow_derivative() {
 /// reset `v ← −e v`, restart: each restart begins again at order 1.
 #[test]
 fn bouncing_ball_impacts_to_1e_10() {
-    let g = 9.81;
     let e = 0.8;
-    let ball = FnSystem::new(2, move |_t, y: &[f64], dy: &mut [f64]| {
-        dy[0] = y[1];
-        dy[1] = -g;
-    });
-    let ground = vec![Event::new(|_t, y: &[f64]| y[0]).direction(Direction::Falling)];
+    let ball = falling_ball();
+    let ground = ground();
     let mut solver = Solver::new(Abm::new(), SolverOptions::with_tol(1e-10)).unwrap();
     solver.start(&ball, &ground, 0.0, &[1.0, 0.0]).unwrap();
-    let t1 = (2.0 / g).sqrt();
+    let t1 = (2.0 / G).sqrt();
     let mut want = t1;
     for m in 0..5 {
         match solver.integrate(&ball, &ground, 100.0, None).unwrap() {
@@ -555,7 +479,7 @@ fn oscillator_event_on_the_dense_output_and_integration_after_it() {
         dy[0] = y[1];
         dy[1] = -y[0];
     });
-    let zero = vec![Event::new(|_t, y: &[f64]| y[0]).direction(Direction::Falling)];
+    let zero = ground();
     let mut solver = Solver::new(Abm::new(), SolverOptions::with_tol(1e-11)).unwrap();
     solver.start(&osc, &zero, 0.0, &[1.0, 0.0]).unwrap();
     match solver.integrate(&osc, &zero, 10.0, None).unwrap() {
@@ -593,9 +517,7 @@ fn nan_field_is_reported_with_its_time() {
     }
 
     // NaN only after t = 0.7: the integration stops there, not before.
-    let nan_later = FnSystem::new(1, |t: f64, y: &[f64], dy: &mut [f64]| {
-        dy[0] = if t > 0.7 { f64::NAN } else { -y[0] };
-    });
+    let nan_later = decay_then_nan(0.7);
     let r = Ivp::new(&nan_later, 0.0, &[1.0]).solve(Method::Abm, 1.0, &SolverOptions::default());
     match r {
         Err(OdeError::NonFinite { t, .. }) => assert!((t - 0.7).abs() < 1e-9, "{t}"),

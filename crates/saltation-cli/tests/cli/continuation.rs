@@ -8,88 +8,13 @@
 
 use saltation_models::{RimlessWheel, RimlessWheelParams};
 use serde_json::Value;
-use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
+use std::path::Path;
 
-/// Runs `saltation <args>`.
-fn saltation(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_saltation"))
-        .args(args)
-        .output()
-        .expect("the saltation binary runs")
-}
+use crate::support::{fails, floats, json, keys, model, multipliers, saltation, write};
 
-/// A fresh temporary directory unique to this test process and `name`.
-fn temp_dir(name: &str) -> PathBuf {
-    let dir =
-        std::env::temp_dir().join(format!("saltation-continue-{}-{name}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
-}
-
-/// Writes `text` to `dir/name` and returns the path as a string.
-fn write(dir: &Path, name: &str, text: &str) -> String {
-    let path = dir.join(name);
-    std::fs::write(&path, text).unwrap();
-    path.display().to_string()
-}
-
-/// Runs `saltation <args>`, expects success, nothing on stderr (no progress bar off a
-/// terminal) and one line of JSON on stdout.
-fn json(args: &[&str]) -> Value {
-    let out = saltation(args);
-    let stderr = String::from_utf8_lossy(&out.stderr);
-    assert!(out.status.success(), "{args:?} failed: {stderr}");
-    assert!(stderr.is_empty(), "{args:?} wrote to stderr: {stderr}");
-    let stdout = String::from_utf8(out.stdout).unwrap();
-    assert_eq!(stdout.lines().count(), 1, "one line of JSON:\n{stdout}");
-    serde_json::from_str(&stdout).unwrap_or_else(|e| panic!("{e}: {stdout}"))
-}
-
-/// Expects failure with `code`, nothing on stdout and one `error: ` line containing `needles`.
-fn fails(args: &[&str], code: i32, needles: &[&str]) {
-    let out = saltation(args);
-    let stderr = String::from_utf8_lossy(&out.stderr);
-    assert_eq!(out.status.code(), Some(code), "{args:?}: {stderr}");
-    assert!(out.stdout.is_empty(), "{args:?} wrote to stdout");
-    assert_eq!(stderr.lines().count(), 1, "{args:?}: one line:\n{stderr}");
-    assert!(stderr.starts_with("error: "), "{stderr}");
-    for n in needles {
-        assert!(stderr.contains(n), "{args:?}: `{n}` not in: {stderr}");
-    }
-}
-
-/// The sorted keys of a JSON object.
-fn keys(v: &Value) -> Vec<&str> {
-    let mut k: Vec<&str> = v
-        .as_object()
-        .unwrap_or_else(|| panic!("not an object: {v}"))
-        .keys()
-        .map(String::as_str)
-        .collect();
-    k.sort_unstable();
-    k
-}
-
-fn floats(v: &Value) -> Vec<f64> {
-    v.as_array()
-        .unwrap()
-        .iter()
-        .map(|x| x.as_f64().unwrap())
-        .collect()
-}
-
-/// `(re, im)` of a list of multipliers, checking each has exactly the keys `re`, `im`.
-fn multipliers(v: &Value) -> Vec<(f64, f64)> {
-    v.as_array()
-        .unwrap()
-        .iter()
-        .map(|m| {
-            assert_eq!(keys(m), ["im", "re"]);
-            (m["re"].as_f64().unwrap(), m["im"].as_f64().unwrap())
-        })
-        .collect()
+/// A fresh temporary directory for the test `name`.
+fn temp_dir(name: &str) -> std::path::PathBuf {
+    crate::support::temp_dir("continue", name)
 }
 
 /// Checks the documented shape of `saltation continue --json` in full; returns the branches.
@@ -713,10 +638,7 @@ fn a_continuation_that_computes_nothing_fails() {
 fn orbit_diagram_values_the_model_rejects_exit_2() {
     let dir = temp_dir("diagram-range");
     let outs = dir.join("out").display().to_string();
-    let model = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-        .join("../../models/simplest_walker_continuation.ron")
-        .display()
-        .to_string();
+    let model = model("simplest_walker_continuation.ron");
     fails(
         &[
             "orbit-diagram",

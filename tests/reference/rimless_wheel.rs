@@ -8,13 +8,11 @@
 
 use saltation::hybrid::{HybridError, HybridModel};
 use saltation::models::reference::rimless_benchmark;
-use saltation::models::{load_model_file, Model, ModelFile, RimlessWheel, RimlessWheelParams};
+use saltation::models::{Model, ModelFile, RimlessWheel, RimlessWheelParams};
 use saltation::orbit::{find_periodic_orbit, OrbitError, PeriodicOrbit};
-use std::path::Path;
 
 fn model_file() -> ModelFile {
-    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("models/rimless_wheel.ron");
-    load_model_file(&path).unwrap_or_else(|e| panic!("{e}"))
+    crate::common::model_file("rimless_wheel.ron")
 }
 
 /// Checks `orbit` against the closed form of `wheel`, the fixed point to `x_tol`; returns

@@ -6,48 +6,14 @@
 use saltation_models::load_model_file;
 use saltation_orbit::find_periodic_orbit;
 use serde_json::Value;
-use std::path::PathBuf;
-use std::process::{Command, Output};
 
-/// Path of a shipped model file.
-fn model(name: &str) -> String {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-        .join("../../models")
-        .join(name)
-        .display()
-        .to_string()
-}
+use crate::support::{fails, floats, json, keys, model, multipliers, saltation};
 
-/// Runs `saltation <args>`.
-fn saltation(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_saltation"))
-        .args(args)
-        .output()
-        .expect("the saltation binary runs")
-}
-
-/// Runs `saltation <args>`, expects success and one JSON value on stdout.
-fn json(args: &[&str]) -> Value {
-    let out = saltation(args);
-    let stderr = String::from_utf8_lossy(&out.stderr);
-    assert!(out.status.success(), "{args:?} failed: {stderr}");
-    assert!(stderr.is_empty(), "{args:?} wrote to stderr: {stderr}");
-    let stdout = String::from_utf8(out.stdout).unwrap();
-    assert_eq!(
-        stdout.lines().count(),
-        1,
-        "one line of JSON expected:\n{stdout}"
-    );
-    serde_json::from_str(&stdout).unwrap_or_else(|e| panic!("{e}: {stdout}"))
-}
-
-/// Checks that `v` is an orbit object with exactly the public keys, and returns it.
+/// Checks that `v` is an orbit object with exactly the public keys (and multipliers with
+/// exactly `re`, `im`), and returns it.
 fn orbit_object(v: &Value) -> &serde_json::Map<String, Value> {
-    let obj = v.as_object().expect("a JSON object");
-    let mut keys: Vec<&str> = obj.keys().map(String::as_str).collect();
-    keys.sort_unstable();
     assert_eq!(
-        keys,
+        keys(v),
         [
             "multipliers",
             "newton_iterations",
@@ -57,50 +23,12 @@ fn orbit_object(v: &Value) -> &serde_json::Map<String, Value> {
             "x0"
         ]
     );
-    for m in obj["multipliers"].as_array().unwrap() {
-        let mut mk: Vec<&str> = m.as_object().unwrap().keys().map(String::as_str).collect();
-        mk.sort_unstable();
-        assert_eq!(mk, ["im", "re"]);
-    }
+    let obj = v.as_object().expect("a JSON object");
+    multipliers(&obj["multipliers"]);
     assert!(obj["period"].as_f64().unwrap() > 0.0);
     assert!(obj["residual"].as_f64().unwrap() < 1e-12);
     assert!(obj["newton_iterations"].as_u64().is_some());
     obj
-}
-
-fn floats(v: &Value) -> Vec<f64> {
-    v.as_array()
-        .unwrap()
-        .iter()
-        .map(|x| x.as_f64().unwrap())
-        .collect()
-}
-
-/// `(re, im)` of the multipliers.
-fn multipliers(v: &Value) -> Vec<(f64, f64)> {
-    v.as_array()
-        .unwrap()
-        .iter()
-        .map(|m| (m["re"].as_f64().unwrap(), m["im"].as_f64().unwrap()))
-        .collect()
-}
-
-/// Expects failure with `code`, nothing on stdout and one `error: ` line containing `needles`.
-fn fails(args: &[&str], code: i32, needles: &[&str]) {
-    let out = saltation(args);
-    let stderr = String::from_utf8_lossy(&out.stderr);
-    assert_eq!(out.status.code(), Some(code), "{args:?}: {stderr}");
-    assert!(out.stdout.is_empty(), "{args:?} wrote to stdout");
-    assert_eq!(
-        stderr.lines().count(),
-        1,
-        "{args:?}: one line expected:\n{stderr}"
-    );
-    assert!(stderr.starts_with("error: "), "{stderr}");
-    for n in needles {
-        assert!(stderr.contains(n), "{args:?}: `{n}` not in: {stderr}");
-    }
-    assert!(!stderr.contains("panicked"), "{stderr}");
 }
 
 /// A model file in the temporary directory, unique to this test process.

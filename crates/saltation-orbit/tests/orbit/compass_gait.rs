@@ -4,9 +4,7 @@
 //! at a converged point, residuals and multipliers from the coarse stride, a fall at a trial
 //! point ending the solve.
 
-mod models;
-
-use models::compass_gait::CompassGait;
+use crate::models::compass_gait::CompassGait;
 use nalgebra::{DMatrix, DVector};
 use saltation_hybrid::{HybridError, HybridModel, JacobianKind, StrideMap, StrideOptions};
 use saltation_orbit::{
@@ -270,7 +268,7 @@ impl SquareSystem for Fine<'_> {
 }
 
 fn fell(e: &HybridError) -> bool {
-    matches!(e, HybridError::Failure { guard, .. } if *guard == models::compass_gait::FALL)
+    matches!(e, HybridError::Failure { guard, .. } if *guard == crate::models::compass_gait::FALL)
 }
 
 #[test]

@@ -1,0 +1,129 @@
+//! Model parameters that are not finite or out of range, in a file or through `--set`, through every
+//! subcommand (a non-finite parameter once hung in the stepper's retry loop).
+
+use super::harness::Case;
+
+fn cases() -> Vec<Case> {
+    use super::harness::Expect::Fails;
+    let walker = "simplest_walker.ron";
+    let cont = "simplest_walker_continuation.ron";
+    let vdp = "van_der_pol.ron";
+    let wheel = "rimless_wheel.ron";
+    let ball = "bouncing_ball.ron";
+    vec![
+        Case::edit(
+            "gamma NaN",
+            walker,
+            &[("gamma: 0.009", "gamma: NaN")],
+            &["orbit"],
+        )
+        .expect(Fails(2, &["simplest_walker.ron:", "gamma", "not finite"])),
+        Case::edit(
+            "gamma inf",
+            walker,
+            &[("gamma: 0.009", "gamma: inf")],
+            &["orbit"],
+        )
+        .expect(Fails(2, &["gamma", "not finite"])),
+        Case::edit(
+            "gamma 1e309",
+            walker,
+            &[("gamma: 0.009", "gamma: 1e309")],
+            &["orbit"],
+        )
+        .expect(Fails(2, &["gamma", "not finite"])),
+        Case::edit(
+            "gamma out of range",
+            walker,
+            &[("gamma: 0.009", "gamma: 3.0")],
+            &["orbit"],
+        )
+        .expect(Fails(2, &["gamma", "out of range", "pi/2"])),
+        Case::edit(
+            "epsilon NaN",
+            vdp,
+            &[("epsilon: 1.0", "epsilon: NaN")],
+            &["orbit"],
+        )
+        .expect(Fails(2, &["epsilon", "not finite"])),
+        Case::edit(
+            "epsilon negative",
+            vdp,
+            &[("epsilon: 1.0", "epsilon: -1.0")],
+            &["orbit"],
+        )
+        .expect(Fails(2, &["epsilon", "out of range"])),
+        Case::edit(
+            "alpha inf",
+            wheel,
+            &[("alpha: 0.2", "alpha: inf")],
+            &["orbit"],
+        )
+        .expect(Fails(2, &["alpha", "not finite"])),
+        Case::edit(
+            "lambda2 NaN",
+            wheel,
+            &[("lambda2: 0.6666666666666666", "lambda2: NaN")],
+            &["orbit"],
+        )
+        .expect(Fails(2, &["lambda2", "not finite"])),
+        Case::edit("spokes 0", wheel, &[("spokes: 6", "spokes: 0")], &["orbit"])
+            .expect(Fails(2, &["spokes", "3 <= spokes"])),
+        Case::edit(
+            "restitution 2",
+            ball,
+            &[("e: 0.8", "e: 2.0")],
+            &["orbit", "--guess", "1"],
+        )
+        .expect(Fails(2, &["restitution"])),
+        Case::edit(
+            "gamma NaN through continue",
+            cont,
+            &[("gamma: 0.009", "gamma: NaN")],
+            &["continue", "--out", "{out}"],
+        )
+        .expect(Fails(2, &["gamma", "not finite"])),
+        Case::edit(
+            "gamma NaN through orbit-diagram",
+            cont,
+            &[("gamma: 0.009", "gamma: NaN")],
+            &["orbit-diagram", "--out", "{out}"],
+        )
+        .expect(Fails(2, &["gamma", "not finite"])),
+        Case::args(
+            "--set gamma=nan",
+            &[
+                "orbit",
+                "{models}/simplest_walker.ron",
+                "--set",
+                "gamma=nan",
+            ],
+        )
+        .expect(Fails(2, &["--set", "not a finite number"])),
+        Case::args(
+            "--set spokes=1e20",
+            &[
+                "orbit",
+                "{models}/rimless_wheel.ron",
+                "--set",
+                "spokes=1e20",
+            ],
+        )
+        .expect(Fails(2, &["spokes", "out of range"])),
+        Case::args(
+            "--set spokes=2.5",
+            &["orbit", "{models}/rimless_wheel.ron", "--set", "spokes=2.5"],
+        )
+        .expect(Fails(2, &["spokes"])),
+        Case::args(
+            "--set gamma=5",
+            &["orbit", "{models}/simplest_walker.ron", "--set", "gamma=5"],
+        )
+        .expect(Fails(2, &["gamma", "out of range"])),
+    ]
+}
+
+#[test]
+fn table() {
+    super::harness::run_all(cases());
+}

@@ -1,0 +1,14 @@
+//! Integration tests of saltation-models, built as one test binary (one link, and one
+//! instantiation of the solvers for the models, instead of one per file): property tests of the
+//! library's entry points ([`entry_properties`]) and of the model-file loader
+//! ([`file_properties`]), and the reference harness of the implicit methods on the stiff test
+//! problems ([`stiff_reference`]; its table: `cargo test -p saltation-models --test models
+//! stiff_reference -- --nocapture`).
+//!
+//! The package sets `autotests = false`: a new file under `tests/` is compiled only when it is
+//! declared here as a module.
+
+mod entry_properties;
+mod file_properties;
+#[path = "../stiff_reference.rs"]
+mod stiff_reference;

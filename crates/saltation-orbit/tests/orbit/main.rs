@@ -1,0 +1,13 @@
+//! Integration tests of saltation-orbit, built as one test binary (one link, and one
+//! instantiation of the stride maps and solvers for each test model, instead of one per file):
+//! [`periodic_orbit`] and [`compass_gait`] find orbits of the hybrid models of [`models`]
+//! (written here: saltation-orbit does not depend on saltation-models), [`newton`] tests the
+//! damped Newton solver, [`eigen`] the eigenvalue backends (with the matrices of [`common`]).
+
+mod common;
+mod models;
+
+mod compass_gait;
+mod eigen;
+mod newton;
+mod periodic_orbit;

@@ -1,0 +1,16 @@
+//! Reference tests of the whole stack against published values and closed forms, built as one
+//! test binary (one link, and one instantiation of the solvers and stride maps for each model,
+//! instead of one per file). One module per model or study; [`common`] loads the shipped model
+//! files.
+
+mod common;
+
+mod arenstorf;
+mod bouncing_ball;
+mod continuation;
+mod jacobians;
+mod rimless_wheel;
+mod simplest_walker_table1;
+mod stiff_methods_walker;
+mod van_der_pol;
+mod walker_long_run;
