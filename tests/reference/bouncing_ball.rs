@@ -1,5 +1,5 @@
-//! Event location checked on the bouncing ball (MODELS.md §5; lecture on ODE stability and error
-//! control): `x' = v`, `v' = −g`, impact when `x` falls through 0, reset `v⁺ = −e v⁻`.
+//! Event location checked on the bouncing ball (the event-detection example of the lecture
+//! "Stability and frequency properties, error control and software"): `x' = v`, `v' = −g`, impact when `x` falls through 0, reset `v⁺ = −e v⁻`.
 //! Impact times are known in closed form: from rest at height `x₀`, the first impact is at
 //! `t₁ = sqrt(2 x₀ / g)` and the k-th at `t_k = t₁ (1 + 2 Σ_{j=1}^{k−1} e^j)`; they accumulate at
 //! `t∞ = t₁ (1 + 2e/(1 − e))`.

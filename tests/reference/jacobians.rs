@@ -9,7 +9,8 @@
 //!   (`S = g_x + (f⁺ − g_x f⁻) h_x / (h_x f⁻)` at `v⁻ = −s`).
 //! - Every periodic model file in `models/` (rimless wheel, simplest walker, van der Pol): central
 //!   differences of the fixed-time map `F(x) = φ_{T*+δ−t_e(x)}(P(x))` (one stride, then the flow for
-//!   the remaining time) against `Φ_δ · M` at the fixed point, to METHODS.md's ~1e-6.
+//!   the remaining time) against `Φ_δ · M` at the fixed point, to ~1e-6 (the truncation error of central
+//!   differences).
 //!
 //! The hand-written Jacobians of each model are compared with automatic differentiation next to
 //! the models (`saltation-models`' unit tests).

@@ -1,5 +1,4 @@
-//! The rimless wheel against its closed form (walker-Jacobian benchmark paper §3; Coleman;
-//! MODELS.md §1): fixed point `θ₀ = −π/n`, `θ̇₀² = 4λ²μ² sin(π/n) sin α / (1 − μ²)`,
+//! The rimless wheel against its closed form (Coleman 2009; Bhounsule 2014, §3): fixed point `θ₀ = −π/n`, `θ̇₀² = 4λ²μ² sin(π/n) sin α / (1 − μ²)`,
 //! stride-map multipliers `{0, μ²}` with `μ = 1 − λ²(1 − cos 2π/n)`.
 //!
 //! The benchmark (`λ² = 2/3, α = 0.2, n = 6`, so `μ = 2/3` and `μ² = 4/9`) is solved with the

@@ -1,11 +1,10 @@
-//! Table 1 of the walker-Jacobian benchmark paper: the simplest walker (Garcia et al. 1998) at
+//! Table 1 of Bhounsule 2014: the simplest walker (Garcia et al. 1998) at
 //! `γ = 0.009`, both gaits, with the settings of `models/simplest_walker.ron` (DOP853,
-//! `rtol = atol = 1e-14`, the variational matrix under step-size control). MODELS.md §2.
+//! `rtol = atol = 1e-14`, the variational matrix under step-size control).
 //!
 //! The reference is the paper's table (`saltation::models::reference::walker_table1`), with one
 //! exception: the unstable gait's second multiplier is printed as 0.459589580797698 but an
-//! independent 40-digit computation gives 0.459589589797672 (a slip in the 9th decimal,
-//! MODELS.md §2). We test against the corrected value `UNSTABLE`, and check that the printed
+//! independent 40-digit computation gives 0.459589589797672 (a slip in the 9th decimal). We test against the corrected value `UNSTABLE`, and check that the printed
 //! one is *not* reproduced.
 
 use saltation::models::reference::walker_table1 as table;
@@ -24,7 +23,7 @@ const FD_STEP: f64 = 1e-5;
 // same in the paper's computation and ours), and a noise term `N ≈ δ/h` from each computation's
 // stride-map error `δ`.
 
-/// `|FD − variational|`: METHODS.md's requirement (~1e-6). Measured 5.0e-7 (stable pair),
+/// `|FD − variational|`: required ~1e-6 (central differences' truncation error). Measured 5.0e-7 (stable pair),
 /// 8.7e-7 and 5.4e-7 (unstable): the O(h²) truncation term T, which the paper's table shows too
 /// (its FD − variational rows differ by the same amounts).
 const FD_VS_VAR: f64 = 1e-6;

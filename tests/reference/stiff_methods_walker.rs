@@ -1,5 +1,5 @@
-//! The simplest walker's Table 1 (Garcia et al. 1998 model at γ = 0.009, the walker-Jacobian
-//! benchmark's values) reproduced with the implicit methods, whose variational equations are
+//! The simplest walker's Table 1 (Garcia et al. 1998 model at γ = 0.009, the values of
+//! Bhounsule 2014) reproduced with the implicit methods, whose variational equations are
 //! solved with the 4×4 iteration matrix (staggered corrector), and the stride Jacobian of every
 //! adaptive method against central differences of an independent, much tighter stride map.
 

@@ -1,4 +1,4 @@
-//! The van der Pol limit cycle at `ε = 1` (MODELS.md §6): a smooth flow seen through a Poincaré
+//! The van der Pol limit cycle at `ε = 1` (van der Pol 1926): a smooth flow seen through a Poincaré
 //! section (`y = 0` falling, `x > 0`, identity reset), solved with `models/van_der_pol.ron`.
 //!
 //! References, independent of our variational equations and saltation matrices:

@@ -1,5 +1,5 @@
 //! `saltation orbit` end to end: the built binary on the shipped model files, checked against
-//! the published reference values (walker Table 1 of the walker-Jacobian paper, the rimless-wheel
+//! the published reference values (the walker's Table 1 of Bhounsule 2014, the rimless-wheel
 //! benchmark) and against direct library solves; every error case gives one `error: ` line on
 //! stderr, nothing on stdout and the documented exit code.
 
