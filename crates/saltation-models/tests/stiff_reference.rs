@@ -32,7 +32,7 @@
 //! `rtol = 1e-10` (see [`skip_reason`]).
 //!
 //! ## Output
-//! `cargo test -p saltation-models --test stiff_reference -- --nocapture` prints a table of
+//! `cargo test -p saltation-models --test models stiff_reference -- --nocapture` prints a table of
 //! method, problem, rtol, error/tol factor, steps, rejected steps, RHS evaluations, Jacobian
 //! evaluations, LU decompositions and wall time (ms). A failing case is named by method,
 //! problem and rtol; all failures are listed together at the end.
