@@ -19,6 +19,7 @@
 #![allow(clippy::neg_cmp_op_on_partial_ord)]
 
 pub mod ad;
+mod dense;
 mod error;
 mod event_loop;
 mod guards;
@@ -29,6 +30,7 @@ mod simulate;
 mod stride;
 mod variational;
 
+pub use dense::{solve_dense, SingularMatrix};
 pub use error::HybridError;
 pub use guards::ModeGuards;
 pub use model::{identity, GuardInfo, HybridModel, Scalar};

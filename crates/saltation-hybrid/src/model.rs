@@ -123,6 +123,14 @@ pub trait HybridModel {
     fn project_jacobian(&self, _x: &[f64], jac: &mut [f64]) {
         identity(jac, self.dim());
     }
+    /// Whether an orbit's multipliers are those of the stride map in the section's reduced
+    /// coordinates, `M = Dπ · P_x · Dχ`, instead of the full-state `P_x` (default `false`).
+    /// A model in redundant coordinates (a constrained mechanical system) says `true`: its
+    /// full-state Jacobian also has multipliers for directions that break the constraints,
+    /// set by the drift control and not by the dynamics.
+    fn multipliers_on_section(&self) -> bool {
+        false
+    }
     /// Names of the state components (for tables and plots).
     fn state_names(&self) -> Vec<String> {
         (0..self.dim()).map(|i| format!("x{i}")).collect()

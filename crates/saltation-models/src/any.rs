@@ -4,6 +4,7 @@
 //! `model: SimplestWalker(gamma: 0.009)`; an unknown model or parameter name is a parse error
 //! with line and column.
 
+use crate::hopper::{Hopper, HopperUnconstrained};
 use crate::{
     BouncingBall, Hires, Orego, RimlessWheel, Robertson, RobertsonDae, SimplestWalker, VanDerPol,
     VanDerPolStiff,
@@ -35,6 +36,10 @@ pub enum Model {
     Hires(Hires),
     /// [`Orego`].
     Orego(Orego),
+    /// [`Hopper`]: the constrained four-particle hopper.
+    Hopper(Hopper),
+    /// [`HopperUnconstrained`]: the two-block hopper in minimal coordinates.
+    HopperUnconstrained(HopperUnconstrained),
 }
 
 /// Runs `$body` with `$m` bound to the variant's model.
@@ -50,6 +55,8 @@ macro_rules! each {
             Model::VanDerPolStiff($m) => $body,
             Model::Hires($m) => $body,
             Model::Orego($m) => $body,
+            Model::Hopper($m) => $body,
+            Model::HopperUnconstrained($m) => $body,
         }
     };
 }
@@ -67,13 +74,15 @@ macro_rules! rebuild {
             Model::VanDerPolStiff($m) => Model::VanDerPolStiff($body),
             Model::Hires($m) => Model::Hires($body),
             Model::Orego($m) => Model::Orego($body),
+            Model::Hopper($m) => Model::Hopper($body),
+            Model::HopperUnconstrained($m) => Model::HopperUnconstrained($body),
         }
     };
 }
 
 impl Model {
     /// Names of the built-in models (the RON variant names).
-    pub const NAMES: [&'static str; 9] = [
+    pub const NAMES: [&'static str; 11] = [
         "RimlessWheel",
         "SimplestWalker",
         "BouncingBall",
@@ -83,6 +92,8 @@ impl Model {
         "VanDerPolStiff",
         "Hires",
         "Orego",
+        "Hopper",
+        "HopperUnconstrained",
     ];
 
     /// The model called `name` (one of [`Model::NAMES`]) with its default parameters.
@@ -97,6 +108,10 @@ impl Model {
             "VanDerPolStiff" => Model::VanDerPolStiff(VanDerPolStiff::default()),
             "Hires" => Model::Hires(Hires::default()),
             "Orego" => Model::Orego(Orego::default()),
+            "Hopper" => {
+                Model::Hopper(Hopper::from_system(crate::hopper::HopperParticles::default()).ok()?)
+            }
+            "HopperUnconstrained" => Model::HopperUnconstrained(HopperUnconstrained::default()),
             _ => return None,
         })
     }
@@ -113,6 +128,8 @@ impl Model {
             Model::VanDerPolStiff(_) => "VanDerPolStiff",
             Model::Hires(_) => "Hires",
             Model::Orego(_) => "Orego",
+            Model::Hopper(_) => "Hopper",
+            Model::HopperUnconstrained(_) => "HopperUnconstrained",
         }
     }
 
@@ -208,6 +225,9 @@ impl HybridModel for Model {
     }
     fn state_names(&self) -> Vec<String> {
         each!(self, |m| m.state_names())
+    }
+    fn multipliers_on_section(&self) -> bool {
+        each!(self, |m| m.multipliers_on_section())
     }
     fn check_params(&self) -> Result<(), ParamError> {
         each!(self, |m| m.check_params())

@@ -65,6 +65,7 @@ mod bouncing_ball;
 mod check;
 mod file;
 mod hires;
+pub mod hopper;
 mod orego;
 pub mod reference;
 mod rimless_wheel;

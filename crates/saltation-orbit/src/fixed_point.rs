@@ -72,7 +72,8 @@ pub struct PeriodicOrbit {
     pub period: f64,
     /// Full-state stride Jacobian `P_x` at the fixed point (n×n), at the requested tolerance.
     pub jacobian: DMatrix<f64>,
-    /// Its eigenvalues, by decreasing modulus.
+    /// Its eigenvalues, by decreasing modulus; for a model whose
+    /// [`HybridModel::multipliers_on_section`] is true, those of [`section_jacobian`] instead.
     pub multipliers: Vec<Multiplier>,
     /// Whether every multiplier lies strictly inside the unit circle.
     pub stable: bool,
@@ -277,7 +278,14 @@ pub fn find_periodic_orbit<M: HybridModel + ?Sized>(
         });
     }
     let jacobian = stride_jacobian(&stride, n)?.clone();
-    let multipliers = multipliers_of(&jacobian, opts.eigen)?;
+    let multipliers = if model.multipliers_on_section() {
+        multipliers_of(
+            &section_jacobian(model, u0.as_slice(), &stride.x, &jacobian),
+            opts.eigen,
+        )?
+    } else {
+        multipliers_of(&jacobian, opts.eigen)?
+    };
     let stable = multipliers.iter().all(|m| m.modulus() < 1.0);
     Ok(PeriodicOrbit {
         x0,
@@ -290,6 +298,22 @@ pub fn find_periodic_orbit<M: HybridModel + ?Sized>(
         residual: report.residual_norm,
         events: stride.events,
     })
+}
+
+/// The stride map's Jacobian in the section's reduced coordinates, `M = Dπ(x₁) · P_x · Dχ(u₀)`
+/// (r×r), from the full-state `P_x` at `x₀ = χ(u₀)`, `x₁ = P(x₀)`.
+pub fn section_jacobian<M: HybridModel + ?Sized>(
+    model: &M,
+    u0: &[f64],
+    x1: &[f64],
+    p_x: &DMatrix<f64>,
+) -> DMatrix<f64> {
+    let (n, r) = (model.dim(), model.reduced_dim());
+    let mut dchi = vec![0.0; n * r];
+    model.chart_jacobian(u0, &mut dchi);
+    let mut dpi = vec![0.0; r * n];
+    model.project_jacobian(x1, &mut dpi);
+    DMatrix::from_row_slice(r, n, &dpi) * p_x * DMatrix::from_row_slice(n, r, &dchi)
 }
 
 /// Central finite-difference Jacobian of the full-state stride map at `x0` with step `h`

@@ -4,7 +4,9 @@
 
 use super::Rng;
 use crate::Model;
-use saltation_hybrid::ad::{flow_jacobian_ad, guard_gradient_ad, reset_jacobian_ad};
+use saltation_hybrid::ad::{
+    flow_jacobian_ad, guard_gradient, guard_gradient_ad, reset_jacobian_ad,
+};
 use saltation_hybrid::HybridModel;
 
 /// Parameter sets per model.
@@ -28,17 +30,35 @@ fn every_model() -> Vec<Model> {
 }
 
 /// The model with every numeric parameter scaled by a random factor in [0.5, 1.5) (integer
-/// parameters rounded).
+/// parameters rounded; a bounded one that leaves its range by less, [0.95, 1.05)).
 fn perturbed(model: &Model, rng: &mut Rng) -> Model {
     let mut m = model.clone();
     for name in model.param_names() {
-        let v = model.param(&name).unwrap() * rng.uniform(0.5, 1.5);
+        let old = model.param(&name).unwrap();
+        let v = old * rng.uniform(0.5, 1.5);
+        // A bounded parameter (a mass share below 1) may need a smaller change.
+        let near = old * rng.uniform(0.95, 1.05);
         m = m
             .with_param(&name, v)
             .or_else(|_| m.with_param(&name, v.round()))
+            .or_else(|_| m.with_param(&name, near))
             .unwrap_or_else(|e| panic!("{}: {e}", model.name()));
     }
     m
+}
+
+/// Models differentiated by automatic differentiation only, by design: the constrained hopper's
+/// equations are derived by the constrained-mechanics layer, whose Jacobians are checked
+/// against finite differences in `tests/models/hopper.rs`.
+fn ad_only(model: &Model) -> bool {
+    matches!(model, Model::Hopper(_))
+}
+
+/// Whether every guard's reset lands on the section (strides of one event). The hoppers'
+/// strides have two (touchdown, lift-off): only lift-off from a state that satisfies the ground
+/// constraints ends on the section, which their orbit tests check.
+fn every_reset_on_section(model: &Model) -> bool {
+    !matches!(model, Model::Hopper(_) | Model::HopperUnconstrained(_))
 }
 
 /// `max |a − b| ≤ AD_TOL · max(1, max |b|)`, with a message naming what was compared.
@@ -58,7 +78,7 @@ fn assert_close(a: &[f64], b: &[f64], what: &str) -> f64 {
 #[test]
 fn hand_written_jacobians_match_automatic_differentiation() {
     let mut rng = Rng::new(0x5a17_a710);
-    for base in every_model() {
+    for base in every_model().into_iter().filter(|m| !ad_only(m)) {
         let mut worst = 0.0f64;
         for _ in 0..PARAM_SETS {
             let model = perturbed(&base, &mut rng);
@@ -117,7 +137,7 @@ fn onto_guard(model: &Model, mode: usize, j: usize, x: &mut [f64]) {
         if h.abs() < 1e-15 {
             return;
         }
-        model.guard_gradient(mode, j, x, &mut grad);
+        guard_gradient(model, mode, j, x, &mut grad);
         let k = (0..x.len())
             .max_by(|&a, &b| grad[a].abs().total_cmp(&grad[b].abs()))
             .unwrap();
@@ -199,7 +219,12 @@ fn chart_and_projection_are_consistent_with_their_jacobians_and_the_reset() {
                 // A reset of a point on a guard lands on the section: χ(π(g(x⁻))) = g(x⁻).
                 let mut xg = x.clone();
                 let mut gx = vec![0.0; n];
-                for mode in 0..model.modes() {
+                let modes = if every_reset_on_section(&model) {
+                    model.modes()
+                } else {
+                    0
+                };
+                for mode in 0..modes {
                     for j in 0..model.guards(mode) {
                         onto_guard(&model, mode, j, &mut xg);
                         model.reset::<f64>(mode, j, &xg, &mut gx);

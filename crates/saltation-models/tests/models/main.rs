@@ -10,5 +10,6 @@
 
 mod entry_properties;
 mod file_properties;
+mod hopper;
 #[path = "../stiff_reference.rs"]
 mod stiff_reference;

@@ -1,0 +1,51 @@
+//! # saltation-mechanics
+//!
+//! Constrained multibody systems with impacts as hybrid models. Describe the mechanics —
+//! coordinates `q`, mass matrix `H(q)`, forces `C(q, q̇)` per contact mode, bilateral
+//! constraints, unilateral contacts by their gap functions — by implementing
+//! [`MechanicalSystem`]; [`Constrained`] turns it into a
+//! [`saltation_hybrid::HybridModel`] whose stride maps, saltation matrices, periodic orbits and
+//! continuation come from the rest of Saltation unchanged.
+//!
+//! ## Equations (Zana, Bodor, Bencsik & Zelei 2018, §3)
+//! - **Contact mode** (a set of closed contacts): `H q̈ + C + γ_qᵀ λ = 0`, `γ(q) = 0` with the
+//!   bilateral constraints and the closed gaps, solved at acceleration level from the
+//!   saddle-point system `[[H, γ_qᵀ], [γ_q, 0]] [q̈; λ] = [−C; −γ̇_q q̇ − 2ω γ̇ − ω² γ]`
+//!   ([`accelerations`]): index 1, with Baumgarte (1972) drift control at rate `ω`
+//!   ([`ConstraintOptions::baumgarte`]; on the constraint manifold the term vanishes).
+//!   `γ_q` and `γ̇_q q̇` come from nested forward-mode automatic differentiation of the
+//!   user's `γ` ([`constraints`]).
+//! - **Touchdown**: a contact's gap falls through 0; perfectly inelastic impact
+//!   `q̇⁺ = P_a q̇`, `P_a = I − H⁻¹γ_qᵀ(γ_q H⁻¹ γ_qᵀ)⁻¹γ_q` of the new active set
+//!   ([`impact_velocity`]), kinetic energy split into kept `T_a` and lost `T_c`
+//!   ([`Constrained::impact_energy`]).
+//! - **Lift-off**: a closed contact's multiplier rises through 0 (the ground would have to
+//!   pull); identity reset, new vector field.
+//! - **Saltation matrices** of both transitions follow from these pieces by the general
+//!   formula `S = g_x + (f⁺ − g_x f⁻) h_x / (h_x f⁻)`, with `f`, `g` and `h` differentiated
+//!   automatically: nothing is written per model.
+//! - **Shooting section** on the constraint manifold ([`Section`]): independent coordinates
+//!   and their velocities; the rest follow from the constraints.
+//! - **Admissibility** of an orbit ([`check_admissibility`]): every contact pushes through its
+//!   contact phase, every open gap stays open.
+#![warn(missing_docs)]
+#![allow(clippy::neg_cmp_op_on_partial_ord)]
+
+mod admissibility;
+pub mod constraints;
+mod error;
+mod model;
+mod saddle;
+mod section;
+mod system;
+#[cfg(test)]
+mod tests;
+
+pub use admissibility::{
+    check_admissibility, Admissibility, AdmissibilityOptions, Violation, ViolationKind,
+};
+pub use error::MechanicsError;
+pub use model::{Constrained, ConstraintOptions, ImpactEnergy};
+pub use saddle::{accelerations, impact_velocity, kinetic_energy};
+pub use section::{constraint_values, Section};
+pub use system::{ContactSet, MechanicalSystem, MAX_CONTACTS};

@@ -1,0 +1,294 @@
+//! A [`MechanicalSystem`] as a [`HybridModel`]: one mode per set of closed contacts, a
+//! touchdown guard on each open contact's gap (inelastic impact), a lift-off guard on each
+//! closed contact's multiplier (identity reset).
+
+use crate::constraints::multiplier_index;
+use crate::error::MechanicsError;
+use crate::saddle::{accelerations, impact_velocity, kinetic_energy};
+use crate::section::Section;
+use crate::system::{ContactSet, MechanicalSystem, MAX_CONTACTS};
+use saltation_hybrid::{GuardInfo, HybridModel, ParamError, Scalar};
+use saltation_ode::Direction;
+use serde::{Deserialize, Serialize};
+
+/// How the constrained model is integrated.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct ConstraintOptions {
+    /// Baumgarte rate `ω` (1/time) of the drift control `γ̈ + 2ω γ̇ + ω² γ = 0`; 0 integrates
+    /// the plain index-1 form. Default 10: position and velocity drift decay on a time scale
+    /// 0.1 while the constraint-consistent motion is unchanged (on `γ = γ̇ = 0` the term
+    /// vanishes).
+    pub baumgarte: f64,
+}
+
+impl Default for ConstraintOptions {
+    fn default() -> Self {
+        Self { baumgarte: 10.0 }
+    }
+}
+
+/// The kinetic-energy split of an inelastic impact (Zana et al. 2018, eqs. 28–29): `T` before
+/// the impact = `T_a` (admissible, kept: `½ q̇ᵀP_aᵀHP_a q̇`) + `T_c` (constrained, lost:
+/// `½ q̇ᵀP_cᵀHP_c q̇`, `P_c = I − P_a`).
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+pub struct ImpactEnergy {
+    /// Kinetic energy before the impact.
+    pub total: f64,
+    /// Admissible part `T_a` (after the impact).
+    pub admissible: f64,
+    /// Lost part `T_c`.
+    pub lost: f64,
+}
+
+/// A constrained mechanical system with unilateral contacts as a hybrid model. State
+/// `x = [q, q̇]`; mode = the [`ContactSet`] of closed contacts. It serialises as its system
+/// alone and deserialises through [`Constrained::from_system`] (so a model file names the
+/// system's parameters only, and a bad one is a deserialisation error).
+#[derive(Debug, Clone, PartialEq)]
+pub struct Constrained<S> {
+    system: S,
+    options: ConstraintOptions,
+    section: Option<Section>,
+}
+
+impl<S: MechanicalSystem> Constrained<S> {
+    /// Checks the description (contact count, dimensions, options, section) and builds the
+    /// model. Without a section the shooting coordinates are the full state.
+    pub fn new(
+        system: S,
+        options: ConstraintOptions,
+        section: Option<Section>,
+    ) -> Result<Self, MechanicsError> {
+        let c = system.contact_count();
+        if c > MAX_CONTACTS {
+            return Err(MechanicsError::TooManyContacts {
+                count: c,
+                max: MAX_CONTACTS,
+            });
+        }
+        let n = system.dofs();
+        if n == 0 || system.bilateral_count() >= n {
+            return Err(MechanicsError::Dimensions {
+                dofs: n,
+                constraints: system.bilateral_count(),
+            });
+        }
+        if !(options.baumgarte >= 0.0 && options.baumgarte.is_finite()) {
+            return Err(MechanicsError::Baumgarte(options.baumgarte));
+        }
+        if let Some(s) = &section {
+            s.validate(&system)?;
+        }
+        Ok(Self {
+            system,
+            options,
+            section,
+        })
+    }
+    /// [`Constrained::new`] with the system's own section and options
+    /// ([`MechanicalSystem::section`], [`MechanicalSystem::constraint_options`]).
+    pub fn from_system(system: S) -> Result<Self, MechanicsError> {
+        let (options, section) = (system.constraint_options(), system.section());
+        Self::new(system, options, section)
+    }
+    /// The mechanical system.
+    pub fn system(&self) -> &S {
+        &self.system
+    }
+    /// The integration options.
+    pub fn options(&self) -> &ConstraintOptions {
+        &self.options
+    }
+    /// The shooting section, if any.
+    pub fn section(&self) -> Option<&Section> {
+        self.section.as_ref()
+    }
+    /// Number of coordinates `n` (the state has `2n` components).
+    pub fn dofs(&self) -> usize {
+        self.system.dofs()
+    }
+    /// Multipliers `λ` in `mode` at the state `x` (bilateral first, then the closed contacts);
+    /// `None` if the saddle-point matrix is singular.
+    pub fn multipliers(&self, mode: usize, x: &[f64]) -> Option<Vec<f64>> {
+        let n = self.dofs();
+        accelerations(
+            &self.system,
+            ContactSet::from_mode(mode),
+            self.options.baumgarte,
+            &x[..n],
+            &x[n..],
+        )
+        .ok()
+        .map(|(_, l)| l)
+    }
+    /// Multiplier of contact `i` in `mode` (which must have it closed).
+    pub fn contact_multiplier(&self, mode: usize, i: usize, x: &[f64]) -> Option<f64> {
+        let closed = ContactSet::from_mode(mode);
+        let k = multiplier_index(&self.system, closed, i);
+        self.multipliers(mode, x).map(|l| l[k])
+    }
+    /// Residuals of the active constraints of `mode` at `x`: `(max |γ|, max |G q̇|)`.
+    pub fn constraint_residual(&self, mode: usize, x: &[f64]) -> (f64, f64) {
+        let n = self.dofs();
+        let t = crate::constraints::constraint_terms(
+            &self.system,
+            ContactSet::from_mode(mode),
+            &x[..n],
+            &x[n..],
+        );
+        let max = |v: &[f64]| v.iter().fold(0.0f64, |m, a| m.max(a.abs()));
+        (max(&t.gamma), max(&t.rate))
+    }
+    /// Energy split of the impact that closes contact `i` from `mode` at the pre-impact state
+    /// `x`; `None` if the impact's saddle-point matrix is singular.
+    pub fn impact_energy(&self, mode: usize, i: usize, x: &[f64]) -> Option<ImpactEnergy> {
+        let n = self.dofs();
+        let closed = ContactSet::from_mode(mode).with(i);
+        let (q, qd) = x.split_at(n);
+        let plus = impact_velocity(&self.system, closed, q, qd).ok()?;
+        let lost: Vec<f64> = qd.iter().zip(&plus).map(|(a, b)| a - b).collect();
+        Some(ImpactEnergy {
+            total: kinetic_energy(&self.system, q, qd),
+            admissible: kinetic_energy(&self.system, q, &plus),
+            lost: kinetic_energy(&self.system, q, &lost),
+        })
+    }
+}
+
+impl<S: MechanicalSystem> HybridModel for Constrained<S> {
+    fn name(&self) -> &str {
+        self.system.name()
+    }
+    fn dim(&self) -> usize {
+        2 * self.system.dofs()
+    }
+    fn modes(&self) -> usize {
+        1 << self.system.contact_count()
+    }
+    fn mode_name(&self, mode: usize) -> String {
+        self.system.mode_name(ContactSet::from_mode(mode))
+    }
+    /// `x' = [q̇, q̈]` with `q̈` from the saddle-point system ([`accelerations`]); a singular
+    /// saddle-point matrix (redundant constraints) writes NaN, which the integrator reports.
+    fn flow<D: Scalar>(&self, mode: usize, _t: f64, x: &[D], dx: &mut [D]) {
+        let n = self.system.dofs();
+        let (q, qd) = x.split_at(n);
+        let closed = ContactSet::from_mode(mode);
+        dx[..n].copy_from_slice(qd);
+        match accelerations(&self.system, closed, self.options.baumgarte, q, qd) {
+            Ok((qdd, _)) => dx[n..].copy_from_slice(&qdd),
+            Err(_) => dx[n..].iter_mut().for_each(|v| *v = x[0] * 0.0 + f64::NAN),
+        }
+    }
+    fn flow_time_derivative(&self, _mode: usize, _t: f64, _x: &[f64], dfdt: &mut [f64]) -> bool {
+        dfdt.fill(0.0);
+        true
+    }
+    /// One guard per contact: its gap while open, its multiplier while closed.
+    fn guards(&self, _mode: usize) -> usize {
+        self.system.contact_count()
+    }
+    fn guard<D: Scalar>(&self, mode: usize, j: usize, x: &[D]) -> D {
+        let n = self.system.dofs();
+        let closed = ContactSet::from_mode(mode);
+        if !closed.contains(j) {
+            return self.system.gap(j, &x[..n]);
+        }
+        let k = multiplier_index(&self.system, closed, j);
+        match accelerations(
+            &self.system,
+            closed,
+            self.options.baumgarte,
+            &x[..n],
+            &x[n..],
+        ) {
+            Ok((_, lambda)) => lambda[k],
+            Err(_) => x[0] * 0.0 + f64::NAN,
+        }
+    }
+    /// Touchdown: the gap falls through zero; lift-off: the multiplier rises through zero.
+    fn guard_info(&self, mode: usize, j: usize) -> GuardInfo {
+        let closed = ContactSet::from_mode(mode);
+        if closed.contains(j) {
+            GuardInfo {
+                direction: Direction::Rising,
+                target: closed.without(j).mode(),
+            }
+        } else {
+            GuardInfo {
+                direction: Direction::Falling,
+                target: closed.with(j).mode(),
+            }
+        }
+    }
+    /// Touchdown: positions kept, velocities projected by `P_a` of the new active set
+    /// ([`impact_velocity`]); lift-off: identity.
+    fn reset<D: Scalar>(&self, mode: usize, j: usize, x: &[D], out: &mut [D]) {
+        let n = self.system.dofs();
+        out.copy_from_slice(x);
+        let closed = ContactSet::from_mode(mode);
+        if closed.contains(j) {
+            return;
+        }
+        match impact_velocity(&self.system, closed.with(j), &x[..n], &x[n..]) {
+            Ok(v) => out[n..].copy_from_slice(&v),
+            Err(_) => out[n..].iter_mut().for_each(|v| *v = x[0] * 0.0 + f64::NAN),
+        }
+    }
+    fn state_names(&self) -> Vec<String> {
+        let q = self.system.coordinate_names();
+        let v: Vec<String> = q.iter().map(|s| format!("d{s}")).collect();
+        q.into_iter().chain(v).collect()
+    }
+    fn check_params(&self) -> Result<(), ParamError> {
+        self.system.check_params()
+    }
+    /// With a section, the multipliers are those of the map on the constraint manifold.
+    fn multipliers_on_section(&self) -> bool {
+        self.section.is_some()
+    }
+    fn reduced_dim(&self) -> usize {
+        match &self.section {
+            Some(s) => 2 * s.independent.len(),
+            None => self.dim(),
+        }
+    }
+    fn chart(&self, u: &[f64], x: &mut [f64]) {
+        match &self.section {
+            Some(s) => s.chart(&self.system, u, x),
+            None => x.copy_from_slice(u),
+        }
+    }
+    fn chart_jacobian(&self, u: &[f64], jac: &mut [f64]) {
+        match &self.section {
+            Some(s) => s.chart_jacobian(&self.system, u, jac),
+            None => saltation_hybrid::identity(jac, self.dim()),
+        }
+    }
+    fn project(&self, x: &[f64], u: &mut [f64]) {
+        match &self.section {
+            Some(s) => s.project(self.system.dofs(), x, u),
+            None => u.copy_from_slice(x),
+        }
+    }
+    fn project_jacobian(&self, _x: &[f64], jac: &mut [f64]) {
+        match &self.section {
+            Some(s) => s.project_jacobian(self.system.dofs(), jac),
+            None => saltation_hybrid::identity(jac, self.dim()),
+        }
+    }
+}
+
+impl<S: Serialize> Serialize for Constrained<S> {
+    fn serialize<Ser: serde::Serializer>(&self, s: Ser) -> Result<Ser::Ok, Ser::Error> {
+        self.system.serialize(s)
+    }
+}
+
+impl<'de, S: Deserialize<'de> + MechanicalSystem> Deserialize<'de> for Constrained<S> {
+    fn deserialize<De: serde::Deserializer<'de>>(d: De) -> Result<Self, De::Error> {
+        let system = S::deserialize(d)?;
+        Constrained::from_system(system).map_err(serde::de::Error::custom)
+    }
+}

@@ -1,0 +1,118 @@
+//! The trait a user implements to describe a constrained mechanical system.
+
+use saltation_hybrid::{ParamError, Scalar};
+use serde::{Deserialize, Serialize};
+
+/// Largest number of unilateral contacts: the modes are the `2^c` subsets of closed contacts.
+pub const MAX_CONTACTS: usize = 8;
+
+/// The set of closed (active) unilateral contacts, one bit per contact. The hybrid model's
+/// mode index is this bit set.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default, Serialize, Deserialize)]
+pub struct ContactSet(pub u32);
+
+impl ContactSet {
+    /// No contact closed.
+    pub const NONE: ContactSet = ContactSet(0);
+    /// The set of a mode index.
+    pub fn from_mode(mode: usize) -> Self {
+        ContactSet(mode as u32)
+    }
+    /// The mode index of this set.
+    pub fn mode(self) -> usize {
+        self.0 as usize
+    }
+    /// Whether contact `i` is closed.
+    pub fn contains(self, i: usize) -> bool {
+        i < 32 && self.0 & (1 << i) != 0
+    }
+    /// The set with contact `i` closed as well.
+    pub fn with(self, i: usize) -> Self {
+        ContactSet(self.0 | (1 << i))
+    }
+    /// The set with contact `i` open.
+    pub fn without(self, i: usize) -> Self {
+        ContactSet(self.0 & !(1 << i))
+    }
+    /// Number of closed contacts.
+    pub fn len(self) -> usize {
+        self.0.count_ones() as usize
+    }
+    /// Whether no contact is closed.
+    pub fn is_empty(self) -> bool {
+        self.0 == 0
+    }
+    /// The closed contacts in increasing order, among the first `contacts`.
+    pub fn iter(self, contacts: usize) -> impl Iterator<Item = usize> {
+        (0..contacts).filter(move |&i| self.contains(i))
+    }
+}
+
+/// A mechanical system in (possibly redundant) coordinates `q ∈ ℝⁿ`:
+///
+/// `H(q) q̈ + C(q, q̇) + γ_qᵀ(q) λ = 0`, `γ(q) = 0`,
+///
+/// with mass matrix `H`, generalized forces `C` (springs, dampers, gravity, actuators, velocity
+/// terms, all on the left-hand side as in Zana et al. 2018, eq. 15), and the active constraints
+/// `γ`: the bilateral constraints `γ_b` always, plus the gap `γ_i(q)` of every closed
+/// unilateral contact `i`. A contact closes when its gap falls to zero (an inelastic impact)
+/// and opens when its multiplier `λ_i` rises through zero: the contact force on the system is
+/// `−γ_{i,q}ᵀ λ_i`, so a gap that grows away from the ground is pushed by `λ_i < 0`, and
+/// `λ_i > 0` would be the ground pulling.
+///
+/// Everything is written once, generic over the scalar `D` ([`Scalar`]); constraint
+/// Jacobians `γ_q`, the convective term `γ̇_q q̇` and all Jacobians of the resulting hybrid
+/// model then come from automatic differentiation.
+pub trait MechanicalSystem {
+    /// Short name (`"hopper"`).
+    fn name(&self) -> &str;
+    /// Number of coordinates `n`.
+    fn dofs(&self) -> usize;
+    /// Names of the coordinates (the velocities are named `d<name>`).
+    fn coordinate_names(&self) -> Vec<String> {
+        (0..self.dofs()).map(|i| format!("q{i}")).collect()
+    }
+    /// Mass matrix `H(q)` (row-major `n × n`, symmetric positive definite) into `h`.
+    fn mass_matrix<D: Scalar>(&self, q: &[D], h: &mut [D]);
+    /// Generalized forces `C(q, q̇)` (left-hand side convention) with the contacts `closed`.
+    fn forces<D: Scalar>(&self, closed: ContactSet, q: &[D], qd: &[D], c: &mut [D]);
+    /// Number of bilateral constraints (default 0).
+    fn bilateral_count(&self) -> usize {
+        0
+    }
+    /// Bilateral constraints `γ_b(q)` into `gamma` (length [`MechanicalSystem::bilateral_count`]).
+    fn bilateral<D: Scalar>(&self, _q: &[D], _gamma: &mut [D]) {}
+    /// Number of unilateral contacts (at most [`MAX_CONTACTS`]).
+    fn contact_count(&self) -> usize;
+    /// Name of contact `i` (for messages).
+    fn contact_name(&self, i: usize) -> String {
+        format!("contact {i}")
+    }
+    /// Gap `γ_i(q)` of contact `i`: positive open, zero closed.
+    fn gap<D: Scalar>(&self, i: usize, q: &[D]) -> D;
+    /// Name of the mode with the contacts `closed` (default: `"free"` or the closed contacts).
+    fn mode_name(&self, closed: ContactSet) -> String {
+        if closed.is_empty() {
+            return "free".into();
+        }
+        let names: Vec<String> = closed
+            .iter(self.contact_count())
+            .map(|i| self.contact_name(i))
+            .collect();
+        format!("contact: {}", names.join(" + "))
+    }
+    /// The shooting section [`crate::Constrained::from_system`] uses (default: none, the full
+    /// state).
+    fn section(&self) -> Option<crate::Section> {
+        None
+    }
+    /// The integration options [`crate::Constrained::from_system`] uses (default: the
+    /// defaults).
+    fn constraint_options(&self) -> crate::ConstraintOptions {
+        crate::ConstraintOptions::default()
+    }
+    /// Checks the parameters' physical ranges (default: nothing to check).
+    fn check_params(&self) -> Result<(), ParamError> {
+        Ok(())
+    }
+}

@@ -1,0 +1,15 @@
+//! The vertical hopper with an active spring-damper (Zana, Bodor, Bencsik & Zelei 2018): two
+//! blocks above rigid ground, a spring with a damper that dissipates in flight and injects
+//! energy on the ground, inelastic touchdown, lift-off when the ground would have to pull.
+//! Two forms — the paper's constrained four-particle DAE built with
+//! [`saltation_mechanics`] ([`Hopper`]) and the minimal-coordinate model written by hand
+//! ([`HopperUnconstrained`]) — and the closed-form reference of §4.1
+//! (`closed_form`).
+
+mod params;
+mod particles;
+mod unconstrained;
+
+pub use params::HopperParams;
+pub use particles::{Hopper, HopperParticles, FLIGHT, GROUND};
+pub use unconstrained::HopperUnconstrained;

@@ -1,0 +1,174 @@
+//! The hopper in the paper's constrained form (Zana, Bodor, Bencsik & Zelei 2018, §2.1,
+//! eqs. 1–10): four particles `z1..z4` on a vertical line, the upper block split into
+//! `m1 = μ_U m_U`, `m2 = (1 − μ_U) m_U` and the lower into `m3 = μ_L m_L`, `m4 = (1 − μ_L) m_L`,
+//! held together by the bilateral constraints `γ_b = [z1 − z2, z3 − z4]`; the spring and damper
+//! act between particles 2 and 3; the ground is the unilateral contact `γ_g = z4`. Built with
+//! the constrained-mechanics layer: accelerations, multipliers, the impact projection and the
+//! saltation matrices all come from these few lines. The split ratios are arbitrary: results
+//! do not depend on them.
+
+use super::HopperParams;
+use saltation_hybrid::{check_range, ParamError, Scalar};
+use saltation_mechanics::{Constrained, ContactSet, MechanicalSystem, Section};
+use serde::{Deserialize, Serialize};
+
+/// Mode of the constrained hopper in flight (no contact closed).
+pub const FLIGHT: usize = 0;
+/// Mode on the ground (the foot contact closed).
+pub const GROUND: usize = 1;
+
+/// Parameters of the constrained hopper: those of [`HopperParams`] plus the mass splits.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+#[allow(non_snake_case)]
+pub struct HopperParticles {
+    /// Gravity `g` (m/s²).
+    pub g: f64,
+    /// Total mass `m` (kg).
+    pub m: f64,
+    /// Upper share of the mass `μ`.
+    pub mu: f64,
+    /// Spring stiffness `k` (N/m).
+    pub k: f64,
+    /// Flight damping `d_F` (N s/m).
+    pub d_F: f64,
+    /// Ground damping `d_G` (N s/m).
+    pub d_G: f64,
+    /// Spring rest length `L0` (m).
+    pub L0: f64,
+    /// Split of the upper block `μ_U = m1 / m_U` (in (0, 1); default 0.5).
+    pub mu_U: f64,
+    /// Split of the lower block `μ_L = m3 / m_L` (in (0, 1); default 0.5).
+    pub mu_L: f64,
+}
+
+impl Default for HopperParticles {
+    fn default() -> Self {
+        Self::from_params(HopperParams::default(), 0.5, 0.5)
+    }
+}
+
+impl HopperParticles {
+    /// The particles of a hopper with splits `μ_U`, `μ_L`.
+    pub fn from_params(p: HopperParams, mu_upper: f64, mu_lower: f64) -> Self {
+        Self {
+            g: p.g,
+            m: p.m,
+            mu: p.mu,
+            k: p.k,
+            d_F: p.d_f,
+            d_G: p.d_g,
+            L0: p.l0,
+            mu_U: mu_upper,
+            mu_L: mu_lower,
+        }
+    }
+    /// The physical parameters (without the splits).
+    pub fn params(&self) -> HopperParams {
+        HopperParams {
+            g: self.g,
+            m: self.m,
+            mu: self.mu,
+            k: self.k,
+            d_f: self.d_F,
+            d_g: self.d_G,
+            l0: self.L0,
+        }
+    }
+    /// Particle masses `m1..m4`.
+    pub fn masses(&self) -> [f64; 4] {
+        let (mu_, ml) = (self.mu * self.m, (1.0 - self.mu) * self.m);
+        [
+            self.mu_U * mu_,
+            (1.0 - self.mu_U) * mu_,
+            self.mu_L * ml,
+            (1.0 - self.mu_L) * ml,
+        ]
+    }
+}
+
+impl MechanicalSystem for HopperParticles {
+    fn name(&self) -> &str {
+        "hopper"
+    }
+    fn dofs(&self) -> usize {
+        4
+    }
+    fn coordinate_names(&self) -> Vec<String> {
+        ["z1", "z2", "z3", "z4"].map(String::from).to_vec()
+    }
+    /// `H = diag(m1, m2, m3, m4)` (eq. 9).
+    fn mass_matrix<D: Scalar>(&self, q: &[D], h: &mut [D]) {
+        let z = q[0] * 0.0;
+        h.fill(z);
+        for (i, mi) in self.masses().into_iter().enumerate() {
+            h[i * 5] = z + mi;
+        }
+    }
+    /// `C = [0, s, −s, 0] + g [m1, m2, m3, m4]` with the spring-damper force
+    /// `s = k (z2 − z3 − L0) + d (ż2 − ż3)`, `d = d_F` in flight and `d_G` on the ground
+    /// (eq. 10).
+    fn forces<D: Scalar>(&self, closed: ContactSet, q: &[D], qd: &[D], c: &mut [D]) {
+        let d = if closed.contains(0) {
+            self.d_G
+        } else {
+            self.d_F
+        };
+        let s = (q[1] - q[2] - self.L0) * self.k + (qd[1] - qd[2]) * d;
+        let m = self.masses();
+        c[0] = q[0] * 0.0 + m[0] * self.g;
+        c[1] = s + m[1] * self.g;
+        c[2] = -s + m[2] * self.g;
+        c[3] = q[0] * 0.0 + m[3] * self.g;
+    }
+    fn bilateral_count(&self) -> usize {
+        2
+    }
+    /// `γ_b = [z1 − z2, z3 − z4]` (eq. 7).
+    fn bilateral<D: Scalar>(&self, q: &[D], gamma: &mut [D]) {
+        gamma[0] = q[0] - q[1];
+        gamma[1] = q[2] - q[3];
+    }
+    fn contact_count(&self) -> usize {
+        1
+    }
+    fn contact_name(&self, _i: usize) -> String {
+        "foot".into()
+    }
+    /// `γ_g = z4` (eq. 8).
+    fn gap<D: Scalar>(&self, _i: usize, q: &[D]) -> D {
+        q[3]
+    }
+    fn mode_name(&self, closed: ContactSet) -> String {
+        if closed.is_empty() {
+            "flight"
+        } else {
+            "ground"
+        }
+        .into()
+    }
+    /// Shooting at lift-off (the paper's choice, §3.4): all constraints hold, so the state is
+    /// fixed by `(z1, ż1)`.
+    fn section(&self) -> Option<Section> {
+        Some(Section {
+            closed: ContactSet::NONE.with(0),
+            independent: vec![0],
+            guess: Vec::new(),
+        })
+    }
+    fn check_params(&self) -> Result<(), ParamError> {
+        self.params().check()?;
+        for (name, v) in [("mu_U", self.mu_U), ("mu_L", self.mu_L)] {
+            check_range(
+                name,
+                v,
+                v > 0.0 && v < 1.0,
+                "in (0, 1) (share of a block's mass)",
+            )?;
+        }
+        Ok(())
+    }
+}
+
+/// The constrained hopper as a hybrid model (what model files name `Hopper`).
+pub type Hopper = Constrained<HopperParticles>;
