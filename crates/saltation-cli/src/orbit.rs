@@ -5,13 +5,14 @@
 //! Human output is a table (model, parameters, fixed point with the model's state names, period,
 //! multipliers with moduli, stability, residual, Newton iterations, wall time). With `--json` the
 //! output is exactly one JSON object, [`OrbitJson`] (or an array of them with `--all`); its keys
-//! are a public interface.
+//! are a public interface. Models with contact conditions (the constrained mechanical systems)
+//! also say whether the orbit is admissible, and if not where it fails.
 
 use crate::format::{self, KeyValue};
 use crate::input::{GuessArgs, LoadedModel, ModelArgs, StartingGuess};
 use crate::CliError;
 use clap::Args;
-use saltation_hybrid::HybridModel;
+use saltation_hybrid::{Admissibility, HybridError, HybridModel, Violation, ViolationKind};
 use saltation_models::Model;
 use saltation_orbit::{find_periodic_orbit, NewtonError, OrbitError, OrbitOptions, PeriodicOrbit};
 use serde::{Deserialize, Serialize};
@@ -75,10 +76,57 @@ pub struct OrbitJson {
     pub residual: f64,
     /// Newton iterations.
     pub newton_iterations: usize,
+    /// The stride's smooth phases in the order met from the section (models with more than one
+    /// mode).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub phases: Option<Vec<PhaseJson>>,
+    /// Whether the orbit is physically admissible (contact forces push, gaps stay open); only
+    /// for models with such conditions.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub admissible: Option<bool>,
+    /// Where an inadmissible orbit first fails, in words.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub violation: Option<String>,
+    /// Wall time of the solve alone (Newton, multipliers, admissibility), in seconds, without
+    /// start-up and file reading.
+    pub solve_seconds: f64,
 }
 
-impl From<&PeriodicOrbit> for OrbitJson {
-    fn from(o: &PeriodicOrbit) -> Self {
+/// One phase of the stride in the JSON output.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct PhaseJson {
+    /// Name of the mode.
+    pub mode: String,
+    /// Duration.
+    pub duration: f64,
+}
+
+/// In words: where an orbit stops being admissible.
+pub fn violation_text(v: &Violation) -> String {
+    let what = match v.kind {
+        ViolationKind::Pulls => format!("{} pulls (λ = {})", v.contact, format::value(v.value)),
+        ViolationKind::Penetrates => {
+            format!(
+                "{} penetrates (gap = {})",
+                v.contact,
+                format::value(v.value)
+            )
+        }
+        _ => format!("{} fails (value {})", v.contact, format::value(v.value)),
+    };
+    format!("{what} in phase {} at t = {}", v.mode, format::value(v.t))
+}
+
+impl OrbitJson {
+    /// The JSON of a solved guess of `model`.
+    pub fn new(model: &Model, s: &Solved) -> Self {
+        let o = &s.orbit;
+        let (admissible, violation) = match &s.admissibility {
+            None => (None, None),
+            Some(Ok(a)) => (Some(a.admissible), a.violation.as_ref().map(violation_text)),
+            Some(Err(e)) => (Some(false), Some(format!("a sampled stride failed: {e}"))),
+        };
         Self {
             x0: o.x0.clone(),
             period: o.period,
@@ -90,6 +138,18 @@ impl From<&PeriodicOrbit> for OrbitJson {
             stable: o.stable,
             residual: o.residual,
             newton_iterations: o.newton_iterations,
+            phases: (model.modes() > 1).then(|| {
+                o.phases()
+                    .iter()
+                    .map(|p| PhaseJson {
+                        mode: model.mode_name(p.mode),
+                        duration: p.duration,
+                    })
+                    .collect()
+            }),
+            admissible,
+            violation,
+            solve_seconds: s.wall.as_secs_f64(),
         }
     }
 }
@@ -101,8 +161,10 @@ pub struct Solved {
     pub guess: StartingGuess,
     /// The orbit found.
     pub orbit: PeriodicOrbit,
-    /// Wall-clock time of the solve.
+    /// Wall-clock time of the solve (with the admissibility check).
     pub wall: Duration,
+    /// The admissibility check, for models with contact conditions.
+    pub admissibility: Option<Result<Admissibility, HybridError>>,
 }
 
 /// Solves from one guess, turning a failure into a [`CliError::Orbit`] that says what happened.
@@ -133,10 +195,12 @@ pub fn solve(
             detail,
         }
     })?;
+    let admissibility = model.admissibility(&orbit.x0, &opts.stride);
     Ok(Solved {
         guess: guess.clone(),
         orbit,
         wall: start.elapsed(),
+        admissibility,
     })
 }
 
@@ -157,7 +221,7 @@ pub fn run(args: &OrbitArgs, out: &mut dyn Write) -> Result<(), CliError> {
             solved.push(solve(model, g, &opts)?);
         }
         let text = match (args.json, solved.first()) {
-            (true, Some(s)) => serde_json::to_string(&OrbitJson::from(&s.orbit))? + "\n",
+            (true, Some(s)) => serde_json::to_string(&OrbitJson::new(model, s))? + "\n",
             _ => human(&loaded, &solved),
         };
         out.write_all(text.as_bytes())?;
@@ -171,7 +235,7 @@ pub fn run(args: &OrbitArgs, out: &mut dyn Write) -> Result<(), CliError> {
             .iter()
             .zip(&guesses)
             .map(|(r, g)| match r {
-                Ok(s) => serde_json::to_value(OrbitJson::from(&s.orbit)),
+                Ok(s) => serde_json::to_value(OrbitJson::new(model, s)),
                 Err(e) => serde_json::to_value(FailedGuessJson {
                     guess: g.u.clone(),
                     label: g.label.clone(),
@@ -269,13 +333,31 @@ pub fn human(loaded: &LoadedModel, solved: &[Solved]) -> String {
         } else {
             format!("no (spectral radius {radius:.6} ≥ 1)")
         };
-        t.row("stable", stable)
-            .row(
-                "residual",
-                format!("{} (‖π(P(χ(u))) − u‖)", format::short(o.residual)),
-            )
-            .row("Newton", format!("{} iterations", o.newton_iterations))
-            .row("wall time", format::duration(s.wall));
+        let phases: Vec<String> = o
+            .phases()
+            .iter()
+            .map(|p| format!("{} {}", model.mode_name(p.mode), format::value(p.duration)))
+            .collect();
+        t.row("stable", stable).row("phases", phases.join(", "));
+        match &s.admissibility {
+            None => {}
+            Some(Ok(a)) if a.admissible => {
+                t.row("admissible", "yes (contact forces push, gaps stay open)");
+            }
+            Some(Ok(a)) => {
+                let why = a.violation.as_ref().map(violation_text).unwrap_or_default();
+                t.row("admissible", format!("NO: {why}"));
+            }
+            Some(Err(e)) => {
+                t.row("admissible", format!("NO: a sampled stride failed: {e}"));
+            }
+        }
+        t.row(
+            "residual",
+            format!("{} (‖π(P(χ(u))) − u‖)", format::short(o.residual)),
+        )
+        .row("Newton", format!("{} iterations", o.newton_iterations))
+        .row("wall time", format::duration(s.wall));
     }
     t.render()
 }

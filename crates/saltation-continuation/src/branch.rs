@@ -14,10 +14,15 @@ pub struct BranchPoint {
     pub x0: Vec<f64>,
     /// Duration of the (composed) stride.
     pub period: f64,
-    /// Multipliers of the full-state stride Jacobian, by decreasing modulus.
+    /// Multipliers of the full-state stride Jacobian (of the section's reduced Jacobian for a
+    /// model whose `multipliers_on_section` is true), by decreasing modulus.
     pub multipliers: Vec<Multiplier>,
     /// All multipliers strictly inside the unit circle.
     pub stable: bool,
+    /// Whether the orbit is physically admissible (contact forces push, gaps stay open), for
+    /// a model with such conditions (`HybridModel::admissibility`); `None` otherwise.
+    #[serde(skip_serializing_if = "Option::is_none", default)]
+    pub admissible: Option<bool>,
     /// Test functions at this point: `[fold, period doubling, Neimark–Sacker]`.
     #[serde(skip)]
     pub tests: [f64; 3],
@@ -33,6 +38,10 @@ pub enum BifurcationKind {
     PeriodDoubling,
     /// A complex pair crosses the unit circle: Neimark–Sacker (torus).
     NeimarkSacker,
+    /// The orbit stops being admissible (or becomes admissible): a contact force reaches zero
+    /// inside its contact phase, or a gap closes inside its free phase. Beyond it the computed
+    /// orbit is not physical.
+    Grazing,
 }
 
 impl BifurcationKind {
@@ -42,6 +51,7 @@ impl BifurcationKind {
             BifurcationKind::Fold => "fold",
             BifurcationKind::PeriodDoubling => "period doubling",
             BifurcationKind::NeimarkSacker => "Neimark–Sacker bifurcation",
+            BifurcationKind::Grazing => "grazing (admissibility boundary)",
         }
     }
 }

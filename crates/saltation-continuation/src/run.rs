@@ -10,7 +10,9 @@ use crate::tests_fn::{is_neimark_sacker, test_functions};
 use nalgebra::{Complex, DMatrix, DVector};
 use saltation_hybrid::HybridModel;
 use saltation_ode::Num;
-use saltation_orbit::{eigenvalues_with, find_periodic_orbit, multipliers_of, OrbitOptions};
+use saltation_orbit::{
+    eigenvalues_with, find_periodic_orbit, multipliers_of, section_jacobian, OrbitOptions,
+};
 
 /// Where a branch starts: a parameter value and a guess (reduced coordinates) for the orbit there.
 #[derive(Debug, Clone, PartialEq)]
@@ -102,7 +104,7 @@ pub fn continue_branch<F: ModelFamily>(
     let mut state = State {
         z: stack(&u0, start.param),
         tau,
-        point: make_point(family, &e0, u0.as_slice(), start.param, opts)?,
+        point: make_point(family, &e0, u0.as_slice(), start.param, &ev)?,
     };
     let mut branch = Branch {
         label: start.label.clone(),
@@ -148,7 +150,7 @@ pub fn continue_branch<F: ModelFamily>(
             let w = (bound - p_prev) / (p - p_prev);
             let guess = &u_prev + (u_new - &u_prev) * w;
             if let Ok((u, e, _)) = ev.correct_natural(&guess, bound, false) {
-                let point = make_point(family, &e, u.as_slice(), bound, opts)?;
+                let point = make_point(family, &e, u.as_slice(), bound, &ev)?;
                 if opts.detect {
                     detect(&ev, family, &state, &point, &mut branch, opts);
                 }
@@ -164,7 +166,7 @@ pub fn continue_branch<F: ModelFamily>(
             break;
         }
         let (u, _) = split(&z);
-        let point = make_point(family, &e, u.as_slice(), p, opts)?;
+        let point = make_point(family, &e, u.as_slice(), p, &ev)?;
         let tau =
             e.fp.as_ref()
                 .and_then(|fp| tangent(&e.fu, fp, &state.tau))
@@ -190,6 +192,7 @@ pub fn continue_branch<F: ModelFamily>(
                     period: pd.period,
                     stable: pd.multipliers.iter().all(|m| m.modulus() < 1.0),
                     multipliers: pd.multipliers.clone(),
+                    admissible: point.admissible,
                     tests: point.tests,
                 });
                 branch.end = EndReason::StoppedAt(BifurcationKind::PeriodDoubling);
@@ -281,8 +284,9 @@ fn make_point<F: ModelFamily>(
     e: &Eval,
     u: &[f64],
     p: f64,
-    opts: &ContinuationOptions,
+    ev: &Evaluator<'_, F>,
 ) -> Result<BranchPoint, ContinuationError> {
+    let opts = ev.opts;
     let model = family.model_at(p)?;
     let mut x0 = vec![0.0; model.dim()];
     model.chart(u, &mut x0);
@@ -292,9 +296,17 @@ fn make_point<F: ModelFamily>(
         .jacobian
         .as_ref()
         .ok_or(ContinuationError::Singular { p })?;
-    let multipliers = multipliers_of(jac, opts.eigen)?;
+    let multipliers = if model.multipliers_on_section() {
+        multipliers_of(&section_jacobian(&model, u, &e.stride.x, jac), opts.eigen)?
+    } else {
+        multipliers_of(jac, opts.eigen)?
+    };
     let stable = multipliers.iter().all(|m| m.modulus() < 1.0);
     let tests = test_functions(&reduced_multipliers(&e.fu, opts)?);
+    // A failed admissibility check (a stride that fails when sampled) counts as not admissible.
+    let admissible = model
+        .admissibility(&x0, &ev.stride)
+        .map(|a| a.is_ok_and(|a| a.admissible));
     Ok(BranchPoint {
         param: p,
         u: u.to_vec(),
@@ -302,6 +314,7 @@ fn make_point<F: ModelFamily>(
         period: e.stride.period,
         multipliers,
         stable,
+        admissible,
         tests,
     })
 }
@@ -321,6 +334,13 @@ fn detect<F: ModelFamily>(
     branch: &mut Branch,
     opts: &ContinuationOptions,
 ) {
+    if let (Some(a), Some(b)) = (state.point.admissible, next.admissible) {
+        if a != b {
+            if let Ok(bif) = locate_grazing(ev, family, state, next, &branch.label) {
+                branch.bifurcations.push(bif);
+            }
+        }
+    }
     for (i, kind) in KINDS.into_iter().enumerate() {
         let (a, b) = (state.point.tests[i], next.tests[i]);
         if !(a * b < 0.0) {
@@ -334,6 +354,72 @@ fn detect<F: ModelFamily>(
             branch.bifurcations.push(bif);
         }
     }
+}
+
+/// Locates where admissibility changes between the last point (`s = 0`) and `next` by
+/// bisection on the step parameter `s` (each trial point corrected onto the branch) until the
+/// parameter bracket is below `locate_tol`; the reported point is the last admissible one.
+fn locate_grazing<F: ModelFamily>(
+    ev: &Evaluator<'_, F>,
+    family: &F,
+    state: &State,
+    next: &BranchPoint,
+    label: &str,
+) -> Result<Bifurcation, ContinuationError> {
+    let opts = ev.opts;
+    let (u_a, p_a) = split(&state.z);
+    let z_b = stack(&DVector::from_column_slice(&next.u), next.param);
+    let s_b = match opts.predictor {
+        Predictor::Arclength => state.tau.dot(&(&z_b - &state.z)),
+        Predictor::Natural => next.param - p_a,
+    };
+    let admissible_lo = state.point.admissible;
+    let (mut s_lo, mut s_hi) = (0.0, s_b);
+    let (mut p_lo, mut p_hi) = (p_a, next.param);
+    let mut best = state.point.clone();
+    if admissible_lo != Some(true) {
+        best = next.clone();
+    }
+    for _ in 0..60 {
+        if (p_hi - p_lo).abs() <= opts.locate_tol {
+            break;
+        }
+        let s = 0.5 * (s_lo + s_hi);
+        let (z, e) = match opts.predictor {
+            Predictor::Arclength => {
+                let z_pred = &state.z + &state.tau * s;
+                let (z, e, _) = ev.correct_arclength(&z_pred, &state.tau)?;
+                (z, e)
+            }
+            Predictor::Natural => {
+                let w = s / s_b;
+                let guess = &u_a + (DVector::from_column_slice(&next.u) - &u_a) * w;
+                let (u, e, _) = ev.correct_natural(&guess, p_a + s, false)?;
+                (stack(&u, p_a + s), e)
+            }
+        };
+        let (u, p) = split(&z);
+        let point = make_point(family, &e, u.as_slice(), p, ev)?;
+        if point.admissible == admissible_lo {
+            s_lo = s;
+            p_lo = p;
+        } else {
+            s_hi = s;
+            p_hi = p;
+        }
+        if point.admissible == Some(true) {
+            best = point;
+        }
+    }
+    Ok(Bifurcation {
+        kind: BifurcationKind::Grazing,
+        branch: label.to_string(),
+        param: best.param,
+        x0: best.x0,
+        u: best.u,
+        period: best.period,
+        multipliers: best.multipliers,
+    })
 }
 
 /// Locates the zero of test function `i` between the last point (`s = 0`) and `next` by the
@@ -417,7 +503,7 @@ fn locate<F: ModelFamily>(
         residual: f64::NAN,
     })?;
     let (u, _) = split(&z);
-    let point = make_point(family, &e, u.as_slice(), p, opts)?;
+    let point = make_point(family, &e, u.as_slice(), p, ev)?;
     Ok(Bifurcation {
         kind,
         branch: label.to_string(),

@@ -19,6 +19,7 @@
 #![allow(clippy::neg_cmp_op_on_partial_ord)]
 
 pub mod ad;
+mod admissibility;
 mod dense;
 mod error;
 mod event_loop;
@@ -30,6 +31,7 @@ mod simulate;
 mod stride;
 mod variational;
 
+pub use admissibility::{Admissibility, Violation, ViolationKind};
 pub use dense::{solve_dense, SingularMatrix};
 pub use error::HybridError;
 pub use guards::ModeGuards;

@@ -131,6 +131,16 @@ pub trait HybridModel {
     fn multipliers_on_section(&self) -> bool {
         false
     }
+    /// Whether the trajectory of one stride from `x0` is physically admissible (contact forces
+    /// that push, gaps that stay open: conditions the equations do not enforce); `None` (the
+    /// default) for a model without such conditions.
+    fn admissibility(
+        &self,
+        _x0: &[f64],
+        _opts: &crate::StrideOptions,
+    ) -> Option<Result<crate::Admissibility, crate::HybridError>> {
+        None
+    }
     /// Names of the state components (for tables and plots).
     fn state_names(&self) -> Vec<String> {
         (0..self.dim()).map(|i| format!("x{i}")).collect()

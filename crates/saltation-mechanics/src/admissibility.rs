@@ -8,42 +8,11 @@
 use crate::constraints::multiplier_index;
 use crate::model::Constrained;
 use crate::system::{ContactSet, MechanicalSystem};
-use saltation_hybrid::{simulate, HybridError, HybridModel, SimulateOptions, StrideOptions};
+use saltation_hybrid::{
+    simulate, Admissibility, HybridError, HybridModel, SimulateOptions, StrideOptions, Violation,
+    ViolationKind,
+};
 use serde::{Deserialize, Serialize};
-
-/// How a contact condition failed.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
-pub enum ViolationKind {
-    /// A closed contact pulls (`λ_i > 0`).
-    Pulls,
-    /// An open contact's gap is negative (the body is inside the obstacle).
-    Penetrates,
-}
-
-/// Where an orbit first fails to be admissible.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-pub struct Violation {
-    /// Time from the start of the stride.
-    pub t: f64,
-    /// Name of the mode (contact phase).
-    pub mode: String,
-    /// Name of the contact.
-    pub contact: String,
-    /// What failed.
-    pub kind: ViolationKind,
-    /// The offending value (`λ_i > 0` or gap `< 0`).
-    pub value: f64,
-}
-
-/// Result of [`check_admissibility`].
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-pub struct Admissibility {
-    /// Whether every contact condition holds within the tolerance.
-    pub admissible: bool,
-    /// The worst violation, if any.
-    pub violation: Option<Violation>,
-}
 
 /// Options of [`check_admissibility`].
 #[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
@@ -125,9 +94,10 @@ pub fn check_admissibility<S: MechanicalSystem>(
     let worst = samples
         .iter()
         .map(|s| {
-            let sc = match s.kind {
-                ViolationKind::Pulls => lam_scale,
-                ViolationKind::Penetrates => gap_scale,
+            let sc = if s.kind == ViolationKind::Pulls {
+                lam_scale
+            } else {
+                gap_scale
             };
             (s.excess / sc.max(f64::MIN_POSITIVE), s)
         })
@@ -141,9 +111,10 @@ pub fn check_admissibility<S: MechanicalSystem>(
             mode: model.mode_name(s.mode),
             contact: sys.contact_name(s.contact),
             kind: s.kind,
-            value: match s.kind {
-                ViolationKind::Pulls => s.excess,
-                ViolationKind::Penetrates => -s.excess,
+            value: if s.kind == ViolationKind::Pulls {
+                s.excess
+            } else {
+                -s.excess
             },
         }),
     })

@@ -41,11 +41,10 @@ mod system;
 #[cfg(test)]
 mod tests;
 
-pub use admissibility::{
-    check_admissibility, Admissibility, AdmissibilityOptions, Violation, ViolationKind,
-};
+pub use admissibility::{check_admissibility, AdmissibilityOptions};
 pub use error::MechanicsError;
 pub use model::{Constrained, ConstraintOptions, ImpactEnergy};
 pub use saddle::{accelerations, impact_velocity, kinetic_energy};
+pub use saltation_hybrid::{Admissibility, Violation, ViolationKind};
 pub use section::{constraint_values, Section};
 pub use system::{ContactSet, MechanicalSystem, MAX_CONTACTS};

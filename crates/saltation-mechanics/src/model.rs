@@ -244,6 +244,19 @@ impl<S: MechanicalSystem> HybridModel for Constrained<S> {
     fn check_params(&self) -> Result<(), ParamError> {
         self.system.check_params()
     }
+    /// [`crate::check_admissibility`] with its default options.
+    fn admissibility(
+        &self,
+        x0: &[f64],
+        opts: &saltation_hybrid::StrideOptions,
+    ) -> Option<Result<saltation_hybrid::Admissibility, saltation_hybrid::HybridError>> {
+        Some(crate::check_admissibility(
+            self,
+            x0,
+            opts,
+            &crate::AdmissibilityOptions::default(),
+        ))
+    }
     /// With a section, the multipliers are those of the map on the constraint manifold.
     fn multipliers_on_section(&self) -> bool {
         self.section.is_some()

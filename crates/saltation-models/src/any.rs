@@ -226,6 +226,13 @@ impl HybridModel for Model {
     fn state_names(&self) -> Vec<String> {
         each!(self, |m| m.state_names())
     }
+    fn admissibility(
+        &self,
+        x0: &[f64],
+        opts: &saltation_hybrid::StrideOptions,
+    ) -> Option<Result<saltation_hybrid::Admissibility, saltation_hybrid::HybridError>> {
+        each!(self, |m| m.admissibility(x0, opts))
+    }
     fn multipliers_on_section(&self) -> bool {
         each!(self, |m| m.multipliers_on_section())
     }

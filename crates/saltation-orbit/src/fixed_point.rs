@@ -85,6 +85,41 @@ pub struct PeriodicOrbit {
     pub events: Vec<EventRecord>,
 }
 
+/// One smooth phase of a stride: the mode it runs in and how long.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+pub struct Phase {
+    /// Mode index.
+    pub mode: usize,
+    /// Duration.
+    pub duration: f64,
+}
+
+impl PeriodicOrbit {
+    /// The stride's phases in the order met from the section: one per event (the mode before
+    /// it, from the previous event's time), plus the stretch after the last event if the
+    /// stride does not end there.
+    pub fn phases(&self) -> Vec<Phase> {
+        let mut out = Vec::with_capacity(self.events.len() + 1);
+        let mut t = 0.0;
+        for e in &self.events {
+            out.push(Phase {
+                mode: e.mode,
+                duration: e.t - t,
+            });
+            t = e.t;
+        }
+        if let Some(last) = self.events.last() {
+            if self.period > t {
+                out.push(Phase {
+                    mode: last.target,
+                    duration: self.period - t,
+                });
+            }
+        }
+        out
+    }
+}
+
 /// Why a converged fixed point is not a periodic orbit.
 #[derive(Debug, Clone, Copy, PartialEq, Error)]
 #[non_exhaustive]

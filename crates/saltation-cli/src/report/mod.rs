@@ -196,6 +196,7 @@ pub fn kind_key(kind: BifurcationKind) -> &'static str {
         BifurcationKind::Fold => "fold",
         BifurcationKind::PeriodDoubling => "period_doubling",
         BifurcationKind::NeimarkSacker => "neimark_sacker",
+        BifurcationKind::Grazing => "grazing",
     }
 }
 
@@ -205,6 +206,7 @@ pub fn kind_name(kind: BifurcationKind) -> &'static str {
         BifurcationKind::Fold => "fold",
         BifurcationKind::PeriodDoubling => "period doubling",
         BifurcationKind::NeimarkSacker => "Neimark–Sacker",
+        BifurcationKind::Grazing => "grazing",
     }
 }
 
@@ -213,6 +215,7 @@ fn plot_kind(kind: BifurcationKind) -> plot::BifurcationKind {
         BifurcationKind::Fold => plot::BifurcationKind::Fold,
         BifurcationKind::PeriodDoubling => plot::BifurcationKind::PeriodDoubling,
         BifurcationKind::NeimarkSacker => plot::BifurcationKind::NeimarkSacker,
+        BifurcationKind::Grazing => plot::BifurcationKind::Other,
     }
 }
 
@@ -268,9 +271,11 @@ pub fn multipliers_json(ms: &[Multiplier]) -> Value {
 /// {"param": "..",
 ///  "branches": [{"label": "..", "period_k": 1,
 ///                "points": [{"param": .., "x0": [..], "period": ..,
-///                            "multipliers": [{"re": .., "im": ..}], "stable": bool}],
+///                            "multipliers": [{"re": .., "im": ..}], "stable": bool,
+///                            "admissible": bool (only for models with contact conditions)}],
 ///                "end": "<why the branch ended>"}],
-///  "bifurcations": [{"kind": "fold" | "period_doubling" | "neimark_sacker", "branch": "..",
+///  "bifurcations": [{"kind": "fold" | "period_doubling" | "neimark_sacker" | "grazing",
+///                    "branch": "..",
 ///                    "param": .., "x0": [..], "multipliers": [..]}]}
 /// ```
 pub fn continuation_json(r: &ScriptResult) -> Value {
@@ -282,13 +287,17 @@ pub fn continuation_json(r: &ScriptResult) -> Value {
                 .points
                 .iter()
                 .map(|p| {
-                    json!({
+                    let mut v = json!({
                         "param": p.param,
                         "x0": p.x0,
                         "period": p.period,
                         "multipliers": multipliers_json(&p.multipliers),
                         "stable": p.stable,
-                    })
+                    });
+                    if let Some(a) = p.admissible {
+                        v["admissible"] = Value::Bool(a);
+                    }
+                    v
                 })
                 .collect();
             json!({

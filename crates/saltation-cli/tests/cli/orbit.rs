@@ -19,6 +19,7 @@ fn orbit_object(v: &Value) -> &serde_json::Map<String, Value> {
             "newton_iterations",
             "period",
             "residual",
+            "solve_seconds",
             "stable",
             "x0"
         ]
@@ -28,6 +29,7 @@ fn orbit_object(v: &Value) -> &serde_json::Map<String, Value> {
     assert!(obj["period"].as_f64().unwrap() > 0.0);
     assert!(obj["residual"].as_f64().unwrap() < 1e-12);
     assert!(obj["newton_iterations"].as_u64().is_some());
+    assert!(obj["solve_seconds"].as_f64().unwrap() > 0.0);
     obj
 }
 
@@ -77,7 +79,13 @@ fn walker_unstable_gait_from_guess() {
         "unstable (short-period) gait",
         "--json",
     ]);
-    assert_eq!(by_label, v);
+    // Everything but the wall time.
+    let without_time = |v: &Value| {
+        let mut v = v.clone();
+        v.as_object_mut().unwrap().remove("solve_seconds");
+        v
+    };
+    assert_eq!(without_time(&by_label), without_time(&v));
 }
 
 #[test]
@@ -283,4 +291,72 @@ fn usage_errors_are_clap_errors() {
     assert!(out.stdout.is_empty());
     let out = saltation(&["orbit"]);
     assert_eq!(out.status.code(), Some(2));
+}
+
+#[test]
+fn hopper_orbit_has_phases_and_admissibility() {
+    use saltation_models::hopper::{closed_form::periodic_orbit, HopperParams};
+    for (file, set, t_guess) in [
+        ("hopper.ron", "d_G=-80", 0.3),
+        ("hopper.ron", "d_G=-60", 0.27),
+        ("hopper_unconstrained.ron", "d_G=-80", 0.3),
+    ] {
+        let v = json(&["orbit", &model(file), "--set", set, "--json"]);
+        assert_eq!(
+            keys(&v),
+            [
+                "admissible",
+                "multipliers",
+                "newton_iterations",
+                "period",
+                "phases",
+                "residual",
+                "solve_seconds",
+                "stable",
+                "x0"
+            ]
+            .iter()
+            .filter(|k| file == "hopper.ron" || **k != "admissible")
+            .copied()
+            .collect::<Vec<_>>()
+        );
+        let d_g: f64 = set[4..].parse().unwrap();
+        let exact = periodic_orbit(
+            &HopperParams {
+                d_g,
+                ..HopperParams::default()
+            },
+            t_guess,
+        )
+        .unwrap();
+        let phases = v["phases"].as_array().unwrap();
+        let names: Vec<&str> = phases.iter().map(|p| p["mode"].as_str().unwrap()).collect();
+        assert_eq!(names, ["flight", "ground"]);
+        let t_f = phases[0]["duration"].as_f64().unwrap();
+        let t_g = phases[1]["duration"].as_f64().unwrap();
+        assert!((t_f - exact.t_flight).abs() < 1e-11, "{file} {set}: {t_f}");
+        assert!((t_g - exact.t_ground).abs() < 1e-11, "{file} {set}: {t_g}");
+        let mu = multipliers(&v["multipliers"])[0].0;
+        assert!((mu - exact.multiplier).abs() < 1e-11, "{file} {set}: {mu}");
+        if file == "hopper.ron" {
+            assert_eq!(v["admissible"], Value::Bool(true));
+        }
+    }
+    // Just past the grazing point of the d_G branch: the foot would have to be pulled down
+    // right after touchdown.
+    let v = json(&[
+        "orbit",
+        &model("hopper.ron"),
+        "--set",
+        "d_G=-51.7",
+        "--guess",
+        "1.0149,1.468",
+        "--json",
+    ]);
+    assert_eq!(v["admissible"], Value::Bool(false));
+    let why = v["violation"].as_str().unwrap();
+    assert!(
+        why.contains("foot pulls") && why.contains("ground"),
+        "{why}"
+    );
 }

@@ -4,8 +4,9 @@
 //! Two forms — the paper's constrained four-particle DAE built with
 //! [`saltation_mechanics`] ([`Hopper`]) and the minimal-coordinate model written by hand
 //! ([`HopperUnconstrained`]) — and the closed-form reference of §4.1
-//! (`closed_form`).
+//! ([`closed_form`]).
 
+pub mod closed_form;
 mod params;
 mod particles;
 mod unconstrained;

@@ -252,3 +252,76 @@ fn a_pulling_contact_is_reported() {
     assert_eq!((v.kind, v.mode.as_str()), (ViolationKind::Pulls, "ground"));
     assert!(v.value > 0.0 && v.t > 0.0);
 }
+
+/// Cases for the closed-form comparison: parameters and a flight-time guess picking the orbit.
+fn closed_form_cases() -> Vec<(HopperParams, f64)> {
+    let p = HopperParams::default();
+    vec![
+        (p, 0.3),
+        (HopperParams { d_g: -60.0, ..p }, 0.13),
+        (HopperParams { d_g: -60.0, ..p }, 0.27),
+        (
+            HopperParams {
+                mu: 0.95,
+                d_g: -20.0,
+                ..p
+            },
+            0.35,
+        ),
+    ]
+}
+
+#[test]
+fn both_forms_agree_with_the_closed_form_solution() {
+    use saltation_hybrid::{JacobianKind, StrideMap};
+    use saltation_models::hopper::closed_form::periodic_orbit;
+    for (p, t_guess) in closed_form_cases() {
+        let exact = periodic_orbit(&p, t_guess).unwrap();
+        // Start 1e-3 away from the exact lift-off state.
+        let guess = [exact.liftoff[0] + 1e-3, exact.liftoff[2] - 1e-3];
+        let un = HopperUnconstrained { params: p };
+        let con = constrained(p, 0.3, 0.6);
+        let opts = options(1e-14);
+        let a = find_periodic_orbit(&un, &guess, &opts).unwrap();
+        let b = find_periodic_orbit(&con, &guess, &opts).unwrap();
+        // A stride integrated to ~1e-14 fixes the orbit to ~1e-14 / (1 − μ): the bound is 1e-12
+        // for multipliers up to 0.5 (§4.2: 0.47) and grows with the conditioning of M − I
+        // beyond (μ = 0.95, d_G = −20: μ = 0.97, 19e-12).
+        let bound = 1e-12 * (0.5 / (1.0 - exact.multiplier)).max(1.0);
+        let close = |x: f64, y: f64, what: &str| {
+            let err = (x - y).abs() / y.abs().max(1.0);
+            assert!(
+                err <= bound,
+                "{p:?} {what}: {x} vs closed form {y} ({err:e})"
+            );
+        };
+        for o in [&a, &b] {
+            close(o.u0[0], exact.liftoff[0], "z_U at lift-off");
+            close(o.u0[1], exact.liftoff[2], "dz_U at lift-off");
+            close(o.period, exact.period, "period");
+            close(o.events[0].t, exact.t_flight, "flight time");
+            close(o.multipliers[0].re, exact.multiplier, "multiplier");
+        }
+        // The paper's monodromy Φ̃ (fixed end time, product of flow Jacobians and both
+        // saltation matrices) of the minimal-coordinate model.
+        let mut map = StrideMap::new(&un, opts.stride.clone()).unwrap();
+        let mono = map
+            .eval(&a.x0, JacobianKind::Monodromy)
+            .unwrap()
+            .jacobian
+            .unwrap();
+        for i in 0..4 {
+            for j in 0..4 {
+                close(mono[(i, j)], exact.monodromy[i][j], &format!("Φ̃[{i},{j}]"));
+            }
+        }
+        // The energy split at touchdown.
+        let e = &b.events[0];
+        let split = con.impact_energy(e.mode, 0, &e.x_minus).unwrap();
+        close(
+            split.lost / split.total,
+            exact.energy.lost / exact.energy.total,
+            "T_c/T",
+        );
+    }
+}

@@ -10,7 +10,40 @@ fn cases() -> Vec<Case> {
     let vdp = "van_der_pol.ron";
     let wheel = "rimless_wheel.ron";
     let ball = "bouncing_ball.ron";
+    let hopper = "hopper.ron";
     vec![
+        Case::args(
+            "hopper mu out of range",
+            &["orbit", "{models}/hopper.ron", "--set", "mu=1.5"],
+        )
+        .expect(Fails(2, &["mu", "out of range", "0 < mu < 1"])),
+        Case::edit(
+            "hopper mass split 0",
+            hopper,
+            &[("mu_U: 0.5", "mu_U: 0.0")],
+            &["orbit"],
+        )
+        .expect(Fails(2, &["hopper.ron:", "mu_U", "out of range"])),
+        Case::edit(
+            "hopper stiffness negative",
+            "hopper_unconstrained.ron",
+            &[("k: 15000.0", "k: -1.0")],
+            &["orbit"],
+        )
+        .expect(Fails(2, &["k", "out of range"])),
+        Case::args(
+            "hopper parameter in the wrong case",
+            &["orbit", "{models}/hopper.ron", "--set", "d_g=-60"],
+        )
+        .expect(Fails(2, &["unknown parameter `d_g`", "d_G"])),
+        Case::edit(
+            "hopper unknown field",
+            hopper,
+            &[("mu_L: 0.5", "mu_L: 0.5, mu_X: 0.5")],
+            &["orbit"],
+        )
+        .expect(Fails(2, &["hopper.ron:", "mu_X"]))
+        .located(),
         Case::edit(
             "gamma NaN",
             walker,
