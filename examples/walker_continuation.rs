@@ -18,7 +18,7 @@ use saltation_cli::report;
 
 use common::Res;
 use saltation::continuation::{
-    run_script, BifurcationKind, ContinuationSpec, Predictor, ScriptProgress, ScriptResult,
+    run_script, BifurcationKind, ContinuationSpec, ScriptProgress, ScriptResult,
 };
 use saltation::models::{Model, ModelFile};
 use saltation::plot::RenderOptions;
@@ -106,10 +106,7 @@ fn print_preamble(path: &Path, file: &ModelFile, spec: &ContinuationSpec, run: &
         "model file   {}",
         path.strip_prefix(root).unwrap_or(path).display()
     );
-    let predictor = match s.predictor {
-        Predictor::Arclength => "pseudo-arclength",
-        Predictor::Natural => "natural parameter",
-    };
+    let predictor = s.predictor.name();
     println!(
         "settings     {predictor}, step {:e} (from {:e} to {:e}), corrector ‖G‖ ≤ {:e}, \
          bifurcations located to {:e} in {sym}",

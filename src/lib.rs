@@ -111,6 +111,7 @@
 
 pub use saltation_continuation as continuation;
 pub use saltation_hybrid as hybrid;
+pub use saltation_mechanics as mechanics;
 pub use saltation_models as models;
 pub use saltation_ode as ode;
 pub use saltation_orbit as orbit;

@@ -23,6 +23,9 @@ pub struct BranchPoint {
     /// a model with such conditions (`HybridModel::admissibility`); `None` otherwise.
     #[serde(skip_serializing_if = "Option::is_none", default)]
     pub admissible: Option<bool>,
+    /// Times of the stride's events from its start (a hopper's flight time is the first).
+    #[serde(default)]
+    pub event_times: Vec<f64>,
     /// Test functions at this point: `[fold, period doubling, Neimark–Sacker]`.
     #[serde(skip)]
     pub tests: [f64; 3],

@@ -2,26 +2,50 @@
 //!
 //! With reduced coordinates `u` and parameter `p`, `F(u, p) = π(P_p^k(χ(u))) − u` (`P^k` the
 //! `k`-fold stride map). `F_u` is exact (variational equations + saltation);
-//! `F_p = (F(u, p + h) − F(u, p − h)) / 2h` by central differences (two strides without Jacobian).
+//! `F_p = (F(u, p + h) − F(u, p − h)) / 2h` by central differences (two strides without
+//! Jacobian). The time `T_j(u, p)` of event `j` of the stride has the exact gradient
+//! `∂T_j/∂u = ∇_x t_j · Dχ` from the stride map, and `∂T_j/∂p` from the same two strides.
 //!
-//! - Natural corrector: Newton on `F(u, p) = 0` at fixed `p`.
-//! - Pseudo-arclength corrector (Keller): Newton on `G(z) = [F(u, p); τᵀ(z − z_pred)] = 0`,
-//!   `z = (u, p)`, `τ` the unit tangent at the previous point, with the bordered matrix
-//!   `[[F_u, F_p], [τᵀ]]`. It passes folds, where `F_u` alone is singular.
+//! Every corrector is one square system `G(z) = 0` solved by the damped Newton method of
+//! `saltation-orbit` ([`saltation_orbit::solve`]), the same one that finds periodic orbits:
+//! - natural: `G(u) = F(u, p)` at fixed `p`;
+//! - pseudo-arclength (Keller): `G(z) = [F(u, p); τᵀ(z − z_pred)]`, `z = (u, p)`, with the
+//!   bordered matrix `[[F_u, F_p], [τᵀ]]`; it passes folds, where `F_u` alone is singular;
+//! - event time: `G(z) = [F(u, p); T_j(u, p) − s]` with `[[F_u, F_p], [∂T_j/∂u, ∂T_j/∂p]]`:
+//!   the branch parametrised by the time of an event (a hopper's flight time), the model
+//!   parameter an unknown.
+//!
+//! One stride-map workspace (integrators, buffers) serves every evaluation of a run; only
+//! the model is rebuilt when `p` changes.
 
 use crate::error::ContinuationError;
 use crate::family::ModelFamily;
 use crate::options::ContinuationOptions;
 use nalgebra::{DMatrix, DVector};
-use saltation_hybrid::{StrideMap, StrideOptions, StrideResult};
-use saltation_orbit::{reduced_map, reduced_residual};
+use saltation_hybrid::{
+    HybridModel, JacobianKind, StrideMap, StrideOptions, StrideResult, StrideWorkspace,
+};
+use saltation_orbit::{reduced_residual, solve, NewtonError, NewtonOptions, SquareSystem};
+use std::cell::RefCell;
 
-/// `F`, `F_u`, optionally `F_p`, and the stride at one `(u, p)`.
+/// `F`, `F_u`, optionally `F_p`, event-time derivatives, and the stride at one `(u, p)`.
+#[derive(Clone)]
 pub(crate) struct Eval {
     pub f: DVector<f64>,
     pub fu: DMatrix<f64>,
     pub fp: Option<DVector<f64>>,
+    /// `∂T_j/∂u` per event `j` (length r each).
+    pub tu: Vec<DVector<f64>>,
+    /// `∂T_j/∂p` per event, with `fp`.
+    pub tp: Option<Vec<f64>>,
     pub stride: StrideResult,
+}
+
+impl Eval {
+    /// Time of event `j`.
+    pub fn event_time(&self, j: usize) -> Option<f64> {
+        self.stride.events.get(j).map(|e| e.t)
+    }
 }
 
 /// Evaluates `F` for a family with the `k`-fold stride.
@@ -29,6 +53,21 @@ pub(crate) struct Evaluator<'a, F: ModelFamily> {
     pub family: &'a F,
     pub stride: StrideOptions,
     pub opts: &'a ContinuationOptions,
+    workspace: RefCell<Option<StrideWorkspace>>,
+}
+
+/// What closes the `r` equations `F(u, p) = 0` in `r + 1` unknowns.
+#[derive(Debug, Clone)]
+pub(crate) enum Closure {
+    /// `p` fixed; the unknowns are `u` alone.
+    Fixed(f64),
+    /// `τᵀ(z − z_pred) = 0`.
+    Plane {
+        z_pred: DVector<f64>,
+        tau: DVector<f64>,
+    },
+    /// `T_event(u, p) = time`.
+    EventTime { event: usize, time: f64 },
 }
 
 impl<'a, F: ModelFamily> Evaluator<'a, F> {
@@ -45,63 +84,91 @@ impl<'a, F: ModelFamily> Evaluator<'a, F> {
             family,
             stride,
             opts,
+            workspace: RefCell::new(None),
         })
+    }
+
+    /// Runs `f` on a stride map of `model`, on the kept workspace.
+    fn with_map<M: HybridModel, T>(
+        &self,
+        model: &M,
+        f: impl FnOnce(&mut StrideMap<'_, M>) -> Result<T, ContinuationError>,
+    ) -> Result<T, ContinuationError> {
+        let kept = self.workspace.borrow_mut().take();
+        let mut map = match kept {
+            Some(ws) => StrideMap::with_workspace(model, ws)?,
+            None => StrideMap::new(model, self.stride.clone())?,
+        };
+        let out = f(&mut map);
+        *self.workspace.borrow_mut() = Some(map.into_workspace());
+        out
     }
 
     pub fn eval(&self, u: &[f64], p: f64, with_fp: bool) -> Result<Eval, ContinuationError> {
         let model = self.family.model_at(p)?;
-        let mut map = StrideMap::new(&model, self.stride.clone())?;
-        let (f, fu, stride) = reduced_residual(&mut map, u)?;
-        let fp = if with_fp {
+        let (n, r) = (model.dim(), model.reduced_dim());
+        let (f, fu, stride) = self.with_map(&model, |map| Ok(reduced_residual(map, u)?))?;
+        let mut dchi = vec![0.0; n * r];
+        model.chart_jacobian(u, &mut dchi);
+        let dchi = DMatrix::from_row_slice(n, r, &dchi);
+        let tu = stride
+            .event_time_gradients
+            .iter()
+            .map(|g| dchi.tr_mul(&DVector::from_column_slice(g)))
+            .collect();
+        let (fp, tp) = if with_fp {
             let h = self.opts.fd_param_step * p.abs().max(1.0);
-            let side = |q: f64| -> Result<DVector<f64>, ContinuationError> {
-                let m = self.family.model_at(q)?;
-                let mut map = StrideMap::new(&m, self.stride.clone())?;
-                Ok(reduced_map(&mut map, u)?)
-            };
-            Some((side(p + h)? - side(p - h)?) / (2.0 * h))
+            let (fa, ta) = self.side(u, p + h)?;
+            let (fb, tb) = self.side(u, p - h)?;
+            let tp = ta
+                .iter()
+                .zip(&tb)
+                .map(|(a, b)| (a - b) / (2.0 * h))
+                .collect();
+            (Some((fa - fb) / (2.0 * h)), Some(tp))
         } else {
-            None
+            (None, None)
         };
-        Ok(Eval { f, fu, fp, stride })
+        Ok(Eval {
+            f,
+            fu,
+            fp,
+            tu,
+            tp,
+            stride,
+        })
     }
 
-    /// Newton at fixed `p` from `u`. Returns the solution, its evaluation and the iterations.
+    /// `π(P_q(χ(u)))` and the event times at parameter `q` (a stride without Jacobian).
+    fn side(&self, u: &[f64], q: f64) -> Result<(DVector<f64>, Vec<f64>), ContinuationError> {
+        let m = self.family.model_at(q)?;
+        let (n, r) = (m.dim(), m.reduced_dim());
+        let mut x = vec![0.0; n];
+        m.chart(u, &mut x);
+        let res = self.with_map(&m, |map| Ok(map.eval(&x, JacobianKind::None)?))?;
+        let mut pu = vec![0.0; r];
+        m.project(&res.x, &mut pu);
+        Ok((
+            DVector::from_vec(pu),
+            res.events.iter().map(|e| e.t).collect(),
+        ))
+    }
+
+    /// Newton at fixed `p` from `u`. Returns the solution, its evaluation (with `F_p` if
+    /// asked) and the iterations.
     pub fn correct_natural(
         &self,
         u: &DVector<f64>,
         p: f64,
         with_fp: bool,
     ) -> Result<(DVector<f64>, Eval, usize), ContinuationError> {
-        let mut u = u.clone();
-        let mut last = f64::INFINITY;
-        for it in 0..=self.opts.max_corrector_iters {
-            let e = self.eval(u.as_slice(), p, false)?;
-            let norm = e.f.norm();
-            if norm <= self.opts.corrector_tol {
-                let e = if with_fp {
-                    self.eval(u.as_slice(), p, true)?
-                } else {
-                    e
-                };
-                return Ok((u, e, it));
-            }
-            if !(norm.is_finite()) || (it > 2 && norm > last) {
-                break;
-            }
-            last = norm;
-            let du =
-                e.fu.clone()
-                    .lu()
-                    .solve(&(-&e.f))
-                    .ok_or(ContinuationError::Singular { p })?;
-            u += du;
-        }
-        Err(ContinuationError::Corrector {
-            p,
-            iterations: self.opts.max_corrector_iters,
-            residual: last,
-        })
+        let (u, e, it) = self.correct(u, Closure::Fixed(p))?;
+        let e = if with_fp {
+            self.eval(u.as_slice(), p, true)?
+        } else {
+            e
+        };
+        Ok((u, e, it))
     }
 
     /// Pseudo-arclength corrector from the predicted `z_pred` on the hyperplane normal to `tau`.
@@ -110,39 +177,161 @@ impl<'a, F: ModelFamily> Evaluator<'a, F> {
         z_pred: &DVector<f64>,
         tau: &DVector<f64>,
     ) -> Result<(DVector<f64>, Eval, usize), ContinuationError> {
-        let r = z_pred.len() - 1;
-        let mut z = z_pred.clone();
-        let mut last = f64::INFINITY;
-        for it in 0..=self.opts.max_corrector_iters {
-            let (u, p) = (z.rows(0, r).clone_owned(), z[r]);
-            let e = self.eval(u.as_slice(), p, true)?;
-            let plane = tau.dot(&(&z - z_pred));
-            let norm = e.f.norm().hypot(plane);
-            if norm <= self.opts.corrector_tol {
-                return Ok((z, e, it));
-            }
-            if !(norm.is_finite()) || (it > 2 && norm > last) {
-                break;
-            }
-            last = norm;
-            // `eval` was asked for `F_p`; without it the bordered matrix cannot be formed.
-            let fp = e.fp.as_ref().ok_or(ContinuationError::Singular { p })?;
-            let a = bordered(&e.fu, fp, tau);
-            let mut rhs = DVector::zeros(r + 1);
-            rhs.rows_mut(0, r).copy_from(&(-&e.f));
-            rhs[r] = -plane;
-            let dz = a
-                .lu()
-                .solve(&rhs)
-                .ok_or(ContinuationError::Singular { p })?;
-            z += dz;
-        }
-        Err(ContinuationError::Corrector {
-            p: z[r],
-            iterations: self.opts.max_corrector_iters,
-            residual: last,
-        })
+        let closure = Closure::Plane {
+            z_pred: z_pred.clone(),
+            tau: tau.clone(),
+        };
+        self.correct(z_pred, closure)
     }
+
+    /// Corrector onto the point of the branch where event `event` happens at `time`, from the
+    /// guess `z`.
+    pub fn correct_event_time(
+        &self,
+        z: &DVector<f64>,
+        event: usize,
+        time: f64,
+    ) -> Result<(DVector<f64>, Eval, usize), ContinuationError> {
+        self.correct(z, Closure::EventTime { event, time })
+    }
+
+    /// Solves `G = 0` of the closure by the damped Newton method from `z0`; the evaluation at
+    /// the solution comes with the result.
+    fn correct(
+        &self,
+        z0: &DVector<f64>,
+        closure: Closure,
+    ) -> Result<(DVector<f64>, Eval, usize), ContinuationError> {
+        let p_of = |z: &DVector<f64>| match &closure {
+            Closure::Fixed(p) => *p,
+            _ => z[z.len() - 1],
+        };
+        let system = CorrectorSystem {
+            ev: self,
+            closure: closure.clone(),
+            dim: z0.len(),
+            last: RefCell::new(None),
+        };
+        // The solver's residual test is relative to max(1, ‖z‖); the corrector's tolerance is
+        // absolute (units of u).
+        let newton = NewtonOptions {
+            ftol: self.opts.corrector_tol / z0.norm().max(1.0),
+            xtol: 0.0,
+            max_iters: self.opts.max_corrector_iters as u64,
+            ..NewtonOptions::default()
+        };
+        match solve(&system, z0, &newton) {
+            Ok(report) => {
+                let e = match system.last.into_inner() {
+                    Some((z, e)) if z == report.solution => e,
+                    _ => {
+                        let z = &report.solution;
+                        let with_fp = !matches!(closure, Closure::Fixed(_));
+                        let (u, p) = unknowns(z, &closure);
+                        self.eval(u.as_slice(), p, with_fp)?
+                    }
+                };
+                Ok((report.solution, e, report.iterations))
+            }
+            Err(NewtonError::System { error, .. }) => Err(error),
+            Err(NewtonError::Singular { iterate, .. }) => {
+                Err(ContinuationError::Singular { p: p_of(&iterate) })
+            }
+            Err(e) => {
+                let (p, residual) = match &e {
+                    NewtonError::Diverged {
+                        iterate, residual, ..
+                    }
+                    | NewtonError::MaxIterations {
+                        iterate, residual, ..
+                    } => (p_of(iterate), *residual),
+                    _ => (p_of(z0), f64::NAN),
+                };
+                Err(ContinuationError::Corrector {
+                    p,
+                    iterations: self.opts.max_corrector_iters,
+                    residual,
+                })
+            }
+        }
+    }
+}
+
+/// `(u, p)` of the corrector's unknowns.
+fn unknowns(z: &DVector<f64>, closure: &Closure) -> (DVector<f64>, f64) {
+    match closure {
+        Closure::Fixed(p) => (z.clone(), *p),
+        _ => {
+            let r = z.len() - 1;
+            (z.rows(0, r).clone_owned(), z[r])
+        }
+    }
+}
+
+/// A corrector as a square system for the Newton solver; keeps the last evaluation so that
+/// the one at the solution is not computed twice.
+struct CorrectorSystem<'e, 'a, F: ModelFamily> {
+    ev: &'e Evaluator<'a, F>,
+    closure: Closure,
+    dim: usize,
+    last: RefCell<Option<(DVector<f64>, Eval)>>,
+}
+
+impl<F: ModelFamily> SquareSystem for CorrectorSystem<'_, '_, F> {
+    type Error = ContinuationError;
+
+    fn dim(&self) -> usize {
+        self.dim
+    }
+
+    fn eval(&self, z: &DVector<f64>) -> Result<(DVector<f64>, DMatrix<f64>), ContinuationError> {
+        let (u, p) = unknowns(z, &self.closure);
+        let bordered_system = !matches!(self.closure, Closure::Fixed(_));
+        let e = self.ev.eval(u.as_slice(), p, bordered_system)?;
+        let (g, jac) = match &self.closure {
+            Closure::Fixed(_) => (e.f.clone(), e.fu.clone()),
+            Closure::Plane { z_pred, tau } => {
+                let fp = e.fp.as_ref().ok_or(ContinuationError::Singular { p })?;
+                (
+                    stack(&e.f, tau.dot(&(z - z_pred))),
+                    bordered(&e.fu, fp, tau),
+                )
+            }
+            Closure::EventTime { event, time } => {
+                let t = e
+                    .event_time(*event)
+                    .ok_or_else(|| missing_event(*event, p))?;
+                let fp = e.fp.as_ref().ok_or(ContinuationError::Singular { p })?;
+                let tp = e.tp.as_ref().and_then(|v| v.get(*event).copied());
+                let tp = tp.ok_or_else(|| missing_event(*event, p))?;
+                let mut row = DVector::zeros(u.len() + 1);
+                row.rows_mut(0, u.len()).copy_from(&e.tu[*event]);
+                row[u.len()] = tp;
+                let mut jac = bordered(&e.fu, fp, &row);
+                jac.set_row(u.len(), &row.transpose());
+                (stack(&e.f, t - time), jac)
+            }
+        };
+        *self.last.borrow_mut() = Some((z.clone(), e));
+        Ok((g, jac))
+    }
+}
+
+/// The stride has fewer events than the continuation's event index.
+fn missing_event(event: usize, p: f64) -> ContinuationError {
+    ContinuationError::invalid(
+        "predictor.event",
+        format!("event {event} does not occur in the stride (at p = {p})"),
+    )
+}
+
+/// `[v; last]`.
+fn stack(v: &DVector<f64>, last: f64) -> DVector<f64> {
+    let r = v.len();
+    let mut z = DVector::zeros(r + 1);
+    z.rows_mut(0, r).copy_from(v);
+    z[r] = last;
+    z
 }
 
 /// Events of the `period_k`-fold stride: `events_per_stride · max(period_k, 1)`, checked.

@@ -15,6 +15,28 @@ pub enum Predictor {
     /// Pseudo-arclength in `(u, p)` with a tangent predictor: passes folds (default).
     #[default]
     Arclength,
+    /// Natural continuation in the time of event `event` of the stride (counted from 0; a
+    /// hopper whose stride starts at lift-off has its flight time at event 0), with the model
+    /// parameter as an extra unknown (Zana et al. 2018 continue in the flight time because
+    /// everything is monotonic in it). Steps, `min_step` and `max_step` are in units of
+    /// time; `direction` is the initial direction of the parameter, as for the other
+    /// predictors, and the time keeps the sense it starts with; `p_min`/`p_max` still bound
+    /// the parameter. Stops where the event time is stationary along the branch.
+    EventTime {
+        /// Index of the event in the stride, below `stride.events_per_stride`.
+        event: usize,
+    },
+}
+
+impl Predictor {
+    /// In words: `natural parameter`, `pseudo-arclength`, `event time`.
+    pub fn name(self) -> &'static str {
+        match self {
+            Predictor::Natural => "natural parameter",
+            Predictor::Arclength => "pseudo-arclength",
+            Predictor::EventTime { .. } => "event time",
+        }
+    }
 }
 
 /// Largest number of points of one branch ([`ContinuationOptions::max_points`], a branch's
@@ -129,6 +151,17 @@ impl ContinuationOptions {
     pub fn validate(&self) -> Result<(), ContinuationError> {
         let bad = |field: &str, reason: String| Err(ContinuationError::invalid(field, reason));
         let positive = |x: f64| x > 0.0 && x.is_finite();
+        if let Predictor::EventTime { event } = self.predictor {
+            if event >= self.stride.events_per_stride {
+                return bad(
+                    "predictor.event",
+                    format!(
+                        "event {event} of a stride of {} events (counted from 0)",
+                        self.stride.events_per_stride
+                    ),
+                );
+            }
+        }
         if !positive(self.step) {
             return bad("step", format!("{} must be finite and > 0", Num(self.step)));
         }
@@ -346,6 +379,9 @@ mod tests {
             ("stride.t_max", |o| o.stride.t_max = f64::NAN),
             ("stride.events_per_stride", |o| {
                 o.stride.events_per_stride = 0
+            }),
+            ("predictor.event", |o| {
+                o.predictor = Predictor::EventTime { event: 1 }
             }),
             ("newton.armijo", |o| o.newton.armijo = 1.0),
             ("newton.ftol", |o| o.newton.ftol = f64::NAN),

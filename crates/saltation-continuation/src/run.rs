@@ -46,6 +46,23 @@ struct State {
     z: DVector<f64>,
     tau: DVector<f64>,
     point: BranchPoint,
+    /// `[∂T/∂u; ∂T/∂p]` of the continued event's time (event-time continuation only).
+    grad_t: Option<DVector<f64>>,
+}
+
+/// `[∂T_j/∂u; ∂T_j/∂p]` of event `j` from an evaluation with `F_p`.
+fn time_gradient(e: &Eval, j: usize) -> Option<DVector<f64>> {
+    let tu = e.tu.get(j)?;
+    let tp = *e.tp.as_ref()?.get(j)?;
+    Some(stack(tu, tp))
+}
+
+/// The event whose time parametrises the branch, if any.
+fn time_event(opts: &ContinuationOptions) -> Option<usize> {
+    match opts.predictor {
+        Predictor::EventTime { event } => Some(event),
+        _ => None,
+    }
 }
 
 /// Continues the branch from `start` within the options' bounds; `progress` is called after every
@@ -101,10 +118,17 @@ pub fn continue_branch<F: ModelFamily>(
         .as_ref()
         .and_then(|fp| tangent(&e0.fu, fp, &tau0))
         .ok_or(ContinuationError::Singular { p: start.param })?;
+    let grad_t = time_event(opts).and_then(|j| time_gradient(&e0, j));
+    // Event-time continuation: the time moves the way it does when `p` starts in `direction`,
+    // and keeps that sense (it is monotonic along the branches it is meant for).
+    let time_sign = grad_t
+        .as_ref()
+        .map_or(1.0, |g| if g.dot(&tau) < 0.0 { -1.0 } else { 1.0 });
     let mut state = State {
         z: stack(&u0, start.param),
         tau,
         point: make_point(family, &e0, u0.as_slice(), start.param, &ev)?,
+        grad_t,
     };
     let mut branch = Branch {
         label: start.label.clone(),
@@ -122,7 +146,7 @@ pub fn continue_branch<F: ModelFamily>(
     let mut ds = opts.step;
     let mut prev_z: Option<DVector<f64>> = None;
     while branch.points.len() < opts.max_points {
-        let attempt = step(&ev, &state, prev_z.as_ref(), ds, opts);
+        let attempt = step(&ev, &state, prev_z.as_ref(), ds, time_sign, opts);
         let (z, e, iters) = match attempt {
             Ok(ok) => ok,
             Err(err) => {
@@ -193,6 +217,7 @@ pub fn continue_branch<F: ModelFamily>(
                     stable: pd.multipliers.iter().all(|m| m.modulus() < 1.0),
                     multipliers: pd.multipliers.clone(),
                     admissible: point.admissible,
+                    event_times: point.event_times.clone(),
                     tests: point.tests,
                 });
                 branch.end = EndReason::StoppedAt(BifurcationKind::PeriodDoubling);
@@ -213,7 +238,13 @@ pub fn continue_branch<F: ModelFamily>(
             step: ds,
         });
         prev_z = Some(state.z.clone());
-        state = State { z, tau, point };
+        let grad_t = time_event(opts).and_then(|j| time_gradient(&e, j));
+        state = State {
+            z,
+            tau,
+            point,
+            grad_t,
+        };
         if iters <= opts.fast_iters {
             ds = (ds * opts.growth).min(opts.max_step);
         } else if iters + 2 >= opts.max_corrector_iters {
@@ -229,12 +260,30 @@ fn step<F: ModelFamily>(
     state: &State,
     prev_z: Option<&DVector<f64>>,
     ds: f64,
+    time_sign: f64,
     opts: &ContinuationOptions,
 ) -> Result<(DVector<f64>, Eval, usize), ContinuationError> {
     match opts.predictor {
         Predictor::Arclength => {
             let z_pred = &state.z + &state.tau * ds;
             ev.correct_arclength(&z_pred, &state.tau)
+        }
+        Predictor::EventTime { event } => {
+            let t = state
+                .point
+                .event_times
+                .get(event)
+                .copied()
+                .unwrap_or(f64::NAN);
+            let dt = time_sign * ds;
+            // Along the tangent, scaled so that the event time moves by dt to first order.
+            let rate = state.grad_t.as_ref().map_or(0.0, |g| g.dot(&state.tau));
+            let guess = if rate.abs() > 0.0 && (dt / rate).is_finite() {
+                &state.z + &state.tau * (dt / rate)
+            } else {
+                state.z.clone()
+            };
+            ev.correct_event_time(&guess, event, t + dt)
         }
         Predictor::Natural => {
             let (u, p) = split(&state.z);
@@ -315,6 +364,7 @@ fn make_point<F: ModelFamily>(
         multipliers,
         stable,
         admissible,
+        event_times: e.stride.events.iter().map(|x| x.t).collect(),
         tests,
     })
 }
@@ -356,6 +406,55 @@ fn detect<F: ModelFamily>(
     }
 }
 
+/// The step parameter of `next` seen from `state`: arclength along the tangent, `Δp` for the
+/// natural predictor, the change of the event time for event-time continuation.
+fn span(state: &State, next: &BranchPoint, z_b: &DVector<f64>, opts: &ContinuationOptions) -> f64 {
+    match opts.predictor {
+        Predictor::Arclength => state.tau.dot(&(z_b - &state.z)),
+        Predictor::Natural => next.param - state.z[state.z.len() - 1],
+        Predictor::EventTime { event } => {
+            let t = |p: &BranchPoint| p.event_times.get(event).copied().unwrap_or(f64::NAN);
+            t(next) - t(&state.point)
+        }
+    }
+}
+
+/// The branch point at step parameter `s` from `state` towards `z_b` (whose step parameter is
+/// `s_b`), corrected onto the branch.
+fn trial<F: ModelFamily>(
+    ev: &Evaluator<'_, F>,
+    state: &State,
+    z_b: &DVector<f64>,
+    s: f64,
+    s_b: f64,
+) -> Result<(DVector<f64>, Eval), ContinuationError> {
+    let w = s / s_b;
+    let interpolated = &state.z + (z_b - &state.z) * w;
+    match ev.opts.predictor {
+        Predictor::Arclength => {
+            let z_pred = &state.z + &state.tau * s;
+            let (z, e, _) = ev.correct_arclength(&z_pred, &state.tau)?;
+            Ok((z, e))
+        }
+        Predictor::Natural => {
+            let (u, _) = split(&interpolated);
+            let p = state.z[state.z.len() - 1] + s;
+            let (u, e, _) = ev.correct_natural(&u, p, false)?;
+            Ok((stack(&u, p), e))
+        }
+        Predictor::EventTime { event } => {
+            let t = state
+                .point
+                .event_times
+                .get(event)
+                .copied()
+                .unwrap_or(f64::NAN);
+            let (z, e, _) = ev.correct_event_time(&interpolated, event, t + s)?;
+            Ok((z, e))
+        }
+    }
+}
+
 /// Locates where admissibility changes between the last point (`s = 0`) and `next` by
 /// bisection on the step parameter `s` (each trial point corrected onto the branch) until the
 /// parameter bracket is below `locate_tol`; the reported point is the last admissible one.
@@ -367,12 +466,9 @@ fn locate_grazing<F: ModelFamily>(
     label: &str,
 ) -> Result<Bifurcation, ContinuationError> {
     let opts = ev.opts;
-    let (u_a, p_a) = split(&state.z);
+    let p_a = state.z[state.z.len() - 1];
     let z_b = stack(&DVector::from_column_slice(&next.u), next.param);
-    let s_b = match opts.predictor {
-        Predictor::Arclength => state.tau.dot(&(&z_b - &state.z)),
-        Predictor::Natural => next.param - p_a,
-    };
+    let s_b = span(state, next, &z_b, opts);
     let admissible_lo = state.point.admissible;
     let (mut s_lo, mut s_hi) = (0.0, s_b);
     let (mut p_lo, mut p_hi) = (p_a, next.param);
@@ -385,19 +481,7 @@ fn locate_grazing<F: ModelFamily>(
             break;
         }
         let s = 0.5 * (s_lo + s_hi);
-        let (z, e) = match opts.predictor {
-            Predictor::Arclength => {
-                let z_pred = &state.z + &state.tau * s;
-                let (z, e, _) = ev.correct_arclength(&z_pred, &state.tau)?;
-                (z, e)
-            }
-            Predictor::Natural => {
-                let w = s / s_b;
-                let guess = &u_a + (DVector::from_column_slice(&next.u) - &u_a) * w;
-                let (u, e, _) = ev.correct_natural(&guess, p_a + s, false)?;
-                (stack(&u, p_a + s), e)
-            }
-        };
+        let (z, e) = trial(ev, state, &z_b, s, s_b)?;
         let (u, p) = split(&z);
         let point = make_point(family, &e, u.as_slice(), p, ev)?;
         if point.admissible == admissible_lo {
@@ -437,15 +521,10 @@ fn locate<F: ModelFamily>(
     opts: &ContinuationOptions,
 ) -> Result<Bifurcation, ContinuationError> {
     let r = state.z.len() - 1;
-    let (u_a, p_a) = split(&state.z);
+    let p_a = state.z[r];
     let z_b = stack(&DVector::from_column_slice(&next.u), next.param);
-    let (mut s_lo, mut s_hi) = (
-        0.0,
-        match opts.predictor {
-            Predictor::Arclength => state.tau.dot(&(&z_b - &state.z)),
-            Predictor::Natural => next.param - p_a,
-        },
-    );
+    let s_b = span(state, next, &z_b, opts);
+    let (mut s_lo, mut s_hi) = (0.0, s_b);
     let (mut f_lo, mut f_hi) = (state.point.tests[i], next.tests[i]);
     let (mut p_lo, mut p_hi) = (p_a, next.param);
     let mut best: Option<(DVector<f64>, f64, Eval)> = None;
@@ -460,19 +539,7 @@ fn locate<F: ModelFamily>(
         } else {
             0.5 * (s_lo + s_hi)
         };
-        let (z, e) = match opts.predictor {
-            Predictor::Arclength => {
-                let z_pred = &state.z + &state.tau * s;
-                let (z, e, _) = ev.correct_arclength(&z_pred, &state.tau)?;
-                (z, e)
-            }
-            Predictor::Natural => {
-                let w = s / (next.param - p_a);
-                let guess = &u_a + (DVector::from_column_slice(&next.u) - &u_a) * w;
-                let (u, e, _) = ev.correct_natural(&guess, p_a + s, false)?;
-                (stack(&u, p_a + s), e)
-            }
-        };
+        let (z, e) = trial(ev, state, &z_b, s, s_b)?;
         let f = test_functions(&reduced_multipliers(&e.fu, opts)?)[i];
         let p = z[r];
         if f * f_lo > 0.0 {

@@ -39,6 +39,7 @@ pub use model::{identity, GuardInfo, HybridModel, Scalar};
 pub use params::{check_range, get_param, param_names, set_param, ParamError};
 pub use simulate::{simulate, SimulateOptions, Trace, MAX_SAMPLES, MAX_STRIDES};
 pub use stride::{
-    EventRecord, JacobianKind, StrideMap, StrideOptions, StrideResult, MAX_EVENTS_PER_STRIDE,
+    EventRecord, JacobianKind, StrideMap, StrideOptions, StrideResult, StrideWorkspace,
+    MAX_EVENTS_PER_STRIDE,
 };
 pub use variational::{ModeFlow, VariationalFlow};

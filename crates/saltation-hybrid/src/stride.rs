@@ -188,6 +188,10 @@ pub struct StrideResult {
     pub events: Vec<EventRecord>,
     /// The requested Jacobian (n×n), if any.
     pub jacobian: Option<DMatrix<f64>>,
+    /// With a Jacobian: the gradient `∂t_k/∂x₀` (length n) of each event's time,
+    /// `−h_x Ψ_k / (h_x f⁻)` with `Ψ_k = Φ_k S_{k−1} ⋯ S_1 Φ_1` the fixed-time Jacobian of the
+    /// state just before event k (empty without a Jacobian).
+    pub event_time_gradients: Vec<Vec<f64>>,
     /// Integrator work.
     pub stats: Stats,
 }
@@ -195,7 +199,16 @@ pub struct StrideResult {
 /// A stride map with its workspace (two integrators, Jacobian buffers), reusable across calls.
 pub struct StrideMap<'a, M: ?Sized> {
     model: &'a M,
+    ws: StrideWorkspace,
+}
+
+/// The workspace of a stride map without its model: two integrators and the Jacobian buffers.
+/// A caller that evaluates many models of one family (continuation: a new model at every
+/// parameter value) keeps it between maps ([`StrideMap::into_workspace`],
+/// [`StrideMap::with_workspace`]) instead of allocating it again.
+pub struct StrideWorkspace {
     opts: StrideOptions,
+    n: usize,
     plain: Solver<AnyStepper>,
     var: Solver<AnyStepper>,
     buf: Buffers,
@@ -208,18 +221,9 @@ struct Buffers {
     phi: Vec<f64>,
 }
 
-impl<'a, M: HybridModel + ?Sized> StrideMap<'a, M> {
-    /// A stride map of `model` with validated options; [`HybridError::NoGuards`] when the start
-    /// mode has no guard (the stride could only run into `t_max`; such a model is for
-    /// [`crate::simulate`], which takes the same options).
-    pub fn new(model: &'a M, opts: StrideOptions) -> Result<Self, HybridError> {
-        opts.validate_for(model)?;
-        if model.guards(opts.start_mode) == 0 {
-            return Err(HybridError::NoGuards {
-                mode: opts.start_mode,
-            });
-        }
-        let n = model.dim();
+impl StrideWorkspace {
+    /// A workspace for states of dimension `n` with the (already validated) options.
+    fn new(opts: StrideOptions, n: usize) -> Result<Self, HybridError> {
         let ode_err = |source| HybridError::Ode { mode: 0, source };
         let plain = Solver::new(opts.method.stepper(), opts.ode.clone()).map_err(ode_err)?;
         let var = Solver::new(opts.method.stepper(), opts.variational_ode(n)).map_err(ode_err)?;
@@ -230,17 +234,59 @@ impl<'a, M: HybridModel + ?Sized> StrideMap<'a, M> {
             phi: vec![0.0; n * n],
         };
         Ok(Self {
-            model,
             opts,
+            n,
             plain,
             var,
             buf,
         })
     }
+}
+
+/// The checks of [`StrideMap::new`] that depend on the model.
+fn check_model<M: HybridModel + ?Sized>(
+    model: &M,
+    opts: &StrideOptions,
+) -> Result<(), HybridError> {
+    opts.validate_for(model)?;
+    if model.guards(opts.start_mode) == 0 {
+        return Err(HybridError::NoGuards {
+            mode: opts.start_mode,
+        });
+    }
+    Ok(())
+}
+
+impl<'a, M: HybridModel + ?Sized> StrideMap<'a, M> {
+    /// A stride map of `model` with validated options; [`HybridError::NoGuards`] when the start
+    /// mode has no guard (the stride could only run into `t_max`; such a model is for
+    /// [`crate::simulate`], which takes the same options).
+    pub fn new(model: &'a M, opts: StrideOptions) -> Result<Self, HybridError> {
+        check_model(model, &opts)?;
+        let ws = StrideWorkspace::new(opts, model.dim())?;
+        Ok(Self { model, ws })
+    }
+
+    /// A stride map of `model` on a workspace left by an earlier map (same options; rebuilt if
+    /// the state dimension differs). The model is checked as by [`StrideMap::new`].
+    pub fn with_workspace(model: &'a M, ws: StrideWorkspace) -> Result<Self, HybridError> {
+        check_model(model, &ws.opts)?;
+        let ws = if ws.n == model.dim() {
+            ws
+        } else {
+            StrideWorkspace::new(ws.opts, model.dim())?
+        };
+        Ok(Self { model, ws })
+    }
+
+    /// The workspace, for [`StrideMap::with_workspace`].
+    pub fn into_workspace(self) -> StrideWorkspace {
+        self.ws
+    }
 
     /// The options in force.
     pub fn options(&self) -> &StrideOptions {
-        &self.opts
+        &self.ws.opts
     }
 
     /// The model.
@@ -266,19 +312,21 @@ impl<'a, M: HybridModel + ?Sized> StrideMap<'a, M> {
         }
         let with_jac = kind != JacobianKind::None;
         let len = if with_jac { n + n * n } else { n };
-        let b = &mut self.buf;
+        let b = &mut self.ws.buf;
         b.y[..n].copy_from_slice(x0);
         if with_jac {
             crate::model::identity(&mut b.y[n..n + n * n], n);
         }
-        let mut mode = self.opts.start_mode;
+        let mut mode = self.ws.opts.start_mode;
         let mut t = 0.0;
-        let mut events: Vec<EventRecord> = Vec::with_capacity(self.opts.events_per_stride.min(8));
-        let t_max = self.opts.t_max;
+        let mut events: Vec<EventRecord> =
+            Vec::with_capacity(self.ws.opts.events_per_stride.min(8));
+        let mut time_grads: Vec<Vec<f64>> = Vec::new();
+        let t_max = self.ws.opts.t_max;
         loop {
             let first = events.is_empty();
             let y0 = &b.y[..len];
-            let grazing_tol = self.opts.grazing_tol;
+            let grazing_tol = self.ws.opts.grazing_tol;
             let end = if with_jac {
                 let sys = VariationalFlow::new(model, mode);
                 let seg = Segment {
@@ -288,7 +336,7 @@ impl<'a, M: HybridModel + ?Sized> StrideMap<'a, M> {
                     first,
                     grazing_tol,
                 };
-                seg.advance(&mut self.var, t, y0, t_max, None, &mut b.jump)
+                seg.advance(&mut self.ws.var, t, y0, t_max, None, &mut b.jump)
             } else {
                 let sys = ModeFlow { model, mode };
                 let seg = Segment {
@@ -298,7 +346,7 @@ impl<'a, M: HybridModel + ?Sized> StrideMap<'a, M> {
                     first,
                     grazing_tol,
                 };
-                seg.advance(&mut self.plain, t, y0, t_max, None, &mut b.jump)
+                seg.advance(&mut self.ws.plain, t, y0, t_max, None, &mut b.jump)
             }?;
             let c = match end {
                 SegmentEnd::TimeReached => {
@@ -307,9 +355,16 @@ impl<'a, M: HybridModel + ?Sized> StrideMap<'a, M> {
                 SegmentEnd::Event(c) => c,
             };
             t = c.t;
-            let last = events.len() + 1 == self.opts.events_per_stride;
+            let last = events.len() + 1 == self.ws.opts.events_per_stride;
             if with_jac {
                 let jump = b.jump.jump();
+                // ∂t/∂x₀ = −h_x Ψ / (h_x f⁻), Ψ the Jacobian of the state just before the event.
+                let psi = &c.y_minus[n..n + n * n];
+                time_grads.push(
+                    (0..n)
+                        .map(|k| -(0..n).map(|l| jump.hx[l] * psi[l * n + k]).sum::<f64>() / c.hxf)
+                        .collect(),
+                );
                 if last && kind == JacobianKind::StrideMap {
                     terminal_factor(&jump, c.hxf, &mut b.fac);
                 } else {
@@ -342,9 +397,9 @@ impl<'a, M: HybridModel + ?Sized> StrideMap<'a, M> {
             mode = c.target;
             if last {
                 let stats = if with_jac {
-                    self.var.stats()
+                    self.ws.var.stats()
                 } else {
-                    self.plain.stats()
+                    self.ws.plain.stats()
                 };
                 let jacobian = with_jac.then(|| DMatrix::from_row_slice(n, n, &b.y[n..n + n * n]));
                 return Ok(StrideResult {
@@ -353,6 +408,7 @@ impl<'a, M: HybridModel + ?Sized> StrideMap<'a, M> {
                     period: t,
                     events,
                     jacobian,
+                    event_time_gradients: time_grads,
                     stats,
                 });
             }

@@ -11,5 +11,6 @@
 mod entry_properties;
 mod file_properties;
 mod hopper;
+mod hopper_continuation;
 #[path = "../stiff_reference.rs"]
 mod stiff_reference;

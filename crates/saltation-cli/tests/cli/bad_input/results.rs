@@ -6,7 +6,23 @@ use super::harness::Case;
 fn cases() -> Vec<Case> {
     use super::harness::Expect::{Fails, Succeeds};
     let cont = "simplest_walker_continuation.ron";
+    let hopper = "hopper_continuation.ron";
     vec![
+        Case::edit(
+            "continue: event-time predictor beyond the stride's events",
+            hopper,
+            &[("predictor: Arclength,", "predictor: EventTime(event: 2),")],
+            &["continue", "--out", "{out}"],
+        )
+        .expect(Fails(2, &["predictor.event", "event 2", "2 events"])),
+        Case::edit(
+            "continue: unknown predictor",
+            hopper,
+            &[("predictor: Arclength,", "predictor: FlightTime,")],
+            &["continue", "--out", "{out}"],
+        )
+        .expect(Fails(2, &["hopper_continuation.ron:", "FlightTime"]))
+        .located(),
         Case::edit(
             "continue: orbit_diagram count 0",
             cont,
