@@ -18,7 +18,8 @@ use serde::{Deserialize, Serialize};
 #[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
 #[serde(default, deny_unknown_fields)]
 pub struct AdmissibilityOptions {
-    /// Samples per stride from the dense output (default 4000; at most 10⁶).
+    /// Samples per stride from the dense output (default 1000; at most 10⁶). Right after
+    /// every event the state is checked exactly, whatever the sampling.
     pub samples: usize,
     /// Relative tolerance: a multiplier above `tol · max|λ|` or a gap below `−tol · max|gap|`
     /// over the stride is a violation (default 1e-9).
@@ -28,7 +29,7 @@ pub struct AdmissibilityOptions {
 impl Default for AdmissibilityOptions {
     fn default() -> Self {
         Self {
-            samples: 4000,
+            samples: 1000,
             tol: 1e-9,
         }
     }

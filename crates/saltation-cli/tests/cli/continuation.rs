@@ -28,7 +28,13 @@ fn check_shape(v: &Value, param: &str) -> Vec<Value> {
         assert!(b["period_k"].as_u64().is_some_and(|k| k >= 1));
         assert!(b["end"].as_str().is_some_and(|e| !e.is_empty()));
         for p in b["points"].as_array().unwrap() {
-            assert_eq!(keys(p), ["multipliers", "param", "period", "stable", "x0"]);
+            // Models with contact conditions (the constrained hopper) add `admissible`.
+            let mut expected = vec!["multipliers", "param", "period", "stable", "x0"];
+            if p.get("admissible").is_some() {
+                assert!(p["admissible"].as_bool().is_some());
+                expected.insert(0, "admissible");
+            }
+            assert_eq!(keys(p), expected);
             assert!(p["param"].as_f64().is_some());
             assert!(p["period"].as_f64().is_some_and(|t| t > 0.0));
             assert!(p["stable"].as_bool().is_some());
@@ -42,7 +48,7 @@ fn check_shape(v: &Value, param: &str) -> Vec<Value> {
         assert_eq!(keys(x), ["branch", "kind", "multipliers", "param", "x0"]);
         let kind = x["kind"].as_str().unwrap();
         assert!(
-            ["fold", "period_doubling", "neimark_sacker"].contains(&kind),
+            ["fold", "period_doubling", "neimark_sacker", "grazing"].contains(&kind),
             "{kind}"
         );
         let label = x["branch"].as_str().unwrap();
@@ -686,4 +692,43 @@ fn orbit_diagram_values_the_model_rejects_exit_2() {
         &["--from 3 --to 4 --count 3", "`orbit_diagram` = 3.5"],
     );
     assert!(!dir.join("out").exists());
+}
+
+#[test]
+fn hopper_branch_reports_admissibility_folds_and_grazing() {
+    // The shipped file cut to one short branch: from the d_G = -60 gait up through the grazing
+    // point (d_G = -51.74, the foot would be pulled down at touchdown beyond it) and the fold
+    // at d_G = -50.35.
+    let text = std::fs::read_to_string(model("hopper_continuation.ron")).unwrap();
+    let start = text.find("branches: [").unwrap();
+    let end = start + text[start..].find("        ],").unwrap() + "        ],".len();
+    let text = format!(
+        "{}branches: [(label: \"up\", from: -60.0, to: -45.0, guess: [1.016, 1.57], \
+         max_points: 30)],{}",
+        &text[..start],
+        &text[end..]
+    );
+    let dir = temp_dir("hopper");
+    let path = write(&dir, "hopper_short.ron", &text);
+    let out = dir.join("out");
+    let v = json(&["continue", &path, "--json", "--out", out.to_str().unwrap()]);
+    let branches = check_shape(&v, "d_G");
+    let points = branches[0]["points"].as_array().unwrap();
+    assert!(points.iter().all(|p| p["admissible"].is_boolean()));
+    assert_eq!(points[0]["admissible"], Value::Bool(true));
+    let kinds: Vec<(&str, f64)> = v["bifurcations"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|x| (x["kind"].as_str().unwrap(), x["param"].as_f64().unwrap()))
+        .collect();
+    let near = |kind: &str, at: f64| {
+        kinds
+            .iter()
+            .any(|(k, p)| *k == kind && (p - at).abs() < 1e-3)
+    };
+    assert!(
+        near("grazing", -51.7406) && near("fold", -50.3505),
+        "{kinds:?}"
+    );
 }
