@@ -3,6 +3,7 @@
 //! `γ̇_q q̇ = q̇ᵀ γ_qq q̇` (one second-order dual pass along `q̇`).
 
 use crate::system::{ContactSet, MechanicalSystem};
+use crate::work::with_buffer;
 use num_dual::{Dual, Dual2};
 use saltation_hybrid::Scalar;
 
@@ -48,6 +49,14 @@ pub struct ConstraintTerms<D> {
     pub convective: Vec<D>,
 }
 
+/// Output slices of [`constraint_terms_into`] (lengths r, r × n, r, r).
+pub(crate) struct TermsMut<'a, D> {
+    pub(crate) gamma: &'a mut [D],
+    pub(crate) jac: &'a mut [D],
+    pub(crate) rate: &'a mut [D],
+    pub(crate) convective: &'a mut [D],
+}
+
 /// [`ConstraintTerms`] of the active set `closed` at `(q, q̇)`: `n` first-order dual passes
 /// for the columns of `G`, one second-order pass along `q̇` for the rate and convective term.
 pub fn constraint_terms<S: MechanicalSystem + ?Sized, D: Scalar>(
@@ -56,34 +65,68 @@ pub fn constraint_terms<S: MechanicalSystem + ?Sized, D: Scalar>(
     q: &[D],
     qd: &[D],
 ) -> ConstraintTerms<D> {
-    let n = q.len();
-    let r = active_count(sys, closed);
-    let zero = q[0] * 0.0;
-    let one = zero + 1.0;
-    let mut jac = vec![zero; r * n];
-    if r > 0 {
-        let mut qe: Vec<Dual<D, f64>> = q.iter().map(|&v| Dual::new(v, zero)).collect();
-        let mut out = vec![Dual::new(zero, zero); r];
-        for j in 0..n {
-            qe[j].eps = one;
-            active_constraints(sys, closed, &qe, &mut out);
-            qe[j].eps = zero;
-            for (row, o) in out.iter().enumerate() {
-                jac[row * n + j] = o.eps;
-            }
+    let (n, r) = (q.len(), active_count(sys, closed));
+    let zero = D::zero();
+    let mut t = ConstraintTerms {
+        gamma: vec![zero; r],
+        jac: vec![zero; r * n],
+        rate: vec![zero; r],
+        convective: vec![zero; r],
+    };
+    let out = TermsMut {
+        gamma: &mut t.gamma,
+        jac: &mut t.jac,
+        rate: &mut t.rate,
+        convective: &mut t.convective,
+    };
+    constraint_terms_into(sys, closed, q, qd, out);
+    t
+}
+
+/// [`constraint_terms`] into caller-provided slices, without allocating for up to
+/// 64 coordinates and constraints: column `j` of `G` is the derivative
+/// part of `γ(q + ε e_j)`, and `γ(q + ε q̇)` to second order gives `γ`, `G q̇` and
+/// `q̇ᵀ γ_qq q̇` at once.
+pub(crate) fn constraint_terms_into<S: MechanicalSystem + ?Sized, D: Scalar>(
+    sys: &S,
+    closed: ContactSet,
+    q: &[D],
+    qd: &[D],
+    t: TermsMut<'_, D>,
+) {
+    let (n, r) = (q.len(), t.gamma.len());
+    let (zero, one) = (D::zero(), D::one());
+    if r == 0 {
+        return;
+    }
+    let d0 = Dual::new(zero, zero);
+    with_buffer(d0, n, |qe| {
+        for (e, &v) in qe.iter_mut().zip(q) {
+            *e = Dual::new(v, zero);
         }
-    }
-    let q2: Vec<Dual2<D, f64>> = q
-        .iter()
-        .zip(qd)
-        .map(|(&v, &w)| Dual2::new(v, w, zero))
-        .collect();
-    let mut out2 = vec![Dual2::new(zero, zero, zero); r];
-    active_constraints(sys, closed, &q2, &mut out2);
-    ConstraintTerms {
-        gamma: out2.iter().map(|o| o.re).collect(),
-        jac,
-        rate: out2.iter().map(|o| o.v1).collect(),
-        convective: out2.iter().map(|o| o.v2).collect(),
-    }
+        with_buffer(d0, r, |out| {
+            for j in 0..n {
+                qe[j].eps = one;
+                active_constraints(sys, closed, qe, out);
+                qe[j].eps = zero;
+                for (row, o) in out.iter().enumerate() {
+                    t.jac[row * n + j] = o.eps;
+                }
+            }
+        })
+    });
+    let d2 = Dual2::new(zero, zero, zero);
+    with_buffer(d2, n, |q2| {
+        for ((e, &v), &w) in q2.iter_mut().zip(q).zip(qd) {
+            *e = Dual2::new(v, w, zero);
+        }
+        with_buffer(d2, r, |out| {
+            active_constraints(sys, closed, q2, out);
+            for (k, o) in out.iter().enumerate() {
+                t.gamma[k] = o.re;
+                t.rate[k] = o.v1;
+                t.convective[k] = o.v2;
+            }
+        })
+    });
 }

@@ -32,14 +32,21 @@
 #![allow(clippy::neg_cmp_op_on_partial_ord)]
 
 mod admissibility;
+mod cache;
 pub mod constraints;
 mod error;
+mod jacobian;
+mod kernel;
+mod lu;
 mod model;
 mod saddle;
 mod section;
 mod system;
 #[cfg(test)]
 mod tests;
+#[cfg(test)]
+mod tests_kernel;
+mod work;
 
 pub use admissibility::{check_admissibility, AdmissibilityOptions};
 pub use error::MechanicsError;

@@ -2,11 +2,14 @@
 //! touchdown guard on each open contact's gap (inelastic impact), a lift-off guard on each
 //! closed contact's multiplier (identity reset).
 
+use crate::cache::Cache;
 use crate::constraints::multiplier_index;
 use crate::error::MechanicsError;
-use crate::saddle::{accelerations, impact_velocity, kinetic_energy};
+use crate::kernel::{Mode, Rhs};
+use crate::saddle::{impact_velocity, kinetic_energy};
 use crate::section::Section;
 use crate::system::{ContactSet, MechanicalSystem, MAX_CONTACTS};
+use crate::work::with_buffer;
 use saltation_hybrid::{GuardInfo, HybridModel, ParamError, Scalar};
 use saltation_ode::Direction;
 use serde::{Deserialize, Serialize};
@@ -50,6 +53,8 @@ pub struct Constrained<S> {
     system: S,
     options: ConstraintOptions,
     section: Option<Section>,
+    /// What the system declares constant, computed once.
+    cache: Cache,
 }
 
 impl<S: MechanicalSystem> Constrained<S> {
@@ -80,10 +85,12 @@ impl<S: MechanicalSystem> Constrained<S> {
         if let Some(s) = &section {
             s.validate(&system)?;
         }
+        let cache = Cache::new(&system, options.baumgarte);
         Ok(Self {
             system,
             options,
             section,
+            cache,
         })
     }
     /// [`Constrained::new`] with the system's own section and options
@@ -108,19 +115,63 @@ impl<S: MechanicalSystem> Constrained<S> {
     pub fn dofs(&self) -> usize {
         self.system.dofs()
     }
+    /// The contact mode `mode` with its cached constant pieces.
+    fn mode(&self, mode: usize) -> Mode<'_, S> {
+        let closed = ContactSet::from_mode(mode);
+        Mode {
+            sys: &self.system,
+            closed,
+            omega: self.options.baumgarte,
+            mass: self.cache.mass.as_deref(),
+            fixed: self.cache.mode(&self.system, closed),
+        }
+    }
+    /// `z = [q̈; λ]` of `mode` at the real state `x` handed to `f` (`None`: singular
+    /// saddle-point matrix); with `jac`, also `f_x` (NaN when singular).
+    fn with_solution<R>(
+        &self,
+        mode: usize,
+        x: &[f64],
+        mut jac: Option<&mut [f64]>,
+        f: impl FnOnce(Option<&[f64]>) -> R,
+    ) -> R {
+        let n = self.dofs();
+        let md = self.mode(mode);
+        let (q, v) = x[..2 * n].split_at(n);
+        with_buffer(0.0, n + md.active(), |z| {
+            match md.solve_real(q, v, z, jac.as_deref_mut()) {
+                Ok(()) => f(Some(z)),
+                Err(_) => {
+                    if let Some(j) = jac {
+                        j.fill(f64::NAN);
+                    }
+                    f(None)
+                }
+            }
+        })
+    }
+    /// The flow `[q̇, q̈]` of `mode` at the real state `x` (NaN accelerations when singular),
+    /// with `f_x` if asked for.
+    fn real_flow(&self, mode: usize, x: &[f64], dx: &mut [f64], jac: Option<&mut [f64]>) {
+        let n = self.dofs();
+        dx[..n].copy_from_slice(&x[n..2 * n]);
+        self.with_solution(mode, x, jac, |z| match z {
+            Some(z) => dx[n..2 * n].copy_from_slice(&z[..n]),
+            None => dx[n..2 * n].fill(f64::NAN),
+        });
+    }
+    /// Runs `f` on the real parts of `x` (for a scalar without derivative parts, `f64`).
+    fn with_real<D: Scalar, R>(x: &[D], f: impl FnOnce(&[f64]) -> R) -> R {
+        with_buffer(0.0, x.len(), |xr| {
+            xr.iter_mut().zip(x).for_each(|(a, b)| *a = b.re());
+            f(xr)
+        })
+    }
     /// Multipliers `λ` in `mode` at the state `x` (bilateral first, then the closed contacts);
     /// `None` if the saddle-point matrix is singular.
     pub fn multipliers(&self, mode: usize, x: &[f64]) -> Option<Vec<f64>> {
         let n = self.dofs();
-        accelerations(
-            &self.system,
-            ContactSet::from_mode(mode),
-            self.options.baumgarte,
-            &x[..n],
-            &x[n..],
-        )
-        .ok()
-        .map(|(_, l)| l)
+        self.with_solution(mode, x, None, |z| z.map(|z| z[n..].to_vec()))
     }
     /// Multiplier of contact `i` in `mode` (which must have it closed).
     pub fn contact_multiplier(&self, mode: usize, i: usize, x: &[f64]) -> Option<f64> {
@@ -169,17 +220,47 @@ impl<S: MechanicalSystem> HybridModel for Constrained<S> {
     fn mode_name(&self, mode: usize) -> String {
         self.system.mode_name(ContactSet::from_mode(mode))
     }
-    /// `x' = [q̇, q̈]` with `q̈` from the saddle-point system ([`accelerations`]); a singular
-    /// saddle-point matrix (redundant constraints) writes NaN, which the integrator reports.
+    /// `x' = [q̇, q̈]` with `q̈` from the saddle-point system ([`crate::accelerations`]); a
+    /// singular saddle-point matrix (redundant constraints) writes NaN, which the integrator
+    /// reports. A real scalar takes the allocation-free `f64` path.
     fn flow<D: Scalar>(&self, mode: usize, _t: f64, x: &[D], dx: &mut [D]) {
         let n = self.system.dofs();
-        let (q, qd) = x.split_at(n);
-        let closed = ContactSet::from_mode(mode);
-        dx[..n].copy_from_slice(qd);
-        match accelerations(&self.system, closed, self.options.baumgarte, q, qd) {
-            Ok((qdd, _)) => dx[n..].copy_from_slice(&qdd),
-            Err(_) => dx[n..].iter_mut().for_each(|v| *v = x[0] * 0.0 + f64::NAN),
+        if D::NDERIV == 0 {
+            return Self::with_real(&x[..2 * n], |xr| {
+                with_buffer(0.0, 2 * n, |dxr| {
+                    self.real_flow(mode, xr, dxr, None);
+                    dx.iter_mut()
+                        .zip(dxr.iter())
+                        .for_each(|(o, &v)| *o = D::from(v));
+                })
+            });
         }
+        let (q, qd) = x[..2 * n].split_at(n);
+        dx[..n].copy_from_slice(qd);
+        match self.mode(mode).solve_dual(q, qd, Rhs::Accelerations) {
+            Ok(z) => dx[n..2 * n].copy_from_slice(&z[..n]),
+            Err(_) => dx[n..2 * n].fill(D::from(f64::NAN)),
+        }
+    }
+    /// `f_x` by implicit differentiation of the saddle-point system (one dual pass over the
+    /// varying terms, then a solve on the real factors).
+    fn flow_jacobian(&self, mode: usize, _t: f64, x: &[f64], jac: &mut [f64]) -> bool {
+        let n = self.system.dofs();
+        with_buffer(0.0, 2 * n, |dx| self.real_flow(mode, x, dx, Some(jac)));
+        true
+    }
+    /// The flow and `f_x` from one factorisation (the flow bit for bit that of
+    /// [`HybridModel::flow`]).
+    fn flow_and_jacobian(
+        &self,
+        mode: usize,
+        _t: f64,
+        x: &[f64],
+        dx: &mut [f64],
+        jac: &mut [f64],
+    ) -> bool {
+        self.real_flow(mode, x, dx, Some(jac));
+        true
     }
     fn flow_time_derivative(&self, _mode: usize, _t: f64, _x: &[f64], dfdt: &mut [f64]) -> bool {
         dfdt.fill(0.0);
@@ -195,16 +276,16 @@ impl<S: MechanicalSystem> HybridModel for Constrained<S> {
         if !closed.contains(j) {
             return self.system.gap(j, &x[..n]);
         }
-        let k = multiplier_index(&self.system, closed, j);
-        match accelerations(
-            &self.system,
-            closed,
-            self.options.baumgarte,
-            &x[..n],
-            &x[n..],
-        ) {
-            Ok((_, lambda)) => lambda[k],
-            Err(_) => x[0] * 0.0 + f64::NAN,
+        let k = n + multiplier_index(&self.system, closed, j);
+        if D::NDERIV == 0 {
+            return Self::with_real(&x[..2 * n], |xr| {
+                self.with_solution(mode, xr, None, |z| D::from(z.map_or(f64::NAN, |z| z[k])))
+            });
+        }
+        let (q, qd) = x[..2 * n].split_at(n);
+        match self.mode(mode).solve_dual(q, qd, Rhs::Accelerations) {
+            Ok(z) => z[k],
+            Err(_) => D::from(f64::NAN),
         }
     }
     /// Touchdown: the gap falls through zero; lift-off: the multiplier rises through zero.
@@ -231,9 +312,13 @@ impl<S: MechanicalSystem> HybridModel for Constrained<S> {
         if closed.contains(j) {
             return;
         }
-        match impact_velocity(&self.system, closed.with(j), &x[..n], &x[n..]) {
-            Ok(v) => out[n..].copy_from_slice(&v),
-            Err(_) => out[n..].iter_mut().for_each(|v| *v = x[0] * 0.0 + f64::NAN),
+        let (q, qd) = x[..2 * n].split_at(n);
+        match self
+            .mode(closed.with(j).mode())
+            .solve_dual(q, qd, Rhs::Impact)
+        {
+            Ok(v) => out[n..2 * n].copy_from_slice(&v[..n]),
+            Err(_) => out[n..2 * n].fill(D::from(f64::NAN)),
         }
     }
     fn state_names(&self) -> Vec<String> {

@@ -2,34 +2,9 @@
 //! (index reduction to acceleration level; Zana et al. 2018, eq. 18), and the inelastic impact
 //! as the same system at the velocity level.
 
-use crate::constraints::{constraint_terms, ConstraintTerms};
+use crate::kernel::{Mode, Rhs};
 use crate::system::{ContactSet, MechanicalSystem};
-use saltation_hybrid::{solve_dense, Scalar, SingularMatrix};
-
-/// Solves `[[H, Gᵀ], [G, 0]] [a; b] = [top; bottom]` for `H` (n × n) and `G` (r × n), both
-/// row-major; returns `[a; b]` (length n + r).
-fn saddle_solve<D: Scalar>(
-    h: &[D],
-    g: &[D],
-    n: usize,
-    r: usize,
-    mut rhs: Vec<D>,
-) -> Result<Vec<D>, SingularMatrix> {
-    let m = n + r;
-    let zero = h[0] * 0.0;
-    let mut k = vec![zero; m * m];
-    for i in 0..n {
-        k[i * m..i * m + n].copy_from_slice(&h[i * n..(i + 1) * n]);
-    }
-    for c in 0..r {
-        for j in 0..n {
-            k[(n + c) * m + j] = g[c * n + j];
-            k[j * m + n + c] = g[c * n + j];
-        }
-    }
-    solve_dense(&mut k, &mut rhs, m, 1)?;
-    Ok(rhs)
-}
+use saltation_hybrid::{Scalar, SingularMatrix};
 
 /// Accelerations `q̈` and multipliers `λ` with the contacts `closed`:
 ///
@@ -37,7 +12,9 @@ fn saddle_solve<D: Scalar>(
 ///
 /// the acceleration-level constraint `γ̈ = 0` stabilised after Baumgarte (1972) as
 /// `γ̈ + 2ω γ̇ + ω² γ = 0` (critically damped; `ω = 0` is the plain index-1 form). Returns
-/// `(q̈, λ)`; `λ` has the bilateral multipliers first, then one per closed contact.
+/// `(q̈, λ)`; `λ` has the bilateral multipliers first, then one per closed contact. The
+/// matrix is factored in `f64`; the derivative parts of a dual scalar follow by iterative
+/// refinement on the same factors (exact to the scalar's order).
 pub fn accelerations<S: MechanicalSystem + ?Sized, D: Scalar>(
     sys: &S,
     closed: ContactSet,
@@ -45,27 +22,15 @@ pub fn accelerations<S: MechanicalSystem + ?Sized, D: Scalar>(
     q: &[D],
     qd: &[D],
 ) -> Result<(Vec<D>, Vec<D>), SingularMatrix> {
-    let n = q.len();
-    let zero = q[0] * 0.0;
-    let mut h = vec![zero; n * n];
-    sys.mass_matrix(q, &mut h);
-    let mut rhs = vec![zero; n];
-    sys.forces(closed, q, qd, &mut rhs);
-    for v in rhs.iter_mut() {
-        *v = -*v;
-    }
-    let ConstraintTerms {
-        gamma,
-        jac,
-        rate,
-        convective,
-    } = constraint_terms(sys, closed, q, qd);
-    let r = gamma.len();
-    for c in 0..r {
-        rhs.push(-convective[c] - rate[c] * (2.0 * baumgarte) - gamma[c] * (baumgarte * baumgarte));
-    }
-    let mut sol = saddle_solve(&h, &jac, n, r, rhs)?;
-    let lambda = sol.split_off(n);
+    let mode = Mode {
+        sys,
+        closed,
+        omega: baumgarte,
+        mass: None,
+        fixed: None,
+    };
+    let mut sol = mode.solve_dual(q, qd, Rhs::Accelerations)?;
+    let lambda = sol.split_off(q.len());
     Ok((sol, lambda))
 }
 
@@ -78,18 +43,15 @@ pub fn impact_velocity<S: MechanicalSystem + ?Sized, D: Scalar>(
     q: &[D],
     qd: &[D],
 ) -> Result<Vec<D>, SingularMatrix> {
-    let n = q.len();
-    let zero = q[0] * 0.0;
-    let mut h = vec![zero; n * n];
-    sys.mass_matrix(q, &mut h);
-    let terms = constraint_terms(sys, closed, q, qd);
-    let r = terms.gamma.len();
-    let mut rhs: Vec<D> = (0..n)
-        .map(|i| (0..n).fold(zero, |s, j| s + h[i * n + j] * qd[j]))
-        .collect();
-    rhs.extend(std::iter::repeat_n(zero, r));
-    let mut sol = saddle_solve(&h, &terms.jac, n, r, rhs)?;
-    sol.truncate(n);
+    let mode = Mode {
+        sys,
+        closed,
+        omega: 0.0,
+        mass: None,
+        fixed: None,
+    };
+    let mut sol = mode.solve_dual(q, qd, Rhs::Impact)?;
+    sol.truncate(q.len());
     Ok(sol)
 }
 

@@ -90,6 +90,21 @@ pub trait MechanicalSystem {
     }
     /// Gap `γ_i(q)` of contact `i`: positive open, zero closed.
     fn gap<D: Scalar>(&self, i: usize, q: &[D]) -> D;
+    /// Whether every constraint — the bilateral ones and every contact's gap — is affine in
+    /// `q`, `γ(q) = G q + γ₀` with a constant `G` (default `false`). Then `G` is computed once
+    /// per contact mode, the convective term `q̇ᵀγ_qq q̇` is zero and the flow makes no dual
+    /// pass over the constraints. Only an optimisation, and a promise: declared for a
+    /// nonlinear constraint, it gives wrong accelerations.
+    fn constraints_are_linear(&self) -> bool {
+        false
+    }
+    /// Whether the mass matrix `H` is the same at every `q` (default `false`). Then it is
+    /// evaluated once (at `q = 0`); with affine constraints
+    /// ([`MechanicalSystem::constraints_are_linear`]) the saddle-point matrix of every contact
+    /// mode is constant as well and is factored once. Only an optimisation, and a promise.
+    fn mass_matrix_is_constant(&self) -> bool {
+        false
+    }
     /// Name of the mode with the contacts `closed` (default: `"free"` or the closed contacts).
     fn mode_name(&self, closed: ContactSet) -> String {
         if closed.is_empty() {

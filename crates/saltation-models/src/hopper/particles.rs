@@ -116,10 +116,10 @@ impl MechanicalSystem for HopperParticles {
         };
         let s = (q[1] - q[2] - self.L0) * self.k + (qd[1] - qd[2]) * d;
         let m = self.masses();
-        c[0] = q[0] * 0.0 + m[0] * self.g;
+        c[0] = D::from(m[0] * self.g);
         c[1] = s + m[1] * self.g;
         c[2] = -s + m[2] * self.g;
-        c[3] = q[0] * 0.0 + m[3] * self.g;
+        c[3] = D::from(m[3] * self.g);
     }
     fn bilateral_count(&self) -> usize {
         2
@@ -138,6 +138,14 @@ impl MechanicalSystem for HopperParticles {
     /// `γ_g = z4` (eq. 8).
     fn gap<D: Scalar>(&self, _i: usize, q: &[D]) -> D {
         q[3]
+    }
+    /// `γ_b` and `γ_g` are linear in `q`.
+    fn constraints_are_linear(&self) -> bool {
+        true
+    }
+    /// `H = diag(m1, m2, m3, m4)` does not depend on `q`.
+    fn mass_matrix_is_constant(&self) -> bool {
+        true
     }
     fn mode_name(&self, closed: ContactSet) -> String {
         if closed.is_empty() {

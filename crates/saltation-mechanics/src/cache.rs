@@ -1,0 +1,136 @@
+//! What a constrained model computes once instead of at every flow evaluation: the constant
+//! mass matrix, and per contact mode the constant constraint Jacobian and the factors of the
+//! constant saddle-point matrix, as far as the system declares them constant
+//! ([`MechanicalSystem::mass_matrix_is_constant`],
+//! [`MechanicalSystem::constraints_are_linear`]).
+
+use crate::constraints::{active_count, constraint_terms};
+use crate::lu::{factor, inverse, subtract_product};
+use crate::system::{ContactSet, MechanicalSystem};
+use saltation_hybrid::SingularMatrix;
+use std::sync::OnceLock;
+
+/// The constant pieces of one contact mode.
+#[derive(Debug, Clone)]
+pub(crate) struct ModeConst {
+    /// Number of active constraints `r`.
+    pub(crate) r: usize,
+    /// `G = γ_q` (row-major r × n) when the constraints are affine.
+    pub(crate) jac: Option<Vec<f64>>,
+    /// `[[H, Gᵀ], [G, 0]]⁻¹` (row-major) when `H` is constant as well (or why the matrix is
+    /// singular).
+    pub(crate) inverse: Option<Result<Vec<f64>, SingularMatrix>>,
+    /// With the inverse: the constant part of `∂q̈/∂x`, `−(K⁻¹)_{q̈,λ} [ω² G, 2ω G]`
+    /// (row-major n × 2n; see [`crate::jacobian`]).
+    pub(crate) drift: Vec<f64>,
+}
+
+/// Assembles `K = [[H, Gᵀ], [G, 0]]` (row-major `(n + r)²`) into `k`.
+pub(crate) fn assemble(h: &[f64], g: &[f64], n: usize, r: usize, k: &mut [f64]) {
+    let m = n + r;
+    k[..m * m].fill(0.0);
+    for i in 0..n {
+        k[i * m..i * m + n].copy_from_slice(&h[i * n..(i + 1) * n]);
+    }
+    for c in 0..r {
+        for j in 0..n {
+            k[(n + c) * m + j] = g[c * n + j];
+            k[j * m + n + c] = g[c * n + j];
+        }
+    }
+}
+
+impl ModeConst {
+    fn new<S: MechanicalSystem + ?Sized>(
+        sys: &S,
+        closed: ContactSet,
+        mass: Option<&[f64]>,
+        omega: f64,
+    ) -> Self {
+        let (n, r) = (sys.dofs(), active_count(sys, closed));
+        let zeros = vec![0.0; n];
+        let jac = sys
+            .constraints_are_linear()
+            .then(|| constraint_terms(sys, closed, &zeros, &zeros).jac);
+        let inverse = match (&jac, mass) {
+            (Some(g), Some(h)) => {
+                let m = n + r;
+                let (mut lu, mut piv) = (vec![0.0; m * m], vec![0; m]);
+                assemble(h, g, n, r, &mut lu);
+                Some(factor(&mut lu, &mut piv, m).map(|()| inverse(&lu, &piv, m)))
+            }
+            _ => None,
+        };
+        let mut drift = Vec::new();
+        if let (Some(Ok(inv)), Some(g)) = (&inverse, &jac) {
+            let (m, n2) = (n + r, 2 * n);
+            let mut rx = vec![0.0; r * n2];
+            for k in 0..r {
+                for j in 0..n {
+                    rx[k * n2 + j] = omega * omega * g[k * n + j];
+                    rx[k * n2 + n + j] = 2.0 * omega * g[k * n + j];
+                }
+            }
+            drift = vec![0.0; n * n2];
+            subtract_product(&inv[n..], m, r, &rx, n2, &mut drift);
+        }
+        Self {
+            r,
+            jac,
+            inverse,
+            drift,
+        }
+    }
+}
+
+/// The constant pieces of a model, filled per mode on first use.
+#[derive(Clone, Default)]
+pub(crate) struct Cache {
+    /// `H` (row-major n × n) when constant.
+    pub(crate) mass: Option<Vec<f64>>,
+    /// Baumgarte rate `ω` of the model.
+    omega: f64,
+    modes: Vec<OnceLock<ModeConst>>,
+}
+
+impl Cache {
+    /// The cache of `sys` integrated with Baumgarte rate `omega` (the constant mass matrix is
+    /// evaluated at `q = 0`).
+    pub(crate) fn new<S: MechanicalSystem + ?Sized>(sys: &S, omega: f64) -> Self {
+        let n = sys.dofs();
+        let mass = sys.mass_matrix_is_constant().then(|| {
+            let mut h = vec![0.0; n * n];
+            sys.mass_matrix(&vec![0.0; n], &mut h);
+            h
+        });
+        let modes = (0..1usize << sys.contact_count())
+            .map(|_| OnceLock::new())
+            .collect();
+        Self { mass, omega, modes }
+    }
+
+    /// The constant pieces of contact mode `closed` (`None` for a mode the system does not
+    /// have).
+    pub(crate) fn mode<S: MechanicalSystem + ?Sized>(
+        &self,
+        sys: &S,
+        closed: ContactSet,
+    ) -> Option<&ModeConst> {
+        self.modes.get(closed.mode()).map(|cell| {
+            cell.get_or_init(|| ModeConst::new(sys, closed, self.mass.as_deref(), self.omega))
+        })
+    }
+}
+
+/// Derived from the system: two models with equal systems are equal whatever their caches.
+impl PartialEq for Cache {
+    fn eq(&self, _: &Self) -> bool {
+        true
+    }
+}
+
+impl std::fmt::Debug for Cache {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("Cache")
+    }
+}

@@ -1,0 +1,276 @@
+//! The saddle-point system of a contact mode (Zana et al. 2018, eq. 18),
+//!
+//! `K z = b`, `K = [[H, Gᵀ], [G, 0]]`, `z = [q̈; λ]`, `b = [−C; −q̇ᵀγ_qq q̇ − 2ω G q̇ − ω² γ]`,
+//!
+//! solved with one real LU factorisation of `K` and no heap allocation: in `f64`
+//! ([`Mode::solve_real`], the integrator's path, optionally with the flow Jacobian), or in any
+//! dual scalar ([`Mode::solve_dual`]), whose derivative parts come from the same real factors
+//! by iterative refinement instead of an elimination in dual arithmetic.
+
+use crate::cache::{assemble, ModeConst};
+use crate::constraints::{active_constraints, active_count, constraint_terms_into, TermsMut};
+use crate::lu::{apply, factor, matvec, solve};
+use crate::system::{ContactSet, MechanicalSystem};
+use crate::work::{split, with_buffer, with_scratch};
+use saltation_hybrid::{Scalar, SingularMatrix};
+
+/// One contact mode of a system, with whatever is constant in it.
+pub(crate) struct Mode<'a, S: ?Sized> {
+    pub(crate) sys: &'a S,
+    pub(crate) closed: ContactSet,
+    /// Baumgarte rate `ω`.
+    pub(crate) omega: f64,
+    /// The constant `H`, if declared.
+    pub(crate) mass: Option<&'a [f64]>,
+    /// The mode's constant pieces, if cached.
+    pub(crate) fixed: Option<&'a ModeConst>,
+}
+
+/// A factored saddle-point matrix.
+#[derive(Clone, Copy)]
+pub(crate) enum Factored<'a> {
+    /// LU factors and row swaps ([`crate::lu::factor`]).
+    Lu(&'a [f64], &'a [usize]),
+    /// The explicit inverse (of a constant matrix).
+    Inverse(&'a [f64]),
+}
+
+impl Factored<'_> {
+    /// `B ← K⁻¹ B` for `B` of `m × cols` (row-major).
+    pub(crate) fn solve<D: Scalar>(self, m: usize, b: &mut [D], cols: usize) {
+        match self {
+            Factored::Lu(lu, piv) => solve(lu, piv, m, b, cols),
+            Factored::Inverse(inv) => apply(inv, m, b, cols),
+        }
+    }
+}
+
+/// The right-hand side of a saddle solve.
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Rhs {
+    /// `[−C; −q̇ᵀγ_qq q̇ − 2ω G q̇ − ω² γ]`: accelerations and multipliers.
+    Accelerations,
+    /// `[H q̇; 0]`: post-impact velocity and impulse (Zana et al. 2018, eq. 27).
+    Impact,
+}
+
+impl<S: MechanicalSystem + ?Sized> Mode<'_, S> {
+    /// Number of active constraints `r`.
+    pub(crate) fn active(&self) -> usize {
+        self.fixed
+            .map_or_else(|| active_count(self.sys, self.closed), |f| f.r)
+    }
+
+    /// The constant `G`, if the constraints are affine and it is cached.
+    pub(crate) fn fixed_jac(&self) -> Option<&[f64]> {
+        self.fixed.and_then(|f| f.jac.as_deref())
+    }
+
+    /// `γ`, `G`, `G q̇` and `q̇ᵀγ_qq q̇` at `(q, q̇)` into `t` (with affine constraints, `G` is
+    /// the cached one and is not written).
+    fn terms<D: Scalar>(&self, q: &[D], v: &[D], t: TermsMut<'_, D>) {
+        let n = q.len();
+        match self.fixed_jac() {
+            Some(g) => {
+                t.gamma.fill(D::zero());
+                active_constraints(self.sys, self.closed, q, t.gamma);
+                for (k, rate) in t.rate.iter_mut().enumerate() {
+                    *rate = dot(&g[k * n..(k + 1) * n], v);
+                }
+                t.convective.fill(D::zero());
+            }
+            None => constraint_terms_into(self.sys, self.closed, q, v, t),
+        }
+    }
+
+    /// `z = [q̈; λ]` (length n + r) at `(q, q̇)` in `f64` into `z`; with `jac`, also the flow
+    /// Jacobian `f_x` (row-major 2n × 2n, see [`Mode::flow_jacobian`]) from the same factors.
+    pub(crate) fn solve_real(
+        &self,
+        q: &[f64],
+        v: &[f64],
+        z: &mut [f64],
+        jac: Option<&mut [f64]>,
+    ) -> Result<(), SingularMatrix> {
+        if let Some(fixed) = self.fixed {
+            if let (Some(Ok(inv)), Some(g)) = (&fixed.inverse, &fixed.jac) {
+                self.solve_constant(inv, g, q, v, z, jac);
+                return Ok(());
+            }
+        }
+        let (n, r) = (q.len(), self.active());
+        let m = n + r;
+        let cols = if jac.is_some() { 2 * n } else { 0 };
+        let lens = [n * n, r * n, r, r, r, m, m * m, m * cols];
+        with_scratch(lens.iter().sum(), m, |w, piv| {
+            let [hw, gw, gamma, rate, convective, b, kw, rx] = split(w, lens);
+            let h: &[f64] = match self.mass {
+                Some(h) => h,
+                None => {
+                    hw.fill(0.0);
+                    self.sys.mass_matrix(q, hw);
+                    hw
+                }
+            };
+            self.terms(
+                q,
+                v,
+                TermsMut {
+                    gamma: &mut *gamma,
+                    jac: &mut *gw,
+                    rate: &mut *rate,
+                    convective: &mut *convective,
+                },
+            );
+            let g: &[f64] = self.fixed_jac().unwrap_or(gw);
+            let z = &mut z[..m];
+            b[..n].fill(0.0);
+            self.sys.forces(self.closed, q, v, &mut b[..n]);
+            for c in &mut b[..n] {
+                *c = -*c;
+            }
+            let (w1, w2) = (2.0 * self.omega, self.omega * self.omega);
+            for k in 0..r {
+                b[n + k] = -convective[k] - rate[k] * w1 - gamma[k] * w2;
+            }
+            let k = match self.fixed.and_then(|f| f.inverse.as_ref()) {
+                Some(Ok(inv)) => {
+                    matvec(inv, m, b, z);
+                    Factored::Inverse(inv)
+                }
+                Some(Err(e)) => return Err(*e),
+                None => {
+                    assemble(h, g, n, r, kw);
+                    factor(kw, piv, m)?;
+                    z.copy_from_slice(b);
+                    solve(kw, piv, m, z, 1);
+                    Factored::Lu(kw, piv)
+                }
+            };
+            if let Some(jac) = jac {
+                self.flow_jacobian(q, v, z, g, k, rx, jac);
+            }
+            Ok(())
+        })
+    }
+
+    /// [`Mode::solve_real`] with a constant `K` (given by its inverse) and constant `G`:
+    /// `z = K⁻¹ [−C; −2ω G q̇ − ω² γ]`.
+    fn solve_constant(
+        &self,
+        inv: &[f64],
+        g: &[f64],
+        q: &[f64],
+        v: &[f64],
+        z: &mut [f64],
+        jac: Option<&mut [f64]>,
+    ) {
+        let n = q.len();
+        let r = g.len() / n.max(1);
+        let m = n + r;
+        with_buffer(0.0, m + r, |w| {
+            let (b, gamma) = w.split_at_mut(m);
+            self.sys.forces(self.closed, q, v, &mut b[..n]);
+            active_constraints(self.sys, self.closed, q, gamma);
+            let (w1, w2) = (2.0 * self.omega, self.omega * self.omega);
+            let (top, bottom) = b.split_at_mut(n);
+            for c in top {
+                *c = -*c;
+            }
+            for ((bk, gk), &gamma) in bottom.iter_mut().zip(g.chunks_exact(n)).zip(&*gamma) {
+                *bk = -w1 * dot(gk, v) - w2 * gamma;
+            }
+            matvec(inv, m, b, &mut z[..m]);
+        });
+        if let Some(jac) = jac {
+            with_scratch(m * 2 * n, 0, |rx, _| {
+                self.flow_jacobian(q, v, &z[..m], g, Factored::Inverse(inv), rx, jac)
+            });
+        }
+    }
+
+    /// `z = K⁻¹ b` in any scalar `D` (allocates; for automatic differentiation and the
+    /// impact). `K`'s real part is factored in `f64`; `z₁ = K₀⁻¹ b`, then `D::NDERIV` steps of
+    /// `z ← z + K₀⁻¹ (b − K z)`: the error of `z₁` has no real part and each step raises its
+    /// order in the derivative parts by one, so the derivatives up to `D`'s order are exact
+    /// (the scheme of num-dual's implicit derivatives).
+    pub(crate) fn solve_dual<D: Scalar>(
+        &self,
+        q: &[D],
+        v: &[D],
+        rhs: Rhs,
+    ) -> Result<Vec<D>, SingularMatrix> {
+        let (n, r) = (q.len(), self.active());
+        let m = n + r;
+        let mut w = vec![D::zero(); n * n + r * n + 3 * r + 3 * m];
+        let [h, g, gamma, rate, convective, b, z, res] =
+            split(&mut w, [n * n, r * n, r, r, r, m, m, m]);
+        match self.mass {
+            Some(hc) => h.iter_mut().zip(hc).for_each(|(a, &c)| *a = D::from(c)),
+            None => self.sys.mass_matrix(q, h),
+        }
+        let t = TermsMut {
+            gamma: &mut *gamma,
+            jac: &mut *g,
+            rate: &mut *rate,
+            convective: &mut *convective,
+        };
+        self.terms(q, v, t);
+        if let Some(gc) = self.fixed_jac() {
+            g.iter_mut().zip(gc).for_each(|(a, &c)| *a = D::from(c));
+        }
+        match rhs {
+            Rhs::Accelerations => {
+                self.sys.forces(self.closed, q, v, &mut b[..n]);
+                let (w1, w2) = (2.0 * self.omega, self.omega * self.omega);
+                for c in &mut b[..n] {
+                    *c = -*c;
+                }
+                for k in 0..r {
+                    b[n + k] = -convective[k] - rate[k] * w1 - gamma[k] * w2;
+                }
+            }
+            Rhs::Impact => {
+                for i in 0..n {
+                    b[i] = dot(&h[i * n..(i + 1) * n], v);
+                }
+            }
+        }
+        let cached = self.fixed.and_then(|f| f.inverse.as_ref());
+        with_scratch(m * m, m, |kw, piv| {
+            let k = match cached {
+                Some(Ok(inv)) => Factored::Inverse(inv),
+                Some(Err(e)) => return Err(*e),
+                None => {
+                    let hr: Vec<f64> = h.iter().map(|x| x.re()).collect();
+                    let gr: Vec<f64> = g.iter().map(|x| x.re()).collect();
+                    assemble(&hr, &gr, n, r, kw);
+                    factor(kw, piv, m)?;
+                    Factored::Lu(kw, piv)
+                }
+            };
+            z.copy_from_slice(b);
+            k.solve(m, z, 1);
+            for _ in 0..D::NDERIV {
+                // res = b − K z
+                let (a, lam) = z.split_at(n);
+                for i in 0..n {
+                    let gt: D = (0..r).map(|k| g[k * n + i] * lam[k]).sum();
+                    res[i] = b[i] - dot(&h[i * n..(i + 1) * n], a) - gt;
+                }
+                for k in 0..r {
+                    res[n + k] = b[n + k] - dot(&g[k * n..(k + 1) * n], a);
+                }
+                k.solve(m, res, 1);
+                z.iter_mut().zip(res.iter()).for_each(|(x, d)| *x += *d);
+            }
+            Ok(())
+        })?;
+        Ok(z.to_vec())
+    }
+}
+
+/// `Σ_j a_j x_j` for real `a` or scalars of the same type as `x`.
+pub(crate) fn dot<A: Copy, D: Scalar + std::ops::Mul<A, Output = D>>(a: &[A], x: &[D]) -> D {
+    a.iter().zip(x).fold(D::zero(), |s, (&c, &v)| s + v * c)
+}
