@@ -2,10 +2,11 @@
 //!
 //! `K z = b`, `K = [[H, Gᵀ], [G, 0]]`, `z = [q̈; λ]`, `b = [−C; −q̇ᵀγ_qq q̇ − 2ω G q̇ − ω² γ]`,
 //!
-//! solved with one real LU factorisation of `K` and no heap allocation: in `f64`
-//! ([`Mode::solve_real`], the integrator's path, optionally with the flow Jacobian), or in any
-//! dual scalar ([`Mode::solve_dual`]), whose derivative parts come from the same real factors
-//! by iterative refinement instead of an elimination in dual arithmetic.
+//! with one real factorisation of `K` (none when `K` is constant: its inverse is cached): in
+//! `f64` without heap allocation ([`Mode::solve_real`], the integrator's path, optionally with
+//! the flow Jacobian), or in any dual scalar ([`Mode::solve_dual`]), whose derivative parts
+//! come from the same real factors by iterative refinement instead of an elimination in dual
+//! arithmetic.
 
 use crate::cache::{assemble, ModeConst};
 use crate::constraints::{active_constraints, active_count, constraint_terms_into, TermsMut};
@@ -93,9 +94,13 @@ impl<S: MechanicalSystem + ?Sized> Mode<'_, S> {
         jac: Option<&mut [f64]>,
     ) -> Result<(), SingularMatrix> {
         if let Some(fixed) = self.fixed {
-            if let (Some(Ok(inv)), Some(g)) = (&fixed.inverse, &fixed.jac) {
-                self.solve_constant(inv, g, q, v, z, jac);
-                return Ok(());
+            match (&fixed.inverse, &fixed.jac) {
+                (Some(Ok(inv)), Some(g)) => {
+                    self.solve_constant(inv, g, q, v, z, jac);
+                    return Ok(());
+                }
+                (Some(Err(e)), _) => return Err(*e),
+                _ => {}
             }
         }
         let (n, r) = (q.len(), self.active());
@@ -133,22 +138,12 @@ impl<S: MechanicalSystem + ?Sized> Mode<'_, S> {
             for k in 0..r {
                 b[n + k] = -convective[k] - rate[k] * w1 - gamma[k] * w2;
             }
-            let k = match self.fixed.and_then(|f| f.inverse.as_ref()) {
-                Some(Ok(inv)) => {
-                    matvec(inv, m, b, z);
-                    Factored::Inverse(inv)
-                }
-                Some(Err(e)) => return Err(*e),
-                None => {
-                    assemble(h, g, n, r, kw);
-                    factor(kw, piv, m)?;
-                    z.copy_from_slice(b);
-                    solve(kw, piv, m, z, 1);
-                    Factored::Lu(kw, piv)
-                }
-            };
+            assemble(h, g, n, r, kw);
+            factor(kw, piv, m)?;
+            z.copy_from_slice(b);
+            solve(kw, piv, m, z, 1);
             if let Some(jac) = jac {
-                self.flow_jacobian(q, v, z, g, k, rx, jac);
+                self.flow_jacobian(q, v, z, g, Factored::Lu(kw, piv), rx, jac);
             }
             Ok(())
         })

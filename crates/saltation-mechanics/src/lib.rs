@@ -28,6 +28,19 @@
 //!   and their velocities; the rest follow from the constraints.
 //! - **Admissibility** of an orbit ([`check_admissibility`]): every contact pushes through its
 //!   contact phase, every open gap stays open.
+//!
+//! ## Cost
+//! The flow is evaluated at every integration stage, so it allocates nothing in `f64`
+//! (stack buffers and a per-thread scratch pool) and factors the saddle-point matrix `K` once
+//! per call in `f64`. The flow Jacobian `f_x` (for the variational equations) is not
+//! differentiated through the solve but derived from it: with `z = [q̈; λ]`,
+//! `z_x = −K⁻¹ ∂(K z − b)/∂x` at fixed `z`, one dual pass over the user's functions and a
+//! solve on the same factors. Dual scalars (guard gradients, reset Jacobians) reuse the real
+//! factors too, by iterative refinement. A system that declares its mass matrix constant and
+//! its constraints affine ([`MechanicalSystem::mass_matrix_is_constant`],
+//! [`MechanicalSystem::constraints_are_linear`]) gets `K⁻¹`, `G` and the constant part of
+//! `f_x` computed once per contact mode; its flow is then `C`, `γ` and one product with
+//! `K⁻¹`.
 #![warn(missing_docs)]
 #![allow(clippy::neg_cmp_op_on_partial_ord)]
 

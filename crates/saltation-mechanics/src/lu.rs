@@ -59,6 +59,9 @@ pub(crate) fn factor(a: &mut [f64], piv: &mut [usize], n: usize) -> Result<(), S
 /// derivative parts of a dual right-hand side are solved by the same real factors. Whole rows
 /// are combined at a time (the inner loops run along the columns).
 pub(crate) fn solve<D: Scalar>(lu: &[f64], piv: &[usize], n: usize, b: &mut [D], cols: usize) {
+    if cols == 1 {
+        return solve_vector(lu, piv, n, &mut b[..n]);
+    }
     for (k, &p) in piv[..n].iter().enumerate() {
         if p > k {
             let (head, tail) = b.split_at_mut(p * cols);
@@ -87,6 +90,29 @@ pub(crate) fn solve<D: Scalar>(lu: &[f64], piv: &[usize], n: usize, b: &mut [D],
         }
         let inv = lu[k * n + k];
         bk.iter_mut().for_each(|x| *x *= inv);
+    }
+}
+
+/// [`solve`] for one right-hand side.
+fn solve_vector<D: Scalar>(lu: &[f64], piv: &[usize], n: usize, b: &mut [D]) {
+    for (k, &p) in piv[..n].iter().enumerate() {
+        b.swap(k, p);
+    }
+    for k in 0..n {
+        let (head, tail) = b.split_at_mut(k + 1);
+        let bk = head[k];
+        for (x, &l) in tail.iter_mut().zip(lu[k..].iter().step_by(n).skip(k + 1)) {
+            *x -= bk * l;
+        }
+    }
+    for k in (0..n).rev() {
+        let (head, tail) = b.split_at_mut(k + 1);
+        let u = &lu[k * n + k + 1..(k + 1) * n];
+        let s = u
+            .iter()
+            .zip(tail.iter())
+            .fold(head[k], |s, (&u, &x)| s - x * u);
+        head[k] = s * lu[k * n + k];
     }
 }
 
