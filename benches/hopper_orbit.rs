@@ -14,9 +14,8 @@ use saltation::hybrid::ad::flow_jacobian;
 use saltation::hybrid::{HybridModel, JacobianKind, Scalar, StrideMap};
 use saltation::mechanics::{Constrained, ContactSet, MechanicalSystem, Section};
 use saltation::models::hopper::{
-    Hopper, HopperParams, HopperParticles, HopperUnconstrained, FLIGHT, GROUND,
+    stride_options, Hopper, HopperParams, HopperParticles, HopperUnconstrained, FLIGHT, GROUND,
 };
-use saltation::ode::{Atol, Method};
 use saltation::orbit::{find_periodic_orbit, OrbitOptions};
 use std::hint::black_box;
 
@@ -24,14 +23,10 @@ use std::hint::black_box;
 const GUESS: [f64; 2] = [1.02, 1.7];
 
 fn options() -> OrbitOptions {
-    let mut o = OrbitOptions::default();
-    o.stride.method = Method::Dop853;
-    o.stride.ode.rtol = 1e-12;
-    o.stride.ode.atol = Atol::Scalar(1e-12);
-    o.stride.start_mode = FLIGHT;
-    o.stride.events_per_stride = 2;
-    o.stride.t_max = 20.0;
-    o
+    OrbitOptions {
+        stride: stride_options(1e-12, 20.0),
+        ..OrbitOptions::default()
+    }
 }
 
 fn constrained() -> Hopper {

@@ -7,8 +7,9 @@ use saltation::continuation::{
     continue_branch, Bifurcation, BifurcationKind, Branch, ContinuationOptions, Predictor, Start,
 };
 use saltation::hybrid::{simulate, HybridModel, ParamError, SimulateOptions, StrideOptions};
-use saltation::models::hopper::{closed_form, Hopper, HopperParams, HopperParticles, FLIGHT};
-use saltation::ode::{Atol, Method};
+use saltation::models::hopper::{
+    closed_form, stride_options, Hopper, HopperParams, HopperParticles, FLIGHT,
+};
 use saltation::orbit::Multiplier;
 use std::time::{Duration, Instant};
 
@@ -42,12 +43,7 @@ pub fn options() -> ContinuationOptions {
         locate_tol: 1e-7,
         ..ContinuationOptions::default()
     };
-    o.stride.method = Method::Dop853;
-    o.stride.ode.rtol = TOL;
-    o.stride.ode.atol = Atol::Scalar(TOL);
-    o.stride.start_mode = FLIGHT;
-    o.stride.events_per_stride = 2;
-    o.stride.t_max = T_MAX;
+    o.stride = stride_options(TOL, T_MAX);
     o.newton.ftol = 1e-10;
     o.newton.xtol = 1e-12;
     o

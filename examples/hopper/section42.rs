@@ -7,9 +7,9 @@ use saltation::hybrid::ad::{guard_gradient, reset_jacobian};
 use saltation::hybrid::saltation::{saltation_matrix, Jump};
 use saltation::hybrid::{EventRecord, HybridModel, JacobianKind, StrideMap};
 use saltation::models::hopper::{
-    closed_form, Hopper, HopperParams, HopperParticles, HopperUnconstrained, FLIGHT, GROUND,
+    closed_form, stride_options, Hopper, HopperParams, HopperParticles, HopperUnconstrained,
+    FLIGHT, GROUND,
 };
-use saltation::ode::{Atol, Method};
 use saltation::orbit::{
     eigenvalues, find_periodic_orbit, section_jacobian, OrbitOptions, PeriodicOrbit,
 };
@@ -27,13 +27,10 @@ const REPEATS: usize = 7;
 /// Orbit settings: DOP853 at `rtol = atol = tol`, a stride from lift-off through touchdown and
 /// lift-off, at most 20 s.
 fn orbit_options(tol: f64) -> OrbitOptions {
-    let mut o = OrbitOptions::default();
-    o.stride.method = Method::Dop853;
-    o.stride.ode.rtol = tol;
-    o.stride.ode.atol = Atol::Scalar(tol);
-    o.stride.start_mode = FLIGHT;
-    o.stride.events_per_stride = 2;
-    o.stride.t_max = 20.0;
+    let mut o = OrbitOptions {
+        stride: stride_options(tol, 20.0),
+        ..OrbitOptions::default()
+    };
     o.newton.ftol = 1e-13;
     o.newton.xtol = 1e-15;
     o

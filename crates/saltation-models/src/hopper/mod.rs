@@ -14,3 +14,16 @@ mod unconstrained;
 pub use params::HopperParams;
 pub use particles::{Hopper, HopperParticles, FLIGHT, GROUND};
 pub use unconstrained::HopperUnconstrained;
+
+/// The hopper's stride for both forms: from lift-off in flight ([`FLIGHT`]) through touchdown and
+/// the next lift-off (two events), DOP853 at `rtol = atol = tol`, at most `t_max` long.
+pub fn stride_options(tol: f64, t_max: f64) -> saltation_hybrid::StrideOptions {
+    saltation_hybrid::StrideOptions {
+        method: saltation_ode::Method::Dop853,
+        ode: saltation_ode::SolverOptions::with_tol(tol),
+        start_mode: FLIGHT,
+        events_per_stride: 2,
+        t_max,
+        ..saltation_hybrid::StrideOptions::default()
+    }
+}

@@ -13,22 +13,18 @@ use saltation_mechanics::{
     ViolationKind,
 };
 use saltation_models::hopper::{
-    Hopper, HopperParams, HopperParticles, HopperUnconstrained, FLIGHT, GROUND,
+    stride_options, Hopper, HopperParams, HopperParticles, HopperUnconstrained, FLIGHT, GROUND,
 };
-use saltation_ode::{Atol, Method};
 use saltation_orbit::{find_periodic_orbit, stride_jacobian_fd, OrbitOptions, PeriodicOrbit};
 
 /// Lift-off guess `(z_U, ż_U)` near the §4.2 gait.
 const GUESS: [f64; 2] = [1.02, 1.7];
 
 fn options(tol: f64) -> OrbitOptions {
-    let mut o = OrbitOptions::default();
-    o.stride.method = Method::Dop853;
-    o.stride.ode.rtol = tol;
-    o.stride.ode.atol = Atol::Scalar(tol);
-    o.stride.start_mode = FLIGHT;
-    o.stride.events_per_stride = 2;
-    o.stride.t_max = 20.0;
+    let mut o = OrbitOptions {
+        stride: stride_options(tol, 20.0),
+        ..OrbitOptions::default()
+    };
     o.newton.ftol = 1e-13;
     o.newton.xtol = 1e-15;
     o

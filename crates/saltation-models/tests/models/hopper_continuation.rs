@@ -10,8 +10,7 @@ use saltation_continuation::{
 use saltation_hybrid::ParamError;
 use saltation_mechanics::Constrained;
 use saltation_models::hopper::closed_form::{periodic_orbit_at_flight_time, LiftoffGuess};
-use saltation_models::hopper::{Hopper, HopperParams, HopperParticles, FLIGHT};
-use saltation_ode::{Atol, Method};
+use saltation_models::hopper::{stride_options, Hopper, HopperParams, HopperParticles};
 
 fn family(d_g: f64) -> Result<Hopper, ParamError> {
     let p = HopperParams {
@@ -27,22 +26,16 @@ fn family(d_g: f64) -> Result<Hopper, ParamError> {
 }
 
 fn options(predictor: Predictor, step: f64, max_step: f64) -> ContinuationOptions {
-    let mut o = ContinuationOptions {
+    ContinuationOptions {
         predictor,
         step,
         max_step,
         min_step: 1e-9,
         corrector_tol: 1e-10,
         max_points: 150,
+        stride: stride_options(1e-11, 5.0),
         ..ContinuationOptions::default()
-    };
-    o.stride.method = Method::Dop853;
-    o.stride.ode.rtol = 1e-11;
-    o.stride.ode.atol = Atol::Scalar(1e-11);
-    o.stride.start_mode = FLIGHT;
-    o.stride.events_per_stride = 2;
-    o.stride.t_max = 5.0;
-    o
+    }
 }
 
 fn run(opts: &ContinuationOptions, p_max: f64) -> Branch {
