@@ -20,7 +20,7 @@
 
 use crate::error::ContinuationError;
 use crate::family::ModelFamily;
-use crate::options::ContinuationOptions;
+use crate::options::{ContinuationOptions, Predictor};
 use nalgebra::{DMatrix, DVector};
 use saltation_hybrid::{
     HybridModel, JacobianKind, StrideMap, StrideOptions, StrideResult, StrideWorkspace,
@@ -34,7 +34,7 @@ pub(crate) struct Eval {
     pub f: DVector<f64>,
     pub fu: DMatrix<f64>,
     pub fp: Option<DVector<f64>>,
-    /// `∂T_j/∂u` per event `j` (length r each).
+    /// `∂T_j/∂u` per event `j` (length r each); empty unless the predictor is an event time.
     pub tu: Vec<DVector<f64>>,
     /// `∂T_j/∂p` per event, with `fp`.
     pub tp: Option<Vec<f64>>,
@@ -108,14 +108,19 @@ impl<'a, F: ModelFamily> Evaluator<'a, F> {
         let model = self.family.model_at(p)?;
         let (n, r) = (model.dim(), model.reduced_dim());
         let (f, fu, stride) = self.with_map(&model, |map| Ok(reduced_residual(map, u)?))?;
-        let mut dchi = vec![0.0; n * r];
-        model.chart_jacobian(u, &mut dchi);
-        let dchi = DMatrix::from_row_slice(n, r, &dchi);
-        let tu = stride
-            .event_time_gradients
-            .iter()
-            .map(|g| dchi.tr_mul(&DVector::from_column_slice(g)))
-            .collect();
+        // Event-time gradients in u only where the branch is parametrised by an event time.
+        let tu = if matches!(self.opts.predictor, Predictor::EventTime { .. }) {
+            let mut dchi = vec![0.0; n * r];
+            model.chart_jacobian(u, &mut dchi);
+            let dchi = DMatrix::from_row_slice(n, r, &dchi);
+            stride
+                .event_time_gradients
+                .iter()
+                .map(|g| dchi.tr_mul(&DVector::from_column_slice(g)))
+                .collect()
+        } else {
+            Vec::new()
+        };
         let (fp, tp) = if with_fp {
             let h = self.opts.fd_param_step * p.abs().max(1.0);
             let (fa, ta) = self.side(u, p + h)?;
