@@ -152,6 +152,9 @@ pub enum CliError {
         #[source]
         source: Box<saltation_hybrid::HybridError>,
     },
+    /// The solver study could not be made (its reference failed; a failed run is a result).
+    #[error("study failed: {0}")]
+    Study(#[from] crate::study::StudyError),
     /// The continuation itself failed (not a branch ending, which is a result).
     #[error("continuation failed: {0}")]
     Continuation(#[from] ContinuationError),
@@ -214,6 +217,7 @@ impl CliError {
             | CliError::Simulation { .. }
             | CliError::GuessesFailed { .. }
             | CliError::Continuation(_)
+            | CliError::Study(_)
             | CliError::Report(_)
             | CliError::Json(_)
             | CliError::Output(_) => EXIT_COMPUTATION,

@@ -32,6 +32,7 @@ pub mod orbit;
 pub mod progress;
 pub mod report;
 pub mod simulate;
+pub mod study;
 
 use clap::{Parser, Subcommand};
 use std::io::Write;
@@ -73,6 +74,10 @@ pub enum Command {
     /// and resets, with any method (also by MATLAB name); samples, events and work as a table,
     /// JSON, or CSV with a figure.
     Simulate(simulate::SimulateArgs),
+    /// The monopod solver study: every solver at every tolerance with both phase-switch
+    /// strategies on every parameter set, scored against a near-exact reference; writes the
+    /// runs, the tables and figures.
+    Study(study::StudyArgs),
 }
 
 /// Runs a parsed command line, writing its result to `out`.
@@ -85,5 +90,6 @@ pub fn run(cli: &Cli, out: &mut dyn Write) -> Result<(), CliError> {
         Command::Continue(args) => continuation::run(args, out),
         Command::OrbitDiagram(args) => diagram::run(args, out),
         Command::Simulate(args) => simulate::run(args, out),
+        Command::Study(args) => study::run(args, out),
     }
 }

@@ -6,8 +6,8 @@
 
 use crate::hopper::{Hopper, HopperUnconstrained};
 use crate::{
-    BouncingBall, Hires, Orego, RimlessWheel, Robertson, RobertsonDae, SimplestWalker, VanDerPol,
-    VanDerPolStiff,
+    BouncingBall, Hires, Monopod, Orego, RimlessWheel, Robertson, RobertsonDae, SimplestWalker,
+    VanDerPol, VanDerPolStiff,
 };
 use saltation_hybrid::{
     get_param, param_names, set_param, GuardInfo, HybridModel, ParamError, Scalar,
@@ -40,6 +40,8 @@ pub enum Model {
     Hopper(Hopper),
     /// [`HopperUnconstrained`]: the two-block hopper in minimal coordinates.
     HopperUnconstrained(HopperUnconstrained),
+    /// [`Monopod`]: the dimensionless monopod on Hunt–Crossley ground.
+    Monopod(Monopod),
 }
 
 /// Runs `$body` with `$m` bound to the variant's model.
@@ -57,6 +59,7 @@ macro_rules! each {
             Model::Orego($m) => $body,
             Model::Hopper($m) => $body,
             Model::HopperUnconstrained($m) => $body,
+            Model::Monopod($m) => $body,
         }
     };
 }
@@ -76,13 +79,14 @@ macro_rules! rebuild {
             Model::Orego($m) => Model::Orego($body),
             Model::Hopper($m) => Model::Hopper($body),
             Model::HopperUnconstrained($m) => Model::HopperUnconstrained($body),
+            Model::Monopod($m) => Model::Monopod($body),
         }
     };
 }
 
 impl Model {
     /// Names of the built-in models (the RON variant names).
-    pub const NAMES: [&'static str; 11] = [
+    pub const NAMES: [&'static str; 12] = [
         "RimlessWheel",
         "SimplestWalker",
         "BouncingBall",
@@ -94,6 +98,7 @@ impl Model {
         "Orego",
         "Hopper",
         "HopperUnconstrained",
+        "Monopod",
     ];
 
     /// The model called `name` (one of [`Model::NAMES`]) with its default parameters.
@@ -112,6 +117,7 @@ impl Model {
                 Model::Hopper(Hopper::from_system(crate::hopper::HopperParticles::default()).ok()?)
             }
             "HopperUnconstrained" => Model::HopperUnconstrained(HopperUnconstrained::default()),
+            "Monopod" => Model::Monopod(Monopod::default()),
             _ => return None,
         })
     }
@@ -130,6 +136,7 @@ impl Model {
             Model::Orego(_) => "Orego",
             Model::Hopper(_) => "Hopper",
             Model::HopperUnconstrained(_) => "HopperUnconstrained",
+            Model::Monopod(_) => "Monopod",
         }
     }
 

@@ -166,7 +166,7 @@ fn code_mask(text: &str) -> Vec<bool> {
 /// Where the field with path `field` (`a.b[2].c`) is written in `text`, as a byte offset: the
 /// first `a:` in code, then `b:` after it, its item 2, then `c:` after that. A segment that is
 /// not written (a default) leaves the position at the last one found.
-pub(crate) fn field_offset(text: &str, field: &str) -> usize {
+pub fn field_offset(text: &str, field: &str) -> usize {
     let b = text.as_bytes();
     let mask = code_mask(text);
     let ident = |c: u8| c.is_ascii_alphanumeric() || c == b'_';
@@ -227,7 +227,7 @@ fn item_offset(b: &[u8], mask: &[bool], from: usize, k: usize) -> Option<usize> 
 }
 
 /// 1-based line and column of a byte offset.
-pub(crate) fn line_column(text: &str, offset: usize) -> (usize, usize) {
+pub fn line_column(text: &str, offset: usize) -> (usize, usize) {
     let offset = offset.min(text.len());
     let before = &text[..offset];
     let line = before.matches('\n').count() + 1;

@@ -149,9 +149,15 @@ pub const MAX_FILE_BYTES: u64 = 16 * 1024 * 1024;
 /// Largest number of guesses in a model file.
 pub const MAX_GUESSES: usize = 10_000;
 
-/// Reads and parses a model file: a regular file of at most [`MAX_FILE_BYTES`] (a FIFO or a
-/// device would block or never end).
+/// Reads ([`read_text_file`]) and parses a model file.
 pub fn load_model_file(path: &Path) -> Result<ModelFile, FileError> {
+    let text = read_text_file(path)?;
+    parse_model_file(&text, &path.display().to_string())
+}
+
+/// Reads a UTF-8 text input file (a model or study file): a regular file of at most
+/// [`MAX_FILE_BYTES`] (a FIFO or a device would block or never end).
+pub fn read_text_file(path: &Path) -> Result<String, FileError> {
     use std::io::Read;
     let io = |source| FileError::Io {
         path: path.to_path_buf(),
@@ -177,7 +183,7 @@ pub fn load_model_file(path: &Path) -> Result<ModelFile, FileError> {
     std::fs::File::open(path)
         .and_then(|f| f.take(MAX_FILE_BYTES + 1).read_to_end(&mut bytes))
         .map_err(io)?;
-    let text = String::from_utf8(bytes).map_err(|e| {
+    String::from_utf8(bytes).map_err(|e| {
         io(std::io::Error::new(
             std::io::ErrorKind::InvalidData,
             format!(
@@ -185,8 +191,7 @@ pub fn load_model_file(path: &Path) -> Result<ModelFile, FileError> {
                 e.utf8_error().valid_up_to()
             ),
         ))
-    })?;
-    parse_model_file(&text, &path.display().to_string())
+    })
 }
 
 #[cfg(test)]

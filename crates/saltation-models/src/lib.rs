@@ -9,6 +9,7 @@
 //! | [`RimlessWheel`] | Coleman 2009; Bhounsule 2014 §3 | closed-form fixed point and multipliers, [`reference::rimless_benchmark`] |
 //! | [`SimplestWalker`] | Garcia et al. 1998; Bhounsule 2014 §4 | Table 1 of Bhounsule 2014, [`reference::walker_table1`] |
 //! | [`BouncingBall`] | a lecture's event example | closed-form impact times, stride map and Zeno time |
+//! | [`Monopod`] | Hunt–Crossley ground; the solver study's eqs. (18)–(19) | stiffness polynomial (31), the two strategies against each other |
 //! | [`VanDerPol`] | van der Pol 1926 | period [`reference::van_der_pol`], `μ = exp(∮ ε(1 − x²) dt)` |
 //!
 //! The stiff test problems are plain ODEs (one mode, no guards) with the published reference
@@ -66,6 +67,7 @@ mod check;
 mod file;
 mod hires;
 pub mod hopper;
+pub mod monopod;
 mod orego;
 pub mod reference;
 mod rimless_wheel;
@@ -78,12 +80,13 @@ mod van_der_pol_stiff;
 
 pub use any::Model;
 pub use bouncing_ball::{BouncingBall, BouncingBallParams};
-pub use check::Invalid;
+pub use check::{field_offset, line_column, Invalid};
 pub use file::{
-    load_model_file, parse_model_file, ron_options, FileError, Guess, InitialState, ModelFile,
-    MAX_FILE_BYTES, MAX_GUESSES,
+    load_model_file, parse_model_file, read_text_file, ron_options, FileError, Guess, InitialState,
+    ModelFile, MAX_FILE_BYTES, MAX_GUESSES,
 };
 pub use hires::{Hires, HiresParams};
+pub use monopod::{Monopod, Strategy};
 pub use orego::{Orego, OregoParams};
 pub use rimless_wheel::{RimlessWheel, RimlessWheelParams};
 pub use robertson::{Robertson, RobertsonDae, RobertsonParams};

@@ -16,16 +16,20 @@ use std::sync::atomic::{AtomicU64, Ordering};
 pub struct Outputs {
     /// Output directory (created if missing).
     pub dir: PathBuf,
-    /// File-name stem, usually the model file's.
+    /// File-name stem, usually the model file's; empty: the files are named `<what>` alone.
     pub stem: String,
     /// Figure size and formats.
     pub render: RenderOptions,
 }
 
 impl Outputs {
-    /// `<dir>/<stem>_<what>` (no extension).
+    /// `<dir>/<stem>_<what>`, or `<dir>/<what>` for an empty stem (no extension).
     pub fn path(&self, what: &str) -> PathBuf {
-        self.dir.join(format!("{}_{what}", self.stem))
+        if self.stem.is_empty() {
+            self.dir.join(what)
+        } else {
+            self.dir.join(format!("{}_{what}", self.stem))
+        }
     }
 
     /// [`check_destination`] of the output directory: call it before computing.

@@ -533,6 +533,7 @@ pub use figures::{
     orbit_diagram_figure, orbit_states, stem_of, write_continuation, write_orbit_diagram,
     FigureContext, Look, MAX_ORBIT_STATES,
 };
+pub(crate) use files::Batch;
 pub use files::{check_destination, write_atomic, Outputs};
 pub use numbers::{fixed, shortest};
 pub use simulation::{events_csv, samples_csv, simulation_figure, write_simulation};
