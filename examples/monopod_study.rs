@@ -10,9 +10,9 @@
 //!
 //! The same study from a file: `saltation study models/monopod_study.ron --out DIR`.
 
+use saltation::plot::{Figure, RenderOptions};
 use saltation_cli::report::{check_destination, Outputs};
 use saltation_cli::study::{figures, points, run_study, tables, StudySpec};
-use saltation::plot::{Figure, RenderOptions};
 use std::io::Write;
 use std::process::ExitCode;
 
@@ -29,8 +29,8 @@ fn main() -> ExitCode {
         eprintln!("error: {field}: {reason}");
         return ExitCode::FAILURE;
     }
-    let total = spec.sets.len()
-        * (spec.strategies.len() * spec.tolerances.len() * spec.methods.len() + 1);
+    let total =
+        spec.sets.len() * (spec.strategies.len() * spec.tolerances.len() * spec.methods.len() + 1);
     eprintln!(
         "monopod study: {} set(s), {} solvers, {} tolerances, {} strategies ({total} runs)",
         spec.sets.len(),
@@ -67,7 +67,10 @@ fn main() -> ExitCode {
             Box::new(figures::work_precision(&spec, &result, strategy)),
         ));
     }
-    figs.push(("response".into(), Box::new(figures::response(&spec, &result))));
+    figs.push((
+        "response".into(),
+        Box::new(figures::response(&spec, &result)),
+    ));
     figs.push(("error".into(), Box::new(figures::error(&spec, &result))));
     for (what, fig) in figs {
         match fig.render(&out.path(&what), &out.render) {

@@ -1,11 +1,14 @@
 //! Integration tests of the `saltation` command and its library, built as one test binary (one
-//! link instead of one per file): [`orbit`] and [`continuation`] run the built binary end to
-//! end, [`output`] the writing of output files, [`bad_input`] tables of careless or hostile
-//! inputs. [`support`] runs the binary and holds the checks every run's output must pass.
+//! link instead of one per file): [`orbit`], [`continuation`] and [`monopod`] and [`study`] run the built
+//! binary end to end, [`output`] the writing of output files, [`bad_input`] tables of careless
+//! or hostile inputs. [`support`] runs the binary and holds the checks every run's output must
+//! pass.
 
 mod support;
 
 mod bad_input;
 mod continuation;
+mod monopod;
 mod orbit;
 mod output;
+mod study;

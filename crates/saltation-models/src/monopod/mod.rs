@@ -21,8 +21,9 @@
 //!   right-hand side with an `if … else … end` does).
 //!
 //! The flight system has eigenvalues `0, 0, ±2πi` for every parameter set. Stiffness is the
-//! stance system's: [`Monopod::stiffness_ratio`] at the paper's equilibrium (eq. 29,
-//! [`Monopod::equilibrium_eq29`]) or at the true one ([`Monopod::equilibrium`]).
+//! stance system's: [`stiffness_ratio`] of its eigenvalues at the paper's equilibrium (eq. 29,
+//! [`Monopod::equilibrium_eq29`]) or at the true one ([`Monopod::equilibrium`]), both from
+//! [`Monopod::stiffness`].
 
 mod stiffness;
 
@@ -31,7 +32,7 @@ use saltation_ode::Direction;
 use serde::{Deserialize, Serialize};
 use std::f64::consts::PI;
 
-pub use stiffness::{CharacteristicPolynomial, Stiffness};
+pub use stiffness::{stiffness_ratio, CharacteristicPolynomial, Stiffness};
 
 /// `4π²`, the squared angular frequency of the free two-mass oscillation in dimensionless time.
 pub const FOUR_PI_SQ: f64 = 4.0 * PI * PI;

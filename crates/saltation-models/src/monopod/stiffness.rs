@@ -10,7 +10,7 @@
 //! ```
 //!
 //! The study's eq. (29) has `|y1|^1.5 = 4π² f*/(k* m1*)`: the factor `1/c` is missing, so its
-//! toe sits `c^(2/3)` times deeper (≈ 10× for the nominal `m1* = 1.88`). With `r = |y1|^1.5`
+//! toe sits `c^(2/3)` times deeper (11.2× for the nominal `m1* = 1.88`). With `r = |y1|^1.5`
 //! the linearized stance system has the characteristic polynomial
 //!
 //! ```text

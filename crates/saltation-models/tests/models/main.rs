@@ -12,5 +12,6 @@ mod entry_properties;
 mod file_properties;
 mod hopper;
 mod hopper_continuation;
+mod monopod;
 #[path = "../stiff_reference.rs"]
 mod stiff_reference;

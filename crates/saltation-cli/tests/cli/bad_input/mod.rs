@@ -23,6 +23,7 @@ mod parameters;
 mod results;
 mod simulate;
 mod sizes;
+mod study;
 
 use harness::{literal_numbers, run_case, Case, Expect};
 
@@ -35,6 +36,8 @@ fn every_number_non_finite() {
         let text = harness::read_model(&file);
         let sub: &[&str] = if text.contains("continuation:") {
             &["orbit-diagram", "--count", "2", "--out", "{out}"]
+        } else if text.contains("strategies:") {
+            &["study", "--json"]
         } else {
             &["orbit"]
         };

@@ -11,7 +11,104 @@ fn cases() -> Vec<Case> {
     let wheel = "rimless_wheel.ron";
     let ball = "bouncing_ball.ron";
     let hopper = "hopper.ron";
+    let monopod = "monopod.ron";
+    let simulate = &["simulate", "--t-end", "1"];
     vec![
+        Case::edit(
+            "monopod unknown strategy",
+            monopod,
+            &[("strategy: Events)", "strategy: Hopping)")],
+            simulate,
+        )
+        .expect(Fails(2, &["monopod.ron:", "Hopping", "Strategy", "IfElse"]))
+        .located(),
+        Case::edit(
+            "monopod strategy as a number",
+            monopod,
+            &[("strategy: Events)", "strategy: 1)")],
+            simulate,
+        )
+        .expect(Fails(2, &["monopod.ron:", "identifier"]))
+        .located(),
+        Case::args(
+            "monopod --set m1=50",
+            &[
+                "simulate",
+                "{models}/monopod.ron",
+                "--t-end",
+                "1",
+                "--set",
+                "m1=50",
+            ],
+        )
+        .expect(Fails(2, &["--set m1=50", "`m1`", "out of range", "4 pi^2"])),
+        Case::args(
+            "monopod --set m1 = 4 pi^2",
+            &[
+                "simulate",
+                "{models}/monopod.ron",
+                "--t-end",
+                "1",
+                "--set",
+                "m1=39.47841760435743",
+            ],
+        )
+        .expect(Fails(2, &["`m1`", "out of range"])),
+        Case::args(
+            "monopod --set f=-1",
+            &[
+                "simulate",
+                "{models}/monopod.ron",
+                "--t-end",
+                "1",
+                "--set",
+                "f=-1",
+            ],
+        )
+        .expect(Fails(2, &["--set f=-1", "`f`", "out of range", "f > 0"])),
+        Case::args(
+            "monopod --set f=0",
+            &[
+                "simulate",
+                "{models}/monopod.ron",
+                "--t-end",
+                "1",
+                "--set",
+                "f=0",
+            ],
+        )
+        .expect(Fails(2, &["`f`", "out of range"])),
+        Case::args(
+            "monopod --set strategy=1",
+            &[
+                "simulate",
+                "{models}/monopod.ron",
+                "--t-end",
+                "1",
+                "--set",
+                "strategy=1",
+            ],
+        )
+        .expect(Fails(2, &["`strategy`", "not a number"])),
+        Case::edit(
+            "monopod m1 out of range in the file",
+            monopod,
+            &[("m1: 1.88", "m1: 50.0")],
+            simulate,
+        )
+        .expect(Fails(2, &["monopod.ron:", "m1", "out of range"]))
+        .located(),
+        Case::edit(
+            "monopod b negative in the file",
+            monopod,
+            &[("b: 1951.0", "b: -1.0")],
+            simulate,
+        )
+        .expect(Fails(2, &["monopod.ron:", "b", "out of range"]))
+        .located(),
+        Case::edit("monopod k NaN", monopod, &[("k: 22.8", "k: NaN")], simulate)
+            .expect(Fails(2, &["monopod.ron:", "k", "not finite"]))
+            .located(),
         Case::args(
             "hopper mu out of range",
             &["orbit", "{models}/hopper.ron", "--set", "mu=1.5"],
