@@ -130,11 +130,11 @@ impl StudyResult {
     }
 }
 
-/// Integrates `model` from `x0` over `[0, t_end]` with output at the times `at`.
+/// Integrates `model` from `spec.initial` over `[0, t_end]` with output at the times `at` and at
+/// most `max_steps` steps per segment.
 fn integrate(
     model: &Monopod,
-    method: Method,
-    tol: f64,
+    (method, tol, max_steps): (Method, f64, usize),
     spec: &StudySpec,
     at: Vec<f64>,
 ) -> Result<Trace, HybridError> {
@@ -146,7 +146,7 @@ fn integrate(
         stride: StrideOptions {
             method,
             ode: SolverOptions {
-                max_steps: spec.max_steps,
+                max_steps,
                 ..SolverOptions::with_tol(tol)
             },
             start_mode,
@@ -183,13 +183,18 @@ fn reference(spec: &StudySpec, set: usize, grid: &[f64]) -> Result<Reference, St
         source,
     };
     let start = Instant::now();
-    let trace = integrate(&model, r.method, r.tol, spec, grid.to_vec())
+    let trace = integrate(&model, (r.method, r.tol, r.max_steps), spec, grid.to_vec())
         .map_err(|e| err(r.method, r.tol, e))?;
     let wall_s = start.elapsed().as_secs_f64();
-    let check = integrate(&model, r.check_method, r.check_tol, spec, grid.to_vec())
-        .map_err(|e| err(r.check_method, r.check_tol, e))?;
+    let check = integrate(
+        &model,
+        (r.check_method, r.check_tol, r.max_steps),
+        spec,
+        grid.to_vec(),
+    )
+    .map_err(|e| err(r.check_method, r.check_tol, e))?;
     let looser = (r.tol * 10.0).min(0.1);
-    let step = integrate(&model, r.method, looser, spec, grid.to_vec())
+    let step = integrate(&model, (r.method, looser, r.max_steps), spec, grid.to_vec())
         .map_err(|e| err(r.method, looser, e))?;
     let y1 = component(&trace, 0);
     let largest_difference = |other: &Trace| {
@@ -255,7 +260,8 @@ fn run_one(
         contacts: 0,
         status: "ok".into(),
     };
-    let trace = match integrate(&model, method, tol, spec, grid.to_vec()) {
+    let settings = (method, tol, spec.max_steps);
+    let trace = match integrate(&model, settings, spec, grid.to_vec()) {
         Ok(t) => t,
         Err(e) => {
             rec.status = e.to_string();
@@ -285,7 +291,7 @@ fn run_one(
     let mut spent = 0.0;
     while times.len() < spec.repeats && (times.is_empty() || spent < spec.repeat_budget_s) {
         let start = Instant::now();
-        let res = integrate(&model, method, tol, spec, vec![spec.t_end]);
+        let res = integrate(&model, settings, spec, vec![spec.t_end]);
         let wall = start.elapsed().as_secs_f64();
         if let Err(e) = res {
             // Deterministic integrators fail the same way every time; say so if one does not.

@@ -43,6 +43,9 @@ pub struct ReferenceSpec {
     pub check_method: Method,
     /// Its tolerance (default 1e-13).
     pub check_tol: f64,
+    /// Accepted steps allowed per segment for the reference runs (default 10 000 000; the
+    /// runs' own limit is `max_steps`).
+    pub max_steps: usize,
 }
 
 impl Default for ReferenceSpec {
@@ -52,6 +55,7 @@ impl Default for ReferenceSpec {
             tol: 1e-15,
             check_method: Method::Radau5,
             check_tol: 1e-13,
+            max_steps: 10_000_000,
         }
     }
 }
@@ -312,6 +316,9 @@ impl StudySpec {
         }
         if !r.check_method.is_adaptive() {
             return fail("reference.check_method", "must have error control");
+        }
+        if r.max_steps == 0 || r.max_steps > MAX_STEPS {
+            return fail("reference.max_steps", format!("must be 1 to {MAX_STEPS}"));
         }
         if self.repeats == 0 || self.repeats > MAX_REPEATS {
             return fail("repeats", format!("must be 1 to {MAX_REPEATS}"));

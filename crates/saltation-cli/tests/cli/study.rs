@@ -147,3 +147,43 @@ fn small_study_json_and_files() {
     }
     let _ = std::fs::remove_dir_all(dir);
 }
+
+#[test]
+fn a_failed_run_is_recorded_not_fatal() {
+    // ode23t at 1e-9 needs far more than 200 steps per segment: its runs fail, ode45's succeed,
+    // and the study finishes with the failures as results.
+    let dir = temp_dir("study", "failed");
+    let file = write(
+        &dir,
+        "failing_study.ron",
+        "(
+            sets: [(b: 1951.0, m1: 1.88, k: 22.8, f: 0.051)],
+            methods: [ode45, ode23t],
+            tolerances: [1e-9],
+            epsilon: [0.01],
+            strategies: [Events],
+            repeats: 1,
+            max_steps: 2000,
+            ranking: (strategy: Events, tol: 1e-9),
+            figures: (set: 1, tol: 1e-9, strategy: Events),
+        )",
+    );
+    let v = json(&["study", &file, "--json"]);
+    let runs = v["runs"].as_array().unwrap();
+    let by = |m: &str| runs.iter().find(|r| r["method"] == m).unwrap();
+    assert_eq!(by("ode45")["status"], "ok");
+    let failed = by("ode23t");
+    let status = failed["status"].as_str().unwrap();
+    assert!(
+        status.contains("maximum number of steps (2000)"),
+        "{status}"
+    );
+    for k in ["sd_s", "dt", "iae"] {
+        assert!(failed[k].is_null(), "{k}: {failed}");
+    }
+    for p in v["points"].as_array().unwrap() {
+        let want = if p["method"] == "ode23t" { 0.0 } else { 10.0 };
+        assert_eq!(p["points"].as_f64(), Some(want), "{p}");
+    }
+    let _ = std::fs::remove_dir_all(dir);
+}

@@ -152,9 +152,15 @@ fn cases() -> Vec<Case> {
         ),
         edit(
             "reference check tolerance too large",
-            "check_tol: 1e-13)",
-            "check_tol: 1.0)",
+            "check_tol: 1e-13,",
+            "check_tol: 1.0,",
             &["reference.check_tol"],
+        ),
+        edit(
+            "reference without steps",
+            "max_steps: 10000000)",
+            "max_steps: 0)",
+            &["reference.max_steps", "1 to"],
         ),
         edit(
             "fixed-step reference",
