@@ -9,7 +9,9 @@
 //! - [`ode`]: integrators (explicit Runge–Kutta pairs, dense output, event location).
 //! - [`hybrid`]: the hybrid-model trait, variational equations, saltation matrices, stride maps.
 //! - [`orbit`]: Newton shooting for fixed points, Floquet multipliers, finite-difference checks.
-//! - [`models`]: the models of the papers (rimless wheel, simplest walker, …) and RON model files.
+//! - [`models`]: the models of the papers (rimless wheel, simplest walker, …), models written as
+//!   equations, and RON model files.
+//! - [`equations`]: the expression language of equation models (parser, compiled programs).
 //! - [`continuation`]: branches in a parameter, bifurcations, branch switching, sweeps.
 //! - [`plot`]: figures (Floquet plots, multipliers in the complex plane, time series, …).
 //!
@@ -110,6 +112,7 @@
 #![warn(missing_docs)]
 
 pub use saltation_continuation as continuation;
+pub use saltation_equations as equations;
 pub use saltation_hybrid as hybrid;
 pub use saltation_mechanics as mechanics;
 pub use saltation_models as models;

@@ -221,7 +221,8 @@ pub fn run(args: &ContinueArgs, out: &mut dyn Write) -> Result<(), CliError> {
     validate(&loaded, &spec, &overrides)?;
     report::check_destination(&args.out)?;
     let start = Instant::now();
-    let result = compute(&loaded, &spec, &overrides)?;
+    let result = compute(&loaded, &spec, &overrides)
+        .map_err(|e| crate::error::explain(e, &loaded.file.model))?;
     let wall = start.elapsed();
     let ctx = FigureContext::for_script(&loaded.file.model, &spec);
     let files = report::write_continuation(&result, &ctx, &outputs(&args.out, &args.model.file))?;

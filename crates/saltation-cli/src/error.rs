@@ -152,6 +152,15 @@ pub enum CliError {
         #[source]
         source: Box<saltation_hybrid::HybridError>,
     },
+    /// A computation failed on a non-finite vector field of an equation model: the error, and
+    /// where the value came from (mode, state, sub-expression).
+    #[error("{source}; {detail}")]
+    Explained {
+        /// The error as reported by the computation.
+        source: Box<CliError>,
+        /// Which expression of which mode became non-finite.
+        detail: String,
+    },
     /// The solver study could not be made (its reference failed; a failed run is a result).
     #[error("study failed: {0}")]
     Study(#[from] crate::study::StudyError),
@@ -191,11 +200,27 @@ fn quoted(labels: &[String]) -> String {
         .join(", ")
 }
 
+/// `e` with the explanation of an equation model's first non-finite vector-field value, if
+/// the model is one and met one (the integrator itself only knows that a step failed).
+pub(crate) fn explain(e: CliError, model: &saltation_models::Model) -> CliError {
+    match model {
+        saltation_models::Model::Equations(m) => match m.non_finite_report() {
+            Some(detail) if e.to_string().contains("NaN or Inf") => CliError::Explained {
+                source: Box::new(e),
+                detail,
+            },
+            _ => e,
+        },
+        _ => e,
+    }
+}
+
 impl CliError {
     /// The process exit code: [`EXIT_INPUT`] for bad input, [`EXIT_COMPUTATION`] for a failed
     /// computation.
     pub fn exit_code(&self) -> u8 {
         match self {
+            CliError::Explained { source, .. } => source.exit_code(),
             CliError::Report(e) if e.is_destination() => EXIT_INPUT,
             CliError::Orbit { source, .. } if matches!(**source, OrbitError::InvalidOptions(_)) => {
                 EXIT_INPUT

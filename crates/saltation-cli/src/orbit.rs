@@ -218,7 +218,7 @@ pub fn run(args: &OrbitArgs, out: &mut dyn Write) -> Result<(), CliError> {
     if !args.guess.all {
         let mut solved = Vec::with_capacity(guesses.len());
         for g in &guesses {
-            solved.push(solve(model, g, &opts)?);
+            solved.push(solve(model, g, &opts).map_err(|e| crate::error::explain(e, model))?);
         }
         let text = match (args.json, solved.first()) {
             (true, Some(s)) => serde_json::to_string(&OrbitJson::new(model, s))? + "\n",
@@ -228,8 +228,10 @@ pub fn run(args: &OrbitArgs, out: &mut dyn Write) -> Result<(), CliError> {
         out.flush()?;
         return Ok(());
     }
-    let results: Vec<Result<Solved, CliError>> =
-        guesses.iter().map(|g| solve(model, g, &opts)).collect();
+    let results: Vec<Result<Solved, CliError>> = guesses
+        .iter()
+        .map(|g| solve(model, g, &opts).map_err(|e| crate::error::explain(e, model)))
+        .collect();
     let text = if args.json {
         let items: Vec<serde_json::Value> = results
             .iter()

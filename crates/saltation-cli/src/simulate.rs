@@ -254,12 +254,15 @@ pub fn run(args: &SimulateArgs, out: &mut dyn Write) -> Result<(), CliError> {
     out.write_all(text.as_bytes())?;
     out.flush()?;
     match trace.failure {
-        Some(e) => Err(CliError::Simulation {
-            file: loaded.path.clone(),
-            method: plan.method.name(),
-            t: trace.end.0,
-            source: Box::new(e),
-        }),
+        Some(e) => Err(crate::error::explain(
+            CliError::Simulation {
+                file: loaded.path.clone(),
+                method: plan.method.name(),
+                t: trace.end.0,
+                source: Box::new(e),
+            },
+            model,
+        )),
         None => Ok(()),
     }
 }

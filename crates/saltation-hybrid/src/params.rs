@@ -45,6 +45,22 @@ pub enum ParamError {
         /// The valid range in words, e.g. "|γ| < π/2 (slope in radians)".
         range: &'static str,
     },
+    /// The value is outside the bounds declared with the parameter (equation models).
+    #[error(
+        "parameter `{name}` = {} is out of range: {}",
+        saltation_ode::Num(*value),
+        bounds_text(name, *min, *max)
+    )]
+    OutOfBounds {
+        /// Parameter name.
+        name: String,
+        /// Rejected value.
+        value: f64,
+        /// Smallest valid value, if bounded below.
+        min: Option<f64>,
+        /// Largest valid value, if bounded above.
+        max: Option<f64>,
+    },
     /// The parameter struct could not be converted (a model bug).
     #[error("parameter struct could not be converted: {reason}")]
     Conversion {
@@ -55,6 +71,17 @@ pub enum ParamError {
 
 /// Largest magnitude an integer parameter may be set to from a number (`2⁵³`: above it not
 /// every integer is a float).
+/// `min <= name <= max` with the bounds that exist.
+fn bounds_text(name: &str, min: Option<f64>, max: Option<f64>) -> String {
+    use saltation_ode::Num;
+    match (min, max) {
+        (Some(a), Some(b)) => format!("{} <= {name} <= {}", Num(a), Num(b)),
+        (Some(a), None) => format!("{name} >= {}", Num(a)),
+        (None, Some(b)) => format!("{name} <= {}", Num(b)),
+        (None, None) => "any finite value".into(),
+    }
+}
+
 const MAX_INTEGER: f64 = 9_007_199_254_740_992.0;
 
 /// A parameter check for [`crate::HybridModel::check_params`]: `value` must be finite

@@ -4,6 +4,7 @@
 //! `model: SimplestWalker(gamma: 0.009)`; an unknown model or parameter name is a parse error
 //! with line and column.
 
+use crate::equations::EquationModel;
 use crate::hopper::{Hopper, HopperUnconstrained};
 use crate::{
     BouncingBall, Hires, Monopod, Orego, RimlessWheel, Robertson, RobertsonDae, SimplestWalker,
@@ -42,6 +43,8 @@ pub enum Model {
     HopperUnconstrained(HopperUnconstrained),
     /// [`Monopod`]: the dimensionless monopod on Hunt–Crossley ground.
     Monopod(Monopod),
+    /// A model written as equations in the file ([`EquationModel`]).
+    Equations(EquationModel),
 }
 
 /// Runs `$body` with `$m` bound to the variant's model.
@@ -60,6 +63,7 @@ macro_rules! each {
             Model::Hopper($m) => $body,
             Model::HopperUnconstrained($m) => $body,
             Model::Monopod($m) => $body,
+            Model::Equations($m) => $body,
         }
     };
 }
@@ -80,6 +84,7 @@ macro_rules! rebuild {
             Model::Hopper($m) => Model::Hopper($body),
             Model::HopperUnconstrained($m) => Model::HopperUnconstrained($body),
             Model::Monopod($m) => Model::Monopod($body),
+            Model::Equations($m) => Model::Equations($body),
         }
     };
 }
@@ -137,12 +142,16 @@ impl Model {
             Model::Hopper(_) => "Hopper",
             Model::HopperUnconstrained(_) => "HopperUnconstrained",
             Model::Monopod(_) => "Monopod",
+            Model::Equations(_) => "Equations",
         }
     }
 
     /// A copy with parameter `name` set to `value`, checked against the model's physical
     /// ranges ([`HybridModel::check_params`]).
     pub fn with_param(&self, name: &str, value: f64) -> Result<Model, ParamError> {
+        if let Model::Equations(m) = self {
+            return Ok(Model::Equations(m.with_param(name, value)?));
+        }
         let m = rebuild!(self, |m| set_param(m, name, value)?);
         m.check_params()?;
         Ok(m)
@@ -150,11 +159,17 @@ impl Model {
 
     /// Value of parameter `name`.
     pub fn param(&self, name: &str) -> Result<f64, ParamError> {
+        if let Model::Equations(m) = self {
+            return m.param(name);
+        }
         each!(self, |m| get_param(m, name))
     }
 
     /// Names of the numeric parameters.
     pub fn param_names(&self) -> Vec<String> {
+        if let Model::Equations(m) = self {
+            return m.param_names();
+        }
         each!(self, |m| param_names(m))
     }
 }

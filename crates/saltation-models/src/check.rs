@@ -59,6 +59,20 @@ impl ModelFile {
                 });
             }
         }
+        if let crate::Model::Equations(m) = model {
+            if let Some(start) = m.section_start_mode() {
+                if self.stride.start_mode != start {
+                    return Err(Invalid {
+                        field: "stride.start_mode".into(),
+                        reason: format!(
+                            "the section starts after its guard in mode {start} ({}): set \
+                             `start_mode: {start}`",
+                            model.mode_name(start)
+                        ),
+                    });
+                }
+            }
+        }
         self.orbit_options()
             .validate_for(model)
             .map_err(|e| Invalid {
@@ -130,6 +144,7 @@ pub(crate) fn param_name(e: &ParamError) -> Option<&str> {
     match e {
         ParamError::NonFinite { name, .. }
         | ParamError::OutOfRange { name, .. }
+        | ParamError::OutOfBounds { name, .. }
         | ParamError::NotNumeric { name }
         | ParamError::Unknown { name, .. } => Some(name),
         _ => None,
@@ -193,6 +208,75 @@ pub fn field_offset(text: &str, field: &str) -> usize {
         }
     }
     pos
+}
+
+/// Where an expression of an equation model is written in `text`, as a byte offset: the
+/// field `place.path` under `model` (its item `place.item` if a list, that item's
+/// `place.nth` string), then `offset` characters into the string (just after its opening
+/// quote). Falls back to the field when the string cannot be found.
+pub fn expression_offset(
+    text: &str,
+    place: &crate::equations::Place,
+    offset: Option<usize>,
+) -> usize {
+    let field = field_offset(text, &format!("model.{}", place.path));
+    let b = text.as_bytes();
+    let mask = code_mask(text);
+    let start = match place.item {
+        Some(k) => match item_start(b, &mask, field, k) {
+            Some(at) => at,
+            None => return field,
+        },
+        None => field,
+    };
+    // The `nth` string literal from `start` (a string starts where the mask turns false at a
+    // quote).
+    let Some(quote) = (start..b.len())
+        .filter(|&i| b[i] == b'"' && !mask[i] && (i == 0 || mask[i - 1] || b[i - 1] == b'"'))
+        .nth(place.nth)
+    else {
+        return field;
+    };
+    let inside = quote + 1;
+    match offset {
+        None => quote,
+        Some(chars) => text[inside..]
+            .char_indices()
+            .nth(chars)
+            .map_or(inside, |(i, _)| inside + i),
+    }
+}
+
+/// Offset of the start of item `k` of the first list after `from`, counting items by the
+/// commas at the list's own depth (string items included).
+fn item_start(b: &[u8], mask: &[bool], from: usize, k: usize) -> Option<usize> {
+    let open = (from..b.len()).find(|&i| mask[i] && b[i] == b'[')?;
+    let mut depth = 0usize;
+    let mut item = 0usize;
+    let mut at_start = true;
+    for i in open + 1..b.len() {
+        let c = b[i];
+        if at_start && !c.is_ascii_whitespace() && (mask[i] || c == b'"') {
+            if item == k {
+                return Some(i);
+            }
+            at_start = false;
+        }
+        if !mask[i] {
+            continue;
+        }
+        match c {
+            b'(' | b'[' | b'{' => depth += 1,
+            b')' | b']' | b'}' if depth == 0 => return None,
+            b')' | b']' | b'}' => depth -= 1,
+            b',' if depth == 0 => {
+                item += 1;
+                at_start = true;
+            }
+            _ => {}
+        }
+    }
+    None
 }
 
 /// Offset of item `k` of the first list (`[...]`) after `from`.

@@ -122,14 +122,28 @@ pub fn ron_options() -> ron::Options {
 /// guesses, solver and continuation settings); a failed check points at its field in the text.
 pub fn parse_model_file(text: &str, origin: &str) -> Result<ModelFile, FileError> {
     let text = text.strip_prefix('\u{feff}').unwrap_or(text);
-    let file = ron_options()
-        .from_str::<ModelFile>(text)
-        .map_err(|e| FileError::Parse {
+    let file = ron_options().from_str::<ModelFile>(text).map_err(|e| {
+        let message = e.code.to_string();
+        // An equation model's compile error carries its place in the model: point there.
+        if let Some(le) = crate::equations::LoadError::from_serde_message(&message) {
+            let (line, column) = line_column(
+                text,
+                crate::check::expression_offset(text, &le.place, le.offset),
+            );
+            return FileError::Parse {
+                origin: origin.to_string(),
+                line,
+                column,
+                message: format!("model.{le}"),
+            };
+        }
+        FileError::Parse {
             origin: origin.to_string(),
             line: e.span.start.line,
             column: e.span.start.col,
-            message: e.code.to_string(),
-        })?;
+            message,
+        }
+    })?;
     if let Err(e) = file.validate() {
         let (line, column) = line_column(text, field_offset(text, &e.field));
         return Err(FileError::Parse {
@@ -263,17 +277,21 @@ mod tests {
 mod shipped_files {
     use super::*;
 
-    /// Every file in `models/` loads (parses and passes [`ModelFile::validate`]), and the files
-    /// of every model family are there.
+    /// Every model file in `models/` and `models/equations/` loads (parses and passes
+    /// [`ModelFile::validate`]), and the files of every model family are there. (Study files,
+    /// `*_study.ron`, are read by `saltation study`, not as model files.)
     #[test]
     fn model_files_parse() {
-        let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../models");
+        let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../models");
         let mut names = Vec::new();
-        for entry in std::fs::read_dir(&dir).unwrap() {
-            let path = entry.unwrap().path();
-            if path.extension().is_some_and(|e| e == "ron") {
-                load_model_file(&path).unwrap_or_else(|e| panic!("{e}"));
-                names.push(path.file_stem().unwrap().to_string_lossy().into_owned());
+        for dir in [root.clone(), root.join("equations")] {
+            for entry in std::fs::read_dir(&dir).unwrap() {
+                let path = entry.unwrap().path();
+                let stem = path.file_stem().unwrap().to_string_lossy().into_owned();
+                if path.extension().is_some_and(|e| e == "ron") && !stem.ends_with("_study") {
+                    load_model_file(&path).unwrap_or_else(|e| panic!("{e}"));
+                    names.push(stem);
+                }
             }
         }
         for expected in [
@@ -285,6 +303,9 @@ mod shipped_files {
             "van_der_pol_stiff",
             "hires",
             "orego",
+            "monopod",
+            "hopper",
+            "compass_gait",
         ] {
             assert!(
                 names.iter().any(|n| n == expected),

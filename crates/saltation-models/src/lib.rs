@@ -64,6 +64,7 @@ macro_rules! autonomous {
 mod any;
 mod bouncing_ball;
 mod check;
+pub mod equations;
 mod file;
 mod hires;
 pub mod hopper;
@@ -81,6 +82,7 @@ mod van_der_pol_stiff;
 pub use any::Model;
 pub use bouncing_ball::{BouncingBall, BouncingBallParams};
 pub use check::{field_offset, line_column, Invalid};
+pub use equations::{EquationModel, EquationSpec};
 pub use file::{
     load_model_file, parse_model_file, read_text_file, ron_options, FileError, Guess, InitialState,
     ModelFile, MAX_FILE_BYTES, MAX_GUESSES,

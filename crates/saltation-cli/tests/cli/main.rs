@@ -8,6 +8,7 @@ mod support;
 
 mod bad_input;
 mod continuation;
+mod equations;
 mod monopod;
 mod orbit;
 mod output;

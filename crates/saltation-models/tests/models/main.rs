@@ -8,7 +8,9 @@
 //! The package sets `autotests = false`: a new file under `tests/` is compiled only when it is
 //! declared here as a module.
 
+mod compass_gait;
 mod entry_properties;
+mod equations;
 mod file_properties;
 mod hopper;
 mod hopper_continuation;

@@ -14,6 +14,7 @@
 
 mod harness;
 
+mod equations;
 mod files;
 mod integrator;
 mod messages;

@@ -1,0 +1,568 @@
+//! Checking and compiling an [`EquationSpec`]: every count, name and expression is checked at
+//! load time, and a mistake is a [`LoadError`] that names its place (the field, the item, and
+//! the character inside the expression).
+
+use super::spec::EquationSpec;
+use saltation_equations::{compile, Definitions, ExprError, Names, Program, Site};
+use std::fmt;
+
+/// Largest number of states, parameters, modes, guards or outputs of an equation model.
+pub const MAX_ITEMS: usize = 10_000;
+
+/// Separates the fields of a [`LoadError`] carried through serde's string-only errors.
+const SEP: char = '\u{1f}';
+
+/// Where in the model's text a mistake is.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Place {
+    /// Field path inside the model, e.g. `modes[0].flow` or `guards[1].when`.
+    pub path: String,
+    /// Item of the list at `path`, if the field is a list.
+    pub item: Option<usize>,
+    /// Which string of the item (0 for a plain string, 1 for the expression of a
+    /// `(name, expression)` pair).
+    pub nth: usize,
+}
+
+impl Place {
+    fn field(path: impl Into<String>) -> Self {
+        Self {
+            path: path.into(),
+            item: None,
+            nth: 0,
+        }
+    }
+    fn item(path: impl Into<String>, item: usize, nth: usize) -> Self {
+        Self {
+            path: path.into(),
+            item: Some(item),
+            nth,
+        }
+    }
+}
+
+impl fmt::Display for Place {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self.item {
+            Some(k) => write!(f, "{}[{k}]", self.path),
+            None => f.write_str(&self.path),
+        }
+    }
+}
+
+/// A mistake in an equation model, found when it is loaded.
+#[derive(Debug, Clone, PartialEq)]
+pub struct LoadError {
+    /// Where.
+    pub place: Place,
+    /// Character offset inside the expression, for errors in an expression.
+    pub offset: Option<usize>,
+    /// What is wrong (one line).
+    pub message: String,
+}
+
+impl fmt::Display for LoadError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}: {}", self.place, self.message)?;
+        if let Some(o) = self.offset {
+            write!(f, " (at character {} of the expression)", o + 1)?;
+        }
+        Ok(())
+    }
+}
+
+impl std::error::Error for LoadError {}
+
+impl LoadError {
+    fn at(place: Place, message: impl Into<String>) -> Self {
+        Self {
+            place,
+            offset: None,
+            message: message.into(),
+        }
+    }
+
+    fn expr(place: Place, e: &ExprError) -> Self {
+        Self {
+            place,
+            offset: Some(e.offset),
+            message: e.message.clone(),
+        }
+    }
+
+    /// The error as one string that [`LoadError::from_serde_message`] reads back (serde's
+    /// errors carry only a message).
+    pub fn to_serde_message(&self) -> String {
+        let opt = |v: Option<usize>| v.map_or_else(|| "-".to_string(), |v| v.to_string());
+        format!(
+            "{self}{SEP}{}{SEP}{}{SEP}{}{SEP}{}{SEP}{}",
+            self.message,
+            self.place.path,
+            opt(self.place.item),
+            self.place.nth,
+            opt(self.offset)
+        )
+    }
+
+    /// Reads back a message made by [`LoadError::to_serde_message`]; `None` for any other.
+    pub fn from_serde_message(msg: &str) -> Option<LoadError> {
+        let parts: Vec<&str> = msg.split(SEP).collect();
+        let [_, message, path, item, nth, offset] = parts[..] else {
+            return None;
+        };
+        let opt = |s: &str| {
+            if s == "-" {
+                Some(None)
+            } else {
+                s.parse().ok().map(Some)
+            }
+        };
+        Some(LoadError {
+            place: Place {
+                path: path.to_string(),
+                item: opt(item)?,
+                nth: nth.parse().ok()?,
+            },
+            offset: opt(offset)?,
+            message: message.to_string(),
+        })
+    }
+}
+
+/// The compiled programs of a model.
+#[derive(Debug)]
+pub(crate) struct Compiled {
+    pub flows: Vec<Program>,
+    pub guards_by_mode: Vec<Vec<usize>>,
+    pub conditions: Vec<Program>,
+    pub enabled: Vec<Option<Program>>,
+    pub resets: Vec<Option<Program>>,
+    pub targets: Vec<usize>,
+    pub chart: Option<ChartProgram>,
+    pub outputs: Option<Program>,
+    pub autonomous: bool,
+    /// The mode a stride starts in: the target of the section's `after` guard.
+    pub section_start: Option<usize>,
+    /// The first evaluation of a vector field that gave a non-finite value: mode, time, state
+    /// (for [`super::EquationModel::non_finite_report`]).
+    pub non_finite: std::sync::Mutex<Option<(usize, f64, Vec<f64>)>>,
+}
+
+/// The section's chart: the free states' indices and `χ(u)` as one program of `u`.
+#[derive(Debug)]
+pub(crate) struct ChartProgram {
+    pub free: Vec<usize>,
+    pub program: Program,
+}
+
+/// Names that a state or parameter may not take: the time, the constant and the functions.
+const RESERVED: [&str; 20] = [
+    "t", "pi", "if", "sin", "cos", "tan", "asin", "acos", "atan", "atan2", "sinh", "cosh", "tanh",
+    "exp", "log", "sqrt", "abs", "sign", "min", "max",
+];
+
+fn is_identifier(s: &str) -> bool {
+    let mut c = s.chars();
+    c.next()
+        .is_some_and(|f| f.is_ascii_alphabetic() || f == '_')
+        && c.all(|ch| ch.is_ascii_alphanumeric() || ch == '_')
+}
+
+/// Edit distance (Levenshtein) between two short names.
+fn distance(a: &str, b: &str) -> usize {
+    let b: Vec<char> = b.chars().collect();
+    let mut row: Vec<usize> = (0..=b.len()).collect();
+    for (i, ca) in a.chars().enumerate() {
+        let mut prev = row[0];
+        row[0] = i + 1;
+        for (j, &cb) in b.iter().enumerate() {
+            let cur = row[j + 1];
+            row[j + 1] = (prev + usize::from(ca != cb)).min(row[j] + 1).min(cur + 1);
+            prev = cur;
+        }
+    }
+    row[b.len()]
+}
+
+/// "`x` (did you mean `y`?)" or "`x` (known: a, b, c)".
+fn unknown(what: &str, name: &str, known: &[&str]) -> String {
+    let mut near: Vec<(usize, &str)> = known
+        .iter()
+        .map(|k| (distance(name, k), *k))
+        .filter(|(d, k)| *d <= 2.max(k.len() / 3))
+        .collect();
+    near.sort();
+    if let Some((_, k)) = near.first() {
+        format!("unknown {what} `{name}` (did you mean `{k}`?)")
+    } else {
+        format!("unknown {what} `{name}` (known: {})", known.join(", "))
+    }
+}
+
+/// Checks a list of names: identifiers, unique, not reserved, not taken by `taken`.
+fn check_names(path: &str, names: &[&str], taken: &[&str], nth: usize) -> Result<(), LoadError> {
+    if names.len() > MAX_ITEMS {
+        return Err(LoadError::at(
+            Place::field(path),
+            format!("{} entries: at most {MAX_ITEMS}", names.len()),
+        ));
+    }
+    for (i, n) in names.iter().enumerate() {
+        let place = || Place::item(path, i, nth);
+        if !is_identifier(n) {
+            return Err(LoadError::at(
+                place(),
+                format!("`{n}` is not a name (letters, digits and _, not starting with a digit)"),
+            ));
+        }
+        if RESERVED.contains(n) || *n == "pow" {
+            return Err(LoadError::at(
+                place(),
+                format!("`{n}` is reserved (the time, pi or a function)"),
+            ));
+        }
+        if names[..i].contains(n) || taken.contains(n) {
+            return Err(LoadError::at(place(), format!("`{n}` is declared twice")));
+        }
+    }
+    Ok(())
+}
+
+/// Maps an expression error of the program compiled from the expressions at `place(k)`.
+fn expr_error(
+    e: &ExprError,
+    defs: &[(String, String)],
+    place: impl Fn(usize) -> Place,
+) -> LoadError {
+    match &e.site {
+        Site::Output(k) => LoadError::expr(place(*k), e),
+        Site::Definition(name) => {
+            let k = defs.iter().position(|(n, _)| n == name).unwrap_or(0);
+            LoadError::expr(Place::item("let", k, 1), e)
+        }
+    }
+}
+
+/// Checks every part of `spec` and compiles it.
+pub(crate) fn compile_spec(spec: &EquationSpec) -> Result<Compiled, LoadError> {
+    if spec.name.trim().is_empty() {
+        return Err(LoadError::at(
+            Place::field("name"),
+            "the model needs a name",
+        ));
+    }
+    let states: Vec<&str> = spec.states.iter().map(String::as_str).collect();
+    if states.is_empty() {
+        return Err(LoadError::at(
+            Place::field("states"),
+            "declare at least one state",
+        ));
+    }
+    check_names("states", &states, &[], 0)?;
+    let params: Vec<&str> = spec.parameters.iter().map(|p| p.name.as_str()).collect();
+    check_names("parameters", &params, &states, 0)?;
+    for (i, p) in spec.parameters.iter().enumerate() {
+        let place = || Place::field(format!("parameters[{i}]"));
+        for (what, v) in [("value", Some(p.value)), ("min", p.min), ("max", p.max)] {
+            if v.is_some_and(|v| !v.is_finite()) {
+                return Err(LoadError::at(
+                    place(),
+                    format!("{what} of `{}` is not finite", p.name),
+                ));
+            }
+        }
+        if let (Some(a), Some(b)) = (p.min, p.max) {
+            if a > b {
+                return Err(LoadError::at(
+                    place(),
+                    format!("min > max for `{}`", p.name),
+                ));
+            }
+        }
+        if p.min.is_some_and(|m| p.value < m) || p.max.is_some_and(|m| p.value > m) {
+            return Err(LoadError::at(
+                place(),
+                format!("value of `{}` is outside its min/max", p.name),
+            ));
+        }
+    }
+    let defs = &spec.definitions;
+    let def_names: Vec<&str> = defs.iter().map(|(n, _)| n.as_str()).collect();
+    let taken: Vec<&str> = states.iter().chain(&params).copied().collect();
+    check_names("let", &def_names, &taken, 0)?;
+    let names = Names {
+        states: &spec.states,
+        params: &spec
+            .parameters
+            .iter()
+            .map(|p| p.name.clone())
+            .collect::<Vec<_>>(),
+    };
+    let definitions = Definitions::new(defs, &names)
+        .map_err(|e| expr_error(&e, defs, |k| Place::item("let", k, 1)))?;
+    let program = |exprs: &[&str], place: &dyn Fn(usize) -> Place| {
+        compile(exprs, &definitions, &names).map_err(|e| expr_error(&e, defs, place))
+    };
+    let n = states.len();
+
+    // Modes.
+    if spec.modes.is_empty() {
+        return Err(LoadError::at(
+            Place::field("modes"),
+            "declare at least one mode",
+        ));
+    }
+    let mode_names: Vec<&str> = spec.modes.iter().map(|m| m.name.as_str()).collect();
+    if spec.modes.len() > MAX_ITEMS {
+        return Err(LoadError::at(
+            Place::field("modes"),
+            format!("at most {MAX_ITEMS} modes"),
+        ));
+    }
+    for (i, m) in mode_names.iter().enumerate() {
+        if mode_names[..i].contains(m) {
+            return Err(LoadError::at(
+                Place::field(format!("modes[{i}]")),
+                format!("mode `{m}` is declared twice"),
+            ));
+        }
+    }
+    let mut flows = Vec::with_capacity(spec.modes.len());
+    for (i, m) in spec.modes.iter().enumerate() {
+        let path = format!("modes[{i}].flow");
+        if m.flow.len() != n {
+            return Err(LoadError::at(
+                Place::field(&path),
+                format!(
+                    "mode `{}` has {} expression(s) for {n} state(s) ({})",
+                    m.name,
+                    m.flow.len(),
+                    states.join(", ")
+                ),
+            ));
+        }
+        let exprs: Vec<&str> = m.flow.iter().map(String::as_str).collect();
+        flows.push(program(&exprs, &|k| Place::item(&path, k, 0))?);
+    }
+    let autonomous = flows.iter().all(|p| !p.uses_time());
+    let mode_index = |name: &str, place: Place| {
+        mode_names
+            .iter()
+            .position(|m| *m == name)
+            .ok_or_else(|| LoadError::at(place, unknown("mode", name, &mode_names)))
+    };
+
+    // Guards.
+    if spec.guards.len() > MAX_ITEMS {
+        return Err(LoadError::at(
+            Place::field("guards"),
+            format!("at most {MAX_ITEMS} guards"),
+        ));
+    }
+    let mut guards_by_mode = vec![Vec::new(); spec.modes.len()];
+    let (mut conditions, mut enabled, mut resets, mut targets) =
+        (Vec::new(), Vec::new(), Vec::new(), Vec::new());
+    for (g, gs) in spec.guards.iter().enumerate() {
+        let path = |f: &str| format!("guards[{g}].{f}");
+        if spec.guards[..g].iter().any(|o| o.name == gs.name) {
+            return Err(LoadError::at(
+                Place::field(path("name")),
+                format!("guard `{}` is declared twice", gs.name),
+            ));
+        }
+        let from = mode_index(&gs.from, Place::field(path("from")))?;
+        if gs.failure.is_some() && (gs.to.is_some() || !gs.reset.is_empty()) {
+            return Err(LoadError::at(
+                Place::field(path("failure")),
+                format!(
+                    "guard `{}` is a failure (the stride ends there): it has no `to` or `reset`",
+                    gs.name
+                ),
+            ));
+        }
+        let to = match &gs.to {
+            Some(t) => mode_index(t, Place::field(path("to")))?,
+            None => from,
+        };
+        guards_by_mode[from].push(g);
+        targets.push(to);
+        conditions.push(program(&[gs.when.as_str()], &|_| {
+            Place::field(path("when"))
+        })?);
+        enabled.push(match &gs.enabled {
+            Some(e) => Some(program(&[e.as_str()], &|_| Place::field(path("enabled")))?),
+            None => None,
+        });
+        if gs.reset.is_empty() {
+            resets.push(None);
+            continue;
+        }
+        // One expression per state: the listed ones, the others kept.
+        let mut exprs: Vec<&str> = states.clone();
+        let mut from_pair = vec![usize::MAX; n];
+        for (k, (state, e)) in gs.reset.iter().enumerate() {
+            let place = Place::item(path("reset"), k, 0);
+            let Some(i) = states.iter().position(|s| s == state) else {
+                return Err(LoadError::at(place, unknown("state", state, &states)));
+            };
+            if from_pair[i] != usize::MAX {
+                return Err(LoadError::at(
+                    place,
+                    format!("state `{state}` is reset twice"),
+                ));
+            }
+            from_pair[i] = k;
+            exprs[i] = e;
+        }
+        let reset_path = path("reset");
+        resets.push(Some(program(&exprs, &|i| {
+            Place::item(&reset_path, from_pair.get(i).copied().unwrap_or(0), 1)
+        })?));
+    }
+
+    // Section.
+    let mut section_start = None;
+    let chart = match &spec.section {
+        None => None,
+        Some(sec) => {
+            let Some(g) = spec.guards.iter().position(|gs| gs.name == sec.after) else {
+                let known: Vec<&str> = spec.guards.iter().map(|g| g.name.as_str()).collect();
+                return Err(LoadError::at(
+                    Place::field("section.after"),
+                    unknown("guard", &sec.after, &known),
+                ));
+            };
+            if spec.guards[g].failure.is_some() {
+                return Err(LoadError::at(
+                    Place::field("section.after"),
+                    format!(
+                        "guard `{}` is a failure: a stride cannot start after it",
+                        sec.after
+                    ),
+                ));
+            }
+            section_start = Some(targets[g]);
+            let mut free = Vec::with_capacity(sec.free.len());
+            for (k, name) in sec.free.iter().enumerate() {
+                let place = Place::item("section.free", k, 0);
+                let Some(i) = states.iter().position(|s| s == name) else {
+                    return Err(LoadError::at(place, unknown("state", name, &states)));
+                };
+                if free.contains(&i) {
+                    return Err(LoadError::at(
+                        place,
+                        format!("state `{name}` is listed twice"),
+                    ));
+                }
+                free.push(i);
+            }
+            if free.is_empty() {
+                return Err(LoadError::at(
+                    Place::field("section.free"),
+                    "name at least one free state (the reduced coordinates)",
+                ));
+            }
+            let mut exprs: Vec<&str> = vec![""; n];
+            let mut from_pair = vec![usize::MAX; n];
+            for &i in &free {
+                exprs[i] = states[i];
+            }
+            for (k, (state, e)) in sec.chart.iter().enumerate() {
+                let place = Place::item("section.chart", k, 0);
+                let Some(i) = states.iter().position(|s| s == state) else {
+                    return Err(LoadError::at(place, unknown("state", state, &states)));
+                };
+                if free.contains(&i) {
+                    return Err(LoadError::at(
+                        place,
+                        format!(
+                            "state `{state}` is free on the section: it has no chart expression"
+                        ),
+                    ));
+                }
+                if from_pair[i] != usize::MAX {
+                    return Err(LoadError::at(
+                        place,
+                        format!("state `{state}` is given twice"),
+                    ));
+                }
+                from_pair[i] = k;
+                exprs[i] = e;
+            }
+            if let Some(i) = (0..n).find(|&i| exprs[i].is_empty()) {
+                return Err(LoadError::at(
+                    Place::field("section.chart"),
+                    format!(
+                        "state `{}` is neither free nor given by the chart (every state is one or the other)",
+                        states[i]
+                    ),
+                ));
+            }
+            let free_names: Vec<String> = free.iter().map(|&i| spec.states[i].clone()).collect();
+            let chart_names = Names {
+                states: &free_names,
+                params: names.params,
+            };
+            let chart_defs = Definitions::new(&[], &chart_names)
+                .map_err(|e| LoadError::expr(Place::field("section.chart"), &e))?;
+            let program = compile(&exprs, &chart_defs, &chart_names).map_err(|e| {
+                let k = match e.site {
+                    Site::Output(i) => from_pair.get(i).copied().unwrap_or(0),
+                    Site::Definition(_) => 0,
+                };
+                LoadError::expr(Place::item("section.chart", k, 1), &e)
+            })?;
+            Some(ChartProgram { free, program })
+        }
+    };
+
+    // Outputs.
+    let outputs = if spec.outputs.is_empty() {
+        None
+    } else {
+        let out_names: Vec<&str> = spec.outputs.iter().map(|(n, _)| n.as_str()).collect();
+        check_names("outputs", &out_names, &[], 0)?;
+        let exprs: Vec<&str> = spec.outputs.iter().map(|(_, e)| e.as_str()).collect();
+        Some(program(&exprs, &|k| Place::item("outputs", k, 1))?)
+    };
+
+    Ok(Compiled {
+        flows,
+        guards_by_mode,
+        conditions,
+        enabled,
+        resets,
+        targets,
+        chart,
+        outputs,
+        autonomous,
+        section_start,
+        non_finite: std::sync::Mutex::new(None),
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn serde_message_round_trip() {
+        let e = LoadError {
+            place: Place::item("modes[0].flow", 2, 0),
+            offset: Some(7),
+            message: "unknown name `gama` (did you mean `gamma`?)".into(),
+        };
+        assert_eq!(
+            LoadError::from_serde_message(&e.to_serde_message()),
+            Some(e)
+        );
+        assert_eq!(LoadError::from_serde_message("plain message"), None);
+    }
+
+    #[test]
+    fn nearest_names() {
+        assert_eq!(distance("gama", "gamma"), 1);
+        assert!(unknown("mode", "stanse", &["stance", "flight"]).contains("did you mean `stance`"));
+        assert!(unknown("mode", "zzz", &["stance", "flight"]).contains("known: stance, flight"));
+    }
+}

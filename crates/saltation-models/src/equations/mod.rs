@@ -1,0 +1,16 @@
+//! Hybrid models written as equations in a model file (`model: Equations(…)`): states,
+//! parameters, intermediate definitions, modes with their vector fields, guards with resets,
+//! and the shooting section, each expression a string compiled once into a flat program
+//! (the `saltation-equations` crate). Everything a built-in model has follows: Jacobians of
+//! flows, guards, resets and chart, and parameter derivatives, by forward-mode automatic
+//! differentiation through the evaluator (exact); orbits, multipliers, continuation in any
+//! declared parameter, simulation. The format is documented field by field in
+//! `docs/models.md`.
+
+mod load;
+mod model;
+mod spec;
+
+pub use load::{LoadError, Place, MAX_ITEMS};
+pub use model::EquationModel;
+pub use spec::{EquationSpec, GuardSpec, ModeSpec, ParameterSpec, SectionSpec};

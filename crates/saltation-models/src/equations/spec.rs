@@ -1,0 +1,103 @@
+//! The text of an equation model as written in a model file: names and expression strings,
+//! before compilation (field by field in `docs/models.md`).
+
+use saltation_ode::Direction;
+use serde::{Deserialize, Serialize};
+
+/// A parameter: name, value, and optionally the range of valid values.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ParameterSpec {
+    /// Name, usable in every expression and by `--set name=value`.
+    pub name: String,
+    /// Value.
+    pub value: f64,
+    /// Smallest valid value (inclusive), if any.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub min: Option<f64>,
+    /// Largest valid value (inclusive), if any.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub max: Option<f64>,
+}
+
+/// One mode: a name and the vector field, one expression per state in the order of `states`.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ModeSpec {
+    /// Name (used by guards' `from` and `to`).
+    pub name: String,
+    /// `dx_i/dt`, one expression per state.
+    pub flow: Vec<String>,
+}
+
+/// A guard: where it applies, the event function, the direction of crossing that counts, an
+/// optional enabling condition, and what happens: a reset into `to`, or a failure.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct GuardSpec {
+    /// Name (for messages, and for `section.after`).
+    pub name: String,
+    /// Mode in which the guard is watched.
+    pub from: String,
+    /// Mode entered after the reset (default: `from`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub to: Option<String>,
+    /// The event function `h(x)`: the event is a zero crossing.
+    pub when: String,
+    /// Which sign changes of `h` count (default `Either`).
+    #[serde(default)]
+    pub direction: Direction,
+    /// The crossing counts only where this expression is non-zero (true); default: always.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub enabled: Option<String>,
+    /// The reset `x⁺ = g(x⁻)`: `(state, expression)` pairs; states not listed keep their value.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub reset: Vec<(String, String)>,
+    /// Reaching this guard ends the stride as a failure with this message (e.g. "the walker
+    /// fell"); no reset.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub failure: Option<String>,
+}
+
+/// The shooting section: which guard's reset a stride starts after, the states that are free
+/// on it (the reduced coordinates `u`), and the other states as functions of them.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct SectionSpec {
+    /// The guard after whose reset a stride starts (its target mode is the stride's start
+    /// mode).
+    pub after: String,
+    /// The states that are the reduced coordinates, in order.
+    pub free: Vec<String>,
+    /// Every other state as an expression of the free states (and the parameters).
+    #[serde(default)]
+    pub chart: Vec<(String, String)>,
+}
+
+/// A hybrid model written as equations.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct EquationSpec {
+    /// Short name (`"compass_gait"`).
+    pub name: String,
+    /// State names, in order.
+    pub states: Vec<String>,
+    /// Parameters.
+    #[serde(default)]
+    pub parameters: Vec<ParameterSpec>,
+    /// Named intermediate quantities `(name, expression)`, usable in every expression; in any
+    /// order (a cycle is an error).
+    #[serde(default, rename = "let", skip_serializing_if = "Vec::is_empty")]
+    pub definitions: Vec<(String, String)>,
+    /// Modes (at least one; the first is mode 0).
+    pub modes: Vec<ModeSpec>,
+    /// Guards.
+    #[serde(default)]
+    pub guards: Vec<GuardSpec>,
+    /// The section for shooting, if the model has periodic orbits to find.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub section: Option<SectionSpec>,
+    /// Named outputs `(name, expression)` for plots.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub outputs: Vec<(String, String)>,
+}
