@@ -26,28 +26,44 @@ fn grad_of<const N: usize>(d: &DualSVec64<N>, row: &mut [f64]) {
     row.copy_from_slice(g.as_slice());
 }
 
-/// Evaluates the vector-valued `f: Dⁿ → Dᵐ` and its Jacobian (row-major m×n) with static duals.
+/// Evaluates the vector-valued `f: Dⁿ → Dᵐ` and its Jacobian (row-major m×n) with static duals,
+/// and its values into `values` if given. Up to `m = N` outputs live on the stack.
 fn jac_static<const N: usize>(
     m: usize,
     x: &[f64],
     f: &mut dyn FnMut(&[DualSVec64<N>], &mut [DualSVec64<N>]),
     jac: &mut [f64],
+    values: Option<&mut [f64]>,
 ) {
     let xs = seed::<N>(x);
-    let mut out = vec![DualVec::from_re(0.0); m];
-    f(&xs, &mut out);
+    let mut stack = [DualVec::from_re(0.0); N];
+    let mut heap = Vec::new();
+    let out: &mut [DualSVec64<N>] = if m <= N {
+        &mut stack[..m]
+    } else {
+        heap.resize(m, DualVec::from_re(0.0));
+        &mut heap
+    };
+    f(&xs, out);
     for (r, o) in out.iter().enumerate() {
         grad_of(o, &mut jac[r * N..(r + 1) * N]);
     }
+    if let Some(v) = values {
+        for (v, o) in v.iter_mut().zip(out.iter()) {
+            *v = o.re;
+        }
+    }
 }
 
-/// Column-by-column forward mode with single-direction duals (any n).
+/// Column-by-column forward mode with single-direction duals (any n), and the values into
+/// `values` if given.
 fn jac_columns(
     n: usize,
     m: usize,
     x: &[f64],
     f: &mut dyn FnMut(&[Dual64], &mut [Dual64]),
     jac: &mut [f64],
+    values: Option<&mut [f64]>,
 ) {
     let mut xs: Vec<Dual64> = x.iter().map(|&v| Dual64::from_re(v)).collect();
     let mut out = vec![Dual64::from_re(0.0); m];
@@ -59,22 +75,48 @@ fn jac_columns(
             jac[r * n + j] = out[r].eps;
         }
     }
+    if let Some(v) = values {
+        if n == 0 {
+            f(&xs, &mut out);
+        }
+        for (v, o) in v.iter_mut().zip(&out) {
+            *v = o.re;
+        }
+    }
 }
 
 macro_rules! dispatch {
     ($n:expr, $m:expr, $x:expr, $jac:expr, |$xs:ident, $out:ident| $body:expr) => {
+        dispatch!($n, $m, $x, $jac, None, |$xs, $out| $body)
+    };
+    ($n:expr, $m:expr, $x:expr, $jac:expr, $values:expr, |$xs:ident, $out:ident| $body:expr) => {
         match $n {
-            1 => jac_static::<1>($m, $x, &mut |$xs, $out| $body, $jac),
-            2 => jac_static::<2>($m, $x, &mut |$xs, $out| $body, $jac),
-            3 => jac_static::<3>($m, $x, &mut |$xs, $out| $body, $jac),
-            4 => jac_static::<4>($m, $x, &mut |$xs, $out| $body, $jac),
-            5 => jac_static::<5>($m, $x, &mut |$xs, $out| $body, $jac),
-            6 => jac_static::<6>($m, $x, &mut |$xs, $out| $body, $jac),
-            7 => jac_static::<7>($m, $x, &mut |$xs, $out| $body, $jac),
-            8 => jac_static::<8>($m, $x, &mut |$xs, $out| $body, $jac),
-            n => jac_columns(n, $m, $x, &mut |$xs, $out| $body, $jac),
+            1 => jac_static::<1>($m, $x, &mut |$xs, $out| $body, $jac, $values),
+            2 => jac_static::<2>($m, $x, &mut |$xs, $out| $body, $jac, $values),
+            3 => jac_static::<3>($m, $x, &mut |$xs, $out| $body, $jac, $values),
+            4 => jac_static::<4>($m, $x, &mut |$xs, $out| $body, $jac, $values),
+            5 => jac_static::<5>($m, $x, &mut |$xs, $out| $body, $jac, $values),
+            6 => jac_static::<6>($m, $x, &mut |$xs, $out| $body, $jac, $values),
+            7 => jac_static::<7>($m, $x, &mut |$xs, $out| $body, $jac, $values),
+            8 => jac_static::<8>($m, $x, &mut |$xs, $out| $body, $jac, $values),
+            n => jac_columns(n, $m, $x, &mut |$xs, $out| $body, $jac, $values),
         }
     };
+}
+
+/// `f` and `f_x` of mode `mode` at `(t, x)` in one pass of automatic differentiation: the
+/// values are the real parts of the dual evaluation.
+pub fn flow_and_jacobian_ad<M: HybridModel + ?Sized>(
+    model: &M,
+    mode: usize,
+    t: f64,
+    x: &[f64],
+    dx: &mut [f64],
+    jac: &mut [f64],
+) {
+    let n = model.dim();
+    dispatch!(n, n, x, jac, Some(dx), |xs, out| model
+        .flow(mode, t, xs, out));
 }
 
 /// `f_x` of mode `mode` at `(t, x)` by automatic differentiation (row-major n×n).

@@ -101,12 +101,17 @@ impl<M: HybridModel + ?Sized> OdeSystem for VariationalFlow<'_, M> {
 const SMALL: usize = 64;
 
 impl<M: HybridModel + ?Sized> VariationalFlow<'_, M> {
-    /// `f` and `f_x` at `(t, x)`: in one call if the model offers it, else separately.
+    /// `f` and `f_x` at `(t, x)`: in one call if the model offers it; else its hand-written
+    /// `f_x` with `f`; else both from one pass of automatic differentiation.
     #[inline]
     fn field(&self, t: f64, x: &[f64], dx: &mut [f64], jac: &mut [f64]) {
-        if !self.model.flow_and_jacobian(self.mode, t, x, dx, jac) {
+        if self.model.flow_and_jacobian(self.mode, t, x, dx, jac) {
+            return;
+        }
+        if self.model.flow_jacobian(self.mode, t, x, jac) {
             self.model.flow::<f64>(self.mode, t, x, dx);
-            flow_jacobian(self.model, self.mode, t, x, jac);
+        } else {
+            crate::ad::flow_and_jacobian_ad(self.model, self.mode, t, x, dx, jac);
         }
     }
 }
