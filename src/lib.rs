@@ -13,7 +13,8 @@
 //!   equations, and RON model files.
 //! - [`equations`]: the expression language of equation models (parser, compiled programs).
 //! - [`continuation`]: branches in a parameter, bifurcations, branch switching, sweeps.
-//! - [`plot`]: figures (Floquet plots, multipliers in the complex plane, time series, …).
+//! - [`plot`]: figures (Floquet plots, multipliers in the complex plane, time series, …); feature
+//!   `plot`, on by default (`default-features = false` leaves plotters out).
 //!
 //! ## Define your own hybrid model, find its orbit, read its multipliers
 //!
@@ -118,6 +119,7 @@ pub use saltation_mechanics as mechanics;
 pub use saltation_models as models;
 pub use saltation_ode as ode;
 pub use saltation_orbit as orbit;
+#[cfg(feature = "plot")]
 pub use saltation_plot as plot;
 
 /// The README's code blocks, compiled as doctests so the README cannot drift from the API.

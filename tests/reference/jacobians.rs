@@ -92,15 +92,19 @@ fn monodromy_is_the_fixed_time_derivative_on_every_periodic_model() {
     const STEP: f64 = 1e-6;
     let dir = crate::common::models_dir();
     let mut checked = 0;
-    let mut paths: Vec<_> = std::fs::read_dir(&dir)
-        .unwrap()
+    // Every model file, also those written as equations (study files are not model files).
+    let mut paths: Vec<_> = [dir.clone(), dir.join("equations")]
+        .iter()
+        .flat_map(|d| std::fs::read_dir(d).unwrap())
         .map(|e| e.unwrap().path())
         .collect();
     paths.sort();
-    for path in paths
-        .into_iter()
-        .filter(|p| p.extension().is_some_and(|e| e == "ron"))
-    {
+    for path in paths.into_iter().filter(|p| {
+        p.extension().is_some_and(|e| e == "ron")
+            && !p
+                .file_stem()
+                .is_some_and(|s| s.to_string_lossy().ends_with("_study"))
+    }) {
         let mf = load_model_file(&path).unwrap();
         let opts = mf.orbit_options();
         let model = &mf.model;

@@ -1,5 +1,6 @@
 //! Typed errors of the hybrid layer.
 
+use crate::crossings::Crossings;
 use saltation_ode::{Num, OdeError};
 use thiserror::Error;
 
@@ -18,15 +19,17 @@ pub enum HybridError {
     },
     /// No guard fired within the time limit: the stride never ends (the walker fell, the
     /// section is not reached from this state).
-    #[error("no guard of mode {mode} was reached within t = {} (stride not completed)", Num(*t_max))]
+    #[error("no guard of mode {mode} was reached within t = {} (stride not completed){seen}", Num(*t_max))]
     GuardNotReached {
         /// Mode in which the time ran out.
         mode: usize,
         /// The time limit.
         t_max: f64,
+        /// Guard crossings seen in that mode and not taken (wrong direction, not enabled).
+        seen: Crossings,
     },
     /// A failure guard fired (e.g. the walker fell).
-    #[error("{what} at t = {} (mode {mode}, guard {guard})", Num(*t))]
+    #[error("{what} at t = {} (mode {mode}, guard {guard}){seen}", Num(*t))]
     Failure {
         /// Mode.
         mode: usize,
@@ -36,6 +39,8 @@ pub enum HybridError {
         t: f64,
         /// What failed, from the model.
         what: String,
+        /// Guard crossings seen in that mode before it and not taken.
+        seen: Crossings,
     },
     /// The trajectory meets a guard tangentially (`h_x f ≈ 0`): the event time is not a smooth
     /// function of the state and the saltation matrix is undefined.

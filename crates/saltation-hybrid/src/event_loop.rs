@@ -8,6 +8,7 @@
 //! by a saltation matrix built from the same [`JumpWork`], the simulation records samples.
 
 use crate::ad::{guard_gradient, reset_jacobian};
+use crate::crossings::Crossings;
 use crate::error::HybridError;
 use crate::guards::{check_reset_finite, reset_at, ModeGuards};
 use crate::model::HybridModel;
@@ -20,6 +21,8 @@ pub(crate) struct JumpWork {
     hx: Vec<f64>,
     fm: Vec<f64>,
     fp: Vec<f64>,
+    /// Guard crossings seen and not taken in the last segment that ended at its time limit.
+    pub rejected: Crossings,
 }
 
 impl JumpWork {
@@ -30,6 +33,7 @@ impl JumpWork {
             hx: vec![0.0; n],
             fm: vec![0.0; n],
             fp: vec![0.0; n],
+            rejected: Crossings::default(),
         }
     }
 
@@ -98,7 +102,7 @@ impl<M: HybridModel + ?Sized, S: OdeSystem> Segment<'_, M, S> {
         w: &mut JumpWork,
     ) -> Result<SegmentEnd, HybridError> {
         let (model, mode) = (self.model, self.mode);
-        let guards = ModeGuards { model, mode };
+        let guards = ModeGuards::new(model, mode);
         let ode = |source| HybridError::Ode { mode, source };
         if self.first {
             solver.start(self.sys, &guards, t, y).map_err(ode)?;
@@ -109,13 +113,16 @@ impl<M: HybridModel + ?Sized, S: OdeSystem> Segment<'_, M, S> {
             .integrate(self.sys, &guards, t_limit, out)
             .map_err(ode)?
         {
-            Stop::TimeReached => return Ok(SegmentEnd::TimeReached),
+            Stop::TimeReached => {
+                w.rejected = guards.take_rejected();
+                return Ok(SegmentEnd::TimeReached);
+            }
             Stop::Event(hit) => hit,
         };
         let (j, t) = (hit.index, hit.t);
         let n = model.dim();
         let xm = &hit.y[..n];
-        let (target, xp) = reset_at(model, mode, j, t, xm)?;
+        let (target, xp) = reset_at(model, (mode, j, t), xm, || guards.take_rejected())?;
         check_reset_finite(&xp)?;
         // Transversality (grazing) is checked at every event.
         model.flow::<f64>(mode, t, xm, &mut w.fm);

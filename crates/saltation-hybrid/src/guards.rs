@@ -1,16 +1,67 @@
 //! The guards of one mode seen as the integrator's event set.
 
+use crate::crossings::{Crossings, Rejected, Rejection};
 use crate::error::HybridError;
 use crate::model::HybridModel;
 use saltation_ode::{Direction, EventSet};
+use std::cell::RefCell;
 
 /// The guards of `mode` of `model`, evaluated on the first `dim()` components of the
-/// (possibly extended) state.
+/// (possibly extended) state. It also notes the sign changes it sees that the integrator will
+/// not take (wrong direction, not enabled): [`ModeGuards::take_rejected`].
 pub struct ModeGuards<'a, M: ?Sized> {
     /// The model.
     pub model: &'a M,
     /// The current mode.
     pub mode: usize,
+    /// Per guard, the latest (time, value) seen moving forward in time.
+    last: RefCell<Vec<(f64, f64)>>,
+    /// Crossings seen and not taken.
+    rejected: RefCell<Crossings>,
+}
+
+impl<'a, M: HybridModel + ?Sized> ModeGuards<'a, M> {
+    /// The guards of `mode`.
+    pub fn new(model: &'a M, mode: usize) -> Self {
+        Self {
+            model,
+            mode,
+            last: RefCell::new(vec![(f64::NEG_INFINITY, 0.0); model.guards(mode)]),
+            rejected: RefCell::new(Crossings::default()),
+        }
+    }
+
+    /// The crossings seen and not taken so far (and forgets them).
+    pub fn take_rejected(&self) -> Crossings {
+        std::mem::take(&mut *self.rejected.borrow_mut())
+    }
+
+    /// Notes a sign change of guard `i` against its direction, comparing with the latest value
+    /// at an earlier time (evaluations inside a step during root finding go back in time and
+    /// are skipped).
+    fn watch(&self, i: usize, t: f64, v: f64) {
+        let mut last = self.last.borrow_mut();
+        let Some(slot) = last.get_mut(i) else { return };
+        if t <= slot.0 {
+            return;
+        }
+        let before = slot.1;
+        *slot = (t, v);
+        if before == 0.0 || v == 0.0 || (before < 0.0) == (v < 0.0) {
+            return;
+        }
+        let counts = self.model.guard_info(self.mode, i).direction;
+        if !counts.matches(before, v) {
+            self.rejected.borrow_mut().push(Rejected {
+                guard: i,
+                t,
+                why: Rejection::Direction {
+                    rising: v > 0.0,
+                    counts,
+                },
+            });
+        }
+    }
 }
 
 impl<M: HybridModel + ?Sized> EventSet for ModeGuards<'_, M> {
@@ -18,16 +69,28 @@ impl<M: HybridModel + ?Sized> EventSet for ModeGuards<'_, M> {
         self.model.guards(self.mode)
     }
     #[inline]
-    fn value(&self, i: usize, _t: f64, y: &[f64]) -> f64 {
-        self.model
-            .guard::<f64>(self.mode, i, &y[..self.model.dim()])
+    fn value(&self, i: usize, t: f64, y: &[f64]) -> f64 {
+        let v = self
+            .model
+            .guard::<f64>(self.mode, i, &y[..self.model.dim()]);
+        self.watch(i, t, v);
+        v
     }
     fn direction(&self, i: usize) -> Direction {
         self.model.guard_info(self.mode, i).direction
     }
-    fn enabled(&self, i: usize, _t: f64, y: &[f64]) -> bool {
-        self.model
-            .guard_enabled(self.mode, i, &y[..self.model.dim()])
+    fn enabled(&self, i: usize, t: f64, y: &[f64]) -> bool {
+        let on = self
+            .model
+            .guard_enabled(self.mode, i, &y[..self.model.dim()]);
+        if !on {
+            self.rejected.borrow_mut().push(Rejected {
+                guard: i,
+                t,
+                why: Rejection::NotEnabled,
+            });
+        }
+        on
     }
     fn terminal(&self, _i: usize) -> bool {
         true
@@ -35,14 +98,14 @@ impl<M: HybridModel + ?Sized> EventSet for ModeGuards<'_, M> {
 }
 
 /// The discrete part of an event of guard `j` of `mode` at time `t`: a failure guard ends the
-/// stride with [`HybridError::Failure`]; otherwise the reset `x⁺ = g(x⁻)` and the target mode
-/// (checked to exist). Shared by stride maps and simulation.
+/// stride with [`HybridError::Failure`] (listing the crossings `seen` and not taken before
+/// it); otherwise the reset `x⁺ = g(x⁻)` and the target mode (checked to exist). Shared by
+/// stride maps and simulation.
 pub(crate) fn reset_at<M: HybridModel + ?Sized>(
     model: &M,
-    mode: usize,
-    j: usize,
-    t: f64,
+    (mode, j, t): (usize, usize, f64),
     x_minus: &[f64],
+    seen: impl FnOnce() -> Crossings,
 ) -> Result<(usize, Vec<f64>), HybridError> {
     if let Some(what) = model.guard_failure(mode, j) {
         return Err(HybridError::Failure {
@@ -50,6 +113,7 @@ pub(crate) fn reset_at<M: HybridModel + ?Sized>(
             guard: j,
             t,
             what,
+            seen: seen(),
         });
     }
     let target = model.guard_info(mode, j).target;

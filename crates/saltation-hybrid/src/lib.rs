@@ -20,6 +20,7 @@
 
 pub mod ad;
 mod admissibility;
+mod crossings;
 mod dense;
 mod error;
 mod event_loop;
@@ -32,6 +33,7 @@ mod stride;
 mod variational;
 
 pub use admissibility::{Admissibility, Violation, ViolationKind};
+pub use crossings::{Crossings, Rejected, Rejection};
 pub use dense::{solve_dense, SingularMatrix};
 pub use error::HybridError;
 pub use guards::ModeGuards;

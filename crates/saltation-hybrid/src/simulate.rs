@@ -191,6 +191,7 @@ pub fn simulate<M: HybridModel + ?Sized>(
                     trace.failure = Some(HybridError::GuardNotReached {
                         mode,
                         t_max: opts.stride.t_max,
+                        seen: std::mem::take(&mut work.rejected),
                     });
                     break 'strides;
                 }

@@ -34,7 +34,7 @@ pub enum JacobianKind {
 }
 
 /// Options of a stride computation. Plain struct with defaults; the same struct is the RON
-/// schema of a model file's `solver` section.
+/// schema of a model file's `stride` section.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(default, deny_unknown_fields)]
 pub struct StrideOptions {
@@ -350,7 +350,11 @@ impl<'a, M: HybridModel + ?Sized> StrideMap<'a, M> {
             }?;
             let c = match end {
                 SegmentEnd::TimeReached => {
-                    return Err(HybridError::GuardNotReached { mode, t_max })
+                    return Err(HybridError::GuardNotReached {
+                        mode,
+                        t_max,
+                        seen: std::mem::take(&mut b.jump.rejected),
+                    })
                 }
                 SegmentEnd::Event(c) => c,
             };

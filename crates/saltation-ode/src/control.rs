@@ -5,8 +5,9 @@
 //! accepted when `err = ‖e / w‖ ≤ 1`. The next step is `h_new = h / fac` with
 //! `fac = clamp(err^α / err_prev^β / safety, 1/max_growth, 1/min_shrink)`,
 //! `α = 1/(q+1) − 0.75 β` (`q` the lower order of the pair): the PI controller of Gustafsson as
-//! used in Hairer's `dopri5`/`dop853` (Hairer & Wanner, *Solving ODEs I*, §II.4 and IV.2). It is
-//! computed as `h · clamp(err_prev^β safety / err^α, min_shrink, max_growth)`, one division. A
+//! used in Hairer's `dopri5`/`dop853` (Hairer, Nørsett & Wanner, *Solving ODEs I*, §II.4;
+//! Hairer & Wanner, *Solving ODEs II*, §IV.2). It is computed as
+//! `h · clamp(err_prev^β safety / err^α, min_shrink, max_growth)`, one division. A
 //! rejected step retries with `h / min(err^α / safety, 1/min_shrink)`, and the step after a
 //! rejection does not grow.
 

@@ -385,6 +385,7 @@ mod tests {
         let fell = HybridError::GuardNotReached {
             mode: 0,
             t_max: 1.0,
+            seen: Default::default(),
         };
         let at = |iteration| NewtonError::System {
             error: fell.clone(),

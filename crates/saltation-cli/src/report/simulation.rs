@@ -9,19 +9,34 @@ use saltation_models::Model;
 use saltation_plot::{Series, TimeSeries};
 use std::path::PathBuf;
 
-/// `t, mode, <state names>`: one row per sample.
+/// `t, mode, <state names>[, <outputs>]`: one row per sample; an equation model's named
+/// `outputs` follow the states.
 pub fn samples_csv(j: &SimulationJson, model: &Model) -> String {
+    let outputs = |t: f64, x: &[f64]| match model {
+        Model::Equations(m) => m.outputs(t, x),
+        _ => Vec::new(),
+    };
     let mut s = String::from("t,mode");
     for i in 0..model.dim() {
         s.push(',');
         s.push_str(&csv_field(&state_name(model, i)));
     }
+    if let Some(p) = j.samples.first() {
+        for (name, _) in outputs(p.t, &p.x) {
+            s.push(',');
+            s.push_str(&csv_field(&name));
+        }
+    }
     s.push('\n');
     for p in &j.samples {
         s.push_str(&format!("{},{}", shortest(p.t), p.mode));
-        for x in &p.x {
+        for x in
+            p.x.iter()
+                .copied()
+                .chain(outputs(p.t, &p.x).into_iter().map(|o| o.1))
+        {
             s.push(',');
-            s.push_str(&shortest(*x));
+            s.push_str(&shortest(x));
         }
         s.push('\n');
     }

@@ -166,3 +166,37 @@ fn simulate_the_monopod_as_equations() {
         }
     }
 }
+
+#[test]
+fn simulate_writes_the_named_outputs() {
+    let dir = temp_dir("equations", "outputs");
+    let out = dir.join("out");
+    let run = saltation(&[
+        "simulate",
+        &model("equations/compass_gait.ron"),
+        "--t-end",
+        "0.5",
+        "--out",
+        out.to_str().unwrap(),
+    ]);
+    assert!(
+        run.status.success(),
+        "{}",
+        String::from_utf8_lossy(&run.stderr)
+    );
+    let csv = std::fs::read_dir(&out)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .find(|p| p.to_string_lossy().ends_with("_simulation.csv"))
+        .unwrap();
+    let text = std::fs::read_to_string(csv).unwrap();
+    let header: Vec<&str> = text.lines().next().unwrap().split(',').collect();
+    let col = |name: &str| header.iter().position(|h| *h == name).unwrap();
+    let (th_ns, th_s, lag) = (col("th_ns"), col("th_s"), col("interleg_angle"));
+    // The output is computed from the states of the same row: th_ns - th_s.
+    for line in text.lines().skip(1) {
+        let v: Vec<f64> = line.split(',').map(|x| x.parse().unwrap()).collect();
+        assert!((v[lag] - (v[th_ns] - v[th_s])).abs() < 1e-15, "{line}");
+    }
+    let _ = std::fs::remove_dir_all(dir);
+}

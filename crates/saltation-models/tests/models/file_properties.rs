@@ -15,6 +15,11 @@ fn shipped() -> Vec<(String, String)> {
         .filter_map(|e| e.ok())
         .map(|e| e.path())
         .filter(|p| p.extension().is_some_and(|x| x == "ron"))
+        // Study files (`*_study.ron`) are read by `saltation study`, not as model files.
+        .filter(|p| {
+            !p.file_stem()
+                .is_some_and(|s| s.to_string_lossy().ends_with("_study"))
+        })
         .map(|p| {
             let text = std::fs::read_to_string(&p).expect("readable");
             (p.file_name().unwrap().to_string_lossy().into_owned(), text)

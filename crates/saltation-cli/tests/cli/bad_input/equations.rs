@@ -157,6 +157,34 @@ fn cases() -> Vec<Case> {
         ))
         .located(),
         Case::edit(
+            "a guard with the wrong direction shows in the failure",
+            w,
+            &[(
+                "when: \"ph - 2*th\",\n                direction: Rising,",
+                "when: \"ph - 2*th\",\n                direction: Falling,",
+            )],
+            &["orbit"],
+        )
+        .expect(Fails(
+            1,
+            &[
+                "the walker fell",
+                "crossings seen and not taken",
+                "guard 0",
+                "it went from − to +, but the guard counts falling",
+            ],
+        )),
+        Case::edit(
+            "an enabling condition never true shows in the failure",
+            w,
+            &[("enabled: \"th < 0\"", "enabled: \"th > 1\"")],
+            &["orbit"],
+        )
+        .expect(Fails(
+            1,
+            &["the walker fell", "its enabling condition was false"],
+        )),
+        Case::edit(
             "--set of an undeclared parameter",
             w,
             &[],
