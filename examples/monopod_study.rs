@@ -29,8 +29,7 @@ fn main() -> ExitCode {
         eprintln!("error: {field}: {reason}");
         return ExitCode::FAILURE;
     }
-    let total =
-        spec.sets.len() * (spec.strategies.len() * spec.tolerances.len() * spec.methods.len() + 1);
+    let total = spec.progress_steps();
     eprintln!(
         "monopod study: {} set(s), {} solvers, {} tolerances, {} strategies ({total} runs)",
         spec.sets.len(),

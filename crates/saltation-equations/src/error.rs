@@ -189,10 +189,7 @@ const MAX_SUGGEST_LEN: usize = 64;
 /// insertions, deletions, substitutions and swaps of neighbours), nearest first; a candidate
 /// qualifies within a distance of a third of the name's length (at least 1), or when it differs
 /// only in letter case.
-pub(crate) fn suggest<'a>(
-    name: &str,
-    candidates: impl IntoIterator<Item = &'a str>,
-) -> Vec<String> {
+pub fn suggest<'a>(name: &str, candidates: impl IntoIterator<Item = &'a str>) -> Vec<String> {
     let n = name.chars().count();
     if n > MAX_SUGGEST_LEN {
         return Vec::new();
@@ -224,7 +221,7 @@ pub(crate) fn suggest<'a>(
 }
 
 /// " (did you mean `a`, `b` or `c`?)", or nothing.
-pub(crate) fn did_you_mean(suggestions: &[String]) -> String {
+pub fn did_you_mean(suggestions: &[String]) -> String {
     match suggestions {
         [] => String::new(),
         [a] => format!(" (did you mean `{a}`?)"),

@@ -130,7 +130,7 @@ mod tests;
 
 pub use compile::compile;
 pub use defs::{is_reserved, is_valid_name, Definitions};
-pub use error::{ExprError, ExprErrorKind, Site};
+pub use error::{did_you_mean, suggest, ExprError, ExprErrorKind, Site};
 pub use program::{NonFinite, Program};
 
 /// The names of the function-call syntax: every built-in function, with its number of

@@ -382,38 +382,27 @@ impl Program {
         let mut site = Site::Output(output);
         let mut source = &self.sources[output];
         loop {
-            match walk.locate(&source.expr) {
-                Found::Here(e) => {
-                    let (s, t) = (e.start as usize, e.end as usize);
-                    let (offset, _) = char_span(&source.text, s, t);
-                    return Some(NonFinite {
-                        output,
-                        value: out[output],
-                        site,
-                        expression: source.text.get(s..t).unwrap_or("").to_string(),
-                        offset,
-                        expression_value: walk.value(e),
-                    });
-                }
-                Found::Partial(first, upto, value) => {
-                    let (s, t) = (first as usize, upto as usize);
-                    let (offset, _) = char_span(&source.text, s, t);
-                    return Some(NonFinite {
-                        output,
-                        value: out[output],
-                        site,
-                        expression: source.text.get(s..t).unwrap_or("").to_string(),
-                        offset,
-                        expression_value: value,
-                    });
-                }
+            // The culprit's byte span in `source` and its value.
+            let (s, t, value) = match walk.locate(&source.expr) {
+                Found::Here(e) => (e.start as usize, e.end as usize, walk.value(e)),
+                Found::Partial(first, upto, value) => (first as usize, upto as usize, value),
                 Found::Def(d) => {
                     let &k = self.def_pos.get(&d)?;
                     let (name, s) = &self.defs[k];
                     site = Site::Definition(name.clone());
                     source = s;
+                    continue;
                 }
-            }
+            };
+            let (offset, _) = char_span(&source.text, s, t);
+            return Some(NonFinite {
+                output,
+                value: out[output],
+                site,
+                expression: source.text.get(s..t).unwrap_or("").to_string(),
+                offset,
+                expression_value: value,
+            });
         }
     }
 }

@@ -223,7 +223,7 @@ pub fn expression_offset(
     let b = text.as_bytes();
     let mask = code_mask(text);
     let start = match place.item {
-        Some(k) => match item_start(b, &mask, field, k) {
+        Some(k) => match item_offset(b, &mask, field, k) {
             Some(at) => at,
             None => return field,
         },
@@ -247,9 +247,9 @@ pub fn expression_offset(
     }
 }
 
-/// Offset of the start of item `k` of the first list after `from`, counting items by the
-/// commas at the list's own depth (string items included).
-fn item_start(b: &[u8], mask: &[bool], from: usize, k: usize) -> Option<usize> {
+/// Offset of item `k` of the first list (`[...]`) after `from`: its first code character, or
+/// the opening quote of a string item. Items are counted by the commas at the list's own depth.
+fn item_offset(b: &[u8], mask: &[bool], from: usize, k: usize) -> Option<usize> {
     let open = (from..b.len()).find(|&i| mask[i] && b[i] == b'[')?;
     let mut depth = 0usize;
     let mut item = 0usize;
@@ -272,37 +272,6 @@ fn item_start(b: &[u8], mask: &[bool], from: usize, k: usize) -> Option<usize> {
             b',' if depth == 0 => {
                 item += 1;
                 at_start = true;
-            }
-            _ => {}
-        }
-    }
-    None
-}
-
-/// Offset of item `k` of the first list (`[...]`) after `from`.
-fn item_offset(b: &[u8], mask: &[bool], from: usize, k: usize) -> Option<usize> {
-    let open = (from..b.len()).find(|&i| mask[i] && b[i] == b'[')?;
-    let mut depth = 0usize;
-    let mut item = 0usize;
-    let mut start = None;
-    for i in open + 1..b.len() {
-        if !mask[i] {
-            continue;
-        }
-        let c = b[i];
-        if start.is_none() && !c.is_ascii_whitespace() {
-            if item == k {
-                return Some(i);
-            }
-            start = Some(i);
-        }
-        match c {
-            b'(' | b'[' | b'{' => depth += 1,
-            b')' | b']' | b'}' if depth == 0 => return None,
-            b')' | b']' | b'}' => depth -= 1,
-            b',' if depth == 0 => {
-                item += 1;
-                start = None;
             }
             _ => {}
         }

@@ -62,8 +62,7 @@ pub fn run(args: &StudyArgs, out: &mut dyn Write) -> Result<(), CliError> {
         o.check()?;
     }
     let mut bar = ScriptBar::new("");
-    let per_set = spec.strategies.len() * spec.tolerances.len() * spec.methods.len() + 1;
-    bar.start_counted("study", spec.sets.len() * per_set, "runs");
+    bar.start_counted("study", spec.progress_steps(), "runs");
     let result = run_study(&spec, &mut |done, total| bar.set_done(done, total))?;
     bar.finish();
     let pts = points::points(&spec, &result.runs);

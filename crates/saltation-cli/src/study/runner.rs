@@ -315,12 +315,11 @@ pub fn run_study(
 ) -> Result<StudyResult, StudyError> {
     let start = Instant::now();
     let grid = spec.grid();
-    let per_set = spec.strategies.len() * spec.tolerances.len() * spec.methods.len();
-    let total = spec.sets.len() * (per_set + 1);
+    let total = spec.progress_steps();
     let mut done = 0;
     let mut references = Vec::with_capacity(spec.sets.len());
     let mut stiffness = Vec::with_capacity(spec.sets.len());
-    let mut runs = Vec::with_capacity(spec.sets.len() * per_set);
+    let mut runs = Vec::with_capacity(spec.sets.len() * spec.runs_per_set());
     let mut figure = FigureRuns::default();
     for set in 0..spec.sets.len() {
         let s = spec.sets[set]

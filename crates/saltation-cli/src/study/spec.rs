@@ -221,6 +221,16 @@ impl StudySpec {
             .collect()
     }
 
+    /// Runs per parameter set (solvers × tolerances × strategies).
+    pub fn runs_per_set(&self) -> usize {
+        self.strategies.len() * self.tolerances.len() * self.methods.len()
+    }
+
+    /// Progress steps of the whole study: every run, and each set's reference.
+    pub fn progress_steps(&self) -> usize {
+        self.sets.len() * (self.runs_per_set() + 1)
+    }
+
     /// Checks every field; on failure, the field's path and the reason.
     pub fn validate(&self) -> Result<(), (String, String)> {
         if self.sets.is_empty() || self.sets.len() > MAX_SETS {

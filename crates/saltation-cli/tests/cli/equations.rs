@@ -133,21 +133,7 @@ fn orbit_diagram_of_an_equation_model() {
 
 #[test]
 fn simulate_the_monopod_as_equations() {
-    let args = |f: &str| {
-        json(&[
-            "simulate",
-            &model(f),
-            "--method",
-            "radau5",
-            "--rtol",
-            "1e-12",
-            "--atol",
-            "1e-12",
-            "--at",
-            "5,10,20,30,40,50",
-            "--json",
-        ])
-    };
+    let args = |f: &str| crate::monopod::study_run(&model(f));
     let (eq, builtin) = (args("equations/monopod.ron"), args("monopod.ron"));
     let events = eq["events"].as_array().unwrap();
     assert_eq!(events.len(), builtin["events"].as_array().unwrap().len());

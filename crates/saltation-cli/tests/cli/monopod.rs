@@ -15,8 +15,9 @@ use crate::support::{floats, json, keys, model, temp_dir, write};
 
 const TIMES: [f64; 6] = [5.0, 10.0, 20.0, 30.0, 40.0, 50.0];
 
-/// The study's command on a monopod file.
-fn study_run(file: &str) -> Value {
+/// The reference-grade command on a monopod file (also used for the monopod written
+/// as equations).
+pub(crate) fn study_run(file: &str) -> Value {
     json(&[
         "simulate",
         file,

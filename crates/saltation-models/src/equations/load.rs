@@ -3,7 +3,10 @@
 //! the character inside the expression).
 
 use super::spec::EquationSpec;
-use saltation_equations::{compile, Definitions, ExprError, Names, Program, Site};
+use saltation_equations::{
+    compile, did_you_mean, is_reserved, is_valid_name, suggest, Definitions, ExprError, Names,
+    Program, Site,
+};
 use std::fmt;
 
 /// Largest number of states, parameters, modes, guards or outputs of an equation model.
@@ -155,47 +158,14 @@ pub(crate) struct ChartProgram {
     pub program: Program,
 }
 
-/// Names that a state or parameter may not take: the time, the constant and the functions.
-const RESERVED: [&str; 20] = [
-    "t", "pi", "if", "sin", "cos", "tan", "asin", "acos", "atan", "atan2", "sinh", "cosh", "tanh",
-    "exp", "log", "sqrt", "abs", "sign", "min", "max",
-];
-
-fn is_identifier(s: &str) -> bool {
-    let mut c = s.chars();
-    c.next()
-        .is_some_and(|f| f.is_ascii_alphabetic() || f == '_')
-        && c.all(|ch| ch.is_ascii_alphanumeric() || ch == '_')
-}
-
-/// Edit distance (Levenshtein) between two short names.
-fn distance(a: &str, b: &str) -> usize {
-    let b: Vec<char> = b.chars().collect();
-    let mut row: Vec<usize> = (0..=b.len()).collect();
-    for (i, ca) in a.chars().enumerate() {
-        let mut prev = row[0];
-        row[0] = i + 1;
-        for (j, &cb) in b.iter().enumerate() {
-            let cur = row[j + 1];
-            row[j + 1] = (prev + usize::from(ca != cb)).min(row[j] + 1).min(cur + 1);
-            prev = cur;
-        }
-    }
-    row[b.len()]
-}
-
-/// "`x` (did you mean `y`?)" or "`x` (known: a, b, c)".
+/// "unknown mode `x` (did you mean `y`?)" with the nearest names (the expression language's
+/// rule), or "… (known: a, b, c)" when none is near.
 fn unknown(what: &str, name: &str, known: &[&str]) -> String {
-    let mut near: Vec<(usize, &str)> = known
-        .iter()
-        .map(|k| (distance(name, k), *k))
-        .filter(|(d, k)| *d <= 2.max(k.len() / 3))
-        .collect();
-    near.sort();
-    if let Some((_, k)) = near.first() {
-        format!("unknown {what} `{name}` (did you mean `{k}`?)")
-    } else {
+    let near = suggest(name, known.iter().copied());
+    if near.is_empty() {
         format!("unknown {what} `{name}` (known: {})", known.join(", "))
+    } else {
+        format!("unknown {what} `{name}`{}", did_you_mean(&near))
     }
 }
 
@@ -209,13 +179,13 @@ fn check_names(path: &str, names: &[&str], taken: &[&str], nth: usize) -> Result
     }
     for (i, n) in names.iter().enumerate() {
         let place = || Place::item(path, i, nth);
-        if !is_identifier(n) {
+        if !is_valid_name(n) {
             return Err(LoadError::at(
                 place(),
                 format!("`{n}` is not a name (letters, digits and _, not starting with a digit)"),
             ));
         }
-        if RESERVED.contains(n) || *n == "pow" {
+        if is_reserved(n) {
             return Err(LoadError::at(
                 place(),
                 format!("`{n}` is reserved (the time, pi or a function)"),
@@ -561,7 +531,6 @@ mod tests {
 
     #[test]
     fn nearest_names() {
-        assert_eq!(distance("gama", "gamma"), 1);
         assert!(unknown("mode", "stanse", &["stance", "flight"]).contains("did you mean `stance`"));
         assert!(unknown("mode", "zzz", &["stance", "flight"]).contains("known: stance, flight"));
     }
