@@ -6,9 +6,10 @@
 
 use criterion::{criterion_group, criterion_main, Criterion};
 use saltation::hybrid::HybridModel;
-use saltation::models::{load_model_file, SimplestWalker};
+use saltation::models::SimplestWalker;
 use saltation::ode::SolverOptions;
 use saltation::orbit::{find_periodic_orbit, OrbitOptions};
+use saltation::scenario::load_model_file;
 use std::hint::black_box;
 use std::path::Path;
 

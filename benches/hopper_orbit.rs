@@ -2,10 +2,12 @@
 //! rtol = atol = 1e-12, in both forms: the constrained four-particle model built by the
 //! constrained-mechanics layer and the hand-written minimal-coordinate one. The full Newton
 //! solve (fixed point and multipliers) from the guess (1.02, 1.7) and from the converged fixed
-//! point (one warm solve), one stride map with and without its Jacobian, and single flow and
-//! flow-Jacobian evaluations at the lift-off state. `constrained_generic` is the constrained
-//! form without its constant-structure hints (constant mass matrix, affine constraints): the
-//! path of a system with a configuration-dependent mass matrix and nonlinear constraints.
+//! point (one warm solve); one stride map with its full Jacobian, with `P_x Dχ` (the variational
+//! equations seeded with the section chart's Jacobian, as Newton's strides are) and without;
+//! single flow and flow-Jacobian evaluations at the lift-off state. `constrained_generic` is the
+//! constrained form without its constant-structure hints (constant mass matrix, affine
+//! constraints, affine forces): the path of a system with a configuration-dependent mass matrix,
+//! nonlinear constraints and nonlinear forces.
 //!
 //! Run: `cargo bench --bench hopper_orbit`.
 
@@ -96,15 +98,26 @@ fn orbit<M: HybridModel>(c: &mut Criterion, name: &str, model: &M) {
     g.finish();
 }
 
-/// One stride from the fixed point, with and without its Jacobian; one flow and one flow
-/// Jacobian in each mode at the lift-off state.
+/// One stride from the fixed point, with its full Jacobian, with the Jacobian times the chart's
+/// (`P_x Dχ`, what Newton's strides carry) and without; one flow and one flow Jacobian in each
+/// mode at the lift-off state.
 fn pieces<M: HybridModel>(c: &mut Criterion, name: &str, model: &M) {
     let opts = options();
-    let x0 = find_periodic_orbit(model, &GUESS, &opts).unwrap().x0;
+    let orbit = find_periodic_orbit(model, &GUESS, &opts).unwrap();
+    let x0 = orbit.x0;
+    let (n, r) = (model.dim(), model.reduced_dim());
+    let mut dchi = vec![0.0; n * r];
+    model.chart_jacobian(&orbit.u0, &mut dchi);
     let mut map = StrideMap::new(model, opts.stride.clone()).unwrap();
     let mut g = c.benchmark_group(format!("hopper_stride/{name}"));
     g.bench_function("with_jacobian", |b| {
         b.iter(|| map.eval(black_box(&x0), JacobianKind::StrideMap).unwrap())
+    });
+    g.bench_function("with_chart_jacobian", |b| {
+        b.iter(|| {
+            map.eval_seeded(black_box(&x0), JacobianKind::StrideMap, &dchi, r)
+                .unwrap()
+        })
     });
     g.bench_function("state_only", |b| {
         b.iter(|| map.eval(black_box(&x0), JacobianKind::None).unwrap())

@@ -26,12 +26,12 @@ fn continuation(c: &mut Criterion) {
         label: "stable gait".into(),
         period_k: 1,
     };
-    let b = continue_branch(&walker, &start, &o, &mut |_| {}).unwrap();
+    let b = continue_branch(&walker, &start, &o).unwrap();
     assert_eq!(b.points.len(), 200);
     let mut g = c.benchmark_group("walker_continuation");
     g.sample_size(10);
     g.bench_function("stable_gait_200_points_1e-10", |bch| {
-        bch.iter(|| continue_branch(&walker, &start, &o, &mut |_| {}).unwrap())
+        bch.iter(|| continue_branch(&walker, &start, &o).unwrap())
     });
     g.finish();
 }

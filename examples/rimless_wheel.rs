@@ -14,12 +14,13 @@
 mod common;
 
 use common::{header, multiplier_rows, points, row, trace_series, Res, Timed};
-use saltation::models::{reference::rimless_benchmark as paper, Model, ModelFile, RimlessWheel};
+use saltation::models::{reference::rimless_benchmark as paper, Model, RimlessWheel};
 use saltation::orbit::{Multiplier, OrbitOptions, PeriodicOrbit};
 use saltation::plot::{
     Color, ComplexPlanePlot, LegendPosition, LineStyle, Marker, PointGroup, RenderOptions, Series,
     TimeSeries,
 };
+use saltation::scenario::ModelFile;
 use std::path::Path;
 use std::process::ExitCode;
 
@@ -60,7 +61,7 @@ fn run() -> Res<()> {
         .iter()
         .map(|&re| Multiplier::new(re, 0.0))
         .collect();
-    let opts = file.orbit_options();
+    let opts = file.orbit.clone();
     let solved = common::solve_timed(&wheel, &guess.label, &guess.u, &opts, REPEATS)?;
     let o = &solved.value;
     let fd = common::fd_multipliers(&wheel, &o.x0, FD_STEP, &opts, REPEATS)?;

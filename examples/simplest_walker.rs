@@ -16,9 +16,10 @@
 mod common;
 
 use common::{header, multiplier_rows, num, row, sub, trace_series, Res, Timed};
-use saltation::models::{reference::walker_table1 as paper, Model, ModelFile, SimplestWalker};
+use saltation::models::{reference::walker_table1 as paper, Model, SimplestWalker};
 use saltation::orbit::{Multiplier, OrbitOptions, PeriodicOrbit};
 use saltation::plot::{Color, ComplexPlanePlot, Marker, PointGroup, RenderOptions, TimeSeries};
+use saltation::scenario::ModelFile;
 use std::path::Path;
 use std::process::ExitCode;
 
@@ -91,7 +92,7 @@ fn run() -> Res<()> {
     if file.guesses.is_empty() {
         return Err(format!("{}: no initial guesses", args.file.display()).into());
     }
-    let opts = file.orbit_options();
+    let opts = file.orbit.clone();
     let mut gaits = Vec::new();
     for g in &file.guesses {
         let solved = common::solve_timed(&walker, &g.label, &g.u, &opts, REPEATS)?;

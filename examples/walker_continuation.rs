@@ -18,10 +18,11 @@ use saltation_cli::report;
 
 use common::Res;
 use saltation::continuation::{
-    run_script, BifurcationKind, ContinuationSpec, ScriptProgress, ScriptResult,
+    run_script, BifurcationKind, ContinuationSpec, ParamFamily, ScriptProgress, ScriptResult,
 };
-use saltation::models::{Model, ModelFile};
+use saltation::models::Model;
 use saltation::plot::RenderOptions;
+use saltation::scenario::ModelFile;
 use std::path::Path;
 use std::process::ExitCode;
 use std::time::{Duration, Instant};
@@ -53,7 +54,7 @@ struct Run {
 fn run() -> Res<()> {
     let args = common::parse_args("models/simplest_walker_continuation.ron", USAGE)?;
     let file = common::load(&args.file)?;
-    let Some(spec) = file.continuation.clone() else {
+    let Some(spec) = file.continuation_spec() else {
         return Err(format!("{} has no `continuation` section", args.file.display()).into());
     };
     let run = run_spec(&file.model, &spec)?;
@@ -80,9 +81,9 @@ fn run() -> Res<()> {
     Ok(())
 }
 
-/// Runs the script with the model family `p ↦ model.with_param(param, p)`, timing it.
+/// Runs the script with the model family of the named parameter (exact `∂F/∂p`), timing it.
 fn run_spec(model: &Model, spec: &ContinuationSpec) -> Res<Run> {
-    let family = |p: f64| model.with_param(&spec.param, p);
+    let family = ParamFamily::new(model.clone(), &spec.param)?;
     let start = Instant::now();
     let mut diagram_start = None;
     let result = run_script(&family, spec, &mut |e| {
@@ -112,10 +113,7 @@ fn print_preamble(path: &Path, file: &ModelFile, spec: &ContinuationSpec, run: &
          bifurcations located to {:e} in {sym}",
         s.step, s.min_step, s.max_step, s.corrector_tol, s.locate_tol
     );
-    let (integration, _) = common::settings(&ModelFile {
-        stride: s.stride.clone(),
-        ..file.clone()
-    });
+    let (integration, _) = common::settings(file);
     println!("integration  {integration}");
     let ms = |d: Duration| format!("{:.0} ms", d.as_secs_f64() * 1e3);
     let timing = match run.diagram {

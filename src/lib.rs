@@ -9,8 +9,10 @@
 //! - [`ode`]: integrators (explicit Runge–Kutta pairs, dense output, event location).
 //! - [`hybrid`]: the hybrid-model trait, variational equations, saltation matrices, stride maps.
 //! - [`orbit`]: Newton shooting for fixed points, Floquet multipliers, finite-difference checks.
-//! - [`models`]: the models of the papers (rimless wheel, simplest walker, …), models written as
-//!   equations, and RON model files.
+//! - [`models`]: the models of the papers (rimless wheel, simplest walker, …) and models written
+//!   as equations.
+//! - [`scenario`]: RON model files — a model with its guesses, orbit settings, continuation
+//!   script and initial state, checked on load with every mistake at its line and column.
 //! - [`equations`]: the expression language of equation models (parser, compiled programs).
 //! - [`continuation`]: branches in a parameter, bifurcations, branch switching, sweeps.
 //! - [`plot`]: figures (Floquet plots, multipliers in the complex plane, time series, …); feature
@@ -23,8 +25,7 @@
 //! the nontrivial multiplier `e` (the reset also collapses `x`, which gives a multiplier 0).
 //!
 //! ```
-//! use saltation::hybrid::{GuardInfo, HybridModel, Scalar};
-//! use saltation::ode::Direction;
+//! use saltation::hybrid::{Guard, HybridModel, Scalar};
 //! use saltation::orbit::{find_periodic_orbit, OrbitOptions};
 //!
 //! struct KickedBall {
@@ -50,8 +51,9 @@
 //!     fn guard<D: Scalar>(&self, _mode: usize, _j: usize, x: &[D]) -> D {
 //!         x[0] // the ground
 //!     }
-//!     fn guard_info(&self, _mode: usize, _j: usize) -> GuardInfo {
-//!         GuardInfo { direction: Direction::Falling, target: 0 }
+//!     // Guard 0 counts when the height falls through zero; mode 0 follows.
+//!     fn describe_guard(&self, _mode: usize, _j: usize) -> Guard<Self> {
+//!         Guard::to(0).falling()
 //!     }
 //!     fn reset<D: Scalar>(&self, _mode: usize, _j: usize, x: &[D], out: &mut [D]) {
 //!         out[0] = D::from(0.0);
@@ -61,17 +63,14 @@
 //!     fn reduced_dim(&self) -> usize {
 //!         1
 //!     }
-//!     fn chart(&self, u: &[f64], x: &mut [f64]) {
-//!         x.copy_from_slice(&[0.0, u[0]]);
+//!     // Chart and projection are generic too: their Jacobians come from automatic
+//!     // differentiation.
+//!     fn chart<D: Scalar>(&self, u: &[D], x: &mut [D]) {
+//!         x[0] = D::from(0.0);
+//!         x[1] = u[0];
 //!     }
-//!     fn chart_jacobian(&self, _u: &[f64], jac: &mut [f64]) {
-//!         jac.copy_from_slice(&[0.0, 1.0]);
-//!     }
-//!     fn project(&self, x: &[f64], u: &mut [f64]) {
+//!     fn project<D: Scalar>(&self, x: &[D], u: &mut [D]) {
 //!         u[0] = x[1];
-//!     }
-//!     fn project_jacobian(&self, _x: &[f64], jac: &mut [f64]) {
-//!         jac.copy_from_slice(&[0.0, 1.0]);
 //!     }
 //! }
 //!
@@ -86,29 +85,71 @@
 //!
 //! ## Continue an orbit in a parameter
 //!
-//! A family of models is any `Fn(f64) -> Result<Model, ParamError>`. Here the rimless wheel is
-//! continued in its slope `α` (pseudo-arclength, multipliers and bifurcation tests at every
-//! point), and each point is checked against the closed form.
+//! A family of models is one named parameter of a model ([`continuation::ParamFamily`]: `∂F/∂p`
+//! exact when the model gives its dependence on the parameter, as built-in and equation models
+//! do) or any `Fn(f64) -> Result<Model, ParamError>` (`∂F/∂p` by central differences; an `Err`
+//! rejects a value, and the branch ends there). Here the rimless wheel is continued in its slope
+//! `α` (pseudo-arclength, multipliers and bifurcation tests at every point), and each point is
+//! checked against the closed form.
 //!
 //! ```
-//! use saltation::continuation::{continue_branch, ContinuationOptions, EndReason, Start};
-//! use saltation::hybrid::ParamError;
-//! use saltation::models::{RimlessWheel, RimlessWheelParams};
+//! use saltation::continuation::{continue_branch, ContinuationOptions, EndReason, ParamFamily, Start};
+//! use saltation::hybrid::with_param;
+//! use saltation::models::RimlessWheel;
 //!
-//! let family = |alpha: f64| -> Result<RimlessWheel, ParamError> {
-//!     Ok(RimlessWheel { params: RimlessWheelParams { alpha, ..Default::default() } })
-//! };
+//! let family = ParamFamily::new(RimlessWheel::default(), "alpha").unwrap();
 //! let mut opts = ContinuationOptions::default();
 //! (opts.p_min, opts.p_max, opts.step) = (0.2, 0.4, 0.02);
-//! let start = Start { param: 0.2, u: vec![0.5], label: "rolling".into(), period_k: 1 };
-//! let branch = continue_branch(&family, &start, &opts, &mut |_| {}).unwrap();
+//! let start = Start::new(0.2, vec![0.5]).labelled("rolling");
+//! let branch = continue_branch(&family, &start, &opts).unwrap();
 //! assert_eq!(branch.end, EndReason::ParameterBound);
 //! for p in &branch.points {
-//!     let exact = family(p.param).unwrap().analytic_fixed_point().unwrap();
+//!     let wheel = with_param(family.base(), "alpha", p.param).unwrap();
+//!     let exact = wheel.analytic_fixed_point().unwrap();
 //!     assert!((p.x0[1] - exact[1]).abs() < 1e-9);
 //!     assert!((p.multipliers[0].re - 4.0 / 9.0).abs() < 1e-9); // μ² for every slope
 //! }
 //! assert!(branch.bifurcations.is_empty());
+//! ```
+//!
+//! ## Switch branches at a period doubling
+//!
+//! The simplest walker's stable gait loses stability in a period doubling as the slope grows
+//! (Garcia et al. 1998). Continuation finds it (a multiplier through −1); switching follows the
+//! period-2 gait born there, whose two states the stride map swaps.
+//!
+//! ```
+//! use saltation::continuation::{
+//!     continue_branch, switch_period_doubling, BifurcationKind, ContinuationOptions,
+//!     ParamFamily, Start,
+//! };
+//! use saltation::models::SimplestWalker;
+//! use saltation::ode::SolverOptions;
+//!
+//! let family = ParamFamily::new(SimplestWalker::default(), "gamma").unwrap();
+//! let mut opts = ContinuationOptions::default();
+//! opts.stride.ode = SolverOptions::with_tol(1e-10);
+//! (opts.p_max, opts.step, opts.max_step) = (0.0165, 1e-3, 2e-3);
+//! let start = Start::new(0.009, vec![0.2, -0.2]).labelled("stable gait");
+//! let branch = continue_branch(&family, &start, &opts).unwrap();
+//! let pd = branch
+//!     .bifurcations
+//!     .iter()
+//!     .find(|b| b.kind == BifurcationKind::PeriodDoubling)
+//!     .unwrap();
+//! assert!(pd.multipliers.iter().any(|m| (m.re + 1.0).abs() < 1e-6));
+//!
+//! let (start2, direction) = switch_period_doubling(&family, pd, 1, &opts).unwrap();
+//! let opts2 = ContinuationOptions {
+//!     direction,
+//!     step: 1e-5,
+//!     max_step: 2e-4,
+//!     max_points: 8,
+//!     ..opts.clone()
+//! };
+//! let period2 = continue_branch(&family, &start2, &opts2).unwrap();
+//! assert_eq!(period2.period_k, 2);
+//! assert!(period2.points.len() > 1);
 //! ```
 #![warn(missing_docs)]
 
@@ -121,6 +162,7 @@ pub use saltation_ode as ode;
 pub use saltation_orbit as orbit;
 #[cfg(feature = "plot")]
 pub use saltation_plot as plot;
+pub use saltation_scenario as scenario;
 
 /// The README's code blocks, compiled as doctests so the README cannot drift from the API.
 #[cfg(doctest)]

@@ -3,12 +3,12 @@
 #![allow(dead_code)] // each example uses a different subset
 
 use saltation::hybrid::{simulate, EventRecord, HybridModel, SimulateOptions, Trace};
-use saltation::models::{load_model_file, ModelFile};
 use saltation::orbit::{
     find_periodic_orbit, multipliers_of, stride_jacobian_fd, EigenBackend, Multiplier, OrbitError,
     OrbitOptions, PeriodicOrbit,
 };
 use saltation::plot::{Color, LineStyle, Series};
+use saltation::scenario::{load_model_file, ModelFile};
 use std::error::Error;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
@@ -123,7 +123,7 @@ pub fn fd_multipliers<M: HybridModel + ?Sized>(
 
 /// The solver settings of a model file, as `(integration, Newton and eigenvalues)`.
 pub fn settings(file: &ModelFile) -> (String, String) {
-    let s = &file.stride;
+    let s = &file.orbit.stride;
     let atol = match &s.ode.atol {
         saltation::ode::Atol::Scalar(a) => format!("{a:e}"),
         saltation::ode::Atol::Vector(v) => format!("{v:?}"),
@@ -133,7 +133,7 @@ pub fn settings(file: &ModelFile) -> (String, String) {
     } else {
         ", state only under step-size control"
     };
-    let eigen = if file.eigen == EigenBackend::Lapack {
+    let eigen = if file.orbit.eigen == EigenBackend::Lapack {
         "LAPACK dgeev"
     } else {
         "Francis QR (pure Rust)"
@@ -146,7 +146,7 @@ pub fn settings(file: &ModelFile) -> (String, String) {
         ),
         format!(
             "Newton shooting, ftol = {:e}, xtol = {:e}; eigenvalues by {eigen}",
-            file.newton.ftol, file.newton.xtol
+            file.orbit.newton.ftol, file.orbit.newton.xtol
         ),
     )
 }

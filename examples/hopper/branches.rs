@@ -123,7 +123,9 @@ fn model_at(base: &HopperParams, dg_ratio: f64) -> Result<Hopper, ParamError> {
     };
     p.check()?;
     Hopper::from_system(HopperParticles::from_params(p, 0.5, 0.5)).map_err(|e| {
-        ParamError::Conversion {
+        ParamError::Rejected {
+            name: "D_G".into(),
+            value: dg_ratio,
             reason: e.to_string(),
         }
     })
@@ -171,7 +173,7 @@ fn run_one(mu: f64) -> Res<Run> {
             label: format!("μ = {mu}"),
             period_k: 1,
         };
-        let next = continue_branch(&family, &start, &opts, &mut |_| {})
+        let next = continue_branch(&family, &start, &opts)
             .map_err(|e| format!("μ = {mu}: continuation from D_G = {param} failed: {e}"))?;
         let last = next.points.last().ok_or("an empty branch")?;
         (param, u) = (last.param, last.u.clone());

@@ -1,6 +1,6 @@
 //! What the modules share: the shipped model files.
 
-use saltation::models::{load_model_file, ModelFile};
+use saltation::scenario::{load_model_file, ModelFile};
 use std::path::PathBuf;
 
 /// The directory of the shipped model files (`models/`).

@@ -6,7 +6,7 @@
 use nalgebra::DMatrix;
 use saltation::continuation::{
     continue_branch, switch_period_doubling, BifurcationKind, ContinuationOptions, EndReason,
-    Predictor, Start,
+    ModelFamily, ParamFamily, Predictor, Start,
 };
 use saltation::hybrid::{HybridModel, JacobianKind, ParamError, StrideMap};
 use saltation::models::{RimlessWheel, RimlessWheelParams, SimplestWalker, SimplestWalkerParams};
@@ -76,7 +76,7 @@ fn rimless_wheel_branch_matches_the_closed_form() {
             label: "rolling".into(),
             period_k: 1,
         };
-        let b = continue_branch(&family, &start, &o, &mut |_| {}).unwrap();
+        let b = continue_branch(&family, &start, &o).unwrap();
         let last = b.points.last().unwrap();
         if to > alpha_c {
             assert_eq!(b.end, EndReason::ParameterBound, "{predictor:?}");
@@ -141,8 +141,23 @@ fn pd_test(gamma: f64, guess: &[f64], o: &OrbitOptions) -> (f64, Vec<f64>) {
     ((jr + DMatrix::identity(2, 2)).determinant(), orbit.u0)
 }
 
+/// The period doubling located with `∂F/∂p` exact (the walker's slope as a named parameter:
+/// the state augmented with γ) and by central differences (a closure family): both agree with
+/// the direct solve, and with each other to 1e-10.
 #[test]
 fn walker_period_doubling_agrees_with_a_direct_solve() {
+    let exact = ParamFamily::new(SimplestWalker::default(), "gamma").unwrap();
+    let a = walker_period_doubling(&exact);
+    let b = walker_period_doubling(&walker);
+    assert!(
+        (a - b).abs() < 1e-10,
+        "exact F_p {a} vs central differences {b}"
+    );
+}
+
+/// Continues the stable gait of `family` through its period doubling, checks it against a direct
+/// solve and the period-2 branch born there; returns the slope of the period doubling.
+fn walker_period_doubling<F: ModelFamily<Model = SimplestWalker>>(walker: &F) -> f64 {
     let o = opts(1e-12);
     let mut c = o.clone();
     (c.p_max, c.step, c.max_step) = (0.0165, 1e-3, 2e-3);
@@ -152,7 +167,7 @@ fn walker_period_doubling_agrees_with_a_direct_solve() {
         label: "stable gait".into(),
         period_k: 1,
     };
-    let b = continue_branch(&walker, &start, &c, &mut |_| {}).unwrap();
+    let b = continue_branch(walker, &start, &c).unwrap();
     let pd: Vec<_> = b
         .bifurcations
         .iter()
@@ -193,14 +208,14 @@ fn walker_period_doubling_agrees_with_a_direct_solve() {
         .any(|m| (m.re + 1.0).abs() < 1e-6 && m.im.abs() < 1e-9));
 
     // Period-2 branch: its two states map onto each other under the single stride map.
-    let (start2, dir) = switch_period_doubling(&walker, pd, 1, &c).unwrap();
+    let (start2, dir) = switch_period_doubling(walker, pd, 1, &c).unwrap();
     assert_eq!(start2.period_k, 2);
     let mut c2 = c.clone();
     (c2.direction, c2.step, c2.max_step, c2.max_points) = (dir, 1e-5, 2e-4, 15);
     (c2.p_min, c2.p_max) = (0.0, 0.0175);
-    let b2 = continue_branch(&walker, &start2, &c2, &mut |_| {}).unwrap();
+    let b2 = continue_branch(walker, &start2, &c2).unwrap();
     assert!(b2.points.len() >= 10, "{:?}", b2.end);
-    let w = walker(b2.points[5].param).unwrap();
+    let w = walker.model_at(b2.points[5].param).unwrap();
     let mut map = StrideMap::new(&w, c.stride.clone()).unwrap();
     let xa = b2.points[5].x0.clone();
     let xb = map.eval(&xa, JacobianKind::None).unwrap().x;
@@ -212,6 +227,7 @@ fn walker_period_doubling_agrees_with_a_direct_solve() {
         "a genuine period-2 orbit: P moves x by {moved:e}"
     );
     assert!(back < 1e-9, "P(P(x_a)) = x_a: off by {back:e}");
+    pd.param
 }
 
 #[test]
@@ -228,7 +244,7 @@ fn small_slope_gait_follows_the_cube_root_law() {
         label: "stable gait".into(),
         period_k: 1,
     };
-    let b = continue_branch(&walker, &start, &c, &mut |_| {}).unwrap();
+    let b = continue_branch(&walker, &start, &c).unwrap();
     assert_eq!(b.end, EndReason::ParameterBound, "{}", b.end);
     let last = b.points.last().unwrap();
     assert!(last.stable);
@@ -341,11 +357,8 @@ impl HybridModel for QuadraticBounce {
     fn guard<D: saltation::hybrid::Scalar>(&self, _m: usize, _j: usize, x: &[D]) -> D {
         x[0]
     }
-    fn guard_info(&self, _m: usize, _j: usize) -> saltation::hybrid::GuardInfo {
-        saltation::hybrid::GuardInfo {
-            direction: saltation::ode::Direction::Falling,
-            target: 0,
-        }
+    fn describe_guard(&self, _m: usize, _j: usize) -> saltation::hybrid::Guard<Self> {
+        saltation::hybrid::Guard::to(0).falling()
     }
     fn reset<D: saltation::hybrid::Scalar>(&self, _m: usize, _j: usize, x: &[D], out: &mut [D]) {
         out[0] = D::from(0.0);
@@ -354,17 +367,11 @@ impl HybridModel for QuadraticBounce {
     fn reduced_dim(&self) -> usize {
         1
     }
-    fn chart(&self, u: &[f64], x: &mut [f64]) {
-        x.copy_from_slice(&[0.0, u[0]]);
+    fn chart<D: saltation::hybrid::Scalar>(&self, u: &[D], x: &mut [D]) {
+        x.copy_from_slice(&[D::from(0.0), u[0]]);
     }
-    fn chart_jacobian(&self, _u: &[f64], jac: &mut [f64]) {
-        jac.copy_from_slice(&[0.0, 1.0]);
-    }
-    fn project(&self, x: &[f64], u: &mut [f64]) {
+    fn project<D: saltation::hybrid::Scalar>(&self, x: &[D], u: &mut [D]) {
         u[0] = x[1];
-    }
-    fn project_jacobian(&self, _x: &[f64], jac: &mut [f64]) {
-        jac.copy_from_slice(&[0.0, 1.0]);
     }
 }
 
@@ -381,7 +388,7 @@ fn arclength_passes_a_fold_and_locates_it() {
         label: "bouncing".into(),
         period_k: 1,
     };
-    let b = continue_branch(&family, &start, &o, &mut |_| {}).unwrap();
+    let b = continue_branch(&family, &start, &o).unwrap();
     // Past the fold the branch turns back to smaller p on the upper sheet and ends at p_min.
     assert_eq!(b.end, EndReason::ParameterBound, "{}", b.end);
     let last = b.points.last().unwrap();
@@ -418,7 +425,7 @@ fn arclength_passes_a_fold_and_locates_it() {
     // The natural-parameter predictor cannot pass it: that branch ends at the fold.
     o.predictor = Predictor::Natural;
     o.step = 0.01;
-    let b = continue_branch(&family, &start, &o, &mut |_| {}).unwrap();
+    let b = continue_branch(&family, &start, &o).unwrap();
     assert!(matches!(
         b.end,
         EndReason::CorrectorFailed(_) | EndReason::StrideFailed(_)

@@ -19,9 +19,10 @@ use nalgebra::{DMatrix, DVector};
 use saltation::hybrid::{
     identity, HybridModel, JacobianKind, ModeFlow, StrideMap, StrideOptions, VariationalFlow,
 };
-use saltation::models::{load_model_file, BouncingBall, BouncingBallParams};
+use saltation::models::{BouncingBall, BouncingBallParams};
 use saltation::ode::{Ivp, SolverOptions};
 use saltation::orbit::{central_difference, find_periodic_orbit};
+use saltation::scenario::load_model_file;
 
 #[test]
 fn bouncing_ball_monodromy_is_the_fixed_time_derivative() {
@@ -106,7 +107,7 @@ fn monodromy_is_the_fixed_time_derivative_on_every_periodic_model() {
                 .is_some_and(|s| s.to_string_lossy().ends_with("_study"))
     }) {
         let mf = load_model_file(&path).unwrap();
-        let opts = mf.orbit_options();
+        let opts = mf.orbit.clone();
         let model = &mf.model;
         let (n, mode) = (model.dim(), opts.stride.start_mode);
         for guess in &mf.guesses {

@@ -7,8 +7,9 @@
 
 use saltation::hybrid::{HybridError, HybridModel};
 use saltation::models::reference::rimless_benchmark;
-use saltation::models::{Model, ModelFile, RimlessWheel, RimlessWheelParams};
+use saltation::models::{Model, RimlessWheel, RimlessWheelParams};
 use saltation::orbit::{find_periodic_orbit, OrbitError, PeriodicOrbit};
+use saltation::scenario::ModelFile;
 
 fn model_file() -> ModelFile {
     crate::common::model_file("rimless_wheel.ron")
@@ -61,7 +62,7 @@ fn benchmark_matches_the_closed_form() {
     assert_eq!(wheel.params.alpha, rimless_benchmark::ALPHA);
     assert_eq!(wheel.params.spokes, rimless_benchmark::SPOKES);
     assert!((wheel.mu() - 2.0 / 3.0).abs() < 1e-15);
-    let orbit = find_periodic_orbit(&wheel, &mf.guesses[0].u, &mf.orbit_options()).unwrap();
+    let orbit = find_periodic_orbit(&wheel, &mf.guesses[0].u, &mf.orbit).unwrap();
     check_closed_form(&wheel, &orbit, 1e-14, "benchmark");
     // μ² = 4/9 exactly.
     assert!((orbit.multipliers[0].re - 4.0 / 9.0).abs() < 1e-13);
@@ -73,13 +74,13 @@ fn benchmark_matches_the_closed_form() {
         );
     }
     // The same orbit through the `Model` enum (as the CLI runs it).
-    let via_enum = find_periodic_orbit(&mf.model, &mf.guesses[0].u, &mf.orbit_options()).unwrap();
+    let via_enum = find_periodic_orbit(&mf.model, &mf.guesses[0].u, &mf.orbit).unwrap();
     assert_eq!(via_enum.x0, orbit.x0);
 }
 
 #[test]
 fn closed_form_holds_at_other_slopes_and_spoke_counts() {
-    let opts = model_file().orbit_options();
+    let opts = model_file().orbit;
     for (lambda2, alpha, spokes) in [
         (2.0 / 3.0, 0.15, 6),
         (2.0 / 3.0, 0.3, 8),
@@ -127,7 +128,7 @@ fn no_gait_where_the_wheel_cannot_get_over_the_top() {
         },
     };
     assert_eq!(wheel.analytic_fixed_point(), None);
-    let opts = model_file().orbit_options();
+    let opts = model_file().orbit;
     let mu = wheel.mu();
     let w2 = 4.0 * 2.0 / 3.0 * mu * mu * 0.5 * 0.1f64.sin() / (1.0 - mu * mu);
     let r = find_periodic_orbit(&wheel, &[w2.sqrt()], &opts);

@@ -8,10 +8,11 @@
 //! one is *not* reproduced.
 
 use saltation::models::reference::walker_table1 as table;
-use saltation::models::{Model, ModelFile};
+use saltation::models::Model;
 use saltation::orbit::{
     find_periodic_orbit, multipliers_of, stride_jacobian_fd, Multiplier, PeriodicOrbit,
 };
+use saltation::scenario::ModelFile;
 
 /// The paper's claim: 12 decimals for fixed points and variational multipliers; we require 1e-11.
 const TOL: f64 = 1e-11;
@@ -49,7 +50,7 @@ fn gait(mf: &ModelFile, index: usize) -> PeriodicOrbit {
         panic!("simplest_walker.ron holds {:?}", mf.model)
     };
     assert_eq!(w.params.gamma, table::GAMMA);
-    find_periodic_orbit(&mf.model, &mf.guesses[index].u, &mf.orbit_options())
+    find_periodic_orbit(&mf.model, &mf.guesses[index].u, &mf.orbit)
         .unwrap_or_else(|e| panic!("{}: {e}", mf.guesses[index].label))
 }
 
@@ -77,8 +78,8 @@ fn split(mu: &[Multiplier], k: usize, tol: f64, what: &str) -> Vec<Multiplier> {
 
 /// Central-difference multipliers (step 1e-5) at the fixed point, as in the paper's table.
 fn fd_multipliers(mf: &ModelFile, orbit: &PeriodicOrbit) -> Vec<Multiplier> {
-    let jac = stride_jacobian_fd(&mf.model, &orbit.x0, FD_STEP, &mf.stride).unwrap();
-    multipliers_of(&jac, mf.eigen).unwrap()
+    let jac = stride_jacobian_fd(&mf.model, &orbit.x0, FD_STEP, &mf.orbit.stride).unwrap();
+    multipliers_of(&jac, mf.orbit.eigen).unwrap()
 }
 
 #[test]

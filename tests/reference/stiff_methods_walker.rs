@@ -5,9 +5,10 @@
 
 use saltation::hybrid::{JacobianKind, StrideMap, StrideOptions};
 use saltation::models::reference::walker_table1 as table;
-use saltation::models::{Model, ModelFile};
+use saltation::models::Model;
 use saltation::ode::{Method, SolverOptions};
 use saltation::orbit::{find_periodic_orbit, stride_jacobian_fd};
+use saltation::scenario::ModelFile;
 
 fn model_file() -> ModelFile {
     crate::common::model_file("simplest_walker.ron")
@@ -17,12 +18,12 @@ fn model_file() -> ModelFile {
 /// against Table 1 (the unstable gait's second multiplier with the 9th-decimal slip corrected).
 fn table1_with(method: Method, tol: f64, bound: f64) {
     let mut mf = model_file();
-    mf.stride.method = method;
-    mf.stride.ode = SolverOptions::with_tol(tol);
+    mf.orbit.stride.method = method;
+    mf.orbit.stride.ode = SolverOptions::with_tol(tol);
     let Model::SimplestWalker(_) = &mf.model else {
         panic!("not the walker")
     };
-    let opts = mf.orbit_options();
+    let opts = mf.orbit.clone();
     let stable = find_periodic_orbit(&mf.model, &mf.guesses[0].u, &opts)
         .unwrap_or_else(|e| panic!("{}: stable gait: {e}", method.name()));
     let unstable = find_periodic_orbit(&mf.model, &mf.guesses[1].u, &opts)
@@ -91,7 +92,7 @@ fn stride_jacobian_of_every_method_matches_central_differences() {
     let reference = StrideOptions {
         method: Method::Dop853,
         ode: SolverOptions::with_tol(1e-14),
-        ..mf.stride.clone()
+        ..mf.orbit.stride.clone()
     };
     // Central differences of a DOP853 stride map at 1e-14, Richardson-extrapolated from steps
     // 2e-4 and 1e-4 (`(4 J(h/2) − J(h))/3`, truncation O(h⁴)): accurate to ~2e-7 here (plain
@@ -114,7 +115,7 @@ fn stride_jacobian_of_every_method_matches_central_differences() {
         let opts = StrideOptions {
             method,
             ode: SolverOptions::with_tol(tol),
-            ..mf.stride.clone()
+            ..mf.orbit.stride.clone()
         };
         let mut map =
             StrideMap::new(&mf.model, opts).unwrap_or_else(|e| panic!("{}: {e}", method.name()));

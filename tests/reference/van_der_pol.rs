@@ -15,9 +15,10 @@
 
 use saltation::hybrid::{HybridModel, JacobianKind, StrideMap};
 use saltation::models::reference::van_der_pol as reference;
-use saltation::models::{Model, ModelFile};
+use saltation::models::Model;
 use saltation::ode::{Direction, Event, FnSystem, Ivp, Method, SolverOptions, Stop};
 use saltation::orbit::{eigenvalues, find_periodic_orbit, PeriodicOrbit};
+use saltation::scenario::ModelFile;
 
 fn model_file() -> ModelFile {
     crate::common::model_file("van_der_pol.ron")
@@ -28,7 +29,7 @@ fn limit_cycle(mf: &ModelFile) -> PeriodicOrbit {
         panic!("van_der_pol.ron holds {:?}", mf.model)
     };
     assert_eq!(vdp.params.epsilon, reference::EPSILON);
-    find_periodic_orbit(&mf.model, &mf.guesses[0].u, &mf.orbit_options()).unwrap()
+    find_periodic_orbit(&mf.model, &mf.guesses[0].u, &mf.orbit).unwrap()
 }
 
 /// `(∮ ε(1 − x²) dt, T)` from the section point `x0` once around the cycle, by the augmented
@@ -80,7 +81,7 @@ fn limit_cycle_period_and_multipliers() {
     eprintln!("∮ ε(1 − x²) dt = {integral:.15}, μ = {mu_ref:.15e}");
 
     // Fixed-time monodromy Φ(T) (S = I at the identity reset): multipliers {1, μ}.
-    let mut map = StrideMap::new(&mf.model, mf.stride.clone()).unwrap();
+    let mut map = StrideMap::new(&mf.model, mf.orbit.stride.clone()).unwrap();
     let mono = map.eval(&orbit.x0, JacobianKind::Monodromy).unwrap();
     let mut mu = eigenvalues(mono.jacobian.as_ref().unwrap()).unwrap();
     mu.sort_by(|a, b| b.norm().total_cmp(&a.norm()));

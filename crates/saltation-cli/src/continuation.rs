@@ -15,7 +15,7 @@ use crate::report::{self, FigureContext, Outputs};
 use crate::CliError;
 use clap::Args;
 use saltation_continuation::{
-    run_script_with_events, ContinuationError, ContinuationSpec, ScriptResult,
+    run_script_with_events, ContinuationError, ContinuationSpec, ParamFamily, ScriptResult,
 };
 use saltation_hybrid::HybridModel;
 use saltation_plot::RenderOptions;
@@ -50,8 +50,9 @@ pub struct ContinueArgs {
     pub json: bool,
 }
 
-/// The file's continuation section with `--param` applied, and the parameter checked to be one of
-/// the model's (the error lists the known names). Everything else is checked by the library
+/// The file's continuation script ([`saltation_scenario::ModelFile::continuation_spec`]: run
+/// with the file's orbit settings) with `--param` applied, and the parameter checked to be one
+/// of the model's (the error lists the known names). Everything else is checked by the library
 /// ([`ContinuationSpec::validate`], called by [`validate`] and by
 /// [`saltation_continuation::run_script`]).
 pub fn continuation_spec(
@@ -60,8 +61,7 @@ pub fn continuation_spec(
 ) -> Result<ContinuationSpec, CliError> {
     let mut spec = loaded
         .file
-        .continuation
-        .clone()
+        .continuation_spec()
         .ok_or_else(|| CliError::NoContinuation {
             file: loaded.path.clone(),
         })?;
@@ -196,8 +196,14 @@ pub fn compute(
     spec: &ContinuationSpec,
     overrides: &Overrides,
 ) -> Result<ScriptResult, CliError> {
-    let model = &loaded.file.model;
-    let family = |p: f64| model.with_param(&spec.param, p);
+    // The parameter by name: exact ∂F/∂p where the model gives it (built-in and equation
+    // models), central differences otherwise.
+    let family = ParamFamily::new(loaded.file.model.clone(), &spec.param).map_err(|source| {
+        CliError::ContinuationParam {
+            origin: format!("param: \"{}\"", spec.param),
+            source,
+        }
+    })?;
     let mut bar = ScriptBar::new(&report::param_symbol(&spec.param));
     let result = run_script_with_events(&family, spec, &mut |e| bar.event(e));
     bar.finish();

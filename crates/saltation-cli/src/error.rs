@@ -3,8 +3,8 @@
 use crate::report::ReportError;
 use saltation_continuation::ContinuationError;
 use saltation_hybrid::ParamError;
-use saltation_models::FileError;
 use saltation_orbit::OrbitError;
+use saltation_scenario::FileError;
 use thiserror::Error;
 
 /// Exit code for bad input: unreadable or invalid model file, unknown parameter, malformed

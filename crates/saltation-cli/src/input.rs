@@ -7,7 +7,7 @@
 use crate::CliError;
 use clap::Args;
 use saltation_hybrid::HybridModel;
-use saltation_models::{load_model_file, ModelFile};
+use saltation_scenario::{load_model_file, Guess, ModelFile};
 use std::path::PathBuf;
 
 /// The model file and parameter overrides.
@@ -140,7 +140,7 @@ impl GuessArgs {
     /// The guesses to start from, each checked against the model's reduced dimension.
     pub fn select(&self, loaded: &LoadedModel) -> Result<Vec<StartingGuess>, CliError> {
         let file = &loaded.file;
-        let from_file = |g: &saltation_models::Guess| StartingGuess {
+        let from_file = |g: &Guess| StartingGuess {
             what: format!("guess \"{}\" of {}", g.label, loaded.path),
             label: Some(g.label.clone()),
             u: g.u.clone(),

@@ -1,7 +1,7 @@
 //! # saltation-cli
 //!
 //! The `saltation` command: periodic orbits and Floquet stability of the built-in hybrid models,
-//! driven by RON model files (`models/*.ron`, see [`saltation_models::ModelFile`]).
+//! driven by RON model files (`models/*.ron`, see [`saltation_scenario::ModelFile`]).
 //!
 //! | I want to … | run |
 //! |---|---|

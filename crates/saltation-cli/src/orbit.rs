@@ -213,12 +213,12 @@ pub fn run(args: &OrbitArgs, out: &mut dyn Write) -> Result<(), CliError> {
     let loaded = args.model.load()?;
     let guesses = args.guess.select(&loaded)?;
     // The loader validated the settings against the model (`ModelFile::validate`).
-    let opts = loaded.file.orbit_options();
+    let opts = &loaded.file.orbit;
     let model = &loaded.file.model;
     if !args.guess.all {
         let mut solved = Vec::with_capacity(guesses.len());
         for g in &guesses {
-            solved.push(solve(model, g, &opts).map_err(|e| crate::error::explain(e, model))?);
+            solved.push(solve(model, g, opts).map_err(|e| crate::error::explain(e, model))?);
         }
         let text = match (args.json, solved.first()) {
             (true, Some(s)) => serde_json::to_string(&OrbitJson::new(model, s))? + "\n",
@@ -230,7 +230,7 @@ pub fn run(args: &OrbitArgs, out: &mut dyn Write) -> Result<(), CliError> {
     }
     let results: Vec<Result<Solved, CliError>> = guesses
         .iter()
-        .map(|g| solve(model, g, &opts).map_err(|e| crate::error::explain(e, model)))
+        .map(|g| solve(model, g, opts).map_err(|e| crate::error::explain(e, model)))
         .collect();
     let text = if args.json {
         let items: Vec<serde_json::Value> = results

@@ -2,9 +2,9 @@
 //! section (time, state, mode) through its events and resets
 //! ([`saltation_hybrid::simulate`] over a time span).
 //!
-//! Method and tolerances come from the file's `stride` section unless `--method`, `--rtol`,
-//! `--atol` override them; `--method` takes every method name and the MATLAB names (`ode45`,
-//! `ode15s`, …). The end time is `--t-end`, else the last `--at` time. Samples are at the `--at`
+//! Method and tolerances come from the file's `orbit.stride` settings unless `--method`,
+//! `--rtol`, `--atol` override them; `--method` takes every method name and the MATLAB names
+//! (`ode45`, `ode15s`, …). The end time is `--t-end`, else the last `--at` time. Samples are at the `--at`
 //! times (from the integrator's dense output), else at every accepted step and at the events.
 //! With `--json` the output is exactly one [`SimulationJson`] object, a public interface; with
 //! `--out DIR` the samples and events are also written as CSV with a time-series figure.
@@ -19,6 +19,7 @@ use saltation_hybrid::{simulate, HybridModel, SimulateOptions, Trace};
 use saltation_models::Model;
 use saltation_ode::{Atol, Method};
 use serde::{Deserialize, Serialize};
+use std::collections::BTreeMap;
 use std::io::Write;
 use std::path::PathBuf;
 use std::time::Instant;
@@ -30,8 +31,8 @@ pub struct SimulateArgs {
     #[command(flatten)]
     pub model: ModelArgs,
 
-    /// Integration method (default: the file's `stride.method`): euler, heun, rk4, bs23, rkf45,
-    /// dp5, dop853, radau5, ndf, bdf, rosenbrock23, trapezoid, trbdf2, abm, or a MATLAB name
+    /// Integration method (default: the file's `orbit.stride.method`): euler, heun, rk4, bs23,
+    /// rkf45, dp5, dop853, radau5, ndf, bdf, rosenbrock23, trapezoid, trbdf2, abm, or a MATLAB name
     /// (ode45, ode23, ode113, ode15s, ode23s, ode23t, ode23tb).
     #[arg(long, value_name = "NAME")]
     pub method: Option<String>,
@@ -74,6 +75,9 @@ pub struct SampleJson {
     pub x: Vec<f64>,
     /// Mode.
     pub mode: usize,
+    /// An equation model's named `outputs` at the sample (absent for a model without any).
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub outputs: BTreeMap<String, f64>,
 }
 
 /// One event of the trajectory.
@@ -147,7 +151,7 @@ fn plan(args: &SimulateArgs, loaded: &LoadedModel) -> Result<Plan, CliError> {
     let init = file.initial.as_ref().ok_or_else(|| CliError::NoInitial {
         file: loaded.path.clone(),
     })?;
-    let mut stride = file.stride.clone();
+    let mut stride = file.orbit.stride.clone();
     if let Some(name) = &args.method {
         stride.method = Method::from_name(name).ok_or_else(|| CliError::BadArgument {
             arg: format!("--method {name}"),
@@ -241,7 +245,7 @@ pub fn run(args: &SimulateArgs, out: &mut dyn Write) -> Result<(), CliError> {
     let wall = start.elapsed();
     // A failed simulation loses nothing: what was computed before the failure is printed and
     // written like a finished one, and then the error is returned.
-    let json = to_json(plan.method, &trace, wall.as_secs_f64());
+    let json = to_json(model, plan.method, &trace, wall.as_secs_f64());
     let files = match &outputs {
         Some(o) => report::write_simulation(&json, model, o)?,
         None => Vec::new(),
@@ -267,8 +271,8 @@ pub fn run(args: &SimulateArgs, out: &mut dyn Write) -> Result<(), CliError> {
     }
 }
 
-/// The JSON object of a finished simulation.
-pub fn to_json(method: Method, trace: &Trace, wall_s: f64) -> SimulationJson {
+/// The JSON object of a finished simulation of `model`.
+pub fn to_json(model: &Model, method: Method, trace: &Trace, wall_s: f64) -> SimulationJson {
     let s = trace.stats;
     SimulationJson {
         method: method.name().to_string(),
@@ -280,6 +284,10 @@ pub fn to_json(method: Method, trace: &Trace, wall_s: f64) -> SimulationJson {
                 t: trace.t[k],
                 x: trace.x[k].clone(),
                 mode: trace.mode[k],
+                outputs: match model {
+                    Model::Equations(m) => m.outputs(trace.t[k], &trace.x[k]).into_iter().collect(),
+                    _ => BTreeMap::new(),
+                },
             })
             .collect(),
         events: trace

@@ -96,6 +96,10 @@ pub enum EndReason {
     /// The stride map failed near the last point (guard no longer reached, grazing, …): the end
     /// of existence of the orbit.
     StrideFailed(String),
+    /// The family rejected the parameter values beyond the last point
+    /// ([`crate::ModelFamily::model_at`] returned an error, e.g. a value outside the parameter's
+    /// declared range): the branch ends at the edge of the valid range.
+    ParameterRejected(String),
 }
 
 impl std::fmt::Display for EndReason {
@@ -107,6 +111,7 @@ impl std::fmt::Display for EndReason {
                 write!(f, "corrector failed at the smallest step: {s}")
             }
             EndReason::StrideFailed(s) => write!(f, "orbit ceases to exist: {s}"),
+            EndReason::ParameterRejected(s) => write!(f, "parameter rejected by the model: {s}"),
             EndReason::StoppedAt(k) => write!(f, "stopped at its first {}", k.name()),
         }
     }

@@ -1,10 +1,14 @@
 //! Evaluation of the fixed-point equation along a parameter, and the correctors.
 //!
 //! With reduced coordinates `u` and parameter `p`, `F(u, p) = π(P_p^k(χ(u))) − u` (`P^k` the
-//! `k`-fold stride map). `F_u` is exact (variational equations + saltation);
+//! `k`-fold stride map). `F_u` is exact (variational equations + saltation). `F_p` is exact
+//! when the family names the model's parameter ([`ModelFamily::param_index`]) and the model
+//! gives its dependence on it ([`HybridModel::param_derivatives`]): one stride of the state
+//! augmented with `p` ([`ParamAugmented`]) gives `[F_u, F_p]` together. Otherwise
 //! `F_p = (F(u, p + h) − F(u, p − h)) / 2h` by central differences (two strides without
 //! Jacobian). The time `T_j(u, p)` of event `j` of the stride has the exact gradient
-//! `∂T_j/∂u = ∇_x t_j · Dχ` from the stride map, and `∂T_j/∂p` from the same two strides.
+//! `∂T_j/∂u = ∇_x t_j · Dχ` from the stride map, and `∂T_j/∂p` from the augmented stride or the
+//! same two strides.
 //!
 //! Every corrector is one square system `G(z) = 0` solved by the damped Newton method of
 //! `saltation-orbit` ([`saltation_orbit::solve`]), the same one that finds periodic orbits:
@@ -23,7 +27,8 @@ use crate::family::ModelFamily;
 use crate::options::{ContinuationOptions, Predictor};
 use nalgebra::{DMatrix, DVector};
 use saltation_hybrid::{
-    HybridModel, JacobianKind, StrideMap, StrideOptions, StrideResult, StrideWorkspace,
+    HybridModel, JacobianKind, ParamAugmented, StrideMap, StrideOptions, StrideResult,
+    StrideWorkspace,
 };
 use saltation_orbit::{reduced_residual, solve, NewtonError, NewtonOptions, SquareSystem};
 use std::cell::RefCell;
@@ -54,6 +59,8 @@ pub(crate) struct Evaluator<'a, F: ModelFamily> {
     pub stride: StrideOptions,
     pub opts: &'a ContinuationOptions,
     workspace: RefCell<Option<StrideWorkspace>>,
+    /// The workspace of the augmented state's stride (exact `F_p`).
+    augmented: RefCell<Option<StrideWorkspace>>,
 }
 
 /// What closes the `r` equations `F(u, p) = 0` in `r + 1` unknowns.
@@ -85,29 +92,47 @@ impl<'a, F: ModelFamily> Evaluator<'a, F> {
             stride,
             opts,
             workspace: RefCell::new(None),
+            augmented: RefCell::new(None),
         })
     }
 
-    /// Runs `f` on a stride map of `model`, on the kept workspace.
+    /// Runs `f` on a stride map of `model`, on the workspace kept in `cell` (made with `opts`
+    /// the first time).
     fn with_map<M: HybridModel, T>(
+        cell: &RefCell<Option<StrideWorkspace>>,
+        opts: impl FnOnce() -> StrideOptions,
+        model: &M,
+        f: impl FnOnce(&mut StrideMap<'_, M>) -> Result<T, ContinuationError>,
+    ) -> Result<T, ContinuationError> {
+        let kept = cell.borrow_mut().take();
+        let mut map = match kept {
+            Some(ws) => StrideMap::with_workspace(model, ws)?,
+            None => StrideMap::new(model, opts())?,
+        };
+        let out = f(&mut map);
+        *cell.borrow_mut() = Some(map.into_workspace());
+        out
+    }
+
+    /// [`Evaluator::with_map`] on the model's own workspace.
+    fn with_plain_map<M: HybridModel, T>(
         &self,
         model: &M,
         f: impl FnOnce(&mut StrideMap<'_, M>) -> Result<T, ContinuationError>,
     ) -> Result<T, ContinuationError> {
-        let kept = self.workspace.borrow_mut().take();
-        let mut map = match kept {
-            Some(ws) => StrideMap::with_workspace(model, ws)?,
-            None => StrideMap::new(model, self.stride.clone())?,
-        };
-        let out = f(&mut map);
-        *self.workspace.borrow_mut() = Some(map.into_workspace());
-        out
+        Self::with_map(&self.workspace, || self.stride.clone(), model, f)
     }
 
     pub fn eval(&self, u: &[f64], p: f64, with_fp: bool) -> Result<Eval, ContinuationError> {
         let model = self.family.model_at(p)?;
+        if with_fp {
+            let exact = self.family.param_index();
+            if let Some(aug) = exact.and_then(|k| ParamAugmented::new(&model, k)) {
+                return self.eval_augmented(&model, &aug, u, p);
+            }
+        }
         let (n, r) = (model.dim(), model.reduced_dim());
-        let (f, fu, stride) = self.with_map(&model, |map| Ok(reduced_residual(map, u)?))?;
+        let (f, fu, stride) = self.with_plain_map(&model, |map| Ok(reduced_residual(map, u)?))?;
         // Event-time gradients in u only where the branch is parametrised by an event time.
         let tu = if matches!(self.opts.predictor, Predictor::EventTime { .. }) {
             let mut dchi = vec![0.0; n * r];
@@ -144,13 +169,64 @@ impl<'a, F: ModelFamily> Evaluator<'a, F> {
         })
     }
 
+    /// [`Evaluator::eval`] with exact `F_p`: one stride of the augmented state `(x, p)`, whose
+    /// reduced Jacobian is `[[F_u, F_p], [0, 0]]` (plus the identity's last row) and whose
+    /// event-time gradients `∇ t_j · Dχ̃` are `(∂T_j/∂u, ∂T_j/∂p)`.
+    fn eval_augmented<M: HybridModel>(
+        &self,
+        model: &M,
+        aug: &ParamAugmented<'_, M>,
+        u: &[f64],
+        p: f64,
+    ) -> Result<Eval, ContinuationError> {
+        let (n, r) = (model.dim(), model.reduced_dim());
+        let mut ua = u.to_vec();
+        ua.push(p);
+        let opts = || ParamAugmented::<M>::stride_options(&self.stride);
+        let (fa, ja, mut stride) = Self::with_map(&self.augmented, opts, aug, |map| {
+            Ok(reduced_residual(map, &ua)?)
+        })?;
+        let mut dchi = vec![0.0; (n + 1) * (r + 1)];
+        aug.chart_jacobian(&ua, &mut dchi);
+        let dchi = DMatrix::from_row_slice(n + 1, r + 1, &dchi);
+        let grads: Vec<DVector<f64>> = stride
+            .event_time_gradients
+            .iter()
+            .map(|g| dchi.tr_mul(&DVector::from_column_slice(g)))
+            .collect();
+        let tu = if matches!(self.opts.predictor, Predictor::EventTime { .. }) {
+            grads.iter().map(|g| g.rows(0, r).into_owned()).collect()
+        } else {
+            Vec::new()
+        };
+        let tp = grads.iter().map(|g| g[r]).collect();
+        // The stride as the model's own: the parameter component dropped.
+        stride.x.truncate(n);
+        for e in &mut stride.events {
+            e.x_minus.truncate(n);
+            e.x_plus.truncate(n);
+        }
+        for g in &mut stride.event_time_gradients {
+            g.truncate(n);
+        }
+        stride.jacobian = stride.jacobian.map(|j| j.view((0, 0), (n, n)).into_owned());
+        Ok(Eval {
+            f: fa.rows(0, r).into_owned(),
+            fu: ja.view((0, 0), (r, r)).into_owned(),
+            fp: Some(ja.view((0, r), (r, 1)).column(0).into_owned()),
+            tu,
+            tp: Some(tp),
+            stride,
+        })
+    }
+
     /// `π(P_q(χ(u)))` and the event times at parameter `q` (a stride without Jacobian).
     fn side(&self, u: &[f64], q: f64) -> Result<(DVector<f64>, Vec<f64>), ContinuationError> {
         let m = self.family.model_at(q)?;
         let (n, r) = (m.dim(), m.reduced_dim());
         let mut x = vec![0.0; n];
         m.chart(u, &mut x);
-        let res = self.with_map(&m, |map| Ok(map.eval(&x, JacobianKind::None)?))?;
+        let res = self.with_plain_map(&m, |map| Ok(map.eval(&x, JacobianKind::None)?))?;
         let mut pu = vec![0.0; r];
         m.project(&res.x, &mut pu);
         Ok((
@@ -382,4 +458,39 @@ pub(crate) fn tangent(
     let t = bordered(fu, fp, tau_prev).lu().solve(&rhs)?;
     let n = t.norm();
     (n.is_finite() && n > 0.0).then(|| t / n)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::family::ParamFamily;
+    use crate::test_models::{bounce, QuadraticBounce};
+
+    /// `F(u, p) = u² + p − u` for the quadratic bounce: `F_u = 2u − 1`, `F_p = 1` (the parameter
+    /// is in the reset), and the landing time `T = 2u` has `∂T/∂u = 2`, `∂T/∂p = 0` — exactly
+    /// from the augmented state, and the same to O(h²) from central differences.
+    #[test]
+    fn exact_and_central_difference_parameter_derivatives() {
+        let opts = ContinuationOptions {
+            predictor: Predictor::EventTime { event: 0 },
+            ..ContinuationOptions::default()
+        };
+        let (u, p) = (0.3, 0.1);
+        let exact_family = ParamFamily::new(QuadraticBounce { p: 0.0 }, "p").unwrap();
+        let exact = Evaluator::new(&exact_family, &opts, 1).unwrap();
+        let fd = Evaluator::new(&bounce, &opts, 1).unwrap();
+        let e = exact.eval(&[u], p, true).unwrap();
+        let c = fd.eval(&[u], p, true).unwrap();
+        assert!((e.f[0] - (u * u + p - u)).abs() < 1e-14);
+        assert!((e.fu[(0, 0)] - (2.0 * u - 1.0)).abs() < 1e-13);
+        assert!((e.fp.as_ref().unwrap()[0] - 1.0).abs() < 1e-14);
+        assert!((e.tu[0][0] - 2.0).abs() < 1e-12);
+        assert!(e.tp.as_ref().unwrap()[0].abs() < 1e-14);
+        assert!((c.fp.as_ref().unwrap()[0] - 1.0).abs() < 1e-7);
+        assert!(c.tp.as_ref().unwrap()[0].abs() < 1e-7);
+        // The stride as the model's own (the parameter component dropped).
+        assert_eq!(e.stride.x.len(), 2);
+        assert_eq!(e.stride.jacobian.as_ref().unwrap().shape(), (2, 2));
+        assert!((e.stride.period - 2.0 * u).abs() < 1e-12);
+    }
 }

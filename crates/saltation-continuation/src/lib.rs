@@ -47,12 +47,12 @@ pub use diagram::{
     MAX_DIAGRAM_COUNT, MAX_DIAGRAM_VALUES, MAX_KEEP, MAX_TRANSIENT,
 };
 pub use error::ContinuationError;
-pub use family::ModelFamily;
+pub use family::{ModelFamily, ParamFamily};
 pub use options::{
     ContinuationOptions, Predictor, MAX_CORRECTOR_ITERS, MAX_FD_PARAM_STEP, MAX_GROWTH, MAX_POINTS,
     MAX_STEP_RATIO, MIN_STEP,
 };
-pub use run::{continue_branch, Progress, Start};
+pub use run::{continue_branch, continue_branch_with_progress, Progress, Start};
 pub use script::{
     run_script, run_script_with_events, BranchSpec, ContinuationSpec, DiagramSpec, ScriptEvent,
     ScriptProgress, ScriptResult, MAX_BRANCHES, MAX_PERIOD_DOUBLINGS,

@@ -1,5 +1,6 @@
 //! Continuation settings: a plain struct with defaults, also the RON schema of a model file's
-//! `continuation` section.
+//! `continuation.settings` (without the stride, Newton and eigenvalue settings, which a model
+//! file states once for everything it computes).
 
 use crate::error::ContinuationError;
 use saltation_hybrid::{HybridError, StrideOptions};
@@ -111,11 +112,16 @@ pub struct ContinuationOptions {
     /// End the branch at its first period doubling (default false). Scripts set it on the last
     /// branch of a period-doubling chain: "continued until its own period doubling".
     pub stop_at_period_doubling: bool,
-    /// Stride settings (checked by [`StrideOptions::validate`]).
+    /// Stride settings (checked by [`StrideOptions::validate`]). Not part of the RON schema:
+    /// a model file states them once, in its orbit settings, and its script runs with those.
+    #[serde(skip)]
     pub stride: StrideOptions,
-    /// Newton settings for the starting orbit (checked by [`NewtonOptions::validate`]).
+    /// Newton settings for the starting orbit (checked by [`NewtonOptions::validate`]). Not
+    /// part of the RON schema (as `stride`).
+    #[serde(skip)]
     pub newton: NewtonOptions,
-    /// Eigenvalue backend.
+    /// Eigenvalue backend. Not part of the RON schema (as `stride`).
+    #[serde(skip)]
     pub eigen: EigenBackend,
 }
 

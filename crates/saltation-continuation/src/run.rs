@@ -27,6 +27,30 @@ pub struct Start {
     pub period_k: usize,
 }
 
+impl Start {
+    /// A period-1 branch from the orbit near `u` at parameter `param`, unlabelled.
+    pub fn new(param: f64, u: Vec<f64>) -> Self {
+        Self {
+            param,
+            u,
+            label: String::new(),
+            period_k: 1,
+        }
+    }
+
+    /// The same start with the label `label` (names the branch in reports and plots).
+    pub fn labelled(mut self, label: impl Into<String>) -> Self {
+        self.label = label.into();
+        self
+    }
+
+    /// The same start for orbits of period `k` (fixed points of the `k`-fold stride map).
+    pub fn with_period(mut self, k: usize) -> Self {
+        self.period_k = k;
+        self
+    }
+}
+
 /// Progress report after each accepted point.
 #[derive(Debug, Clone, Copy)]
 pub struct Progress {
@@ -65,16 +89,27 @@ fn time_event(opts: &ContinuationOptions) -> Option<usize> {
     }
 }
 
-/// Continues the branch from `start` within the options' bounds; `progress` is called after every
-/// accepted point. Errors only if the options are invalid ([`ContinuationOptions::validate`]),
-/// the start is (a non-finite parameter or guess, a guess of the wrong length, a model that cannot
-/// be built at `start.param`), or the starting orbit cannot be found; everything after that ends
-/// the branch cleanly with an [`EndReason`].
+/// Continues the branch from `start` within the options' bounds. Errors only if the options are
+/// invalid ([`ContinuationOptions::validate`]), the start is (a non-finite parameter or guess, a
+/// parameter outside `[p_min, p_max]`, a guess of the wrong length, a model that cannot be built
+/// at `start.param`), or the starting orbit cannot be found; everything after that ends the
+/// branch cleanly with an [`EndReason`] — including a parameter value the family rejects
+/// ([`ModelFamily::model_at`] returning an error: [`EndReason::ParameterRejected`]).
 ///
 /// Every loop ends: a failed step is halved until it falls below `min_step` (at most
 /// `log2(max_step / min_step) ≤ 50` halvings in a row), every accepted step adds a point, and
-/// the branch ends at `max_points`.
+/// the branch ends at `max_points`. [`continue_branch_with_progress`] reports each point.
 pub fn continue_branch<F: ModelFamily>(
+    family: &F,
+    start: &Start,
+    opts: &ContinuationOptions,
+) -> Result<Branch, ContinuationError> {
+    continue_branch_with_progress(family, start, opts, &mut |_| {})
+}
+
+/// [`continue_branch`], calling `progress` after every accepted point (for a progress bar on
+/// long runs).
+pub fn continue_branch_with_progress<F: ModelFamily>(
     family: &F,
     start: &Start,
     opts: &ContinuationOptions,
@@ -85,6 +120,17 @@ pub fn continue_branch<F: ModelFamily>(
         return Err(ContinuationError::invalid(
             "start.param",
             format!("{} is not finite", Num(start.param)),
+        ));
+    }
+    if !(opts.p_min..=opts.p_max).contains(&start.param) {
+        return Err(ContinuationError::invalid(
+            "start.param",
+            format!(
+                "{} is outside the continuation's bounds [p_min, p_max] = [{}, {}]",
+                Num(start.param),
+                Num(opts.p_min),
+                Num(opts.p_max)
+            ),
         ));
     }
     if let Some(i) = start.u.iter().position(|x| !x.is_finite()) {
@@ -154,6 +200,7 @@ pub fn continue_branch<F: ModelFamily>(
                 if ds < opts.min_step {
                     branch.end = match err {
                         ContinuationError::Hybrid(h) => EndReason::StrideFailed(h.to_string()),
+                        ContinuationError::Param(e) => EndReason::ParameterRejected(e.to_string()),
                         other => EndReason::CorrectorFailed(other.to_string()),
                     };
                     break;

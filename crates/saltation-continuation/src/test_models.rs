@@ -1,12 +1,12 @@
 //! Small models with closed-form orbits for the unit tests.
 
-use saltation_hybrid::{GuardInfo, HybridModel, ParamError, Scalar};
-use saltation_ode::Direction;
+use saltation_hybrid::{Guard, HybridModel, ParamError, Scalar};
 
 /// A ball thrown up from the ground with speed `u`, landing after `2u` with speed `−u`, and
 /// bouncing back with speed `u² + p`: on the section `x = 0` the stride map is the quadratic map
 /// `u ↦ u² + p`. For `0 < p < 1/4` its stable fixed point is `u* = (1 − sqrt(1 − 4p)) / 2` with
 /// multiplier `2u*` (the full-state stride Jacobian has the multipliers `{2u*, 0}`).
+#[derive(Debug, Clone)]
 pub(crate) struct QuadraticBounce {
     pub p: f64,
 }
@@ -35,31 +35,37 @@ impl HybridModel for QuadraticBounce {
     fn guard<D: Scalar>(&self, _m: usize, _j: usize, x: &[D]) -> D {
         x[0]
     }
-    fn guard_info(&self, _m: usize, _j: usize) -> GuardInfo {
-        GuardInfo {
-            direction: Direction::Falling,
-            target: 0,
-        }
+    fn describe_guard(&self, _m: usize, _j: usize) -> Guard<Self> {
+        Guard::to(0).falling()
     }
-    fn reset<D: Scalar>(&self, _m: usize, _j: usize, x: &[D], out: &mut [D]) {
+    fn reset<D: Scalar>(&self, m: usize, j: usize, x: &[D], out: &mut [D]) {
+        self.reset_with_param(0, D::from(self.p), m, j, x, out);
+    }
+    saltation_hybrid::named_params!("p" => p);
+    fn param_derivatives(&self, k: usize) -> bool {
+        k == 0
+    }
+    fn reset_with_param<D: Scalar>(
+        &self,
+        _k: usize,
+        p: D,
+        _m: usize,
+        _j: usize,
+        x: &[D],
+        out: &mut [D],
+    ) {
         out[0] = D::from(0.0);
-        out[1] = x[1] * x[1] + self.p;
+        out[1] = x[1] * x[1] + p;
     }
     fn reduced_dim(&self) -> usize {
         1
     }
-    fn chart(&self, u: &[f64], x: &mut [f64]) {
-        x[0] = 0.0;
+    fn chart<D: Scalar>(&self, u: &[D], x: &mut [D]) {
+        x[0] = D::from(0.0);
         x[1] = u[0];
     }
-    fn chart_jacobian(&self, _u: &[f64], jac: &mut [f64]) {
-        jac.copy_from_slice(&[0.0, 1.0]);
-    }
-    fn project(&self, x: &[f64], u: &mut [f64]) {
+    fn project<D: Scalar>(&self, x: &[D], u: &mut [D]) {
         u[0] = x[1];
-    }
-    fn project_jacobian(&self, _x: &[f64], jac: &mut [f64]) {
-        jac.copy_from_slice(&[0.0, 1.0]);
     }
 }
 

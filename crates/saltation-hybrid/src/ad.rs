@@ -193,3 +193,190 @@ pub fn reset_jacobian<M: HybridModel + ?Sized>(
         reset_jacobian_ad(model, mode, j, x, jac);
     }
 }
+
+/// `Dχ(u)` (row-major n × r) by automatic differentiation of [`HybridModel::chart`].
+pub fn chart_jacobian_ad<M: HybridModel + ?Sized>(model: &M, u: &[f64], jac: &mut [f64]) {
+    let (n, r) = (model.dim(), model.reduced_dim());
+    dispatch!(r, n, u, jac, |us, out| model.chart(us, out));
+}
+
+/// `Dπ(x)` (row-major r × n) by automatic differentiation of [`HybridModel::project`].
+pub fn project_jacobian_ad<M: HybridModel + ?Sized>(model: &M, x: &[f64], jac: &mut [f64]) {
+    let (n, r) = (model.dim(), model.reduced_dim());
+    dispatch!(n, r, x, jac, |xs, out| model.project(xs, out));
+}
+
+/// A hand-written derivative that disagrees with automatic differentiation of the function it
+/// differentiates ([`check_hand_written`]).
+#[derive(Debug, Clone, PartialEq, thiserror::Error)]
+#[error(
+    "hand-written {what} differs from automatic differentiation by {error:.2e} \
+     (relative to {scale:.2e}): entry {entry}, hand-written {hand}, automatic {auto}"
+)]
+pub struct Mismatch {
+    /// Which derivative (`"chart Jacobian"`, `"flow Jacobian of mode 1"`, …).
+    pub what: String,
+    /// Row-major index of the worst entry.
+    pub entry: usize,
+    /// The hand-written value there.
+    pub hand: f64,
+    /// The automatic one.
+    pub auto: f64,
+    /// The largest absolute difference.
+    pub error: f64,
+    /// `max(1, max |automatic|)`, the scale the difference is judged against.
+    pub scale: f64,
+}
+
+/// The worst entry of `hand − auto`, an error if it exceeds `tol · max(1, max |auto|)`.
+fn compare(what: String, hand: &[f64], auto: &[f64], tol: f64) -> Result<(), Mismatch> {
+    let scale = auto.iter().fold(1.0f64, |s, v| s.max(v.abs()));
+    let (entry, error) = hand
+        .iter()
+        .zip(auto)
+        .map(|(h, a)| {
+            if h.is_nan() || a.is_nan() {
+                f64::INFINITY
+            } else {
+                (h - a).abs()
+            }
+        })
+        .enumerate()
+        .fold((0, 0.0f64), |w, (i, e)| if e > w.1 { (i, e) } else { w });
+    if error <= tol * scale {
+        return Ok(());
+    }
+    Err(Mismatch {
+        what,
+        entry,
+        hand: hand.get(entry).copied().unwrap_or(f64::NAN),
+        auto: auto.get(entry).copied().unwrap_or(f64::NAN),
+        error,
+        scale,
+    })
+}
+
+/// Checks every hand-written derivative of `model` against automatic differentiation of the
+/// function it belongs to: in mode `mode` at `(t, x)`, the flow Jacobian and each guard's
+/// gradient and reset Jacobian; at the reduced coordinates `u`, the chart Jacobian, and the
+/// projection Jacobian at `χ(u)`. Relative tolerance `tol` (both are exact up to rounding: 1e-12
+/// is a sound choice). Call it in a model's tests, at a few states of each mode; derivatives the
+/// model leaves to automatic differentiation pass trivially.
+pub fn check_hand_written<M: HybridModel + ?Sized>(
+    model: &M,
+    mode: usize,
+    t: f64,
+    x: &[f64],
+    u: &[f64],
+    tol: f64,
+) -> Result<(), Mismatch> {
+    let (n, r) = (model.dim(), model.reduced_dim());
+    let (mut hand, mut auto) = (vec![0.0; n * n], vec![0.0; n * n]);
+    if model.flow_jacobian(mode, t, x, &mut hand) {
+        flow_jacobian_ad(model, mode, t, x, &mut auto);
+        compare(format!("flow Jacobian of mode {mode}"), &hand, &auto, tol)?;
+    }
+    let mut dx = vec![0.0; n];
+    if model.flow_and_jacobian(mode, t, x, &mut dx, &mut hand) {
+        flow_jacobian_ad(model, mode, t, x, &mut auto);
+        compare(
+            format!("flow_and_jacobian of mode {mode}"),
+            &hand,
+            &auto,
+            tol,
+        )?;
+    }
+    for j in 0..model.guards(mode) {
+        let (mut gh, mut ga) = (vec![0.0; n], vec![0.0; n]);
+        if model.guard_gradient(mode, j, x, &mut gh) {
+            guard_gradient_ad(model, mode, j, x, &mut ga);
+            compare(
+                format!("gradient of guard {j} of mode {mode}"),
+                &gh,
+                &ga,
+                tol,
+            )?;
+        }
+        if model.reset_jacobian(mode, j, x, &mut hand) {
+            reset_jacobian_ad(model, mode, j, x, &mut auto);
+            compare(
+                format!("reset Jacobian of guard {j} of mode {mode}"),
+                &hand,
+                &auto,
+                tol,
+            )?;
+        }
+    }
+    let (mut ch, mut ca) = (vec![0.0; n * r], vec![0.0; n * r]);
+    model.chart_jacobian(u, &mut ch);
+    chart_jacobian_ad(model, u, &mut ca);
+    compare("chart Jacobian".into(), &ch, &ca, tol)?;
+    let mut xs = vec![0.0; n];
+    model.chart(u, &mut xs);
+    model.project_jacobian(&xs, &mut ch);
+    project_jacobian_ad(model, &xs, &mut ca);
+    compare("projection Jacobian".into(), &ch, &ca, tol)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::{Guard, Scalar};
+
+    /// A ball on the section `x = 0` with the reduced coordinate `u = [v]`; `wrong` makes its
+    /// hand-written chart Jacobian wrong.
+    struct Ball {
+        wrong: bool,
+    }
+
+    impl HybridModel for Ball {
+        fn name(&self) -> &str {
+            "ball"
+        }
+        fn dim(&self) -> usize {
+            2
+        }
+        fn flow<D: Scalar>(&self, _: usize, _: f64, x: &[D], dx: &mut [D]) {
+            dx[0] = x[1];
+            dx[1] = D::from(-9.81);
+        }
+        fn guards(&self, _: usize) -> usize {
+            1
+        }
+        fn guard<D: Scalar>(&self, _: usize, _: usize, x: &[D]) -> D {
+            x[0]
+        }
+        fn describe_guard(&self, _: usize, _: usize) -> Guard<Self> {
+            Guard::to(0).falling()
+        }
+        fn reduced_dim(&self) -> usize {
+            1
+        }
+        fn chart<D: Scalar>(&self, u: &[D], x: &mut [D]) {
+            x[0] = D::from(0.0);
+            x[1] = u[0] * u[0];
+        }
+        fn chart_jacobian(&self, u: &[f64], jac: &mut [f64]) {
+            let d = if self.wrong { u[0] } else { 2.0 * u[0] };
+            jac.copy_from_slice(&[0.0, d]);
+        }
+        fn project<D: Scalar>(&self, x: &[D], u: &mut [D]) {
+            u[0] = x[1];
+        }
+    }
+
+    #[test]
+    fn chart_and_projection_jacobians_by_ad_and_a_wrong_one_is_caught() {
+        let ball = Ball { wrong: false };
+        // Dπ by automatic differentiation of the generic projection.
+        let mut dpi = [0.0; 2];
+        ball.project_jacobian(&[0.0, 3.0], &mut dpi);
+        assert_eq!(dpi, [0.0, 1.0]);
+        check_hand_written(&ball, 0, 0.0, &[0.0, 9.0], &[3.0], 1e-14).unwrap();
+        let e = check_hand_written(&Ball { wrong: true }, 0, 0.0, &[0.0, 9.0], &[3.0], 1e-12)
+            .unwrap_err();
+        assert_eq!(e.what, "chart Jacobian");
+        assert_eq!((e.entry, e.hand, e.auto), (1, 3.0, 6.0));
+        assert!(e.to_string().contains("chart Jacobian"), "{e}");
+    }
+}

@@ -8,7 +8,9 @@
 //!   come from automatic differentiation ([`ad`]) unless you provide hand-written ones.
 //! - **Map one stride** with its Jacobian: [`StrideMap::eval`] with [`JacobianKind`].
 //! - **Simulate many strides** with a trace for plots: [`simulate`].
-//! - **Change a parameter by name** (for RON files and the CLI): [`set_param`].
+//! - **Change a parameter by name** (for RON files and the CLI): [`with_param`]; a model lists
+//!   its parameters in [`HybridModel::param_names`].
+//! - **Differentiate in a parameter** exactly: [`ParamAugmented`] (the state augmented with `p`).
 //!
 //! ## Equations
 //! Variational equations `Φ' = f_x Φ` along each smooth segment; at an event with guard `h`,
@@ -24,8 +26,10 @@ mod crossings;
 mod dense;
 mod error;
 mod event_loop;
+mod guard;
 mod guards;
 mod model;
+mod param_augmented;
 mod params;
 pub mod saltation;
 mod simulate;
@@ -36,9 +40,11 @@ pub use admissibility::{Admissibility, Violation, ViolationKind};
 pub use crossings::{Crossings, Rejected, Rejection};
 pub use dense::{solve_dense, SingularMatrix};
 pub use error::HybridError;
+pub use guard::Guard;
 pub use guards::ModeGuards;
 pub use model::{identity, GuardInfo, HybridModel, Scalar};
-pub use params::{check_range, get_param, param_names, set_param, ParamError};
+pub use param_augmented::ParamAugmented;
+pub use params::{check_range, get_param, param_index, with_param, ParamError};
 pub use simulate::{simulate, SimulateOptions, Trace, MAX_SAMPLES, MAX_STRIDES};
 pub use stride::{
     EventRecord, JacobianKind, StrideMap, StrideOptions, StrideResult, StrideWorkspace,

@@ -13,6 +13,7 @@
 //! The section may have reduced coordinates `u` (chart `χ(u) = x`, projection `π(x) = u`), in
 //! which fixed points are sought; by default they are the full state.
 
+use crate::guard::Guard;
 use num_dual::DualNum;
 use saltation_ode::Direction;
 
@@ -20,7 +21,8 @@ use saltation_ode::Direction;
 pub trait Scalar: DualNum<f64> + Copy {}
 impl<T: DualNum<f64> + Copy> Scalar for T {}
 
-/// Static facts about one guard of one mode.
+/// Direction and target mode of one guard of one mode (the part of a [`Guard`] the event
+/// location needs at every step).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct GuardInfo {
     /// Sign changes that count.
@@ -31,8 +33,43 @@ pub struct GuardInfo {
 
 /// A hybrid dynamical system: modes, vector fields, guards and resets.
 ///
-/// Required methods are in-place; everything else has a default. Indices are `mode` in
-/// `0..modes()` and guard `j` in `0..guards(mode)`.
+/// Required: [`name`](HybridModel::name), [`dim`](HybridModel::dim),
+/// [`flow`](HybridModel::flow), [`guards`](HybridModel::guards),
+/// [`guard`](HybridModel::guard) and [`describe_guard`](HybridModel::describe_guard) (each
+/// guard's direction, target, enabling condition and failure, once). Everything else has a
+/// default: one mode, identity resets, Jacobians by automatic differentiation, the section's
+/// reduced coordinates equal to the full state (override [`reduced_dim`](HybridModel::reduced_dim),
+/// [`chart`](HybridModel::chart), [`project`](HybridModel::project) and their Jacobians for a
+/// section with fewer coordinates; the `saltation_models` tests check hand-written Jacobians
+/// against automatic ones), no parameters. Indices are `mode` in `0..modes()` and guard `j` in
+/// `0..guards(mode)`.
+///
+/// # Writing formulas for the generic scalar `D`
+/// The equations are written once for `D: Scalar` (`f64`, or a dual number when a Jacobian is
+/// taken). `D` has the arithmetic operators with itself and with `f64` on the right, and every
+/// elementary function as a method; constants on the left and integer literals do not compile.
+/// The idioms:
+///
+/// | you mean | write |
+/// |---|---|
+/// | `2 x₀` | `x[0] * 2.0` |
+/// | `1 − x₀` | `-x[0] + 1.0` (or `D::from(1.0) - x[0]`) |
+/// | `g / x₀` | `x[0].recip() * g` |
+/// | `x₀²`, `√x₀` | `x[0].powi(2)`, `x[0].sqrt()` |
+/// | `sin θ, cos θ` | `let (s, c) = x[0].sin_cos();` |
+/// | a constant `D` | `D::from(9.81)` |
+/// | a parameter field `self.k` | `x[0] * self.k` (an `f64` on the right) |
+/// | `M⁻¹ b` (mass matrix) | [`crate::solve_dense`] (generic over `D`) |
+///
+/// Comparisons and branches use the real part: `if x[0].re() < 0.0 { … }`.
+///
+/// # Parameters
+/// A model lists its parameters ([`param_names`](HybridModel::param_names),
+/// [`param_value`](HybridModel::param_value), [`set_param_value`](HybridModel::set_param_value);
+/// `named_params!` writes them for `f64` fields), so model files, the CLI's `--set` and
+/// continuation address them by name. A model that also writes its equations with the parameter
+/// as a scalar ([`param_derivatives`](HybridModel::param_derivatives) and the `*_with_param`
+/// methods) gets exact `∂/∂p` in continuation.
 pub trait HybridModel {
     /// Short model name (`"simplest_walker"`).
     fn name(&self) -> &str;
@@ -52,17 +89,32 @@ pub trait HybridModel {
     fn guards(&self, mode: usize) -> usize;
     /// Guard function `h_{m,j}(x)`.
     fn guard<D: Scalar>(&self, mode: usize, j: usize, x: &[D]) -> D;
-    /// Direction and target mode of guard `j` of `mode`.
-    fn guard_info(&self, mode: usize, j: usize) -> GuardInfo;
-    /// Enabling condition, tested at the located crossing (default: always).
-    fn guard_enabled(&self, _mode: usize, _j: usize, _x: &[f64]) -> bool {
-        true
+    /// Guard `j` of `mode` described once: crossing direction, target mode, enabling
+    /// condition, failure ([`Guard`]).
+    fn describe_guard(&self, mode: usize, j: usize) -> Guard<Self>;
+
+    /// Direction and target mode of guard `j` of `mode`, from [`HybridModel::describe_guard`].
+    /// (Derived; a model that forwards to another model, such as an enum over models,
+    /// overrides this, [`HybridModel::guard_enabled`] and [`HybridModel::guard_failure`]
+    /// instead, since a [`Guard`]'s condition is typed by its model.)
+    fn guard_info(&self, mode: usize, j: usize) -> GuardInfo {
+        let g = self.describe_guard(mode, j);
+        GuardInfo {
+            direction: g.direction,
+            target: g.target,
+        }
     }
-    /// If guard `j` of `mode` marks a failure rather than a transition (a walker's stance leg
-    /// passing horizontal: it fell), what failed; a stride that meets it ends with
-    /// [`crate::HybridError::Failure`] (default: no guard is a failure).
-    fn guard_failure(&self, _mode: usize, _j: usize) -> Option<String> {
-        None
+    /// Whether guard `j` of `mode` counts at the located crossing `x`, from
+    /// [`HybridModel::describe_guard`] (derived).
+    fn guard_enabled(&self, mode: usize, j: usize, x: &[f64]) -> bool {
+        self.describe_guard(mode, j)
+            .enabled
+            .is_none_or(|c| c(self, x))
+    }
+    /// What failed if guard `j` of `mode` is a failure guard (a stride that meets it ends with
+    /// [`crate::HybridError::Failure`]), from [`HybridModel::describe_guard`] (derived).
+    fn guard_failure(&self, mode: usize, j: usize) -> Option<String> {
+        self.describe_guard(mode, j).failure.map(|f| f.into_owned())
     }
     /// Reset map `g_{m,j}(x⁻)` written to `out` (default: identity).
     fn reset<D: Scalar>(&self, _mode: usize, _j: usize, x: &[D], out: &mut [D]) {
@@ -107,21 +159,25 @@ pub trait HybridModel {
     fn reduced_dim(&self) -> usize {
         self.dim()
     }
-    /// Chart `x = χ(u)` from reduced coordinates to a full state on the section (default: `x = u`).
-    fn chart(&self, u: &[f64], x: &mut [f64]) {
+    /// Chart `x = χ(u)` from reduced coordinates to a full state on the section (default:
+    /// `x = u`, the section's coordinates are the full state). Written for the generic scalar
+    /// like the flow, so its Jacobian comes from automatic differentiation.
+    fn chart<D: Scalar>(&self, u: &[D], x: &mut [D]) {
         x.copy_from_slice(u);
     }
-    /// `Dχ(u)` (row-major n × r) (default: identity).
-    fn chart_jacobian(&self, _u: &[f64], jac: &mut [f64]) {
-        identity(jac, self.dim());
+    /// `Dχ(u)` (row-major n × r) (default: automatic differentiation of
+    /// [`HybridModel::chart`]). A hand-written one is checked by [`crate::ad::check_hand_written`].
+    fn chart_jacobian(&self, u: &[f64], jac: &mut [f64]) {
+        crate::ad::chart_jacobian_ad(self, u, jac);
     }
-    /// Projection `u = π(x)` (default: `u = x`).
-    fn project(&self, x: &[f64], u: &mut [f64]) {
+    /// Projection `u = π(x)` (default: `u = x`), generic like [`HybridModel::chart`].
+    fn project<D: Scalar>(&self, x: &[D], u: &mut [D]) {
         u.copy_from_slice(x);
     }
-    /// `Dπ(x)` (row-major r × n) (default: identity).
-    fn project_jacobian(&self, _x: &[f64], jac: &mut [f64]) {
-        identity(jac, self.dim());
+    /// `Dπ(x)` (row-major r × n) (default: automatic differentiation of
+    /// [`HybridModel::project`]).
+    fn project_jacobian(&self, x: &[f64], jac: &mut [f64]) {
+        crate::ad::project_jacobian_ad(self, x, jac);
     }
     /// Whether an orbit's multipliers are those of the stride map in the section's reduced
     /// coordinates, `M = Dπ · P_x · Dχ`, instead of the full-state `P_x` (default `false`).
@@ -146,11 +202,73 @@ pub trait HybridModel {
         (0..self.dim()).map(|i| format!("x{i}")).collect()
     }
     /// Checks the parameters against their physical range (default: nothing to check). Model
-    /// files call it on load and [`crate::set_param`]-based setters after every change, so a
+    /// files call it on load and [`HybridModel::set_param_value`] after every change, so a
     /// mistyped value is an error naming the parameter and its range
     /// ([`crate::ParamError::OutOfRange`]), not a stride that fails later.
     fn check_params(&self) -> Result<(), crate::ParamError> {
         Ok(())
+    }
+    /// Names of the model's parameters; parameter `k` below is the `k`-th of them (default:
+    /// none). [`crate::param_index`], [`crate::with_param`] and the model files address
+    /// parameters by these names.
+    fn param_names(&self) -> Vec<String> {
+        Vec::new()
+    }
+    /// Value of parameter `k` (`None` when there is no such parameter; the default).
+    fn param_value(&self, _k: usize) -> Option<f64> {
+        None
+    }
+    /// Sets parameter `k` to `value`. Implementations check that the value is finite and in
+    /// range ([`crate::ParamError`]) and leave the model unchanged when it is not (default: no
+    /// parameters, [`crate::ParamError::Unknown`]).
+    fn set_param_value(&mut self, k: usize, _value: f64) -> Result<(), crate::ParamError> {
+        Err(crate::ParamError::Unknown {
+            name: format!("#{k}"),
+            known: self.param_names(),
+        })
+    }
+
+    /// Whether [`HybridModel::flow_with_param`], [`HybridModel::guard_with_param`],
+    /// [`HybridModel::reset_with_param`] and [`HybridModel::chart_with_param`] give the
+    /// model's exact dependence on parameter `k` (default `false`). When `true`, continuation in
+    /// `k` takes `∂F/∂p` from the variational equations of the state augmented with `p`
+    /// ([`crate::ParamAugmented`]) instead of central differences.
+    fn param_derivatives(&self, _k: usize) -> bool {
+        false
+    }
+    /// The vector field `f_m(t, x; p)` with parameter `k` given as the scalar `p` (a dual number
+    /// carries `∂/∂p`). The default ignores `p`: a model that overrides
+    /// [`HybridModel::param_derivatives`] overrides this where `f` depends on the parameter.
+    fn flow_with_param<D: Scalar>(
+        &self,
+        _k: usize,
+        _p: D,
+        mode: usize,
+        t: f64,
+        x: &[D],
+        dx: &mut [D],
+    ) {
+        self.flow(mode, t, x, dx)
+    }
+    /// The guard `h_{m,j}(x; p)` with parameter `k` as the scalar `p` (default: ignores `p`).
+    fn guard_with_param<D: Scalar>(&self, _k: usize, _p: D, mode: usize, j: usize, x: &[D]) -> D {
+        self.guard(mode, j, x)
+    }
+    /// The reset `g_{m,j}(x; p)` with parameter `k` as the scalar `p` (default: ignores `p`).
+    fn reset_with_param<D: Scalar>(
+        &self,
+        _k: usize,
+        _p: D,
+        mode: usize,
+        j: usize,
+        x: &[D],
+        out: &mut [D],
+    ) {
+        self.reset(mode, j, x, out)
+    }
+    /// The chart `χ(u; p)` with parameter `k` as the scalar `p` (default: ignores `p`).
+    fn chart_with_param<D: Scalar>(&self, _k: usize, _p: D, u: &[D], x: &mut [D]) {
+        self.chart(u, x)
     }
     /// The constant mass matrix `M` of mode `mode` (row-major `n × n`) when its flow is
     /// `M x' = f(t, x)`; `None` (the default) for `M = I`. A singular `M` makes the mode an

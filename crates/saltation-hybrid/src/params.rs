@@ -1,12 +1,9 @@
-//! Named parameters: read and change a serde parameter struct's numeric fields by name.
-//!
-//! Used by RON model files and the CLI's `--set name=value`: the struct is serialised to a map,
-//! the field replaced, and the struct deserialised back, so unknown names and non-numeric fields
-//! are typed errors that list the valid names.
+//! Named parameters: every model has an explicit parameter vector
+//! ([`HybridModel::param_names`], [`HybridModel::param_value`], [`HybridModel::set_param_value`]);
+//! these helpers address it by name, for RON model files, the CLI's `--set name=value` and
+//! continuation. An unknown name is a typed error listing the valid names.
 
-use serde::de::DeserializeOwned;
-use serde::Serialize;
-use serde_json::Value;
+use crate::HybridModel;
 use thiserror::Error;
 
 /// A parameter could not be read or set.
@@ -21,8 +18,8 @@ pub enum ParamError {
         /// The numeric parameters the model has.
         known: Vec<String>,
     },
-    /// The field is not a number, or is an integer given a fractional value.
-    #[error("parameter `{name}` is not a number, or is an integer given a fractional value")]
+    /// An integer parameter (a count) given a fractional value.
+    #[error("parameter `{name}` is an integer and cannot take a fractional value")]
     NotNumeric {
         /// The field.
         name: String,
@@ -45,6 +42,16 @@ pub enum ParamError {
         /// The valid range in words, e.g. "|γ| < π/2 (slope in radians)".
         range: &'static str,
     },
+    /// The model cannot be built with the value (the reason in the model's words).
+    #[error("parameter `{name}` = {} is rejected: {reason}", saltation_ode::Num(*value))]
+    Rejected {
+        /// Parameter name.
+        name: String,
+        /// Rejected value.
+        value: f64,
+        /// Why.
+        reason: String,
+    },
     /// The value is outside the bounds declared with the parameter (equation models).
     #[error(
         "parameter `{name}` = {} is out of range: {}",
@@ -61,16 +68,8 @@ pub enum ParamError {
         /// Largest valid value, if bounded above.
         max: Option<f64>,
     },
-    /// The parameter struct could not be converted (a model bug).
-    #[error("parameter struct could not be converted: {reason}")]
-    Conversion {
-        /// The serde message.
-        reason: String,
-    },
 }
 
-/// Largest magnitude an integer parameter may be set to from a number (`2⁵³`: above it not
-/// every integer is a float).
 /// `min <= name <= max` with the bounds that exist.
 fn bounds_text(name: &str, min: Option<f64>, max: Option<f64>) -> String {
     use saltation_ode::Num;
@@ -81,8 +80,6 @@ fn bounds_text(name: &str, min: Option<f64>, max: Option<f64>) -> String {
         (None, None) => "any finite value".into(),
     }
 }
-
-const MAX_INTEGER: f64 = 9_007_199_254_740_992.0;
 
 /// A parameter check for [`crate::HybridModel::check_params`]: `value` must be finite
 /// ([`ParamError::NonFinite`]) and `ok` (the caller's range test) must hold
@@ -110,134 +107,144 @@ pub fn check_range(
     }
 }
 
-fn to_map<P: Serialize>(p: &P) -> Result<serde_json::Map<String, Value>, ParamError> {
-    match serde_json::to_value(p) {
-        Ok(Value::Object(m)) => Ok(m),
-        Ok(_) => Err(ParamError::Conversion {
-            reason: "parameters are not a struct with named fields".into(),
-        }),
-        Err(e) => Err(ParamError::Conversion {
-            reason: e.to_string(),
-        }),
-    }
-}
-
-/// Names of the numeric fields of `p`.
-pub fn param_names<P: Serialize>(p: &P) -> Vec<String> {
-    to_map(p)
-        .map(|m| {
-            m.into_iter()
-                .filter(|(_, v)| v.is_number())
-                .map(|(k, _)| k)
-                .collect()
-        })
-        .unwrap_or_default()
-}
-
-/// Value of the numeric field `name`.
-pub fn get_param<P: Serialize>(p: &P, name: &str) -> Result<f64, ParamError> {
-    let m = to_map(p)?;
-    match m.get(name) {
-        Some(v) => v
-            .as_f64()
-            .ok_or_else(|| ParamError::NotNumeric { name: name.into() }),
-        None => Err(ParamError::Unknown {
+/// Index of the parameter called `name` ([`ParamError::Unknown`] listing the known names).
+pub fn param_index<M: HybridModel + ?Sized>(model: &M, name: &str) -> Result<usize, ParamError> {
+    let names = model.param_names();
+    names
+        .iter()
+        .position(|n| n == name)
+        .ok_or_else(|| ParamError::Unknown {
             name: name.into(),
-            known: param_names(p),
-        }),
-    }
+            known: names,
+        })
 }
 
-/// A copy of `p` with the numeric field `name` set to `value`.
-pub fn set_param<P: Serialize + DeserializeOwned>(
-    p: &P,
+/// Value of the parameter called `name`.
+pub fn get_param<M: HybridModel + ?Sized>(model: &M, name: &str) -> Result<f64, ParamError> {
+    let k = param_index(model, name)?;
+    model.param_value(k).ok_or_else(|| ParamError::Unknown {
+        name: name.into(),
+        known: model.param_names(),
+    })
+}
+
+/// A copy of `model` with the parameter called `name` set to `value` (checked by the model's
+/// [`HybridModel::set_param_value`]).
+pub fn with_param<M: HybridModel + Clone>(
+    model: &M,
     name: &str,
     value: f64,
-) -> Result<P, ParamError> {
-    if !value.is_finite() {
-        return Err(ParamError::NonFinite {
-            name: name.into(),
-            value,
-        });
-    }
-    let mut m = to_map(p)?;
-    match m.get_mut(name) {
-        Some(v) if v.is_number() => {
-            *v = if v.is_u64() || v.is_i64() {
-                // Integer fields (e.g. a number of spokes) take integral values only, and only
-                // those a float holds exactly (no saturating cast of 1e20).
-                if value.fract() != 0.0 {
-                    return Err(ParamError::NotNumeric { name: name.into() });
-                }
-                if value.abs() > MAX_INTEGER {
-                    return Err(ParamError::OutOfRange {
-                        name: name.into(),
-                        value,
-                        range: "an integer of magnitude at most 2^53",
-                    });
-                }
-                Value::from(value as i64)
-            } else {
-                Value::from(value)
+) -> Result<M, ParamError> {
+    let k = param_index(model, name)?;
+    let mut m = model.clone();
+    m.set_param_value(k, value)?;
+    Ok(m)
+}
+
+/// Implements [`HybridModel::param_names`], [`HybridModel::param_value`] and
+/// [`HybridModel::set_param_value`] inside an `impl HybridModel` block for parameters held in
+/// `f64` fields, each with its public name:
+///
+/// ```ignore
+/// impl HybridModel for Walker {
+///     saltation_hybrid::named_params!("gamma" => params.gamma);
+///     // …
+/// }
+/// ```
+///
+/// Setting checks the value is finite, then calls [`HybridModel::check_params`] and restores the
+/// old value if that fails.
+#[macro_export]
+macro_rules! named_params {
+    ($($name:literal => $($field:ident).+),+ $(,)?) => {
+        fn param_names(&self) -> ::std::vec::Vec<::std::string::String> {
+            ::std::vec![$(::std::string::String::from($name)),+]
+        }
+        fn param_value(&self, k: usize) -> ::std::option::Option<f64> {
+            [$(self.$($field).+),+].get(k).copied()
+        }
+        fn set_param_value(&mut self, k: usize, value: f64) -> ::std::result::Result<(), $crate::ParamError> {
+            let names = [$($name),+];
+            let Some(name) = names.get(k) else {
+                return Err($crate::ParamError::Unknown {
+                    name: ::std::format!("#{k}"),
+                    known: self.param_names(),
+                });
+            };
+            if !value.is_finite() {
+                return Err($crate::ParamError::NonFinite { name: (*name).into(), value });
             }
+            let old = ::std::mem::replace([$(&mut self.$($field).+),+][k], value);
+            if let Err(e) = self.check_params() {
+                *[$(&mut self.$($field).+),+][k] = old;
+                return Err(e);
+            }
+            Ok(())
         }
-        Some(_) => return Err(ParamError::NotNumeric { name: name.into() }),
-        None => {
-            return Err(ParamError::Unknown {
-                name: name.into(),
-                known: param_names(p),
-            })
-        }
-    }
-    // The only field changed is `name`: a failure here is a value its type cannot hold (a
-    // negative count, an integer beyond the field's width).
-    serde_json::from_value(Value::Object(m)).map_err(|_| ParamError::OutOfRange {
-        name: name.into(),
-        value,
-        range: "a value the parameter's type can hold",
-    })
+    };
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use serde::Deserialize;
+    use crate::Scalar;
 
-    #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+    #[derive(Debug, Clone, PartialEq)]
     struct P {
-        gamma: f64,
-        spokes: u32,
-        label: String,
+        a: f64,
+        b: f64,
+    }
+
+    impl HybridModel for P {
+        crate::named_params!("a" => a, "b_name" => b);
+        fn name(&self) -> &str {
+            "p"
+        }
+        fn dim(&self) -> usize {
+            1
+        }
+        fn flow<D: Scalar>(&self, _: usize, _: f64, _: &[D], dx: &mut [D]) {
+            dx[0] = D::from(self.a);
+        }
+        fn guards(&self, _: usize) -> usize {
+            0
+        }
+        fn guard<D: Scalar>(&self, _: usize, _: usize, x: &[D]) -> D {
+            x[0]
+        }
+        fn describe_guard(&self, _: usize, _: usize) -> crate::Guard<Self> {
+            crate::Guard::to(0)
+        }
+        fn check_params(&self) -> Result<(), ParamError> {
+            check_range("b_name", self.b, self.b > 0.0, "b > 0")
+        }
     }
 
     #[test]
-    fn set_get_and_errors() {
-        let p = P {
-            gamma: 0.009,
-            spokes: 6,
-            label: "x".into(),
-        };
-        let q = set_param(&p, "gamma", 0.01).unwrap();
-        assert_eq!(q.gamma, 0.01);
-        assert_eq!(get_param(&q, "spokes").unwrap(), 6.0);
-        assert_eq!(set_param(&p, "spokes", 8.0).unwrap().spokes, 8);
-        assert!(matches!(
-            set_param(&p, "spokes", 8.5),
-            Err(ParamError::NotNumeric { .. })
-        ));
-        match set_param(&p, "gama", 1.0) {
-            Err(ParamError::Unknown { known, .. }) => {
-                assert_eq!(known, vec!["gamma".to_string(), "spokes".to_string()])
-            }
+    fn by_name_and_errors() {
+        let p = P { a: 1.0, b: 2.0 };
+        assert_eq!(p.param_names(), ["a", "b_name"]);
+        assert_eq!(get_param(&p, "b_name").unwrap(), 2.0);
+        assert_eq!(with_param(&p, "a", 3.0).unwrap(), P { a: 3.0, b: 2.0 });
+        match with_param(&p, "c", 1.0) {
+            Err(ParamError::Unknown { known, .. }) => assert_eq!(known, ["a", "b_name"]),
             other => panic!("{other:?}"),
         }
         assert!(matches!(
-            set_param(&p, "label", 1.0),
-            Err(ParamError::NotNumeric { .. })
-        ));
-        assert!(matches!(
-            set_param(&p, "gamma", f64::NAN),
+            with_param(&p, "a", f64::NAN),
             Err(ParamError::NonFinite { .. })
         ));
+        // Out of range: an error, and the model keeps its old value.
+        let mut q = p.clone();
+        assert!(matches!(
+            q.set_param_value(1, -1.0),
+            Err(ParamError::OutOfRange { .. })
+        ));
+        assert_eq!(q, p);
+        assert!(matches!(
+            q.set_param_value(2, 1.0),
+            Err(ParamError::Unknown { .. })
+        ));
+        assert_eq!(p.param_value(2), None);
     }
 }

@@ -12,6 +12,11 @@
 //!   multipliers plus zeros.
 //! - [`JacobianKind::Monodromy`] (fixed time, as in Zana, Bodor, Bencsik & Zelei 2018): the
 //!   same product with `S_k` at the last event; it keeps the trivial multiplier 1 along the flow.
+//!
+//! [`StrideMap::eval_seeded`] computes the product applied to an `n × c` matrix `V` instead,
+//! `P_x V = E_k Φ_k ⋯ S_1 (Φ_1 V)`, by integrating the variational equations from `V` (they are
+//! linear in `Φ`) and applying each factor to the `c` columns: a shooting method in `r` reduced
+//! coordinates needs `P_x Dχ` only (`c = r` columns instead of `n`).
 
 use crate::error::HybridError;
 use crate::event_loop::{JumpWork, Segment, SegmentEnd};
@@ -137,20 +142,20 @@ impl StrideOptions {
         Ok(())
     }
 
-    /// The integrator options of the variational system `[x, Φ]` (`n + n²` components, `Φ`
-    /// row-major): with `variational_error_control` off only `x` is controlled; otherwise a
-    /// vector `atol` is extended so that every entry `Φ_ik = ∂x_i/∂x₀_k` of row `i` has the
-    /// absolute tolerance of state component `i` (a unit perturbation of the start is held to
-    /// the same absolute accuracy as the state it moves).
-    fn variational_ode(&self, n: usize) -> SolverOptions {
+    /// The integrator options of the variational system `[x, Φ]` (`n + n c` components, `Φ`
+    /// of `n × c` row-major; `c = n` for the full matrix): with `variational_error_control` off
+    /// only `x` is controlled; otherwise a vector `atol` is extended so that every entry
+    /// `Φ_ik` of row `i` has the absolute tolerance of state component `i` (a unit perturbation
+    /// of the start is held to the same absolute accuracy as the state it moves).
+    fn variational_ode(&self, n: usize, c: usize) -> SolverOptions {
         let mut o = self.ode.clone();
         if !self.variational_error_control {
             o.error_dims = Some(n);
         } else if let Atol::Vector(v) = &self.ode.atol {
-            let mut full = Vec::with_capacity(n + n * n);
+            let mut full = Vec::with_capacity(n + n * c);
             full.extend_from_slice(v);
             for a in v {
-                full.extend(std::iter::repeat_n(*a, n));
+                full.extend(std::iter::repeat_n(*a, c));
             }
             o.atol = Atol::Vector(full);
         }
@@ -186,11 +191,13 @@ pub struct StrideResult {
     pub period: f64,
     /// The events met, in order.
     pub events: Vec<EventRecord>,
-    /// The requested Jacobian (n×n), if any.
+    /// The requested Jacobian (n×n), if any; `n × c`, the Jacobian times the seed `V`, from
+    /// [`StrideMap::eval_seeded`].
     pub jacobian: Option<DMatrix<f64>>,
     /// With a Jacobian: the gradient `∂t_k/∂x₀` (length n) of each event's time,
     /// `−h_x Ψ_k / (h_x f⁻)` with `Ψ_k = Φ_k S_{k−1} ⋯ S_1 Φ_1` the fixed-time Jacobian of the
-    /// state just before event k (empty without a Jacobian).
+    /// state just before event k (empty without a Jacobian); from
+    /// [`StrideMap::eval_seeded`], `∂t_k/∂x₀ · V` (length c).
     pub event_time_gradients: Vec<Vec<f64>>,
     /// Integrator work.
     pub stats: Stats,
@@ -211,6 +218,8 @@ pub struct StrideWorkspace {
     n: usize,
     plain: Solver<AnyStepper>,
     var: Solver<AnyStepper>,
+    /// The integrator of [`StrideMap::eval_seeded`] with `c ≠ n` columns (made on first use).
+    seeded: Option<(usize, Solver<AnyStepper>)>,
     buf: Buffers,
 }
 
@@ -226,7 +235,8 @@ impl StrideWorkspace {
     fn new(opts: StrideOptions, n: usize) -> Result<Self, HybridError> {
         let ode_err = |source| HybridError::Ode { mode: 0, source };
         let plain = Solver::new(opts.method.stepper(), opts.ode.clone()).map_err(ode_err)?;
-        let var = Solver::new(opts.method.stepper(), opts.variational_ode(n)).map_err(ode_err)?;
+        let var =
+            Solver::new(opts.method.stepper(), opts.variational_ode(n, n)).map_err(ode_err)?;
         let buf = Buffers {
             y: vec![0.0; n + n * n],
             jump: JumpWork::new(n),
@@ -238,9 +248,36 @@ impl StrideWorkspace {
             n,
             plain,
             var,
+            seeded: None,
             buf,
         })
     }
+
+    /// Sizes the buffers for a variational matrix of `c` columns and, for `c ≠ n`, makes its
+    /// integrator (kept for the next call with the same `c`).
+    fn prepare(&mut self, c: usize) -> Result<(), HybridError> {
+        let n = self.n;
+        if self.buf.y.len() < n + n * c {
+            self.buf.y.resize(n + n * c, 0.0);
+            self.buf.phi.resize(n * c, 0.0);
+        }
+        if c != n && self.seeded.as_ref().is_none_or(|(sc, _)| *sc != c) {
+            let o = self.opts.variational_ode(n, c);
+            let solver = Solver::new(self.opts.method.stepper(), o)
+                .map_err(|source| HybridError::Ode { mode: 0, source })?;
+            self.seeded = Some((c, solver));
+        }
+        Ok(())
+    }
+}
+
+/// The matrix the variational equations start from.
+#[derive(Clone, Copy)]
+enum Seed<'s> {
+    /// `Φ(0) = I` (n × n): the full Jacobian.
+    Identity,
+    /// `Φ(0) = V` (row-major n × c).
+    Columns(&'s [f64], usize),
 }
 
 /// The checks of [`StrideMap::new`] that depend on the model.
@@ -296,6 +333,47 @@ impl<'a, M: HybridModel + ?Sized> StrideMap<'a, M> {
 
     /// One stride from `x0` (full state), with the Jacobian of the requested kind.
     pub fn eval(&mut self, x0: &[f64], kind: JacobianKind) -> Result<StrideResult, HybridError> {
+        self.run(x0, kind, Seed::Identity)
+    }
+
+    /// One stride from `x0` whose variational equations start from the `n × c` matrix `seed`
+    /// (row-major) instead of the identity: the returned Jacobian is `J V` (`n × c`), `J` the
+    /// Jacobian of `kind`, and the event-time gradients are `∂t_k/∂x₀ · V` (length `c`). With
+    /// `V = Dχ(u)`, the Jacobian of a section's chart, this is what Newton in the reduced
+    /// coordinates needs, for `c/n` of the variational work (see the module documentation).
+    /// The step-size control sees `[x, J V]` instead of `[x, J]`, so the state agrees with
+    /// [`StrideMap::eval`]'s to the integration tolerance, not bit for bit. With
+    /// [`JacobianKind::None`] the seed is ignored.
+    pub fn eval_seeded(
+        &mut self,
+        x0: &[f64],
+        kind: JacobianKind,
+        seed: &[f64],
+        cols: usize,
+    ) -> Result<StrideResult, HybridError> {
+        let n = self.model.dim();
+        if cols == 0 || seed.len() != n * cols {
+            return Err(HybridError::DimensionMismatch {
+                what: "stride seed matrix (entries, n × columns with columns ≥ 1)",
+                expected: n * cols.max(1),
+                got: seed.len(),
+            });
+        }
+        if seed.iter().any(|v| !v.is_finite()) {
+            return Err(HybridError::NonFinite {
+                what: "stride seed matrix",
+            });
+        }
+        self.run(x0, kind, Seed::Columns(seed, cols))
+    }
+
+    /// One stride from `x0` with the variational equations started from `seed`.
+    fn run(
+        &mut self,
+        x0: &[f64],
+        kind: JacobianKind,
+        seed: Seed<'_>,
+    ) -> Result<StrideResult, HybridError> {
         let model = self.model;
         let n = model.dim();
         if x0.len() != n {
@@ -311,24 +389,42 @@ impl<'a, M: HybridModel + ?Sized> StrideMap<'a, M> {
             });
         }
         let with_jac = kind != JacobianKind::None;
-        let len = if with_jac { n + n * n } else { n };
-        let b = &mut self.ws.buf;
-        b.y[..n].copy_from_slice(x0);
+        // Columns of the variational matrix carried (0 without a Jacobian).
+        let c = match (with_jac, seed) {
+            (false, _) => 0,
+            (true, Seed::Identity) => n,
+            (true, Seed::Columns(_, c)) => c,
+        };
+        let len = n + n * c;
+        let opts = &self.ws.opts;
+        let (t_max, grazing_tol, events_per_stride) =
+            (opts.t_max, opts.grazing_tol, opts.events_per_stride);
         if with_jac {
-            crate::model::identity(&mut b.y[n..n + n * n], n);
+            self.ws.prepare(c)?;
         }
-        let mut mode = self.ws.opts.start_mode;
+        let ws = &mut self.ws;
+        let solver = match &mut ws.seeded {
+            _ if !with_jac => &mut ws.plain,
+            _ if c == n => &mut ws.var,
+            Some((_, seeded)) => seeded,
+            None => unreachable!("made by prepare"),
+        };
+        let b = &mut ws.buf;
+        b.y[..n].copy_from_slice(x0);
+        match seed {
+            _ if !with_jac => {}
+            Seed::Identity => crate::model::identity(&mut b.y[n..len], n),
+            Seed::Columns(v, _) => b.y[n..len].copy_from_slice(v),
+        }
+        let mut mode = ws.opts.start_mode;
         let mut t = 0.0;
-        let mut events: Vec<EventRecord> =
-            Vec::with_capacity(self.ws.opts.events_per_stride.min(8));
+        let mut events: Vec<EventRecord> = Vec::with_capacity(events_per_stride.min(8));
         let mut time_grads: Vec<Vec<f64>> = Vec::new();
-        let t_max = self.ws.opts.t_max;
         loop {
             let first = events.is_empty();
             let y0 = &b.y[..len];
-            let grazing_tol = self.ws.opts.grazing_tol;
             let end = if with_jac {
-                let sys = VariationalFlow::new(model, mode);
+                let sys = VariationalFlow::with_columns(model, mode, c);
                 let seg = Segment {
                     model,
                     mode,
@@ -336,7 +432,7 @@ impl<'a, M: HybridModel + ?Sized> StrideMap<'a, M> {
                     first,
                     grazing_tol,
                 };
-                seg.advance(&mut self.ws.var, t, y0, t_max, None, &mut b.jump)
+                seg.advance(solver, t, y0, t_max, None, &mut b.jump)
             } else {
                 let sys = ModeFlow { model, mode };
                 let seg = Segment {
@@ -346,9 +442,9 @@ impl<'a, M: HybridModel + ?Sized> StrideMap<'a, M> {
                     first,
                     grazing_tol,
                 };
-                seg.advance(&mut self.ws.plain, t, y0, t_max, None, &mut b.jump)
+                seg.advance(solver, t, y0, t_max, None, &mut b.jump)
             }?;
-            let c = match end {
+            let cr = match end {
                 SegmentEnd::TimeReached => {
                     return Err(HybridError::GuardNotReached {
                         mode,
@@ -356,56 +452,52 @@ impl<'a, M: HybridModel + ?Sized> StrideMap<'a, M> {
                         seen: std::mem::take(&mut b.jump.rejected),
                     })
                 }
-                SegmentEnd::Event(c) => c,
+                SegmentEnd::Event(cr) => cr,
             };
-            t = c.t;
-            let last = events.len() + 1 == self.ws.opts.events_per_stride;
+            t = cr.t;
+            let last = events.len() + 1 == events_per_stride;
             if with_jac {
                 let jump = b.jump.jump();
-                // ∂t/∂x₀ = −h_x Ψ / (h_x f⁻), Ψ the Jacobian of the state just before the event.
-                let psi = &c.y_minus[n..n + n * n];
+                // Ψ (n × c), the Jacobian of the state just before the event (times the seed).
+                let psi = &cr.y_minus[n..len];
+                // ∂t/∂x₀ = −h_x Ψ / (h_x f⁻).
                 time_grads.push(
-                    (0..n)
-                        .map(|k| -(0..n).map(|l| jump.hx[l] * psi[l * n + k]).sum::<f64>() / c.hxf)
+                    (0..c)
+                        .map(|k| -(0..n).map(|l| jump.hx[l] * psi[l * c + k]).sum::<f64>() / cr.hxf)
                         .collect(),
                 );
                 if last && kind == JacobianKind::StrideMap {
-                    terminal_factor(&jump, c.hxf, &mut b.fac);
+                    terminal_factor(&jump, cr.hxf, &mut b.fac);
                 } else {
-                    saltation_matrix(&jump, c.hxf, &mut b.fac);
+                    saltation_matrix(&jump, cr.hxf, &mut b.fac);
                 }
-                // Φ ← factor · Φ⁻
-                let phi_m = &c.y_minus[n..n + n * n];
+                // Ψ ← factor · Ψ⁻
                 for i in 0..n {
-                    for k in 0..n {
+                    for k in 0..c {
                         let mut acc = 0.0;
                         for l in 0..n {
-                            acc += b.fac[i * n + l] * phi_m[l * n + k];
+                            acc += b.fac[i * n + l] * psi[l * c + k];
                         }
-                        b.phi[i * n + k] = acc;
+                        b.phi[i * c + k] = acc;
                     }
                 }
-                b.y[n..n + n * n].copy_from_slice(&b.phi);
+                b.y[n..len].copy_from_slice(&b.phi[..n * c]);
             }
-            b.y[..n].copy_from_slice(&c.x_plus);
-            let mut x_minus = c.y_minus;
+            b.y[..n].copy_from_slice(&cr.x_plus);
+            let mut x_minus = cr.y_minus;
             x_minus.truncate(n);
             events.push(EventRecord {
                 t,
                 mode,
-                guard: c.guard,
-                target: c.target,
+                guard: cr.guard,
+                target: cr.target,
                 x_minus,
-                x_plus: c.x_plus,
+                x_plus: cr.x_plus,
             });
-            mode = c.target;
+            mode = cr.target;
             if last {
-                let stats = if with_jac {
-                    self.ws.var.stats()
-                } else {
-                    self.ws.plain.stats()
-                };
-                let jacobian = with_jac.then(|| DMatrix::from_row_slice(n, n, &b.y[n..n + n * n]));
+                let stats = solver.stats();
+                let jacobian = with_jac.then(|| DMatrix::from_row_slice(n, c, &b.y[n..len]));
                 return Ok(StrideResult {
                     x: b.y[..n].to_vec(),
                     mode,

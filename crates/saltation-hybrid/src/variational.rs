@@ -3,6 +3,11 @@
 //! The extended state is `[x, Φ]` with `Φ` the n×n sensitivity matrix (row-major):
 //! `x' = f(t, x)`, `Φ' = f_x(t, x) Φ`. Starting from `Φ = I` (or from the product accumulated
 //! over earlier segments, since the equations are linear in `Φ`), `Φ(t)` is the flow Jacobian.
+//!
+//! The equations are linear in `Φ` column by column, so they may carry any `n × c` matrix
+//! instead ([`VariationalFlow::with_columns`]): started from a seed `V` (e.g. the `n × r`
+//! Jacobian of a section's chart), the solution is `Φ(t) V`, at about `c/n` of the cost of the
+//! full matrix: a shooting method on a section only needs the directions it perturbs.
 
 use crate::ad::flow_jacobian;
 use crate::model::HybridModel;
@@ -38,21 +43,34 @@ impl<M: HybridModel + ?Sized> OdeSystem for ModeFlow<'_, M> {
     }
 }
 
-/// `[x, Φ]' = [f(t, x), f_x(t, x) Φ]` of one mode (state of size n + n²).
+/// `[x, Φ]' = [f(t, x), f_x(t, x) Φ]` of one mode, `Φ` of `n × c` (state of size
+/// `n + n c`; `c = n` for the full flow Jacobian).
 pub struct VariationalFlow<'a, M: ?Sized> {
     model: &'a M,
     mode: usize,
+    cols: usize,
     jac: RefCell<Vec<f64>>,
 }
 
 impl<'a, M: HybridModel + ?Sized> VariationalFlow<'a, M> {
-    /// The extended flow of `mode`.
+    /// The extended flow of `mode` with the full `n × n` matrix `Φ`.
     pub fn new(model: &'a M, mode: usize) -> Self {
+        Self::with_columns(model, mode, model.dim())
+    }
+
+    /// The extended flow of `mode` carrying `cols` columns: `[x, Ψ]' = [f, f_x Ψ]` with `Ψ` of
+    /// `n × cols` (row-major), whose solution from `Ψ(t₀) = V` is `Φ(t, t₀) V`.
+    pub fn with_columns(model: &'a M, mode: usize, cols: usize) -> Self {
         let n = model.dim();
         Self {
             model,
             mode,
-            jac: RefCell::new(vec![0.0; n * n]),
+            cols,
+            jac: RefCell::new(if n * n <= SMALL {
+                Vec::new()
+            } else {
+                vec![0.0; n * n]
+            }),
         }
     }
 }
@@ -60,26 +78,29 @@ impl<'a, M: HybridModel + ?Sized> VariationalFlow<'a, M> {
 impl<M: HybridModel + ?Sized> OdeSystem for VariationalFlow<'_, M> {
     fn dim(&self) -> usize {
         let n = self.model.dim();
-        n + n * n
+        n + n * self.cols
     }
     #[inline]
     fn rhs(&self, t: f64, y: &[f64], dy: &mut [f64]) {
         let n = self.model.dim();
+        if self.cols != n {
+            return self.rhs_columns(t, y, dy);
+        }
         let (x, phi) = y.split_at(n);
         let (dx, dphi) = dy.split_at_mut(n);
         if n * n <= SMALL {
             let mut jac = [0.0; SMALL];
             self.field(t, x, dx, &mut jac[..n * n]);
-            product(&jac[..n * n], phi, dphi, n);
+            product(&jac[..n * n], phi, dphi, n, n);
         } else {
             let mut jac = self.jac.borrow_mut();
             self.field(t, x, dx, &mut jac);
-            product(&jac, phi, dphi, n);
+            product(&jac, phi, dphi, n, n);
         }
     }
-    /// `Φ` has `n` columns: the implicit methods solve with the `n × n` iteration matrix.
+    /// `Φ` has `c` columns: the implicit methods solve with the `n × n` iteration matrix.
     fn variational_columns(&self) -> usize {
-        self.model.dim()
+        self.cols
     }
     /// `f_x` at the state part `x` of `[x, Φ]`.
     fn jacobian(&self, t: f64, y: &[f64], jac: &mut [f64]) -> bool {
@@ -101,6 +122,32 @@ impl<M: HybridModel + ?Sized> OdeSystem for VariationalFlow<'_, M> {
 const SMALL: usize = 64;
 
 impl<M: HybridModel + ?Sized> VariationalFlow<'_, M> {
+    /// [`OdeSystem::rhs`] for `c ≠ n` columns (kept out of the full matrix's path, which stays
+    /// small enough to be inlined into the integrator).
+    #[inline(never)]
+    fn rhs_columns(&self, t: f64, y: &[f64], dy: &mut [f64]) {
+        let (n, c) = (self.model.dim(), self.cols);
+        let (x, phi) = y.split_at(n);
+        let (dx, dphi) = dy.split_at_mut(n);
+        let mut small = [0.0; SMALL];
+        let mut big = if n * n <= SMALL {
+            None
+        } else {
+            Some(self.jac.borrow_mut())
+        };
+        let jac: &mut [f64] = match big.as_deref_mut() {
+            Some(j) => j,
+            None => &mut small[..n * n],
+        };
+        self.field(t, x, dx, jac);
+        match c {
+            1 => product_narrow::<1>(jac, phi, dphi, n),
+            2 => product_narrow::<2>(jac, phi, dphi, n),
+            3 => product_narrow::<3>(jac, phi, dphi, n),
+            _ => product(jac, phi, dphi, n, c),
+        }
+    }
+
     /// `f` and `f_x` at `(t, x)`: in one call if the model offers it; else its hand-written
     /// `f_x` with `f`; else both from one pass of automatic differentiation.
     #[inline]
@@ -116,16 +163,16 @@ impl<M: HybridModel + ?Sized> VariationalFlow<'_, M> {
     }
 }
 
-/// `dΦ = J Φ` (row-major n×n), skipping zero entries of `J`.
+/// `dΦ = J Φ` (`J` n×n, `Φ` n×c, row-major), skipping zero entries of `J`.
 #[inline]
-fn product(jac: &[f64], phi: &[f64], dphi: &mut [f64], n: usize) {
+fn product(jac: &[f64], phi: &[f64], dphi: &mut [f64], n: usize, c: usize) {
     for i in 0..n {
         let ji = &jac[i * n..(i + 1) * n];
-        let row = &mut dphi[i * n..(i + 1) * n];
+        let row = &mut dphi[i * c..(i + 1) * c];
         row.fill(0.0);
         for (k, &jik) in ji.iter().enumerate() {
             if jik != 0.0 {
-                let pk = &phi[k * n..(k + 1) * n];
+                let pk = &phi[k * c..(k + 1) * c];
                 for (r, p) in row.iter_mut().zip(pk) {
                     *r += jik * p;
                 }
@@ -134,11 +181,27 @@ fn product(jac: &[f64], phi: &[f64], dphi: &mut [f64], n: usize) {
     }
 }
 
+/// [`product`] for `C ≤ 3` columns (a section's reduced coordinates), with the row length
+/// known at compile time and no zero test (it costs more than it saves on so short rows).
+#[inline(always)]
+fn product_narrow<const C: usize>(jac: &[f64], phi: &[f64], dphi: &mut [f64], n: usize) {
+    for (ji, row) in jac.chunks_exact(n).zip(dphi.chunks_exact_mut(C)) {
+        let mut acc = [0.0; C];
+        for (&jik, pk) in ji.iter().zip(phi.chunks_exact(C)) {
+            for (a, p) in acc.iter_mut().zip(pk) {
+                *a += jik * p;
+            }
+        }
+        row.copy_from_slice(&acc);
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::model::{GuardInfo, Scalar};
-    use saltation_ode::{Direction, Ivp, Method, SolverOptions};
+    use crate::guard::Guard;
+    use crate::model::Scalar;
+    use saltation_ode::{Ivp, Method, SolverOptions};
 
     /// `x' = −x + sin t` with its hand-written `∂f/∂t = cos t`; `x(t) = (sin t − cos t)/2 +
     /// (x₀ + 1/2) e^{−t}`.
@@ -164,11 +227,8 @@ mod tests {
         fn guard<D: Scalar>(&self, _mode: usize, _j: usize, x: &[D]) -> D {
             x[0]
         }
-        fn guard_info(&self, _mode: usize, _j: usize) -> GuardInfo {
-            GuardInfo {
-                direction: Direction::Either,
-                target: 0,
-            }
+        fn describe_guard(&self, _mode: usize, _j: usize) -> Guard<Self> {
+            Guard::to(0)
         }
     }
 

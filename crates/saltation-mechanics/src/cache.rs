@@ -1,10 +1,11 @@
 //! What a constrained model computes once instead of at every flow evaluation: the constant
-//! mass matrix, and per contact mode the constant constraint Jacobian and the factors of the
-//! constant saddle-point matrix, as far as the system declares them constant
-//! ([`MechanicalSystem::mass_matrix_is_constant`],
-//! [`MechanicalSystem::constraints_are_linear`]).
+//! mass matrix, and per contact mode the constant constraint Jacobian, the factors of the
+//! constant saddle-point matrix and, with affine forces, the constant flow Jacobian, as far as
+//! the system declares them constant ([`MechanicalSystem::mass_matrix_is_constant`],
+//! [`MechanicalSystem::constraints_are_linear`], [`MechanicalSystem::forces_are_linear`]).
 
 use crate::constraints::{active_count, constraint_terms};
+use crate::kernel::{Factored, Mode};
 use crate::lu::{factor, inverse, subtract_product};
 use crate::system::{ContactSet, MechanicalSystem};
 use saltation_hybrid::SingularMatrix;
@@ -20,9 +21,16 @@ pub(crate) struct ModeConst {
     /// `[[H, Gᵀ], [G, 0]]⁻¹` (row-major) when `H` is constant as well (or why the matrix is
     /// singular).
     pub(crate) inverse: Option<Result<Vec<f64>, SingularMatrix>>,
+    /// The same inverse column-major (its columns contiguous; empty without it), for products
+    /// `K⁻¹ b = Σ_j b_j (K⁻¹)_{·j}` of which only the leading rows may be wanted.
+    pub(crate) inverse_columns: Vec<f64>,
     /// With the inverse: the constant part of `∂q̈/∂x`, `−(K⁻¹)_{q̈,λ} [ω² G, 2ω G]`
     /// (row-major n × 2n; see [`crate::jacobian`]).
     pub(crate) drift: Vec<f64>,
+    /// With the inverse and affine forces ([`MechanicalSystem::forces_are_linear`]): the whole
+    /// flow Jacobian `f_x = [[0, I], [∂q̈/∂q, ∂q̈/∂q̇]]` (row-major 2n × 2n), the same at every
+    /// state.
+    pub(crate) flow_jac: Option<Vec<f64>>,
 }
 
 /// Assembles `K = [[H, Gᵀ], [G, 0]]` (row-major `(n + r)²`) into `k`.
@@ -74,12 +82,40 @@ impl ModeConst {
             drift = vec![0.0; n * n2];
             subtract_product(&inv[n..], m, r, &rx, n2, &mut drift);
         }
-        Self {
+        let inverse_columns = match &inverse {
+            Some(Ok(inv)) => {
+                let m = n + r;
+                (0..m * m).map(|k| inv[(k % m) * m + k / m]).collect()
+            }
+            _ => Vec::new(),
+        };
+        let mut fixed = Self {
             r,
             jac,
             inverse,
+            inverse_columns,
             drift,
+            flow_jac: None,
+        };
+        if let (true, Some(Ok(inv)), Some(g)) =
+            (sys.forces_are_linear(), &fixed.inverse, &fixed.jac)
+        {
+            // f_x does not depend on the state: evaluate it once, at x = 0 (R_x holds the
+            // forces' constant derivatives there; the constraints' part is the cached drift).
+            let mode = Mode {
+                sys,
+                closed,
+                omega,
+                mass,
+                fixed: Some(&fixed),
+            };
+            let (zeros, z) = (vec![0.0; n], vec![0.0; n + r]);
+            let (mut rx, mut fx) = (vec![0.0; (n + r) * 2 * n], vec![0.0; 4 * n * n]);
+            let k = Factored::Inverse(inv);
+            mode.flow_jacobian(&zeros, &zeros, &z, g, k, &mut rx, &mut fx);
+            fixed.flow_jac = Some(fx);
         }
+        fixed
     }
 }
 

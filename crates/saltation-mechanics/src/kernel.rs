@@ -10,7 +10,7 @@
 
 use crate::cache::{assemble, ModeConst};
 use crate::constraints::{active_constraints, active_count, constraint_terms_into, TermsMut};
-use crate::lu::{apply, factor, matvec, solve};
+use crate::lu::{apply, factor, solve};
 use crate::system::{ContactSet, MechanicalSystem};
 use crate::work::{split, with_buffer, with_scratch};
 use saltation_hybrid::{Scalar, SingularMatrix};
@@ -84,6 +84,30 @@ impl<S: MechanicalSystem + ?Sized> Mode<'_, S> {
         }
     }
 
+    /// The accelerations `q̈` alone (length n) at `(q, q̇)` in `f64` into `a`, with `f_x` if
+    /// asked for: the flow's part of [`Mode::solve_real`] (with a constant `K`, the rows of
+    /// `K⁻¹ b` that belong to `q̈` only).
+    pub(crate) fn accelerations_real(
+        &self,
+        q: &[f64],
+        v: &[f64],
+        a: &mut [f64],
+        jac: Option<&mut [f64]>,
+    ) -> Result<(), SingularMatrix> {
+        let n = q.len();
+        if let Some(fixed) = self.fixed {
+            if let (Some(Ok(inv)), Some(g)) = (&fixed.inverse, &fixed.jac) {
+                self.solve_constant(fixed, (inv, g), q, v, &mut a[..n], jac);
+                return Ok(());
+            }
+        }
+        with_buffer(0.0, n + self.active(), |z| {
+            self.solve_real(q, v, z, jac)?;
+            a[..n].copy_from_slice(&z[..n]);
+            Ok(())
+        })
+    }
+
     /// `z = [q̈; λ]` (length n + r) at `(q, q̇)` in `f64` into `z`; with `jac`, also the flow
     /// Jacobian `f_x` (row-major 2n × 2n, see [`Mode::flow_jacobian`]) from the same factors.
     pub(crate) fn solve_real(
@@ -96,7 +120,8 @@ impl<S: MechanicalSystem + ?Sized> Mode<'_, S> {
         if let Some(fixed) = self.fixed {
             match (&fixed.inverse, &fixed.jac) {
                 (Some(Ok(inv)), Some(g)) => {
-                    self.solve_constant(inv, g, q, v, z, jac);
+                    let m = q.len() + fixed.r;
+                    self.solve_constant(fixed, (inv, g), q, v, &mut z[..m], jac);
                     return Ok(());
                 }
                 (Some(Err(e)), _) => return Err(*e),
@@ -149,19 +174,21 @@ impl<S: MechanicalSystem + ?Sized> Mode<'_, S> {
         })
     }
 
-    /// [`Mode::solve_real`] with a constant `K` (given by its inverse) and constant `G`:
-    /// `z = K⁻¹ [−C; −2ω G q̇ − ω² γ]`.
+    /// [`Mode::solve_real`] with a constant `K` and constant `G`: the leading `z.len()` entries
+    /// of `K⁻¹ [−C; −2ω G q̇ − ω² γ]` (all `n + r`, or the `n` accelerations alone), formed as
+    /// `Σ_j b_j (K⁻¹)_{·j}` from the cached columns of `K⁻¹` (the same sums, in the same order,
+    /// as the rows' dot products); `f_x` is the cached one when the forces are affine.
     fn solve_constant(
         &self,
-        inv: &[f64],
-        g: &[f64],
+        fixed: &ModeConst,
+        (inv, g): (&[f64], &[f64]),
         q: &[f64],
         v: &[f64],
         z: &mut [f64],
         jac: Option<&mut [f64]>,
     ) {
         let n = q.len();
-        let r = g.len() / n.max(1);
+        let r = fixed.r;
         let m = n + r;
         with_buffer(0.0, m + r, |w| {
             let (b, gamma) = w.split_at_mut(m);
@@ -175,12 +202,30 @@ impl<S: MechanicalSystem + ?Sized> Mode<'_, S> {
             for ((bk, gk), &gamma) in bottom.iter_mut().zip(g.chunks_exact(n)).zip(&*gamma) {
                 *bk = -w1 * dot(gk, v) - w2 * gamma;
             }
-            matvec(inv, m, b, &mut z[..m]);
+            z.fill(0.0);
+            for (&bj, col) in b.iter().zip(fixed.inverse_columns.chunks_exact(m)) {
+                for (zi, &c) in z.iter_mut().zip(col) {
+                    *zi += c * bj;
+                }
+            }
         });
-        if let Some(jac) = jac {
-            with_scratch(m * 2 * n, 0, |rx, _| {
-                self.flow_jacobian(q, v, &z[..m], g, Factored::Inverse(inv), rx, jac)
-            });
+        match (jac, fixed.flow_jac.as_deref()) {
+            (Some(jac), Some(constant)) => jac.copy_from_slice(constant),
+            (Some(jac), None) => {
+                with_buffer(0.0, m, |zf| {
+                    // f_x needs the multipliers too when only the accelerations were asked for.
+                    let zf = if z.len() == m {
+                        &*z
+                    } else {
+                        self.solve_constant(fixed, (inv, g), q, v, zf, None);
+                        &*zf
+                    };
+                    with_scratch(m * 2 * n, 0, |rx, _| {
+                        self.flow_jacobian(q, v, zf, g, Factored::Inverse(inv), rx, jac)
+                    })
+                })
+            }
+            (None, _) => {}
         }
     }
 

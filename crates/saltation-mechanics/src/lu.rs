@@ -144,13 +144,6 @@ pub(crate) fn apply<D: Scalar>(inv: &[f64], n: usize, b: &mut [D], cols: usize) 
     });
 }
 
-/// `y = A x` for `A` of `y.len() × n` (row-major).
-pub(crate) fn matvec(a: &[f64], n: usize, x: &[f64], y: &mut [f64]) {
-    for (yi, row) in y.iter_mut().zip(a.chunks_exact(n)) {
-        *yi = row.iter().zip(x).map(|(a, b)| a * b).sum();
-    }
-}
-
 /// `out ← out − A_{[0..rows, 0..inner]} B` (`out`: `rows × cols`, `B`: `inner × cols`, both
 /// row-major) with `A` the explicit inverse `inv` (leading dimension `n`): row by row, so the
 /// inner loop runs along the columns (no dependent chain).

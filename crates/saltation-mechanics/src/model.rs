@@ -10,8 +10,7 @@ use crate::saddle::{impact_velocity, kinetic_energy};
 use crate::section::Section;
 use crate::system::{ContactSet, MechanicalSystem, MAX_CONTACTS};
 use crate::work::with_buffer;
-use saltation_hybrid::{GuardInfo, HybridModel, ParamError, Scalar};
-use saltation_ode::Direction;
+use saltation_hybrid::{Guard, HybridModel, ParamError, Scalar};
 use serde::{Deserialize, Serialize};
 
 /// How the constrained model is integrated.
@@ -151,14 +150,22 @@ impl<S: MechanicalSystem> Constrained<S> {
         })
     }
     /// The flow `[q̇, q̈]` of `mode` at the real state `x` (NaN accelerations when singular),
-    /// with `f_x` if asked for.
-    fn real_flow(&self, mode: usize, x: &[f64], dx: &mut [f64], jac: Option<&mut [f64]>) {
+    /// with `f_x` if asked for (NaN when singular).
+    fn real_flow(&self, mode: usize, x: &[f64], dx: &mut [f64], mut jac: Option<&mut [f64]>) {
         let n = self.dofs();
-        dx[..n].copy_from_slice(&x[n..2 * n]);
-        self.with_solution(mode, x, jac, |z| match z {
-            Some(z) => dx[n..2 * n].copy_from_slice(&z[..n]),
-            None => dx[n..2 * n].fill(f64::NAN),
-        });
+        let (q, v) = x[..2 * n].split_at(n);
+        let (dq, dv) = dx[..2 * n].split_at_mut(n);
+        dq.copy_from_slice(v);
+        if self
+            .mode(mode)
+            .accelerations_real(q, v, dv, jac.as_deref_mut())
+            .is_err()
+        {
+            dv.fill(f64::NAN);
+            if let Some(j) = jac {
+                j.fill(f64::NAN);
+            }
+        }
     }
     /// Runs `f` on the real parts of `x` (for a scalar without derivative parts, `f64`).
     fn with_real<D: Scalar, R>(x: &[D], f: impl FnOnce(&[f64]) -> R) -> R {
@@ -289,18 +296,12 @@ impl<S: MechanicalSystem> HybridModel for Constrained<S> {
         }
     }
     /// Touchdown: the gap falls through zero; lift-off: the multiplier rises through zero.
-    fn guard_info(&self, mode: usize, j: usize) -> GuardInfo {
+    fn describe_guard(&self, mode: usize, j: usize) -> Guard<Self> {
         let closed = ContactSet::from_mode(mode);
         if closed.contains(j) {
-            GuardInfo {
-                direction: Direction::Rising,
-                target: closed.without(j).mode(),
-            }
+            Guard::to(closed.without(j).mode()).rising()
         } else {
-            GuardInfo {
-                direction: Direction::Falling,
-                target: closed.with(j).mode(),
-            }
+            Guard::to(closed.with(j).mode()).falling()
         }
     }
     /// Touchdown: positions kept, velocities projected by `P_a` of the new active set
@@ -329,6 +330,43 @@ impl<S: MechanicalSystem> HybridModel for Constrained<S> {
     fn check_params(&self) -> Result<(), ParamError> {
         self.system.check_params()
     }
+    fn param_names(&self) -> Vec<String> {
+        self.system.param_names()
+    }
+    fn param_value(&self, k: usize) -> Option<f64> {
+        self.system.param_value(k)
+    }
+    /// Sets the system's parameter and recomputes what was derived from it (the constant
+    /// structure; the section too when it came from the system).
+    fn set_param_value(&mut self, k: usize, value: f64) -> Result<(), ParamError> {
+        let own_section = self.section == self.system.section();
+        let old = self.system.param_value(k);
+        self.system.set_param_value(k, value)?;
+        let section = if own_section {
+            self.system.section()
+        } else {
+            self.section.clone()
+        };
+        if let Some(Err(e)) = section.as_ref().map(|s| s.validate(&self.system)) {
+            if let Some(old) = old {
+                // Back to the value that was valid (checked when it was set).
+                let _ = self.system.set_param_value(k, old);
+            }
+            return Err(ParamError::Rejected {
+                name: self
+                    .system
+                    .param_names()
+                    .get(k)
+                    .cloned()
+                    .unwrap_or_default(),
+                value,
+                reason: e.to_string(),
+            });
+        }
+        self.section = section;
+        self.cache = Cache::new(&self.system, self.options.baumgarte);
+        Ok(())
+    }
     /// [`crate::check_admissibility`] with its default options.
     fn admissibility(
         &self,
@@ -352,7 +390,7 @@ impl<S: MechanicalSystem> HybridModel for Constrained<S> {
             None => self.dim(),
         }
     }
-    fn chart(&self, u: &[f64], x: &mut [f64]) {
+    fn chart<D: Scalar>(&self, u: &[D], x: &mut [D]) {
         match &self.section {
             Some(s) => s.chart(&self.system, u, x),
             None => x.copy_from_slice(u),
@@ -364,7 +402,7 @@ impl<S: MechanicalSystem> HybridModel for Constrained<S> {
             None => saltation_hybrid::identity(jac, self.dim()),
         }
     }
-    fn project(&self, x: &[f64], u: &mut [f64]) {
+    fn project<D: Scalar>(&self, x: &[D], u: &mut [D]) {
         match &self.section {
             Some(s) => s.project(self.system.dofs(), x, u),
             None => u.copy_from_slice(x),

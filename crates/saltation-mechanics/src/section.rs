@@ -151,7 +151,7 @@ impl Section {
     }
 
     /// `x = χ(u)` with `u = [q_I, q̇_I]`.
-    pub fn chart<S: MechanicalSystem + ?Sized>(&self, sys: &S, u: &[f64], x: &mut [f64]) {
+    pub fn chart<S: MechanicalSystem + ?Sized, D: Scalar>(&self, sys: &S, u: &[D], x: &mut [D]) {
         self.solve(sys, u, x);
     }
 
@@ -177,7 +177,7 @@ impl Section {
     }
 
     /// `u = π(x) = [q_I, q̇_I]`.
-    pub fn project(&self, n: usize, x: &[f64], u: &mut [f64]) {
+    pub fn project<D: Copy>(&self, n: usize, x: &[D], u: &mut [D]) {
         let k = self.independent.len();
         for (a, &i) in self.independent.iter().enumerate() {
             u[a] = x[i];

@@ -105,6 +105,15 @@ pub trait MechanicalSystem {
     fn mass_matrix_is_constant(&self) -> bool {
         false
     }
+    /// Whether the forces are affine in the state in every contact mode,
+    /// `C(q, q̇) = C_q q + C_q̇ q̇ + C₀` with constant `C_q`, `C_q̇`, `C₀` (default `false`).
+    /// With a constant mass matrix and affine constraints every contact mode's flow is then
+    /// affine as well, `x' = A x + a`, and its Jacobian `f_x = A` is computed once per mode
+    /// instead of at every evaluation. Only an optimisation, and a promise: declared for
+    /// nonlinear forces, it gives a wrong `f_x` (hence wrong stride Jacobians and multipliers).
+    fn forces_are_linear(&self) -> bool {
+        false
+    }
     /// Name of the mode with the contacts `closed` (default: `"free"` or the closed contacts).
     fn mode_name(&self, closed: ContactSet) -> String {
         if closed.is_empty() {
@@ -129,5 +138,21 @@ pub trait MechanicalSystem {
     /// Checks the parameters' physical ranges (default: nothing to check).
     fn check_params(&self) -> Result<(), ParamError> {
         Ok(())
+    }
+    /// Names of the parameters (default: none); as [`saltation_hybrid::HybridModel::param_names`].
+    /// `saltation_hybrid::named_params!` writes these three methods for `f64` fields.
+    fn param_names(&self) -> Vec<String> {
+        Vec::new()
+    }
+    /// Value of parameter `k` (default: none).
+    fn param_value(&self, _k: usize) -> Option<f64> {
+        None
+    }
+    /// Sets parameter `k`, checked (default: no parameters).
+    fn set_param_value(&mut self, k: usize, _value: f64) -> Result<(), ParamError> {
+        Err(ParamError::Unknown {
+            name: format!("#{k}"),
+            known: self.param_names(),
+        })
     }
 }

@@ -10,9 +10,7 @@ use crate::{
     BouncingBall, Hires, Monopod, Orego, RimlessWheel, Robertson, RobertsonDae, SimplestWalker,
     VanDerPol, VanDerPolStiff,
 };
-use saltation_hybrid::{
-    get_param, param_names, set_param, GuardInfo, HybridModel, ParamError, Scalar,
-};
+use saltation_hybrid::{get_param, with_param, Guard, GuardInfo, HybridModel, ParamError, Scalar};
 use serde::{Deserialize, Serialize};
 
 /// One of the built-in models, with its parameters.
@@ -64,27 +62,6 @@ macro_rules! each {
             Model::HopperUnconstrained($m) => $body,
             Model::Monopod($m) => $body,
             Model::Equations($m) => $body,
-        }
-    };
-}
-
-/// Same as [`each!`] but rebuilds the same variant from the body's result.
-macro_rules! rebuild {
-    ($self:expr, |$m:ident| $body:expr) => {
-        match $self {
-            Model::RimlessWheel($m) => Model::RimlessWheel($body),
-            Model::SimplestWalker($m) => Model::SimplestWalker($body),
-            Model::BouncingBall($m) => Model::BouncingBall($body),
-            Model::VanDerPol($m) => Model::VanDerPol($body),
-            Model::Robertson($m) => Model::Robertson($body),
-            Model::RobertsonDae($m) => Model::RobertsonDae($body),
-            Model::VanDerPolStiff($m) => Model::VanDerPolStiff($body),
-            Model::Hires($m) => Model::Hires($body),
-            Model::Orego($m) => Model::Orego($body),
-            Model::Hopper($m) => Model::Hopper($body),
-            Model::HopperUnconstrained($m) => Model::HopperUnconstrained($body),
-            Model::Monopod($m) => Model::Monopod($body),
-            Model::Equations($m) => Model::Equations($body),
         }
     };
 }
@@ -149,28 +126,12 @@ impl Model {
     /// A copy with parameter `name` set to `value`, checked against the model's physical
     /// ranges ([`HybridModel::check_params`]).
     pub fn with_param(&self, name: &str, value: f64) -> Result<Model, ParamError> {
-        if let Model::Equations(m) = self {
-            return Ok(Model::Equations(m.with_param(name, value)?));
-        }
-        let m = rebuild!(self, |m| set_param(m, name, value)?);
-        m.check_params()?;
-        Ok(m)
+        with_param(self, name, value)
     }
 
     /// Value of parameter `name`.
     pub fn param(&self, name: &str) -> Result<f64, ParamError> {
-        if let Model::Equations(m) = self {
-            return m.param(name);
-        }
-        each!(self, |m| get_param(m, name))
-    }
-
-    /// Names of the numeric parameters.
-    pub fn param_names(&self) -> Vec<String> {
-        if let Model::Equations(m) = self {
-            return m.param_names();
-        }
-        each!(self, |m| param_names(m))
+        get_param(self, name)
     }
 }
 
@@ -195,6 +156,15 @@ impl HybridModel for Model {
     }
     fn guard<D: Scalar>(&self, mode: usize, j: usize, x: &[D]) -> D {
         each!(self, |m| m.guard(mode, j, x))
+    }
+    /// The variant's guard without its condition, which is typed by the variant:
+    /// [`HybridModel::guard_enabled`] forwards instead.
+    fn describe_guard(&self, mode: usize, j: usize) -> Guard<Self> {
+        let g = self.guard_info(mode, j);
+        Guard {
+            failure: self.guard_failure(mode, j).map(Into::into),
+            ..Guard::to(g.target).crossing(g.direction)
+        }
     }
     fn guard_info(&self, mode: usize, j: usize) -> GuardInfo {
         each!(self, |m| m.guard_info(mode, j))
@@ -233,13 +203,13 @@ impl HybridModel for Model {
     fn reduced_dim(&self) -> usize {
         each!(self, |m| m.reduced_dim())
     }
-    fn chart(&self, u: &[f64], x: &mut [f64]) {
+    fn chart<D: Scalar>(&self, u: &[D], x: &mut [D]) {
         each!(self, |m| m.chart(u, x))
     }
     fn chart_jacobian(&self, u: &[f64], jac: &mut [f64]) {
         each!(self, |m| m.chart_jacobian(u, jac))
     }
-    fn project(&self, x: &[f64], u: &mut [f64]) {
+    fn project<D: Scalar>(&self, x: &[D], u: &mut [D]) {
         each!(self, |m| m.project(x, u))
     }
     fn project_jacobian(&self, x: &[f64], jac: &mut [f64]) {
@@ -260,6 +230,46 @@ impl HybridModel for Model {
     }
     fn check_params(&self) -> Result<(), ParamError> {
         each!(self, |m| m.check_params())
+    }
+    fn param_names(&self) -> Vec<String> {
+        each!(self, |m| m.param_names())
+    }
+    fn param_value(&self, k: usize) -> Option<f64> {
+        each!(self, |m| m.param_value(k))
+    }
+    fn set_param_value(&mut self, k: usize, value: f64) -> Result<(), ParamError> {
+        each!(self, |m| m.set_param_value(k, value))
+    }
+    fn param_derivatives(&self, k: usize) -> bool {
+        each!(self, |m| m.param_derivatives(k))
+    }
+    fn flow_with_param<D: Scalar>(
+        &self,
+        k: usize,
+        p: D,
+        mode: usize,
+        t: f64,
+        x: &[D],
+        dx: &mut [D],
+    ) {
+        each!(self, |m| m.flow_with_param(k, p, mode, t, x, dx))
+    }
+    fn guard_with_param<D: Scalar>(&self, k: usize, p: D, mode: usize, j: usize, x: &[D]) -> D {
+        each!(self, |m| m.guard_with_param(k, p, mode, j, x))
+    }
+    fn reset_with_param<D: Scalar>(
+        &self,
+        k: usize,
+        p: D,
+        mode: usize,
+        j: usize,
+        x: &[D],
+        out: &mut [D],
+    ) {
+        each!(self, |m| m.reset_with_param(k, p, mode, j, x, out))
+    }
+    fn chart_with_param<D: Scalar>(&self, k: usize, p: D, u: &[D], x: &mut [D]) {
+        each!(self, |m| m.chart_with_param(k, p, u, x))
     }
     fn mass_matrix(&self, mode: usize) -> Option<Vec<f64>> {
         each!(self, |m| m.mass_matrix(mode))

@@ -29,8 +29,7 @@
 //!   does not apply; the full-state stride Jacobian at such a point is `[[0, 0], [g/v, 1]]`
 //!   with multipliers `{0, 1}`.
 
-use saltation_hybrid::{check_range, GuardInfo, HybridModel, ParamError, Scalar};
-use saltation_ode::Direction;
+use saltation_hybrid::{check_range, Guard, HybridModel, ParamError, Scalar};
 use serde::{Deserialize, Serialize};
 
 /// Parameters of the bouncing ball.
@@ -108,6 +107,7 @@ impl BouncingBall {
 }
 
 impl HybridModel for BouncingBall {
+    saltation_hybrid::named_params!("g" => params.g, "e" => params.e);
     autonomous!();
     fn name(&self) -> &str {
         "bouncing_ball"
@@ -128,14 +128,8 @@ impl HybridModel for BouncingBall {
     fn guard<D: Scalar>(&self, _mode: usize, _j: usize, x: &[D]) -> D {
         x[0]
     }
-    fn guard_info(&self, _mode: usize, _j: usize) -> GuardInfo {
-        GuardInfo {
-            direction: Direction::Falling,
-            target: 0,
-        }
-    }
-    fn guard_enabled(&self, _mode: usize, _j: usize, x: &[f64]) -> bool {
-        x[1] < 0.0
+    fn describe_guard(&self, _mode: usize, _j: usize) -> Guard<Self> {
+        Guard::to(0).falling().enabled_when(|_, x| x[1] < 0.0)
     }
     fn reset<D: Scalar>(&self, _mode: usize, _j: usize, x: &[D], out: &mut [D]) {
         out[0] = x[0];
@@ -156,18 +150,12 @@ impl HybridModel for BouncingBall {
     fn reduced_dim(&self) -> usize {
         1
     }
-    fn chart(&self, u: &[f64], x: &mut [f64]) {
-        x[0] = 0.0;
+    fn chart<D: Scalar>(&self, u: &[D], x: &mut [D]) {
+        x[0] = D::from(0.0);
         x[1] = u[0];
     }
-    fn chart_jacobian(&self, _u: &[f64], jac: &mut [f64]) {
-        jac.copy_from_slice(&[0.0, 1.0]);
-    }
-    fn project(&self, x: &[f64], u: &mut [f64]) {
+    fn project<D: Scalar>(&self, x: &[D], u: &mut [D]) {
         u[0] = x[1];
-    }
-    fn project_jacobian(&self, _x: &[f64], jac: &mut [f64]) {
-        jac.copy_from_slice(&[0.0, 1.0]);
     }
     fn check_params(&self) -> Result<(), ParamError> {
         let p = &self.params;

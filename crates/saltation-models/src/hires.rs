@@ -82,6 +82,7 @@ pub struct Hires {
 }
 
 impl HybridModel for Hires {
+    saltation_hybrid::named_params!("k1" => params.k1, "k2" => params.k2, "k3" => params.k3, "k4" => params.k4, "k5" => params.k5, "k6" => params.k6, "k7" => params.k7, "k8" => params.k8, "k9" => params.k9, "oks" => params.oks);
     fn name(&self) -> &str {
         "hires"
     }

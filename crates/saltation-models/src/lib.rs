@@ -22,7 +22,8 @@
 //! | [`Hires`] | HIRES, Schäfer (1975) | [`reference::hires`] at `t = 321.8122` |
 //! | [`Orego`] | OREGO, the Oregonator of Field & Noyes (1974) | [`reference::orego`] at `t = 360` |
 //!
-//! [`Model`] holds any of them (what a RON model file names, see [`load_model_file`]).
+//! [`Model`] holds any of them: what a RON model file names (the files themselves — guesses,
+//! orbit settings, continuation scripts — are read by the `saltation-scenario` crate).
 #![warn(missing_docs)]
 
 /// The guard methods of a model without guards (a plain ODE): `guards() = 0`, so `guard` and
@@ -35,11 +36,8 @@ macro_rules! no_guards {
         fn guard<D: saltation_hybrid::Scalar>(&self, _mode: usize, _j: usize, x: &[D]) -> D {
             x[0] * 0.0
         }
-        fn guard_info(&self, _mode: usize, _j: usize) -> saltation_hybrid::GuardInfo {
-            saltation_hybrid::GuardInfo {
-                direction: saltation_ode::Direction::Either,
-                target: 0,
-            }
+        fn describe_guard(&self, _mode: usize, _j: usize) -> saltation_hybrid::Guard<Self> {
+            saltation_hybrid::Guard::to(0)
         }
     };
 }
@@ -63,9 +61,7 @@ macro_rules! autonomous {
 
 mod any;
 mod bouncing_ball;
-mod check;
 pub mod equations;
-mod file;
 mod hires;
 pub mod hopper;
 pub mod monopod;
@@ -81,12 +77,7 @@ mod van_der_pol_stiff;
 
 pub use any::Model;
 pub use bouncing_ball::{BouncingBall, BouncingBallParams};
-pub use check::{field_offset, line_column, Invalid};
 pub use equations::{EquationModel, EquationSpec};
-pub use file::{
-    load_model_file, parse_model_file, read_text_file, ron_options, FileError, Guess, InitialState,
-    ModelFile, MAX_FILE_BYTES, MAX_GUESSES,
-};
 pub use hires::{Hires, HiresParams};
 pub use monopod::{Monopod, Strategy};
 pub use orego::{Orego, OregoParams};

@@ -66,6 +66,7 @@ pub struct Orego {
 }
 
 impl HybridModel for Orego {
+    saltation_hybrid::named_params!("s" => params.s, "q" => params.q, "w" => params.w, "f" => params.f);
     fn name(&self) -> &str {
         "orego"
     }

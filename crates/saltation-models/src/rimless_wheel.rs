@@ -6,8 +6,7 @@
 //! `θ̇₀² = 4 λ² μ² sin(π/n) sin α / (1 − μ²)`, stride-Jacobian eigenvalues `{0, μ²}`.
 //! Reduced coordinate on the section `θ = −π/n`: `u = [θ̇]`.
 
-use saltation_hybrid::{check_range, GuardInfo, HybridModel, ParamError, Scalar};
-use saltation_ode::Direction;
+use saltation_hybrid::{check_range, Guard, HybridModel, ParamError, Scalar};
 use serde::{Deserialize, Serialize};
 use std::f64::consts::PI;
 
@@ -75,6 +74,50 @@ impl RimlessWheel {
 
 impl HybridModel for RimlessWheel {
     autonomous!();
+    fn param_names(&self) -> Vec<String> {
+        vec!["lambda2".into(), "alpha".into(), "spokes".into()]
+    }
+    fn param_value(&self, k: usize) -> Option<f64> {
+        let p = &self.params;
+        [p.lambda2, p.alpha, f64::from(p.spokes)].get(k).copied()
+    }
+    fn set_param_value(&mut self, k: usize, value: f64) -> Result<(), ParamError> {
+        let names = self.param_names();
+        let Some(name) = names.get(k) else {
+            return Err(ParamError::Unknown {
+                name: format!("#{k}"),
+                known: names,
+            });
+        };
+        if !value.is_finite() {
+            return Err(ParamError::NonFinite {
+                name: name.clone(),
+                value,
+            });
+        }
+        let mut next = *self;
+        match k {
+            0 => next.params.lambda2 = value,
+            1 => next.params.alpha = value,
+            _ => {
+                // A count: integral, and one a u32 holds (no saturating cast of 1e20).
+                if value.fract() != 0.0 {
+                    return Err(ParamError::NotNumeric { name: name.clone() });
+                }
+                if !(0.0..=f64::from(u32::MAX)).contains(&value) {
+                    return Err(ParamError::OutOfRange {
+                        name: name.clone(),
+                        value,
+                        range: "a whole number of spokes from 0 to 2^32 - 1",
+                    });
+                }
+                next.params.spokes = value as u32;
+            }
+        }
+        next.check_params()?;
+        *self = next;
+        Ok(())
+    }
     fn name(&self) -> &str {
         "rimless_wheel"
     }
@@ -94,11 +137,8 @@ impl HybridModel for RimlessWheel {
     fn guard<D: Scalar>(&self, _mode: usize, _j: usize, x: &[D]) -> D {
         x[0] - self.half_angle()
     }
-    fn guard_info(&self, _mode: usize, _j: usize) -> GuardInfo {
-        GuardInfo {
-            direction: Direction::Rising,
-            target: 0,
-        }
+    fn describe_guard(&self, _mode: usize, _j: usize) -> Guard<Self> {
+        Guard::to(0).rising()
     }
     fn reset<D: Scalar>(&self, _mode: usize, _j: usize, x: &[D], out: &mut [D]) {
         out[0] = -x[0];
@@ -124,18 +164,12 @@ impl HybridModel for RimlessWheel {
     fn reduced_dim(&self) -> usize {
         1
     }
-    fn chart(&self, u: &[f64], x: &mut [f64]) {
-        x[0] = -self.half_angle();
+    fn chart<D: Scalar>(&self, u: &[D], x: &mut [D]) {
+        x[0] = D::from(-self.half_angle());
         x[1] = u[0];
     }
-    fn chart_jacobian(&self, _u: &[f64], jac: &mut [f64]) {
-        jac.copy_from_slice(&[0.0, 1.0]);
-    }
-    fn project(&self, x: &[f64], u: &mut [f64]) {
+    fn project<D: Scalar>(&self, x: &[D], u: &mut [D]) {
         u[0] = x[1];
-    }
-    fn project_jacobian(&self, _x: &[f64], jac: &mut [f64]) {
-        jac.copy_from_slice(&[0.0, 1.0]);
     }
     fn check_params(&self) -> Result<(), ParamError> {
         let p = &self.params;

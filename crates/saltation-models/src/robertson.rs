@@ -112,6 +112,7 @@ pub struct RobertsonDae {
 }
 
 impl HybridModel for Robertson {
+    saltation_hybrid::named_params!("k1" => params.k1, "k2" => params.k2, "k3" => params.k3);
     fn name(&self) -> &str {
         "robertson"
     }
@@ -141,6 +142,7 @@ impl HybridModel for Robertson {
 }
 
 impl HybridModel for RobertsonDae {
+    saltation_hybrid::named_params!("k1" => params.k1, "k2" => params.k2, "k3" => params.k3);
     fn name(&self) -> &str {
         "robertson_dae"
     }

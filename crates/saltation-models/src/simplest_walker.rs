@@ -13,8 +13,7 @@
 //! Post-impact states satisfy `φ = 2θ`, `φ̇ = (1 − cos 2θ) θ̇`: the section's reduced
 //! coordinates are `u = (θ, θ̇)`.
 
-use saltation_hybrid::{check_range, GuardInfo, HybridModel, ParamError, Scalar};
-use saltation_ode::Direction;
+use saltation_hybrid::{check_range, Guard, HybridModel, ParamError, Scalar};
 use serde::{Deserialize, Serialize};
 use std::f64::consts::FRAC_PI_2;
 
@@ -57,13 +56,23 @@ impl HybridModel for SimplestWalker {
         "single stance".into()
     }
     fn flow<D: Scalar>(&self, _mode: usize, _t: f64, x: &[D], dx: &mut [D]) {
-        let a = x[0] - self.params.gamma;
-        let (s, c) = (a.sin(), a.cos());
-        let sp = x[2].sin();
-        dx[0] = x[1];
-        dx[1] = s;
-        dx[2] = x[3];
-        dx[3] = s + x[1] * x[1] * sp - c * sp;
+        field(D::from(self.params.gamma), x, dx);
+    }
+    saltation_hybrid::named_params!("gamma" => params.gamma);
+    fn param_derivatives(&self, k: usize) -> bool {
+        // γ enters the flow only (guards, resets and the chart do not depend on it).
+        k == 0
+    }
+    fn flow_with_param<D: Scalar>(
+        &self,
+        _k: usize,
+        gamma: D,
+        _mode: usize,
+        _t: f64,
+        x: &[D],
+        dx: &mut [D],
+    ) {
+        field(gamma, x, dx);
     }
     fn guards(&self, _mode: usize) -> usize {
         2
@@ -75,17 +84,13 @@ impl HybridModel for SimplestWalker {
             x[0] * x[0] - FRAC_PI_2 * FRAC_PI_2
         }
     }
-    fn guard_info(&self, _mode: usize, _j: usize) -> GuardInfo {
-        GuardInfo {
-            direction: Direction::Rising,
-            target: 0,
+    fn describe_guard(&self, _mode: usize, j: usize) -> Guard<Self> {
+        if j == HEEL_STRIKE {
+            // Only with the stance leg past vertical: not the mid-stance scuffing crossing.
+            Guard::to(0).rising().enabled_when(|_, x| x[0] < 0.0)
+        } else {
+            Guard::failure("the walker fell (stance leg past horizontal)").rising()
         }
-    }
-    fn guard_enabled(&self, _mode: usize, j: usize, x: &[f64]) -> bool {
-        j != HEEL_STRIKE || x[0] < 0.0
-    }
-    fn guard_failure(&self, _mode: usize, j: usize) -> Option<String> {
-        (j == FALL).then(|| "the walker fell (stance leg past horizontal)".to_string())
     }
     fn reset<D: Scalar>(&self, _mode: usize, _j: usize, x: &[D], out: &mut [D]) {
         let c = (x[0] * 2.0).cos();
@@ -155,17 +160,17 @@ impl HybridModel for SimplestWalker {
     fn reduced_dim(&self) -> usize {
         2
     }
-    fn chart(&self, u: &[f64], x: &mut [f64]) {
+    fn chart<D: Scalar>(&self, u: &[D], x: &mut [D]) {
         x[0] = u[0];
         x[1] = u[1];
-        x[2] = 2.0 * u[0];
-        x[3] = (1.0 - (2.0 * u[0]).cos()) * u[1];
+        x[2] = u[0] * 2.0;
+        x[3] = (-(u[0] * 2.0).cos() + 1.0) * u[1];
     }
     fn chart_jacobian(&self, u: &[f64], jac: &mut [f64]) {
         let (s2, c2) = (2.0 * u[0]).sin_cos();
         jac.copy_from_slice(&[1.0, 0.0, 0.0, 1.0, 2.0, 0.0, 2.0 * s2 * u[1], 1.0 - c2]);
     }
-    fn project(&self, x: &[f64], u: &mut [f64]) {
+    fn project<D: Scalar>(&self, x: &[D], u: &mut [D]) {
         u[0] = x[0];
         u[1] = x[1];
     }
@@ -184,4 +189,15 @@ impl HybridModel for SimplestWalker {
     fn state_names(&self) -> Vec<String> {
         vec!["θ".into(), "dθ/dt".into(), "φ".into(), "dφ/dt".into()]
     }
+}
+
+/// The stance-phase field of eq. (1) of Garcia et al. (1998) on the slope `gamma`.
+fn field<D: Scalar>(gamma: D, x: &[D], dx: &mut [D]) {
+    let a = x[0] - gamma;
+    let (s, c) = (a.sin(), a.cos());
+    let sp = x[2].sin();
+    dx[0] = x[1];
+    dx[1] = s;
+    dx[2] = x[3];
+    dx[3] = s + x[1] * x[1] * sp - c * sp;
 }

@@ -20,8 +20,7 @@
 //! ([`VanDerPol::divergence`]); the event-terminated stride Jacobian has `{0, μ}`. At `ε = 1`
 //! the period is `T = 6.663286859323130…` ([`crate::reference::van_der_pol`]).
 
-use saltation_hybrid::{check_range, GuardInfo, HybridModel, ParamError, Scalar};
-use saltation_ode::Direction;
+use saltation_hybrid::{check_range, Guard, HybridModel, ParamError, Scalar};
 use serde::{Deserialize, Serialize};
 
 /// Parameters of the van der Pol oscillator.
@@ -56,6 +55,7 @@ impl VanDerPol {
 }
 
 impl HybridModel for VanDerPol {
+    saltation_hybrid::named_params!("epsilon" => params.epsilon);
     autonomous!();
     fn name(&self) -> &str {
         "van_der_pol"
@@ -76,14 +76,8 @@ impl HybridModel for VanDerPol {
     fn guard<D: Scalar>(&self, _mode: usize, _j: usize, x: &[D]) -> D {
         x[1]
     }
-    fn guard_info(&self, _mode: usize, _j: usize) -> GuardInfo {
-        GuardInfo {
-            direction: Direction::Falling,
-            target: 0,
-        }
-    }
-    fn guard_enabled(&self, _mode: usize, _j: usize, x: &[f64]) -> bool {
-        x[0] > 0.0
+    fn describe_guard(&self, _mode: usize, _j: usize) -> Guard<Self> {
+        Guard::to(0).falling().enabled_when(|_, x| x[0] > 0.0)
     }
     // Identity reset: the trait's default `reset`.
     fn flow_jacobian(&self, _mode: usize, _t: f64, x: &[f64], jac: &mut [f64]) -> bool {
@@ -107,18 +101,12 @@ impl HybridModel for VanDerPol {
     fn reduced_dim(&self) -> usize {
         1
     }
-    fn chart(&self, u: &[f64], x: &mut [f64]) {
+    fn chart<D: Scalar>(&self, u: &[D], x: &mut [D]) {
         x[0] = u[0];
-        x[1] = 0.0;
+        x[1] = D::from(0.0);
     }
-    fn chart_jacobian(&self, _u: &[f64], jac: &mut [f64]) {
-        jac.copy_from_slice(&[1.0, 0.0]);
-    }
-    fn project(&self, x: &[f64], u: &mut [f64]) {
+    fn project<D: Scalar>(&self, x: &[D], u: &mut [D]) {
         u[0] = x[0];
-    }
-    fn project_jacobian(&self, _x: &[f64], jac: &mut [f64]) {
-        jac.copy_from_slice(&[1.0, 0.0]);
     }
     fn check_params(&self) -> Result<(), ParamError> {
         let e = self.params.epsilon;

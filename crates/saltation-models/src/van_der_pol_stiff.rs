@@ -51,6 +51,7 @@ pub struct VanDerPolStiff {
 }
 
 impl HybridModel for VanDerPolStiff {
+    saltation_hybrid::named_params!("eps" => params.eps);
     fn name(&self) -> &str {
         "van_der_pol_stiff"
     }

@@ -7,7 +7,10 @@
 //! of [`crate::newton`] (an argmin solver), with coarse strides while the residual is large
 //! ([`COARSE_ABOVE`], [`COARSE_TOL`]) and strides at the requested tolerance from then on; the
 //! solution, its residual, its Jacobian and the multipliers all come from a stride at the
-//! requested tolerance. The Floquet multipliers are the eigenvalues of the full-state stride
+//! requested tolerance. Newton's matrix needs `P_x Dχ` only: when the section has at most half
+//! the coordinates `r` of a state of `n ≥ 6` components, Newton's strides integrate the `n × r`
+//! variational matrix `Φ·Dχ` ([`StrideMap::eval_seeded`]) and only the stride at the solution the
+//! full `n × n` `Φ` (the orbit reports `P_x`). The Floquet multipliers are the eigenvalues of the full-state stride
 //! Jacobian `P_x` at the fixed point: the nontrivial ones plus zeros for the directions the reset
 //! collapses (saltation matrices: Aizerman and Gantmakher, "On the stability of periodic
 //! motions", J. Appl. Math. Mech. 22 (1958); shooting and Floquet multipliers of non-smooth
@@ -51,7 +54,9 @@ pub use stride::{reduced_map, reduced_residual, COARSE_ABOVE, COARSE_TOL};
 
 use crate::eigen::{eigenvalues_with, EigenBackend, EigenError};
 use crate::fd::{central_difference, FdError};
-use crate::newton::{format_vector, newton_step, norm2, solve, NewtonError, NewtonReport};
+use crate::newton::{
+    format_vector, newton_step, norm2, solve, Convergence, NewtonError, NewtonReport,
+};
 use crate::stability::Multiplier;
 use nalgebra::{DMatrix, DVector};
 use saltation_hybrid::{
@@ -297,11 +302,30 @@ pub fn find_periodic_orbit<M: HybridModel + ?Sized>(
         });
     }
     // Building the stride maps only checks the (already validated) options.
-    let sys = ReducedStride::new(model, &opts.stride).map_err(OrbitOptionsError::Stride)?;
-    let report = solve(&sys, &DVector::from_column_slice(u_guess), &opts.newton)?;
+    let sys = ReducedStride::new(model, &opts.stride, opts.newton.ftol)
+        .map_err(OrbitOptionsError::Stride)?;
+    let mut report = solve(&sys, &DVector::from_column_slice(u_guess), &opts.newton)?;
+    // The residual, Newton matrix and stride at the solution come from the stride with the full
+    // `P_x` (Newton's last one, unless that carried `P_x Dχ` only: then a fresh one).
+    let (mut f, mut fu, mut stride) = sys.fine_stride_at(&report.solution)?;
+    if report.converged_by == Convergence::Residual
+        && !opts
+            .newton
+            .residual_converged(norm2(f.as_slice()), &report.solution)
+    {
+        // The fresh stride's residual misses the test that the reduced one passed (they differ
+        // by the integration error): Newton goes on from there with full strides only.
+        sys.full_only();
+        let before = report.iterations;
+        report = solve(&sys, &report.solution, &opts.newton)?;
+        report.iterations += before;
+        (f, fu, stride) = sys.fine_stride_at(&report.solution)?;
+    }
+    report.residual_norm = norm2(f.as_slice());
+    report.residual = f;
+    report.jacobian = fu;
     let isolation = not_isolated(&report, opts);
     let u0 = report.solution;
-    let stride = sys.fine_stride_at(&u0)?;
     let n = model.dim();
     let mut x0 = vec![0.0; n];
     model.chart(u0.as_slice(), &mut x0);

@@ -3,8 +3,8 @@
 //! Every field has the study's default, so `()` is the whole study.
 
 use saltation_models::monopod::{Monopod, Strategy};
-use saltation_models::{field_offset, line_column, read_text_file, ron_options, FileError};
 use saltation_ode::Method;
+use saltation_scenario::{field_offset, line_column, read_text_file, ron_options, FileError};
 use serde::{Deserialize, Serialize};
 use std::path::Path;
 

@@ -82,6 +82,10 @@ fn check_figures(out: &Path, stem: &str, with_diagram: bool) {
 /// The rimless wheel of `models/rimless_wheel.ron` continued in the slope from 0.2 to 0.3.
 const RIMLESS: &str = r#"(
     model: RimlessWheel(lambda2: 0.6666666666666666, alpha: 0.2, spokes: 6),
+    orbit: (
+        stride: (ode: (rtol: 1e-14, atol: Scalar(1e-14)), t_max: 20.0),
+        newton: (ftol: 1e-13, xtol: 1e-15, max_iters: 30),
+    ),
     continuation: (
         param: "alpha",
         branches: [(label: "steady rolling", from: 0.2, to: 0.3, guess: [0.5])],
@@ -89,8 +93,6 @@ const RIMLESS: &str = r#"(
             step: 0.01,
             max_step: 0.02,
             corrector_tol: 1e-12,
-            stride: (ode: (rtol: 1e-14, atol: Scalar(1e-14)), t_max: 20.0),
-            newton: (ftol: 1e-13, xtol: 1e-15, max_iters: 30),
         ),
     ),
 )"#;
@@ -241,6 +243,7 @@ fn human_summary_lists_branches_and_files() {
 /// The simplest walker near its period doubling, with a three-slope orbit diagram.
 const WALKER: &str = r#"(
     model: SimplestWalker(gamma: 0.009),
+    orbit: (stride: (ode: (rtol: 1e-10, atol: Scalar(1e-10)), t_max: 20.0)),
     continuation: (
         param: "gamma",
         branches: [(label: "stable gait", from: 0.0145, to: 0.0158, guess: [0.235, -0.23],
@@ -250,7 +253,6 @@ const WALKER: &str = r#"(
             min_step: 1e-8,
             max_step: 0.001,
             corrector_tol: 1e-9,
-            stride: (ode: (rtol: 1e-10, atol: Scalar(1e-10)), t_max: 20.0),
         ),
         orbit_diagram: (
             from: 0.0165,

@@ -67,8 +67,7 @@ const BRANCH: &str = "
         param: \"gamma\",
         branches: [(label: \"stable gait, up\", from: 0.009, to: 0.0155, guess: [0.2, -0.2])],
         settings: (step: 0.0005, min_step: 1e-8, max_step: 0.002, max_points: 100,
-                   corrector_tol: 1e-9,
-                   stride: (ode: (rtol: 1e-10, atol: Scalar(1e-10)), t_max: 20.0)),
+                   corrector_tol: 1e-9),
         orbit_diagram: (from: 0.014, to: 0.0155, count: 3,
                         start: [0.2469, -0.2400, 0.4938, -0.0287],
                         settings: (transient: 50, keep: 8, component: 0)),
@@ -185,4 +184,30 @@ fn simulate_writes_the_named_outputs() {
         assert!((v[lag] - (v[th_ns] - v[th_s])).abs() < 1e-15, "{line}");
     }
     let _ = std::fs::remove_dir_all(dir);
+}
+
+/// `simulate --json` carries the named outputs in every sample (the compass gait's inter-leg
+/// angle is `th_ns − th_s` of the same sample); a built-in model's samples have no `outputs`
+/// key.
+#[test]
+fn simulate_json_carries_the_named_outputs() {
+    let json = |file: &str| {
+        let run = saltation(&["simulate", &model(file), "--t-end", "0.5", "--json"]);
+        assert!(
+            run.status.success(),
+            "{}",
+            String::from_utf8_lossy(&run.stderr)
+        );
+        serde_json::from_slice::<serde_json::Value>(&run.stdout).unwrap()
+    };
+    let eq = json("equations/compass_gait.ron");
+    let samples = eq["samples"].as_array().unwrap();
+    assert!(samples.len() > 2);
+    for s in samples {
+        let (th_ns, th_s) = (s["x"][0].as_f64().unwrap(), s["x"][1].as_f64().unwrap());
+        let lag = s["outputs"]["interleg_angle"].as_f64().unwrap();
+        assert!((lag - (th_ns - th_s)).abs() < 1e-15, "{s}");
+    }
+    let builtin = json("bouncing_ball.ron");
+    assert!(builtin["samples"][0].get("outputs").is_none());
 }

@@ -6,8 +6,9 @@
 
 use saltation_hybrid::{simulate, SimulateOptions, StrideOptions};
 use saltation_models::monopod::{Monopod, Strategy};
-use saltation_models::{load_model_file, Model};
+use saltation_models::Model;
 use saltation_ode::{Method, SolverOptions};
+use saltation_scenario::load_model_file;
 use serde_json::Value;
 use std::path::Path;
 

@@ -3,8 +3,8 @@
 //! benchmark) and against direct library solves; every error case gives one `error: ` line on
 //! stderr, nothing on stdout and the documented exit code.
 
-use saltation_models::load_model_file;
 use saltation_orbit::find_periodic_orbit;
+use saltation_scenario::load_model_file;
 use serde_json::Value;
 
 use crate::support::{fails, floats, json, keys, model, multipliers, saltation};
@@ -115,7 +115,7 @@ fn set_changes_the_answer_as_the_library_does() {
 
     let file = load_model_file(path.as_ref()).unwrap();
     let m = file.model.with_param("gamma", 0.012).unwrap();
-    let lib = find_periodic_orbit(&m, &file.guesses[0].u, &file.orbit_options()).unwrap();
+    let lib = find_periodic_orbit(&m, &file.guesses[0].u, &file.orbit).unwrap();
     for (a, b) in x0.iter().zip(&lib.x0) {
         assert!((a - b).abs() <= 1e-14, "{x0:?} vs {:?}", lib.x0);
     }
@@ -206,7 +206,7 @@ fn input_errors_exit_2_with_one_line() {
     fails(&["orbit", &no_guess], 2, &["no initial guesses", "--guess"]);
     let bad_settings = temp_file(
         "settings.ron",
-        "(model: SimplestWalker(gamma: 0.009), guesses: [(label: \"a\", u: [0.2, -0.2])], stride: (t_max: -1.0))\n",
+        "(model: SimplestWalker(gamma: 0.009), guesses: [(label: \"a\", u: [0.2, -0.2])], orbit: (stride: (t_max: -1.0)))\n",
     );
     fails(&["orbit", &bad_settings], 2, &["t_max"]);
 
@@ -261,12 +261,12 @@ fn computation_failures_exit_1_with_one_line() {
     );
     let short = temp_file(
         "short.ron",
-        "(model: SimplestWalker(gamma: 0.009), guesses: [(label: \"a\", u: [0.2, -0.2])], stride: (t_max: 0.5))\n",
+        "(model: SimplestWalker(gamma: 0.009), guesses: [(label: \"a\", u: [0.2, -0.2])], orbit: (stride: (t_max: 0.5)))\n",
     );
     fails(&["orbit", &short], 1, &["guess \"a\"", "within t = 0.5"]);
     let one_step = temp_file(
         "onestep.ron",
-        "(model: SimplestWalker(gamma: 0.009), guesses: [(label: \"a\", u: [0.2, -0.2])], newton: (max_iters: 1))\n",
+        "(model: SimplestWalker(gamma: 0.009), guesses: [(label: \"a\", u: [0.2, -0.2])], orbit: (newton: (max_iters: 1)))\n",
     );
     fails(
         &["orbit", &one_step],

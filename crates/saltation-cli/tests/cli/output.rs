@@ -7,8 +7,8 @@ use saltation_cli::report::{
     self, check_destination, write_atomic, DestinationProblem, Outputs, ReportError, WriteFailure,
 };
 use saltation_continuation::DiagramColumn;
-use saltation_models::parse_model_file;
 use saltation_plot::RenderOptions;
+use saltation_scenario::parse_model_file;
 use std::path::{Path, PathBuf};
 
 use crate::support::fails;

@@ -7,7 +7,7 @@ use crate::diagram::{orbit_diagram_with_progress, DiagramColumn, OrbitDiagramOpt
 use crate::error::ContinuationError;
 use crate::family::ModelFamily;
 use crate::options::ContinuationOptions;
-use crate::run::{continue_branch, Progress, Start};
+use crate::run::{continue_branch_with_progress, Progress, Start};
 use crate::switch::switch_period_doubling;
 use saltation_orbit::{NewtonError, OrbitError};
 use serde::{Deserialize, Serialize};
@@ -78,7 +78,10 @@ pub struct ContinuationSpec {
     /// orbit diagram.
     pub branches: Vec<BranchSpec>,
     /// Step sizes, tolerances, detection (shared by all branches). `direction`, `p_min`,
-    /// `p_max` must stay at their defaults: each branch's `from`/`to` sets them.
+    /// `p_max` must stay at their defaults: each branch's `from`/`to` sets them. The stride,
+    /// Newton and eigenvalue settings are not read from RON: the caller sets them (a model
+    /// file's script runs with the file's orbit settings, see saltation-scenario's
+    /// `ModelFile::continuation_spec`).
     #[serde(default)]
     pub settings: ContinuationOptions,
     /// Orbit diagram, if wanted.
@@ -284,7 +287,7 @@ pub fn run_script_with_events<F: ModelFamily>(
                     progress,
                 })
             };
-            let branch = match continue_branch(family, &start, &opts, &mut report) {
+            let branch = match continue_branch_with_progress(family, &start, &opts, &mut report) {
                 Ok(br) => br,
                 // The section's own start: the validation has checked it, but a start that
                 // is bad input is never turned into a result.

@@ -4,6 +4,7 @@ use super::*;
 use crate::diagram::MAX_DIAGRAM_COUNT;
 use crate::diagram::{MAX_DIAGRAM_VALUES, MAX_KEEP, MAX_TRANSIENT};
 use crate::options::MAX_POINTS;
+use crate::run::continue_branch;
 use crate::test_models::{bounce, broken_family, integer_family, QuadraticBounce};
 use saltation_hybrid::ParamError;
 
@@ -417,7 +418,7 @@ fn continue_branch_checks_its_start() {
     let opts = ContinuationOptions::default();
     type Family = fn(f64) -> Result<QuadraticBounce, ParamError>;
     let field = |f: Family, s: Start| {
-        let e = continue_branch(&f, &s, &opts, &mut |_| {}).unwrap_err();
+        let e = continue_branch(&f, &s, &opts).unwrap_err();
         assert!(e.is_input_error(), "{e}");
         e.field().map(str::to_string)
     };
@@ -435,8 +436,55 @@ fn continue_branch_checks_its_start() {
     );
     let mut bad = opts.clone();
     bad.max_points = 0;
-    let e = continue_branch(&bounce, &start(0.1, 0.1), &bad, &mut |_| {}).unwrap_err();
+    let e = continue_branch(&bounce, &start(0.1, 0.1), &bad).unwrap_err();
     assert_eq!(e.field(), Some("max_points"));
+    // A start outside [p_min, p_max] is an input error, not a branch that ends at once.
+    let mut bounded = opts.clone();
+    (bounded.p_min, bounded.p_max) = (0.0, 0.2);
+    let e = continue_branch(&bounce, &start(0.3, 0.1), &bounded).unwrap_err();
+    assert!(e.is_input_error(), "{e}");
+    assert_eq!(e.field(), Some("start.param"));
+    assert!(e.to_string().contains("outside"), "{e}");
+}
+
+/// A family that rejects parameter values (`model_at` returning an error, as a model's range
+/// check does) ends the branch at the edge of its valid range, saying so.
+#[test]
+fn a_rejected_parameter_ends_the_branch_at_the_edge() {
+    let limited = |p: f64| {
+        if p > 0.15 {
+            Err(ParamError::OutOfRange {
+                name: "p".into(),
+                value: p,
+                range: "p <= 0.15",
+            })
+        } else {
+            bounce(p)
+        }
+    };
+    let opts = ContinuationOptions {
+        p_max: 0.2,
+        step: 0.01,
+        max_step: 0.02,
+        min_step: 1e-6,
+        ..ContinuationOptions::default()
+    };
+    let s = Start::new(0.1, vec![0.1]).labelled("limited");
+    let b = continue_branch(&limited, &s, &opts).unwrap();
+    assert!(
+        matches!(&b.end, EndReason::ParameterRejected(why) if why.contains("p <= 0.15")),
+        "{}",
+        b.end
+    );
+    let last = b.points.last().unwrap().param;
+    assert!(
+        (0.15 - 1e-4..=0.15).contains(&last),
+        "last point at p = {last}"
+    );
+    // Every point is the closed-form fixed point.
+    for p in &b.points {
+        assert!((p.u[0] - QuadraticBounce::fixed_point(p.param)).abs() < 1e-9);
+    }
 }
 
 #[test]

@@ -5,7 +5,7 @@
 
 use super::load::{compile_spec, Compiled, LoadError};
 use super::spec::{EquationSpec, ParameterSpec};
-use saltation_hybrid::{GuardInfo, HybridModel, ParamError, Scalar};
+use saltation_hybrid::{Guard, GuardInfo, HybridModel, ParamError, Scalar};
 use serde::{Deserialize, Serialize};
 use std::sync::Arc;
 
@@ -13,7 +13,7 @@ use std::sync::Arc;
 ///
 /// Built from its text with [`EquationModel::new`] (or from a model file: `model:
 /// Equations(…)`); every mistake is a [`LoadError`] naming the place. Parameters are set by
-/// name ([`EquationModel::with_param`]), within their declared bounds.
+/// name ([`saltation_hybrid::with_param`]), within their declared bounds.
 #[derive(Debug, Clone)]
 pub struct EquationModel {
     spec: EquationSpec,
@@ -52,87 +52,87 @@ impl EquationModel {
         spec
     }
 
-    /// Parameter names, in order.
-    pub fn param_names(&self) -> Vec<String> {
-        self.spec
-            .parameters
-            .iter()
-            .map(|p| p.name.clone())
-            .collect()
-    }
-
-    /// Current parameter values, in the order of [`EquationModel::param_names`].
+    /// Current parameter values, in the order of [`HybridModel::param_names`].
     pub fn params(&self) -> &[f64] {
         &self.params
     }
 
-    fn index_of(&self, name: &str) -> Result<usize, ParamError> {
-        self.spec
-            .parameters
-            .iter()
-            .position(|p| p.name == name)
-            .ok_or_else(|| ParamError::Unknown {
-                name: name.into(),
-                known: self.param_names(),
-            })
-    }
-
-    /// Value of parameter `name`.
-    pub fn param(&self, name: &str) -> Result<f64, ParamError> {
-        Ok(self.params[self.index_of(name)?])
-    }
-
-    /// A copy with parameter `name` set to `value` (finite and within its declared bounds).
-    pub fn with_param(&self, name: &str, value: f64) -> Result<Self, ParamError> {
-        let i = self.index_of(name)?;
-        check_value(&self.spec.parameters[i], value)?;
-        let mut m = self.clone();
-        m.params[i] = value;
-        Ok(m)
-    }
-
-    /// Index of parameter `name` (for [`EquationModel::flow_param_derivative`]).
-    pub fn param_index(&self, name: &str) -> Result<usize, ParamError> {
-        self.index_of(name)
-    }
-
-    /// `∂f/∂p_k` of mode `mode` at `(t, x)`, exact (one dual-number pass seeded on `p_k`).
-    pub fn flow_param_derivative(&self, mode: usize, t: f64, x: &[f64], k: usize, out: &mut [f64]) {
-        use num_dual::Dual64;
-        let xd: Vec<Dual64> = x.iter().map(|&v| Dual64::from(v)).collect();
-        let pd: Vec<Dual64> = self
-            .params
-            .iter()
-            .enumerate()
-            .map(|(i, &v)| {
-                if i == k {
-                    Dual64::from(v).derivative()
-                } else {
-                    Dual64::from(v)
-                }
-            })
-            .collect();
-        let mut o = vec![Dual64::from(0.0); out.len()];
-        self.compiled.flows[mode].eval(Dual64::from(t), &xd, &pd, &mut o);
-        for (d, v) in out.iter_mut().zip(&o) {
-            *d = v.eps;
-        }
-    }
-
     /// Runs `f` with the parameters as scalars of type `D` (on the stack for up to
-    /// [`STACK_PARAMS`] parameters).
+    /// [`STACK_PARAMS`] parameters), parameter `k` replaced by `p` when `over` is `Some((k, p))`.
     #[inline]
-    fn with_params<D: Scalar, R>(&self, f: impl FnOnce(&[D]) -> R) -> R {
+    fn with_params<D: Scalar, R>(&self, over: Option<(usize, D)>, f: impl FnOnce(&[D]) -> R) -> R {
         let n = self.params.len();
-        if n <= STACK_PARAMS {
-            let mut p = [D::from(0.0); STACK_PARAMS];
+        let fill = |p: &mut [D]| {
             for (d, &v) in p.iter_mut().zip(&self.params) {
                 *d = D::from(v);
             }
+            if let Some((k, v)) = over {
+                if let Some(d) = p.get_mut(k) {
+                    *d = v;
+                }
+            }
+        };
+        if n <= STACK_PARAMS {
+            let mut p = [D::from(0.0); STACK_PARAMS];
+            fill(&mut p[..n]);
             f(&p[..n])
         } else {
-            let p: Vec<D> = self.params.iter().map(|&v| D::from(v)).collect();
+            let mut p = vec![D::from(0.0); n];
+            fill(&mut p);
             f(&p)
+        }
+    }
+
+    /// The flow with optional parameter override (see [`EquationModel::with_params`]).
+    fn flow_over<D: Scalar>(
+        &self,
+        over: Option<(usize, D)>,
+        mode: usize,
+        t: f64,
+        x: &[D],
+        dx: &mut [D],
+    ) {
+        self.with_params(over, |p: &[D]| {
+            self.compiled.flows[mode].eval(D::from(t), x, p, dx)
+        });
+        if dx.iter().any(|v| !v.re().is_finite()) {
+            self.record_non_finite(mode, t, x);
+        }
+    }
+
+    /// The guard function with optional parameter override.
+    fn guard_over<D: Scalar>(&self, over: Option<(usize, D)>, mode: usize, j: usize, x: &[D]) -> D {
+        let g = self.guard_index(mode, j);
+        let mut out = [D::from(0.0)];
+        self.with_params(over, |p: &[D]| {
+            self.compiled.conditions[g].eval(D::from(0.0), x, p, &mut out);
+        });
+        out[0]
+    }
+
+    /// The chart with optional parameter override (`x = u` without a chart section).
+    fn chart_over<D: Scalar>(&self, over: Option<(usize, D)>, u: &[D], x: &mut [D]) {
+        match &self.compiled.chart {
+            None => x.copy_from_slice(u),
+            Some(c) => self.with_params(over, |p: &[D]| c.program.eval(D::from(0.0), u, p, x)),
+        }
+    }
+
+    /// The reset with optional parameter override.
+    fn reset_over<D: Scalar>(
+        &self,
+        over: Option<(usize, D)>,
+        mode: usize,
+        j: usize,
+        x: &[D],
+        out: &mut [D],
+    ) {
+        let g = self.guard_index(mode, j);
+        match &self.compiled.resets[g] {
+            None => out.copy_from_slice(x),
+            Some(prog) => {
+                self.with_params(over, |p: &[D]| prog.eval(D::from(0.0), x, p, out));
+            }
         }
     }
 
@@ -238,10 +238,7 @@ impl HybridModel for EquationModel {
             .map_or_else(|| format!("mode {mode}"), |m| m.name.clone())
     }
     fn flow<D: Scalar>(&self, mode: usize, t: f64, x: &[D], dx: &mut [D]) {
-        self.with_params(|p: &[D]| self.compiled.flows[mode].eval(D::from(t), x, p, dx));
-        if dx.iter().any(|v| !v.re().is_finite()) {
-            self.record_non_finite(mode, t, x);
-        }
+        self.flow_over(None, mode, t, x, dx);
     }
     fn flow_time_derivative(&self, _mode: usize, _t: f64, _x: &[f64], dfdt: &mut [f64]) -> bool {
         if self.compiled.autonomous {
@@ -255,12 +252,18 @@ impl HybridModel for EquationModel {
         self.compiled.guards_by_mode.get(mode).map_or(0, Vec::len)
     }
     fn guard<D: Scalar>(&self, mode: usize, j: usize, x: &[D]) -> D {
+        self.guard_over(None, mode, j, x)
+    }
+    /// Direction, target and failure from the file; the enabling condition is a compiled
+    /// expression, evaluated by [`HybridModel::guard_enabled`] (overridden: a condition that is
+    /// data, not a function of the model type).
+    fn describe_guard(&self, mode: usize, j: usize) -> Guard<Self> {
         let g = self.guard_index(mode, j);
-        let mut out = [D::from(0.0)];
-        self.with_params(|p: &[D]| {
-            self.compiled.conditions[g].eval(D::from(0.0), x, p, &mut out);
-        });
-        out[0]
+        let spec = &self.spec.guards[g];
+        Guard {
+            failure: spec.failure.clone().map(Into::into),
+            ..Guard::to(self.compiled.targets[g]).crossing(spec.direction)
+        }
     }
     fn guard_info(&self, mode: usize, j: usize) -> GuardInfo {
         let g = self.guard_index(mode, j);
@@ -285,13 +288,7 @@ impl HybridModel for EquationModel {
         self.spec.guards[g].failure.clone()
     }
     fn reset<D: Scalar>(&self, mode: usize, j: usize, x: &[D], out: &mut [D]) {
-        let g = self.guard_index(mode, j);
-        match &self.compiled.resets[g] {
-            None => out.copy_from_slice(x),
-            Some(prog) => {
-                self.with_params(|p: &[D]| prog.eval(D::from(0.0), x, p, out));
-            }
-        }
+        self.reset_over(None, mode, j, x, out)
     }
     fn reduced_dim(&self) -> usize {
         self.compiled
@@ -299,50 +296,16 @@ impl HybridModel for EquationModel {
             .as_ref()
             .map_or(self.dim(), |c| c.free.len())
     }
-    fn chart(&self, u: &[f64], x: &mut [f64]) {
-        match &self.compiled.chart {
-            None => x.copy_from_slice(u),
-            Some(c) => c.program.eval(0.0, u, &self.params, x),
-        }
+    fn chart<D: Scalar>(&self, u: &[D], x: &mut [D]) {
+        self.chart_over(None, u, x)
     }
-    fn chart_jacobian(&self, u: &[f64], jac: &mut [f64]) {
-        let Some(c) = &self.compiled.chart else {
-            saltation_hybrid::identity(jac, self.dim());
-            return;
-        };
-        // One dual pass per reduced coordinate: column j of Dχ.
-        use num_dual::Dual64;
-        let (n, r) = (self.dim(), c.free.len());
-        let p: Vec<Dual64> = self.params.iter().map(|&v| Dual64::from(v)).collect();
-        let mut ud: Vec<Dual64> = u.iter().map(|&v| Dual64::from(v)).collect();
-        let mut col = vec![Dual64::from(0.0); n];
-        for j in 0..r {
-            ud[j] = Dual64::from(u[j]).derivative();
-            c.program.eval(Dual64::from(0.0), &ud, &p, &mut col);
-            for i in 0..n {
-                jac[i * r + j] = col[i].eps;
-            }
-            ud[j] = Dual64::from(u[j]);
-        }
-    }
-    fn project(&self, x: &[f64], u: &mut [f64]) {
+    // Dχ and Dπ by automatic differentiation through the chart's program (the defaults).
+    fn project<D: Scalar>(&self, x: &[D], u: &mut [D]) {
         match &self.compiled.chart {
             None => u.copy_from_slice(x),
             Some(c) => {
                 for (ui, &k) in u.iter_mut().zip(&c.free) {
                     *ui = x[k];
-                }
-            }
-        }
-    }
-    fn project_jacobian(&self, _x: &[f64], jac: &mut [f64]) {
-        let n = self.dim();
-        match &self.compiled.chart {
-            None => saltation_hybrid::identity(jac, n),
-            Some(c) => {
-                jac.fill(0.0);
-                for (i, &k) in c.free.iter().enumerate() {
-                    jac[i * n + k] = 1.0;
                 }
             }
         }
@@ -355,6 +318,60 @@ impl HybridModel for EquationModel {
             check_value(p, v)?;
         }
         Ok(())
+    }
+    fn param_names(&self) -> Vec<String> {
+        self.spec
+            .parameters
+            .iter()
+            .map(|p| p.name.clone())
+            .collect()
+    }
+    fn param_value(&self, k: usize) -> Option<f64> {
+        self.params.get(k).copied()
+    }
+    fn set_param_value(&mut self, k: usize, value: f64) -> Result<(), ParamError> {
+        let Some(spec) = self.spec.parameters.get(k) else {
+            return Err(ParamError::Unknown {
+                name: format!("#{k}"),
+                known: self.param_names(),
+            });
+        };
+        check_value(spec, value)?;
+        self.params[k] = value;
+        Ok(())
+    }
+    /// Every parameter: the compiled programs take parameters as scalars, so a dual number
+    /// in place of `p_k` carries `∂/∂p_k` through flows, guards, resets and the chart.
+    fn param_derivatives(&self, k: usize) -> bool {
+        k < self.params.len()
+    }
+    fn flow_with_param<D: Scalar>(
+        &self,
+        k: usize,
+        p: D,
+        mode: usize,
+        t: f64,
+        x: &[D],
+        dx: &mut [D],
+    ) {
+        self.flow_over(Some((k, p)), mode, t, x, dx);
+    }
+    fn guard_with_param<D: Scalar>(&self, k: usize, p: D, mode: usize, j: usize, x: &[D]) -> D {
+        self.guard_over(Some((k, p)), mode, j, x)
+    }
+    fn reset_with_param<D: Scalar>(
+        &self,
+        k: usize,
+        p: D,
+        mode: usize,
+        j: usize,
+        x: &[D],
+        out: &mut [D],
+    ) {
+        self.reset_over(Some((k, p)), mode, j, x, out)
+    }
+    fn chart_with_param<D: Scalar>(&self, k: usize, p: D, u: &[D], x: &mut [D]) {
+        self.chart_over(Some((k, p)), u, x)
     }
 }
 

@@ -11,6 +11,9 @@ mod params;
 mod particles;
 mod unconstrained;
 
+#[cfg(test)]
+mod tests_seeded;
+
 pub use params::HopperParams;
 pub use particles::{Hopper, HopperParticles, FLIGHT, GROUND};
 pub use unconstrained::HopperUnconstrained;

@@ -88,6 +88,10 @@ impl HopperParticles {
 }
 
 impl MechanicalSystem for HopperParticles {
+    saltation_hybrid::named_params!(
+        "g" => g, "m" => m, "mu" => mu, "k" => k, "d_F" => d_F, "d_G" => d_G, "L0" => L0,
+        "mu_U" => mu_U, "mu_L" => mu_L,
+    );
     fn name(&self) -> &str {
         "hopper"
     }
@@ -145,6 +149,10 @@ impl MechanicalSystem for HopperParticles {
     }
     /// `H = diag(m1, m2, m3, m4)` does not depend on `q`.
     fn mass_matrix_is_constant(&self) -> bool {
+        true
+    }
+    /// Gravity and the spring-damper force `s` are affine in `(q, q̇)` in both modes.
+    fn forces_are_linear(&self) -> bool {
         true
     }
     fn mode_name(&self, closed: ContactSet) -> String {

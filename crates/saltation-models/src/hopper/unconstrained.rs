@@ -10,8 +10,7 @@
 //! - Section: lift-off, reduced coordinates `u = (z_U, ż_U)`.
 
 use super::HopperParams;
-use saltation_hybrid::{GuardInfo, HybridModel, ParamError, Scalar};
-use saltation_ode::Direction;
+use saltation_hybrid::{Guard, HybridModel, ParamError, Scalar};
 use serde::{Deserialize, Serialize};
 
 /// The unconstrained two-block hopper.
@@ -31,6 +30,7 @@ impl HopperUnconstrained {
 }
 
 impl HybridModel for HopperUnconstrained {
+    saltation_hybrid::named_params!("g" => params.g, "m" => params.m, "mu" => params.mu, "k" => params.k, "d_F" => params.d_f, "d_G" => params.d_g, "L0" => params.l0);
     autonomous!();
     fn name(&self) -> &str {
         "hopper_unconstrained"
@@ -69,17 +69,11 @@ impl HybridModel for HopperUnconstrained {
             self.contact_multiplier(x)
         }
     }
-    fn guard_info(&self, mode: usize, _j: usize) -> GuardInfo {
+    fn describe_guard(&self, mode: usize, _j: usize) -> Guard<Self> {
         if mode == 0 {
-            GuardInfo {
-                direction: Direction::Falling,
-                target: 1,
-            }
+            Guard::to(1).falling()
         } else {
-            GuardInfo {
-                direction: Direction::Rising,
-                target: 0,
-            }
+            Guard::to(0).rising()
         }
     }
     fn reset<D: Scalar>(&self, mode: usize, _j: usize, x: &[D], out: &mut [D]) {
@@ -126,20 +120,10 @@ impl HybridModel for HopperUnconstrained {
     fn reduced_dim(&self) -> usize {
         2
     }
-    fn chart(&self, u: &[f64], x: &mut [f64]) {
-        x.copy_from_slice(&[u[0], 0.0, u[1], 0.0]);
+    fn chart<D: Scalar>(&self, u: &[D], x: &mut [D]) {
+        x.copy_from_slice(&[u[0], D::from(0.0), u[1], D::from(0.0)]);
     }
-    fn chart_jacobian(&self, _u: &[f64], jac: &mut [f64]) {
-        jac.fill(0.0);
-        jac[0] = 1.0;
-        jac[2 * 2 + 1] = 1.0;
-    }
-    fn project(&self, x: &[f64], u: &mut [f64]) {
+    fn project<D: Scalar>(&self, x: &[D], u: &mut [D]) {
         u.copy_from_slice(&[x[0], x[2]]);
-    }
-    fn project_jacobian(&self, _x: &[f64], jac: &mut [f64]) {
-        jac.fill(0.0);
-        jac[0] = 1.0;
-        jac[4 + 2] = 1.0;
     }
 }

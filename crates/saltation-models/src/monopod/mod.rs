@@ -27,8 +27,7 @@
 
 mod stiffness;
 
-use saltation_hybrid::{check_range, GuardInfo, HybridModel, ParamError, Scalar};
-use saltation_ode::Direction;
+use saltation_hybrid::{check_range, Guard, HybridModel, ParamError, Scalar};
 use serde::{Deserialize, Serialize};
 use std::f64::consts::PI;
 
@@ -185,6 +184,7 @@ impl Monopod {
 }
 
 impl HybridModel for Monopod {
+    saltation_hybrid::named_params!("b" => b, "m1" => m1, "k" => k, "f" => f);
     autonomous!();
     fn name(&self) -> &str {
         "monopod"
@@ -221,17 +221,11 @@ impl HybridModel for Monopod {
     fn guard<D: Scalar>(&self, _mode: usize, _j: usize, x: &[D]) -> D {
         x[0]
     }
-    fn guard_info(&self, mode: usize, _j: usize) -> GuardInfo {
+    fn describe_guard(&self, mode: usize, _j: usize) -> Guard<Self> {
         if mode == FLIGHT {
-            GuardInfo {
-                direction: Direction::Falling,
-                target: STANCE,
-            }
+            Guard::to(STANCE).falling()
         } else {
-            GuardInfo {
-                direction: Direction::Rising,
-                target: FLIGHT,
-            }
+            Guard::to(FLIGHT).rising()
         }
     }
     fn flow_jacobian(&self, mode: usize, _t: f64, x: &[f64], jac: &mut [f64]) -> bool {

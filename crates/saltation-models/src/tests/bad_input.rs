@@ -3,10 +3,10 @@
 
 use super::shipped;
 use saltation_hybrid::{
-    GuardInfo, HybridError, HybridModel, JacobianKind, Scalar, StrideMap, StrideOptions,
+    Guard, HybridError, HybridModel, JacobianKind, Scalar, StrideMap, StrideOptions,
     MAX_EVENTS_PER_STRIDE,
 };
-use saltation_ode::{Atol, Direction, SolverOptions};
+use saltation_ode::{Atol, SolverOptions};
 use saltation_orbit::{find_periodic_orbit, NewtonError, OrbitError};
 
 /// The errors that say "the walker fell".
@@ -20,7 +20,7 @@ fn fell(e: &HybridError) -> bool {
 #[test]
 fn walker_that_falls_gives_typed_errors() {
     let mf = shipped("simplest_walker");
-    let opts = mf.orbit_options();
+    let opts = mf.orbit.clone();
     let mut map = StrideMap::new(&mf.model, opts.stride.clone()).unwrap();
     let mut x = vec![0.0; 4];
     // Rolling backwards (θ̇ > 0), much too fast forwards, leg far past horizontal: the walker
@@ -56,7 +56,7 @@ fn walker_that_falls_gives_typed_errors() {
 #[test]
 fn nan_state_is_non_finite() {
     let mf = shipped("simplest_walker");
-    let mut map = StrideMap::new(&mf.model, mf.stride.clone()).unwrap();
+    let mut map = StrideMap::new(&mf.model, mf.orbit.stride.clone()).unwrap();
     for kind in [
         JacobianKind::None,
         JacobianKind::StrideMap,
@@ -69,7 +69,7 @@ fn nan_state_is_non_finite() {
         );
     }
     // A NaN guess is refused by Newton before any stride.
-    let o = find_periodic_orbit(&mf.model, &[f64::NAN, -0.2], &mf.orbit_options());
+    let o = find_periodic_orbit(&mf.model, &[f64::NAN, -0.2], &mf.orbit);
     assert!(
         matches!(
             o,
@@ -113,11 +113,8 @@ impl HybridModel for Touch {
     fn guard<D: Scalar>(&self, _mode: usize, _j: usize, x: &[D]) -> D {
         x[0]
     }
-    fn guard_info(&self, _mode: usize, _j: usize) -> GuardInfo {
-        GuardInfo {
-            direction: Direction::Either,
-            target: 0,
-        }
+    fn describe_guard(&self, _mode: usize, _j: usize) -> Guard<Self> {
+        Guard::to(0)
     }
 }
 
@@ -201,7 +198,7 @@ fn tangential_contacts() {
 fn stride_settings_checked_against_the_model() {
     let mf = shipped("simplest_walker");
     let with = |f: &dyn Fn(&mut StrideOptions)| {
-        let mut o = mf.stride.clone();
+        let mut o = mf.orbit.stride.clone();
         f(&mut o);
         StrideMap::new(&mf.model, o).err()
     };
@@ -251,7 +248,7 @@ fn per_state_atol_matches_the_scalar_one() {
     let mf = shipped("simplest_walker");
     let x0 = [0.2, -0.2, 0.4, -0.2 * (1.0 - 0.4f64.cos())];
     let eval = |atol: Atol| {
-        let mut o = mf.stride.clone();
+        let mut o = mf.orbit.stride.clone();
         o.ode.rtol = 1e-10;
         o.ode.atol = atol;
         let mut map = StrideMap::new(&mf.model, o).unwrap();
@@ -342,7 +339,7 @@ fn level_ground_walker_has_no_isolated_gait() {
     use crate::Model;
     use saltation_orbit::Degeneracy;
     let mf = shipped("simplest_walker");
-    let opts = mf.orbit_options();
+    let opts = mf.orbit.clone();
     for gamma in [0.0, -0.0, 5e-324] {
         let walker = Model::with_defaults("SimplestWalker")
             .unwrap()

@@ -95,7 +95,7 @@ fn zeno_ends_with_an_error_not_a_hang() {
         panic!("bouncing_ball.ron holds {:?}", mf.model)
     };
     let sim = SimulateOptions {
-        stride: mf.stride.clone(),
+        stride: mf.orbit.stride.clone(),
         strides: 10_000,
         dt: None,
         ..Default::default()

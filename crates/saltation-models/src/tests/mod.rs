@@ -10,7 +10,9 @@ mod radau5_counts;
 mod stiff;
 mod stride;
 
-use crate::{load_model_file, ModelFile};
+use crate::Model;
+use saltation_orbit::OrbitOptions;
+use serde::Deserialize;
 use std::path::Path;
 
 /// xorshift64* (Vigna 2016): a deterministic, dependency-free pseudo-random source.
@@ -35,8 +37,55 @@ impl Rng {
     }
 }
 
-/// A shipped model file, `models/<name>.ron`.
-pub(crate) fn shipped(name: &str) -> ModelFile {
+/// What these tests read of a shipped model file: the model, its guesses, its orbit settings
+/// and its initial state. (Model files are the `saltation-scenario` crate's, which depends on this one; its
+/// tests check that every shipped file loads.)
+#[derive(Deserialize)]
+pub(crate) struct Shipped {
+    /// The model.
+    pub(crate) model: Model,
+    /// The guesses.
+    #[serde(default)]
+    pub(crate) guesses: Vec<ShippedGuess>,
+    /// The orbit settings.
+    #[serde(default)]
+    pub(crate) orbit: OrbitOptions,
+    /// Where a simulation starts.
+    #[serde(default)]
+    pub(crate) initial: Option<ShippedInitial>,
+}
+
+/// The initial state of a [`Shipped`] file.
+#[derive(Deserialize)]
+pub(crate) struct ShippedInitial {
+    /// Start time.
+    #[serde(default)]
+    pub(crate) t: f64,
+    /// Full state.
+    pub(crate) x: Vec<f64>,
+    /// Mode.
+    #[serde(default)]
+    pub(crate) mode: usize,
+}
+
+/// A guess of a [`Shipped`] file.
+#[derive(Deserialize)]
+pub(crate) struct ShippedGuess {
+    /// What it is for.
+    pub(crate) label: String,
+    /// Reduced coordinates.
+    pub(crate) u: Vec<f64>,
+}
+
+/// A shipped model file, `models/<name>.ron` (the parts in [`Shipped`]).
+pub(crate) fn shipped(name: &str) -> Shipped {
     let path = Path::new(env!("CARGO_MANIFEST_DIR")).join(format!("../../models/{name}.ron"));
-    load_model_file(&path).unwrap_or_else(|e| panic!("{e}"))
+    let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{name}: {e}"));
+    ron::Options::default()
+        .with_default_extension(
+            ron::extensions::Extensions::UNWRAP_VARIANT_NEWTYPES
+                | ron::extensions::Extensions::IMPLICIT_SOME,
+        )
+        .from_str(&text)
+        .unwrap_or_else(|e| panic!("{name}: {e}"))
 }

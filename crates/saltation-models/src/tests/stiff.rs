@@ -31,7 +31,7 @@ fn stiff_files_hold_the_published_problems() {
             (0.0, y0, 0),
             "{file}"
         );
-        assert!(mf.stride.method.is_implicit(), "{file}");
+        assert!(mf.orbit.stride.method.is_implicit(), "{file}");
     }
     assert_eq!(
         Model::with_defaults("VanDerPolStiff").unwrap().param("eps"),

@@ -27,7 +27,7 @@ const ORBITS: [(&str, usize); 4] = [
 fn stride_jacobian_matches_central_differences_and_monodromy_keeps_one() {
     for (file, g) in ORBITS {
         let mf = shipped(file);
-        let opts = mf.orbit_options();
+        let opts = mf.orbit.clone();
         let model: &Model = &mf.model;
         let guess = &mf.guesses[g];
         let orbit = find_periodic_orbit(model, &guess.u, &opts)

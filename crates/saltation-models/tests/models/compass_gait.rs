@@ -13,8 +13,9 @@
 //! 4×4 map (h = 1e-5) to 4e-9: good to better than 1e-8.
 
 use saltation_continuation::{continue_branch, BifurcationKind, ContinuationOptions, Start};
-use saltation_models::{load_model_file, Model, ModelFile};
+use saltation_models::Model;
 use saltation_orbit::{find_periodic_orbit, PeriodicOrbit};
+use saltation_scenario::{load_model_file, ModelFile};
 use std::path::Path;
 
 /// Fixed point just after heel strike, `(θ_ns, θ_s, θ̇_ns, θ̇_s)`, nominal parameters
@@ -57,7 +58,7 @@ fn file(name: &str) -> ModelFile {
 }
 
 fn orbit(model: &Model, f: &ModelFile) -> PeriodicOrbit {
-    find_periodic_orbit(model, &f.guesses[0].u, &f.orbit_options())
+    find_periodic_orbit(model, &f.guesses[0].u, &f.orbit)
         .unwrap_or_else(|e| panic!("compass gait: {e}"))
 }
 
@@ -178,7 +179,7 @@ fn period_doubling_in_the_slope() {
         max_points: 100,
         corrector_tol: 1e-10,
         locate_tol: 1e-11,
-        stride: f.stride.clone(),
+        stride: f.orbit.stride.clone(),
         ..ContinuationOptions::default()
     };
     let start = Start {
@@ -187,7 +188,7 @@ fn period_doubling_in_the_slope() {
         label: "period-1 gait".into(),
         period_k: 1,
     };
-    let branch = continue_branch(&family, &start, &opts, &mut |_| {}).unwrap();
+    let branch = continue_branch(&family, &start, &opts).unwrap();
     let pd: Vec<_> = branch
         .bifurcations
         .iter()

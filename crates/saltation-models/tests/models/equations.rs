@@ -3,8 +3,9 @@
 //! trajectory through the same events, from the same guesses and solver settings.
 
 use saltation_hybrid::{simulate, HybridModel, SimulateOptions};
-use saltation_models::{load_model_file, Model, ModelFile};
+use saltation_models::Model;
 use saltation_orbit::{find_periodic_orbit, PeriodicOrbit};
+use saltation_scenario::{load_model_file, ModelFile};
 use std::path::Path;
 
 fn file(name: &str) -> ModelFile {
@@ -15,7 +16,7 @@ fn file(name: &str) -> ModelFile {
 }
 
 fn orbit(f: &ModelFile, guess: usize) -> PeriodicOrbit {
-    find_periodic_orbit(&f.model, &f.guesses[guess].u, &f.orbit_options())
+    find_periodic_orbit(&f.model, &f.guesses[guess].u, &f.orbit)
         .unwrap_or_else(|e| panic!("{}: {e}", f.model.name()))
 }
 
@@ -104,7 +105,7 @@ fn hopper_unconstrained() {
 fn same_trajectory(eq: &ModelFile, builtin: &ModelFile, t_end: f64, tol: f64) {
     let run = |f: &ModelFile| {
         let init = f.initial.as_ref().unwrap();
-        let mut stride = f.stride.clone();
+        let mut stride = f.orbit.stride.clone();
         stride.ode = saltation_ode::SolverOptions::with_tol(1e-14);
         let opts = SimulateOptions {
             stride,

@@ -19,7 +19,9 @@ fn family(d_g: f64) -> Result<Hopper, ParamError> {
     };
     p.check()?;
     Constrained::from_system(HopperParticles::from_params(p, 0.5, 0.5)).map_err(|e| {
-        ParamError::Conversion {
+        ParamError::Rejected {
+            name: "d_G".into(),
+            value: d_g,
             reason: e.to_string(),
         }
     })
@@ -50,7 +52,7 @@ fn run(opts: &ContinuationOptions, p_max: f64) -> Branch {
         label: "gait".into(),
         period_k: 1,
     };
-    continue_branch(&family, &start, &opts, &mut |_| {}).unwrap()
+    continue_branch(&family, &start, &opts).unwrap()
 }
 
 /// `d_G` at the fold of the closed-form branch near flight time `t0`: the extremum of

@@ -1,9 +1,9 @@
 //! Integration tests of saltation-models, built as one test binary (one link, and one
 //! instantiation of the solvers for the models, instead of one per file): property tests of the
-//! library's entry points ([`entry_properties`]) and of the model-file loader
-//! ([`file_properties`]), and the reference harness of the implicit methods on the stiff test
-//! problems ([`stiff_reference`]; its table: `cargo test -p saltation-models --test models
-//! stiff_reference -- --nocapture`).
+//! library's entry points ([`entry_properties`]) and the reference harness of the implicit
+//! methods on the stiff test problems ([`stiff_reference`]; its table: `cargo test -p
+//! saltation-models --test models stiff_reference -- --nocapture`). (The model-file loader's
+//! property tests are saltation-scenario's.)
 //!
 //! The package sets `autotests = false`: a new file under `tests/` is compiled only when it is
 //! declared here as a module.
@@ -11,7 +11,6 @@
 mod compass_gait;
 mod entry_properties;
 mod equations;
-mod file_properties;
 mod hopper;
 mod hopper_continuation;
 mod monopod;

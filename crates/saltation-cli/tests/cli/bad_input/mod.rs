@@ -22,6 +22,7 @@ mod orbit;
 mod output;
 mod parameters;
 mod results;
+mod settings;
 mod simulate;
 mod sizes;
 mod study;

@@ -89,7 +89,10 @@ fn cases() -> Vec<Case> {
                 "strategy=1",
             ],
         )
-        .expect(Fails(2, &["`strategy`", "not a number"])),
+        .expect(Fails(
+            2,
+            &["unknown parameter `strategy`", "known: b, m1, k, f"],
+        )),
         Case::edit(
             "monopod m1 out of range in the file",
             monopod,

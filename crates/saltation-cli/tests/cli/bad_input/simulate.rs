@@ -22,7 +22,7 @@ fn cases() -> Vec<Case> {
         .expect(Fails(
             2,
             &[
-                "bouncing_ball.ron:20:",
+                "bouncing_ball.ron:22:",
                 "initial state has 1 value",
                 "2 state component",
             ],
@@ -36,7 +36,7 @@ fn cases() -> Vec<Case> {
         )
         .expect(Fails(
             2,
-            &["bouncing_ball.ron:20:", "initial mode 5 is not a mode"],
+            &["bouncing_ball.ron:22:", "initial mode 5 is not a mode"],
         ))
         .located(),
         Case::edit(

@@ -34,8 +34,7 @@
 
 #![allow(dead_code)]
 
-use saltation_hybrid::{GuardInfo, HybridModel, Scalar};
-use saltation_ode::Direction;
+use saltation_hybrid::{Guard, HybridModel, Scalar};
 use std::f64::consts::FRAC_PI_2;
 
 /// Index of the heel-strike guard.
@@ -161,21 +160,12 @@ impl HybridModel for CompassGait {
             x[1] * x[1] - FRAC_PI_2 * FRAC_PI_2
         }
     }
-    fn guard_info(&self, _mode: usize, j: usize) -> GuardInfo {
-        GuardInfo {
-            direction: if j == HEEL_STRIKE {
-                Direction::Falling
-            } else {
-                Direction::Rising
-            },
-            target: 0,
+    fn describe_guard(&self, _mode: usize, j: usize) -> Guard<Self> {
+        if j == HEEL_STRIKE {
+            Guard::to(0).falling().enabled_when(|_, x| x[0] > x[1])
+        } else {
+            Guard::failure("the compass gait fell (stance leg past horizontal)").rising()
         }
-    }
-    fn guard_enabled(&self, _mode: usize, j: usize, x: &[f64]) -> bool {
-        j != HEEL_STRIKE || x[0] > x[1]
-    }
-    fn guard_failure(&self, _mode: usize, j: usize) -> Option<String> {
-        (j == FALL).then(|| "the compass gait fell (stance leg past horizontal)".to_string())
     }
     fn reset<D: Scalar>(&self, _mode: usize, _j: usize, x: &[D], out: &mut [D]) {
         let (m, mh, a, b, l) = (self.m, self.m_h, self.a, self.b, self.l());
@@ -197,29 +187,14 @@ impl HybridModel for CompassGait {
     fn reduced_dim(&self) -> usize {
         3
     }
-    fn chart(&self, u: &[f64], x: &mut [f64]) {
-        x[0] = -2.0 * self.phi - u[0];
+    fn chart<D: Scalar>(&self, u: &[D], x: &mut [D]) {
+        x[0] = -u[0] - 2.0 * self.phi;
         x[1] = u[0];
         x[2] = u[1];
         x[3] = u[2];
     }
-    fn chart_jacobian(&self, _u: &[f64], jac: &mut [f64]) {
-        jac.copy_from_slice(&[
-            -1.0, 0.0, 0.0, //
-            1.0, 0.0, 0.0, //
-            0.0, 1.0, 0.0, //
-            0.0, 0.0, 1.0,
-        ]);
-    }
-    fn project(&self, x: &[f64], u: &mut [f64]) {
+    fn project<D: Scalar>(&self, x: &[D], u: &mut [D]) {
         u.copy_from_slice(&x[1..4]);
-    }
-    fn project_jacobian(&self, _x: &[f64], jac: &mut [f64]) {
-        jac.copy_from_slice(&[
-            0.0, 1.0, 0.0, 0.0, //
-            0.0, 0.0, 1.0, 0.0, //
-            0.0, 0.0, 0.0, 1.0,
-        ]);
     }
     fn state_names(&self) -> Vec<String> {
         vec![

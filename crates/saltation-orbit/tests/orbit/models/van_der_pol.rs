@@ -6,8 +6,7 @@
 
 #![allow(dead_code)]
 
-use saltation_hybrid::{GuardInfo, HybridModel, Scalar};
-use saltation_ode::Direction;
+use saltation_hybrid::{Guard, HybridModel, Scalar};
 
 /// The van der Pol oscillator with the section `y = 0`, `x > 0`.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -33,11 +32,8 @@ impl HybridModel for VanDerPol {
     fn guard<D: Scalar>(&self, _mode: usize, _j: usize, x: &[D]) -> D {
         x[1]
     }
-    fn guard_info(&self, _mode: usize, _j: usize) -> GuardInfo {
-        GuardInfo {
-            direction: Direction::Falling,
-            target: 0,
-        }
+    fn describe_guard(&self, _mode: usize, _j: usize) -> Guard<Self> {
+        Guard::to(0).falling()
     }
     fn guard_enabled(&self, _mode: usize, _j: usize, x: &[f64]) -> bool {
         x[0] > 0.0
@@ -45,17 +41,11 @@ impl HybridModel for VanDerPol {
     fn reduced_dim(&self) -> usize {
         1
     }
-    fn chart(&self, u: &[f64], x: &mut [f64]) {
+    fn chart<D: Scalar>(&self, u: &[D], x: &mut [D]) {
         x[0] = u[0];
-        x[1] = 0.0;
+        x[1] = D::from(0.0);
     }
-    fn chart_jacobian(&self, _u: &[f64], jac: &mut [f64]) {
-        jac.copy_from_slice(&[1.0, 0.0]);
-    }
-    fn project(&self, x: &[f64], u: &mut [f64]) {
+    fn project<D: Scalar>(&self, x: &[D], u: &mut [D]) {
         u[0] = x[0];
-    }
-    fn project_jacobian(&self, _x: &[f64], jac: &mut [f64]) {
-        jac.copy_from_slice(&[1.0, 0.0]);
     }
 }

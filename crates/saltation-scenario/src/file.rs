@@ -1,23 +1,31 @@
-//! RON model files (`models/*.ron`): a model with its parameters, named initial guesses, solver
-//! settings. Users copy and edit them; the CLI and the examples read them.
+//! RON model files (`models/*.ron`): a model with its parameters, named initial guesses, the
+//! orbit settings, and optionally a continuation script and an initial state. Users copy and edit
+//! them; the CLI and the examples read them.
 //!
 //! ```ron
 //! (
 //!     model: SimplestWalker(gamma: 0.009),
 //!     guesses: [(label: "stable gait", u: [0.2, -0.2])],
-//!     stride: (ode: (rtol: 1e-14, atol: Scalar(1e-14))),
-//!     newton: (ftol: 1e-13),
+//!     orbit: (
+//!         stride: (ode: (rtol: 1e-14, atol: Scalar(1e-14))),
+//!         newton: (ftol: 1e-13),
+//!     ),
 //! )
 //! ```
 //!
-//! Parse errors (syntax, unknown model, unknown parameter or field) carry line and column.
+//! The orbit settings ([`OrbitOptions`]: `stride`, `newton`, `eigen`) are written once, in
+//! `orbit`; every computation on the file uses them, the continuation script included. Parse
+//! errors (syntax, unknown model, unknown parameter or field, a setting written where it would
+//! not be read) carry line and column.
 
-use crate::check::{field_offset, line_column};
-use crate::Model;
+use crate::locate::{expression_offset, field_offset, line_column};
+use crate::misplaced::misplaced_setting;
+use crate::read::read_text_file;
 use ron::extensions::Extensions;
 use saltation_continuation::ContinuationSpec;
-use saltation_hybrid::StrideOptions;
-use saltation_orbit::{EigenBackend, NewtonOptions, OrbitOptions};
+use saltation_models::equations::LoadError;
+use saltation_models::Model;
+use saltation_orbit::OrbitOptions;
 use serde::{Deserialize, Serialize};
 use std::path::{Path, PathBuf};
 use thiserror::Error;
@@ -55,16 +63,14 @@ pub struct ModelFile {
     /// Initial guesses for the periodic orbits of interest.
     #[serde(default)]
     pub guesses: Vec<Guess>,
-    /// Stride integration settings.
+    /// The orbit settings: stride integration, Newton, eigenvalue backend. The one copy of
+    /// them in the file: orbits, simulations and the continuation script all use it.
     #[serde(default)]
-    pub stride: StrideOptions,
-    /// Newton settings.
-    #[serde(default)]
-    pub newton: NewtonOptions,
-    /// Eigenvalue backend.
-    #[serde(default)]
-    pub eigen: EigenBackend,
-    /// Continuation script (branches, period-doubling switches, orbit diagram), if any.
+    pub orbit: OrbitOptions,
+    /// Continuation script (branches, period-doubling switches, orbit diagram), if any, as
+    /// written: its `settings` hold the continuation's own settings only (their `stride`,
+    /// `newton` and `eigen` are not part of the file and stay at their defaults here).
+    /// [`ModelFile::continuation_spec`] is the script to run, with the file's orbit settings.
     #[serde(default)]
     pub continuation: Option<ContinuationSpec>,
     /// Initial condition for `saltation simulate`, if any.
@@ -73,13 +79,15 @@ pub struct ModelFile {
 }
 
 impl ModelFile {
-    /// The orbit-solver settings of the file.
-    pub fn orbit_options(&self) -> OrbitOptions {
-        OrbitOptions {
-            stride: self.stride.clone(),
-            newton: self.newton.clone(),
-            eigen: self.eigen,
-        }
+    /// The continuation script to run: the file's `continuation` section with the file's orbit
+    /// settings ([`ModelFile::orbit`]) as the stride, Newton and eigenvalue settings of its
+    /// [`saltation_continuation::ContinuationOptions`]. `None` without a section.
+    pub fn continuation_spec(&self) -> Option<ContinuationSpec> {
+        let mut spec = self.continuation.clone()?;
+        spec.settings.stride = self.orbit.stride.clone();
+        spec.settings.newton = self.orbit.newton.clone();
+        spec.settings.eigen = self.orbit.eigen;
+        Some(spec)
     }
 }
 
@@ -117,95 +125,51 @@ pub fn ron_options() -> ron::Options {
         .with_default_extension(Extensions::UNWRAP_VARIANT_NEWTYPES | Extensions::IMPLICIT_SOME)
 }
 
+/// Largest number of guesses in a model file.
+pub const MAX_GUESSES: usize = 10_000;
+
 /// Parses model-file text; `origin` names it in errors. A leading UTF-8 byte-order mark is
-/// skipped. The parsed file is then checked ([`ModelFile::validate`]: parameter ranges,
-/// guesses, solver and continuation settings); a failed check points at its field in the text.
+/// skipped. A setting written where it would not be read (`stride` in the continuation's
+/// `settings`, or outside `orbit`) is an error saying where it belongs. The parsed file is then
+/// checked ([`ModelFile::validate`]: parameter ranges, guesses, orbit and continuation settings);
+/// a failed check points at its field in the text.
 pub fn parse_model_file(text: &str, origin: &str) -> Result<ModelFile, FileError> {
     let text = text.strip_prefix('\u{feff}').unwrap_or(text);
+    let at = |offset: usize, message: String| {
+        let (line, column) = line_column(text, offset);
+        FileError::Parse {
+            origin: origin.to_string(),
+            line,
+            column,
+            message,
+        }
+    };
     let file = ron_options().from_str::<ModelFile>(text).map_err(|e| {
         let message = e.code.to_string();
         // An equation model's compile error carries its place in the model: point there.
-        if let Some(le) = crate::equations::LoadError::from_serde_message(&message) {
-            let (line, column) = line_column(
-                text,
-                crate::check::expression_offset(text, &le.place, le.offset),
+        if let Some(le) = LoadError::from_serde_message(&message) {
+            return at(
+                expression_offset(text, &le.place, le.offset),
+                format!("model.{le}"),
             );
-            return FileError::Parse {
-                origin: origin.to_string(),
-                line,
-                column,
-                message: format!("model.{le}"),
-            };
         }
         FileError::Parse {
             origin: origin.to_string(),
             line: e.span.start.line,
             column: e.span.start.col,
-            message,
+            message: misplaced_setting(&e.code).unwrap_or(message),
         }
     })?;
     if let Err(e) = file.validate() {
-        let (line, column) = line_column(text, field_offset(text, &e.field));
-        return Err(FileError::Parse {
-            origin: origin.to_string(),
-            line,
-            column,
-            message: e.reason,
-        });
+        return Err(at(field_offset(text, &e.field), e.reason));
     }
     Ok(file)
 }
 
-/// Largest model file read (bytes): far above any real model, small enough that a wrong path
-/// (a device, a huge data file) is refused instead of filling the memory.
-pub const MAX_FILE_BYTES: u64 = 16 * 1024 * 1024;
-
-/// Largest number of guesses in a model file.
-pub const MAX_GUESSES: usize = 10_000;
-
-/// Reads ([`read_text_file`]) and parses a model file.
+/// Reads ([`read_text_file`]) and parses ([`parse_model_file`]) a model file.
 pub fn load_model_file(path: &Path) -> Result<ModelFile, FileError> {
     let text = read_text_file(path)?;
     parse_model_file(&text, &path.display().to_string())
-}
-
-/// Reads a UTF-8 text input file (a model or study file): a regular file of at most
-/// [`MAX_FILE_BYTES`] (a FIFO or a device would block or never end).
-pub fn read_text_file(path: &Path) -> Result<String, FileError> {
-    use std::io::Read;
-    let io = |source| FileError::Io {
-        path: path.to_path_buf(),
-        source,
-    };
-    let meta = std::fs::metadata(path).map_err(io)?;
-    if !meta.is_file() {
-        return Err(io(std::io::Error::new(
-            std::io::ErrorKind::InvalidInput,
-            "not a regular file",
-        )));
-    }
-    if meta.len() > MAX_FILE_BYTES {
-        return Err(io(std::io::Error::new(
-            std::io::ErrorKind::InvalidInput,
-            format!(
-                "{} bytes: a model file may have at most {MAX_FILE_BYTES}",
-                meta.len()
-            ),
-        )));
-    }
-    let mut bytes = Vec::new();
-    std::fs::File::open(path)
-        .and_then(|f| f.take(MAX_FILE_BYTES + 1).read_to_end(&mut bytes))
-        .map_err(io)?;
-    String::from_utf8(bytes).map_err(|e| {
-        io(std::io::Error::new(
-            std::io::ErrorKind::InvalidData,
-            format!(
-                "not UTF-8 text (invalid byte at offset {})",
-                e.utf8_error().valid_up_to()
-            ),
-        ))
-    })
 }
 
 #[cfg(test)]
@@ -271,46 +235,34 @@ mod tests {
         let ok = parse_model_file("\u{feff}(model: VanDerPol(epsilon: 2.0))", "b.ron").unwrap();
         assert!(matches!(ok.model, Model::VanDerPol(v) if v.params.epsilon == 2.0));
     }
-}
 
-#[cfg(test)]
-mod shipped_files {
-    use super::*;
-
-    /// Every model file in `models/` and `models/equations/` loads (parses and passes
-    /// [`ModelFile::validate`]), and the files of every model family are there. (Study files,
-    /// `*_study.ron`, are read by `saltation study`, not as model files.)
+    /// Orbit settings are checked on load and located under `orbit`; the continuation script
+    /// runs with them.
     #[test]
-    fn model_files_parse() {
-        let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../models");
-        let mut names = Vec::new();
-        for dir in [root.clone(), root.join("equations")] {
-            for entry in std::fs::read_dir(&dir).unwrap() {
-                let path = entry.unwrap().path();
-                let stem = path.file_stem().unwrap().to_string_lossy().into_owned();
-                if path.extension().is_some_and(|e| e == "ron") && !stem.ends_with("_study") {
-                    load_model_file(&path).unwrap_or_else(|e| panic!("{e}"));
-                    names.push(stem);
-                }
-            }
-        }
-        for expected in [
-            "simplest_walker",
-            "rimless_wheel",
-            "bouncing_ball",
-            "van_der_pol",
-            "robertson",
-            "van_der_pol_stiff",
-            "hires",
-            "orego",
-            "monopod",
-            "hopper",
-            "compass_gait",
-        ] {
-            assert!(
-                names.iter().any(|n| n == expected),
-                "models/{expected}.ron is missing (found {names:?})"
-            );
-        }
+    fn orbit_settings_are_checked_and_reach_the_continuation() {
+        let err = parse_model_file(
+            "(model: SimplestWalker(gamma: 0.01),\n orbit: (stride: (t_max: -1.0)))",
+            "t.ron",
+        )
+        .unwrap_err()
+        .to_string();
+        assert!(
+            err.starts_with("t.ron:2:19: ") && err.contains("t_max"),
+            "{err}"
+        );
+        let file = parse_model_file(
+            "(model: SimplestWalker(gamma: 0.01),
+              orbit: (stride: (t_max: 20.0), newton: (max_iters: 7)),
+              continuation: (param: \"gamma\",
+                  branches: [(label: \"a\", from: 0.01, to: 0.02, guess: [0.2, -0.2])],
+                  settings: (step: 1e-3)))",
+            "t.ron",
+        )
+        .unwrap();
+        let spec = file.continuation_spec().unwrap();
+        assert_eq!(spec.settings.stride.t_max, 20.0);
+        assert_eq!(spec.settings.newton.max_iters, 7);
+        assert_eq!(spec.settings.step, 1e-3);
+        assert_eq!(file.continuation.unwrap().settings.stride.t_max, 100.0);
     }
 }

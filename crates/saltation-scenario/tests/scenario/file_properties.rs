@@ -4,7 +4,7 @@
 //! names the file, a line and a column inside the text.
 
 use proptest::prelude::*;
-use saltation_models::{parse_model_file, FileError};
+use saltation_scenario::{parse_model_file, FileError};
 use std::path::Path;
 
 /// The shipped model files, name and text.

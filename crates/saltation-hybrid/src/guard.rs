@@ -1,0 +1,98 @@
+//! One guard described once: its crossing direction, target mode, enabling condition and
+//! whether it marks a failure ([`crate::HybridModel::describe_guard`]).
+
+use saltation_ode::Direction;
+use std::borrow::Cow;
+
+/// Everything about guard `j` of a mode except its function `h` and its reset `g`.
+///
+/// Built with [`Guard::to`] (a transition into a mode) or [`Guard::failure`] (the stride
+/// fails there), then [`Guard::rising`] / [`Guard::falling`] (default: either direction) and
+/// [`Guard::enabled_when`]:
+///
+/// ```
+/// # use saltation_hybrid::Guard;
+/// struct Walker { heel_clearance: f64 }
+/// // Heel strike into mode 0, counted only with the stance leg past vertical (θ = x[0] < 0).
+/// let heel: Guard<Walker> = Guard::to(0).rising().enabled_when(|_, x| x[0] < 0.0);
+/// // Stance leg past horizontal: the walker fell.
+/// let fall: Guard<Walker> = Guard::failure("the walker fell").rising();
+/// # assert!(heel.failure.is_none() && fall.failure.is_some());
+/// ```
+pub struct Guard<M: ?Sized> {
+    /// Sign changes of `h` that count (default [`Direction::Either`]).
+    pub direction: Direction,
+    /// Mode entered after the reset (unused for a failure guard).
+    pub target: usize,
+    /// Enabling condition, tested at the located crossing with the model and the state there
+    /// (`None`: always enabled). A plain function, so a description costs no allocation; it
+    /// reads the model's parameters through its first argument.
+    pub enabled: Option<fn(&M, &[f64]) -> bool>,
+    /// `Some(what failed)`: meeting this guard ends the stride with
+    /// [`crate::HybridError::Failure`] (a walker's stance leg passing horizontal).
+    pub failure: Option<Cow<'static, str>>,
+}
+
+impl<M: ?Sized> Guard<M> {
+    /// A transition into mode `target`, either direction, always enabled.
+    pub fn to(target: usize) -> Self {
+        Self {
+            direction: Direction::Either,
+            target,
+            enabled: None,
+            failure: None,
+        }
+    }
+
+    /// A failure guard: meeting it ends the stride, reporting `what` failed.
+    pub fn failure(what: impl Into<Cow<'static, str>>) -> Self {
+        Self {
+            failure: Some(what.into()),
+            ..Self::to(0)
+        }
+    }
+
+    /// Counts only crossings of `h` from negative to positive.
+    pub fn rising(self) -> Self {
+        self.crossing(Direction::Rising)
+    }
+
+    /// Counts only crossings of `h` from positive to negative.
+    pub fn falling(self) -> Self {
+        self.crossing(Direction::Falling)
+    }
+
+    /// Counts the crossings of `direction`.
+    pub fn crossing(mut self, direction: Direction) -> Self {
+        self.direction = direction;
+        self
+    }
+
+    /// Counts a crossing only where `condition(model, x)` holds.
+    pub fn enabled_when(mut self, condition: fn(&M, &[f64]) -> bool) -> Self {
+        self.enabled = Some(condition);
+        self
+    }
+}
+
+impl<M: ?Sized> Clone for Guard<M> {
+    fn clone(&self) -> Self {
+        Self {
+            direction: self.direction,
+            target: self.target,
+            enabled: self.enabled,
+            failure: self.failure.clone(),
+        }
+    }
+}
+
+impl<M: ?Sized> std::fmt::Debug for Guard<M> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Guard")
+            .field("direction", &self.direction)
+            .field("target", &self.target)
+            .field("enabled", &self.enabled.map(|_| "condition"))
+            .field("failure", &self.failure)
+            .finish()
+    }
+}

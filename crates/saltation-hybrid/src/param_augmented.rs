@@ -1,0 +1,164 @@
+//! The state augmented with a parameter, for exact parameter derivatives of a stride map.
+//!
+//! With `y = (x, p)`, the augmented system has the flow `ỹ' = (f_m(t, x; p), 0)`, the guards
+//! `h_{m,j}(x; p)` and the resets `(g_{m,j}(x; p), p)`. Its stride map is `(P(x₀; p), p)`, so
+//! the variational equations and saltation matrices of the augmented system, which the stride
+//! machinery already computes, give the last column `∂P/∂p` exactly: along a smooth segment
+//! `(∂x/∂p)' = f_x ∂x/∂p + f_p`, and at an event, with `∂t/∂p = −(h_x ∂x⁻/∂p + h_p)/(h_x f⁻)`,
+//! `∂x⁺/∂p = g_x ∂x⁻/∂p + g_p + (f⁺ − g_x f⁻) (h_x ∂x⁻/∂p + h_p)/(h_x f⁻)` — the saltation
+//! matrix `S = g_y + (f̃⁺ − g_y f̃⁻) h_y / (h_y f̃⁻)` of the augmented system (Aizerman &
+//! Gantmacher 1958; see `docs/methods.md`). The section's chart is augmented the same way:
+//! `χ̃(u, p) = (χ(u; p), p)` with `Dχ̃ = [[Dχ, ∂χ/∂p], [0, 1]]`.
+//!
+//! The model supplies its dependence on the parameter through
+//! [`HybridModel::flow_with_param`], [`HybridModel::guard_with_param`],
+//! [`HybridModel::reset_with_param`] and [`HybridModel::chart_with_param`]; automatic
+//! differentiation of the augmented functions gives `f_p`, `h_p`, `g_p` and `∂χ/∂p`.
+
+use crate::guard::Guard;
+use crate::model::{GuardInfo, HybridModel, Scalar};
+use crate::stride::StrideOptions;
+use saltation_ode::Atol;
+
+/// Model `M` with its parameter `k` appended to the state as `x[n]` (constant along the flow,
+/// kept by every reset).
+#[derive(Debug, Clone, Copy)]
+pub struct ParamAugmented<'a, M: ?Sized> {
+    model: &'a M,
+    k: usize,
+    n: usize,
+}
+
+impl<'a, M: HybridModel + ?Sized> ParamAugmented<'a, M> {
+    /// The augmented system of `model` in its parameter `k`; `None` unless the model gives exact
+    /// derivatives in `k` ([`HybridModel::param_derivatives`]).
+    pub fn new(model: &'a M, k: usize) -> Option<Self> {
+        model.param_derivatives(k).then(|| Self {
+            model,
+            k,
+            n: model.dim(),
+        })
+    }
+
+    /// The model's own stride options made to fit the augmented state: a vector `atol` gets one
+    /// more entry for `p` (the parameter is constant, so its value does not matter; the
+    /// smallest of the others is used).
+    pub fn stride_options(opts: &StrideOptions) -> StrideOptions {
+        let mut o = opts.clone();
+        if let Atol::Vector(v) = &mut o.ode.atol {
+            let least = v.iter().copied().fold(f64::INFINITY, f64::min);
+            v.push(if least.is_finite() { least } else { 1.0 });
+        }
+        o
+    }
+}
+
+impl<M: HybridModel + ?Sized> HybridModel for ParamAugmented<'_, M> {
+    fn name(&self) -> &str {
+        self.model.name()
+    }
+    fn dim(&self) -> usize {
+        self.n + 1
+    }
+    fn modes(&self) -> usize {
+        self.model.modes()
+    }
+    fn mode_name(&self, mode: usize) -> String {
+        self.model.mode_name(mode)
+    }
+    fn flow<D: Scalar>(&self, mode: usize, t: f64, x: &[D], dx: &mut [D]) {
+        let n = self.n;
+        self.model
+            .flow_with_param(self.k, x[n], mode, t, &x[..n], &mut dx[..n]);
+        dx[n] = D::from(0.0);
+    }
+    fn guards(&self, mode: usize) -> usize {
+        self.model.guards(mode)
+    }
+    fn guard<D: Scalar>(&self, mode: usize, j: usize, x: &[D]) -> D {
+        self.model
+            .guard_with_param(self.k, x[self.n], mode, j, &x[..self.n])
+    }
+    /// The model's guard without its condition, which is typed by the model:
+    /// [`HybridModel::guard_enabled`] forwards instead.
+    fn describe_guard(&self, mode: usize, j: usize) -> Guard<Self> {
+        let g = self.model.describe_guard(mode, j);
+        Guard {
+            direction: g.direction,
+            target: g.target,
+            enabled: None,
+            failure: g.failure,
+        }
+    }
+    fn guard_info(&self, mode: usize, j: usize) -> GuardInfo {
+        self.model.guard_info(mode, j)
+    }
+    fn guard_enabled(&self, mode: usize, j: usize, x: &[f64]) -> bool {
+        self.model.guard_enabled(mode, j, &x[..self.n])
+    }
+    fn guard_failure(&self, mode: usize, j: usize) -> Option<String> {
+        self.model.guard_failure(mode, j)
+    }
+    fn reset<D: Scalar>(&self, mode: usize, j: usize, x: &[D], out: &mut [D]) {
+        let n = self.n;
+        self.model
+            .reset_with_param(self.k, x[n], mode, j, &x[..n], &mut out[..n]);
+        out[n] = x[n];
+    }
+    fn flow_time_derivative(&self, mode: usize, t: f64, x: &[f64], dfdt: &mut [f64]) -> bool {
+        let n = self.n;
+        dfdt[n] = 0.0;
+        self.model
+            .flow_time_derivative(mode, t, &x[..n], &mut dfdt[..n])
+    }
+    fn reduced_dim(&self) -> usize {
+        self.model.reduced_dim() + 1
+    }
+    fn chart<D: Scalar>(&self, u: &[D], x: &mut [D]) {
+        let (n, r) = (self.n, u.len() - 1);
+        self.model
+            .chart_with_param(self.k, u[r], &u[..r], &mut x[..n]);
+        x[n] = u[r];
+    }
+    // Dχ̃ = [[Dχ, ∂χ/∂p], [0, 1]] and Dπ̃ = [[Dπ, 0], [0, 1]] by automatic differentiation
+    // (the trait's defaults).
+    fn project<D: Scalar>(&self, x: &[D], u: &mut [D]) {
+        let (n, r) = (self.n, u.len() - 1);
+        self.model.project(&x[..n], &mut u[..r]);
+        u[r] = x[n];
+    }
+    fn multipliers_on_section(&self) -> bool {
+        self.model.multipliers_on_section()
+    }
+    fn state_names(&self) -> Vec<String> {
+        let mut names = self.model.state_names();
+        names.push(
+            self.model
+                .param_names()
+                .get(self.k)
+                .cloned()
+                .unwrap_or_else(|| format!("p{}", self.k)),
+        );
+        names
+    }
+    fn check_params(&self) -> Result<(), crate::ParamError> {
+        self.model.check_params()
+    }
+    fn mass_matrix(&self, mode: usize) -> Option<Vec<f64>> {
+        let n = self.n;
+        self.model.mass_matrix(mode).map(|m| {
+            let mut big = vec![0.0; (n + 1) * (n + 1)];
+            for i in 0..n {
+                big[i * (n + 1)..i * (n + 1) + n].copy_from_slice(&m[i * n..(i + 1) * n]);
+            }
+            big[n * (n + 1) + n] = 1.0;
+            big
+        })
+    }
+    fn param_names(&self) -> Vec<String> {
+        self.model.param_names()
+    }
+    fn param_value(&self, k: usize) -> Option<f64> {
+        self.model.param_value(k)
+    }
+}

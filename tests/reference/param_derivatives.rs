@@ -1,0 +1,92 @@
+//! Exact parameter derivatives of the reduced stride map, `F_p` with
+//! `F(u, p) = π(P(χ(u; p); p)) − u`, from one stride of the state augmented with the parameter
+//! ([`ParamAugmented`]: variational equations and saltation matrices of `(x, p)`), against an
+//! independent reference: Richardson-extrapolated central differences of the stride map itself
+//! (`(4 D(h/2) − D(h)) / 3`, truncation error O(h⁴)). Every parameter of every equation model
+//! with a section, and the built-in walker's slope, at each model's periodic orbit: parameters
+//! enter flows, guards (the hopper's lift-off force), resets (its inelastic impact) and charts.
+
+use crate::common::model_file;
+use nalgebra::DVector;
+use saltation::hybrid::{HybridModel, ParamAugmented, StrideMap, StrideOptions};
+use saltation::orbit::{find_periodic_orbit, reduced_map, reduced_residual};
+
+/// `π(P(χ(u; q); q))` with parameter `k` at `q`.
+fn g<M: HybridModel + Clone>(
+    model: &M,
+    k: usize,
+    q: f64,
+    u: &[f64],
+    o: &StrideOptions,
+) -> DVector<f64> {
+    let mut m = model.clone();
+    m.set_param_value(k, q).unwrap();
+    let mut map = StrideMap::new(&m, o.clone()).unwrap();
+    reduced_map(&mut map, u).unwrap()
+}
+
+/// Checks `F_p` of the augmented stride for parameter `k` at `u` against the extrapolated
+/// central differences with step `rel_step · max(|p|, 0.01)`, and that `F` and `F_u` are those
+/// of the plain stride; returns the largest difference in `F_p` relative to its size (floor
+/// 1e-3).
+pub fn exact_vs_central<M: HybridModel + Clone>(
+    model: &M,
+    k: usize,
+    u: &[f64],
+    o: &StrideOptions,
+    rel_step: f64,
+) -> f64 {
+    let name = &model.param_names()[k];
+    let aug = ParamAugmented::new(model, k)
+        .unwrap_or_else(|| panic!("{}: no exact derivative in {name}", model.name()));
+    let p = model.param_value(k).unwrap();
+    let r = u.len();
+    let mut ua = u.to_vec();
+    ua.push(p);
+    let mut map = StrideMap::new(&aug, ParamAugmented::<M>::stride_options(o)).unwrap();
+    let (fa, ja, _) = reduced_residual(&mut map, &ua).unwrap();
+    let fp = ja.view((0, r), (r, 1)).column(0).into_owned();
+
+    let mut plain = StrideMap::new(model, o.clone()).unwrap();
+    let (f, fu, _) = reduced_residual(&mut plain, u).unwrap();
+    assert!((fa.rows(0, r) - &f).amax() < 1e-12, "{name}: F changed");
+    assert!(
+        (ja.view((0, 0), (r, r)) - &fu).amax() < 1e-9 * fu.amax().max(1.0),
+        "{name}: F_u changed"
+    );
+
+    let h = rel_step * p.abs().max(1e-2);
+    let d = |h: f64| (g(model, k, p + h, u, o) - g(model, k, p - h, u, o)) / (2.0 * h);
+    let reference = (d(h / 2.0) * 4.0 - d(h)) / 3.0;
+    (&fp - &reference).amax() / reference.amax().max(1e-3)
+}
+
+/// Every parameter of the file's model at its first gait.
+fn every_parameter(name: &str, tol: f64) {
+    let f = model_file(name);
+    let orbit = find_periodic_orbit(&f.model, &f.guesses[0].u, &f.orbit)
+        .unwrap_or_else(|e| panic!("{name}: {e}"));
+    let o = f.orbit.stride.clone();
+    for (k, p) in f.model.param_names().iter().enumerate() {
+        let err = exact_vs_central(&f.model, k, &orbit.u0, &o, 1e-3);
+        assert!(err < tol, "{name}: ∂F/∂{p} differs by {err:.1e} (relative)");
+    }
+}
+
+#[test]
+fn walker_slope_builtin_and_equations() {
+    every_parameter("simplest_walker.ron", 1e-7);
+    every_parameter("equations/simplest_walker.ron", 1e-7);
+}
+
+#[test]
+fn hopper_every_parameter() {
+    // Parameters in the flow (g, m, mu, k, d_F, d_G), the lift-off guard and the impact reset.
+    every_parameter("equations/hopper_unconstrained.ron", 1e-7);
+}
+
+#[test]
+fn compass_gait_and_rimless_wheel_every_parameter() {
+    every_parameter("equations/compass_gait.ron", 1e-7);
+    every_parameter("equations/rimless_wheel.ron", 1e-7);
+}
