@@ -13,13 +13,12 @@
 
 mod model;
 
-use model::{Slip, FLIGHT};
+use model::{stride_options, Slip};
 use nalgebra::DVector;
 use saltation::continuation::{
     continue_branch, BifurcationKind, ContinuationOptions, ParamFamily, Start,
 };
 use saltation::hybrid::{HybridModel, JacobianKind, StrideMap, StrideOptions};
-use saltation::ode::{Method, SolverOptions};
 use saltation::orbit::{central_difference, find_periodic_orbit, reduced_map, OrbitOptions};
 use saltation::plot::{BifurcationPoint, FloquetBranch, FloquetPlot, RenderOptions};
 use std::path::Path;
@@ -27,16 +26,9 @@ use std::process::ExitCode;
 
 type Res<T> = Result<T, Box<dyn std::error::Error>>;
 
-/// One stride: apex → touchdown → lift-off → apex.
+/// One stride at 1e-12.
 fn stride() -> StrideOptions {
-    StrideOptions {
-        method: Method::Dop853,
-        ode: SolverOptions::with_tol(1e-12),
-        start_mode: FLIGHT,
-        events_per_stride: 3,
-        t_max: 5.0,
-        ..StrideOptions::default()
-    }
+    stride_options(1e-12)
 }
 
 fn main() -> ExitCode {

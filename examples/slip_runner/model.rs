@@ -19,7 +19,8 @@
 //! state is one number: the section's reduced coordinate is the apex height `u = y`, and the
 //! chart `χ(y) = (0, y, √(2(E/m − g y)), 0, 0)` depends on the parameter `E`.
 
-use saltation::hybrid::{check_range, Guard, HybridModel, ParamError, Scalar};
+use saltation::hybrid::{check_range, Guard, HybridModel, ParamError, Scalar, StrideOptions};
+use saltation::ode::{Method, SolverOptions};
 use std::f64::consts::FRAC_PI_2;
 
 /// Flight.
@@ -28,6 +29,19 @@ pub const FLIGHT: usize = 0;
 pub const STANCE: usize = 1;
 /// Flight guard: the apex (a stride starts and ends here).
 pub const APEX: usize = 0;
+
+/// One stride, apex → touchdown → lift-off → apex (three events from flight), DOP853 at
+/// `rtol = atol = tol`.
+pub fn stride_options(tol: f64) -> StrideOptions {
+    StrideOptions {
+        method: Method::Dop853,
+        ode: SolverOptions::with_tol(tol),
+        start_mode: FLIGHT,
+        events_per_stride: 3,
+        t_max: 5.0,
+        ..StrideOptions::default()
+    }
+}
 
 /// The SLIP runner's parameters (SI units; `alpha` in radians from the horizontal).
 #[derive(Debug, Clone, Copy, PartialEq)]

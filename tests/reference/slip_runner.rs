@@ -10,25 +10,17 @@
 mod model;
 
 use crate::param_derivatives::exact_vs_central;
-use model::{Slip, FLIGHT};
+use model::{stride_options, Slip, FLIGHT};
 use nalgebra::DVector;
 use saltation::continuation::{
     continue_branch, BifurcationKind, ContinuationOptions, ParamFamily, Start,
 };
 use saltation::hybrid::ad::check_hand_written;
 use saltation::hybrid::{HybridModel, JacobianKind, StrideMap, StrideOptions};
-use saltation::ode::{Method, SolverOptions};
 use saltation::orbit::{central_difference, find_periodic_orbit, reduced_map, OrbitOptions};
 
 fn stride() -> StrideOptions {
-    StrideOptions {
-        method: Method::Dop853,
-        ode: SolverOptions::with_tol(1e-12),
-        start_mode: FLIGHT,
-        events_per_stride: 3,
-        t_max: 5.0,
-        ..StrideOptions::default()
-    }
+    stride_options(1e-12)
 }
 
 fn orbit_opts() -> OrbitOptions {

@@ -27,7 +27,7 @@
 #![warn(missing_docs)]
 
 /// The guard methods of a model without guards (a plain ODE): `guards() = 0`, so `guard` and
-/// `guard_info` are never called; they return harmless values instead of panicking.
+/// `describe_guard` are never called; they return harmless values instead of panicking.
 macro_rules! no_guards {
     () => {
         fn guards(&self, _mode: usize) -> usize {
