@@ -42,11 +42,6 @@ impl<M: HybridModel + Clone + Sync> ParamFamily<M> {
         Ok(Self { model, k })
     }
 
-    /// The parameter's name.
-    pub fn name(&self) -> String {
-        self.model.param_names().swap_remove(self.k)
-    }
-
     /// The model the family was made from.
     pub fn base(&self) -> &M {
         &self.model

@@ -34,5 +34,5 @@ pub use file::{
     load_model_file, parse_model_file, ron_options, FileError, Guess, InitialState, ModelFile,
     MAX_GUESSES,
 };
-pub use locate::{field_offset, line_column};
+pub use locate::{code_mask, field_offset, line_column};
 pub use read::{read_text_file, MAX_FILE_BYTES};

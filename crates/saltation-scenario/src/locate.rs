@@ -4,8 +4,9 @@
 
 use saltation_models::equations::Place;
 
-/// The byte mask of `text` that is code (not a `//` comment, not inside a string).
-fn code_mask(text: &str) -> Vec<bool> {
+/// The byte mask of `text` that is code (not a `//` comment, not inside a string, escapes
+/// included), as the loader reads it; the property tests edit only where it is `true`.
+pub fn code_mask(text: &str) -> Vec<bool> {
     let b = text.as_bytes();
     let mut mask = vec![true; b.len()];
     let mut i = 0;

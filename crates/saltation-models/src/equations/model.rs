@@ -265,6 +265,8 @@ impl HybridModel for EquationModel {
             ..Guard::to(self.compiled.targets[g]).crossing(spec.direction)
         }
     }
+    /// Overridden rather than derived: the derived one would clone the failure text (a
+    /// `String` from the file) at every guard check of the event location.
     fn guard_info(&self, mode: usize, j: usize) -> GuardInfo {
         let g = self.guard_index(mode, j);
         GuardInfo {

@@ -4,7 +4,7 @@
 //! names the file, a line and a column inside the text.
 
 use proptest::prelude::*;
-use saltation_scenario::{parse_model_file, FileError};
+use saltation_scenario::{code_mask, parse_model_file, FileError};
 use std::path::Path;
 
 /// The shipped model files, name and text.
@@ -27,35 +27,6 @@ fn shipped() -> Vec<(String, String)> {
         .collect();
     files.sort();
     files
-}
-
-/// Byte ranges of the code outside comments and strings, as a mask.
-fn code_mask(text: &str) -> Vec<bool> {
-    let b = text.as_bytes();
-    let mut mask = vec![true; b.len()];
-    let mut i = 0;
-    while i < b.len() {
-        if b[i] == b'/' && b.get(i + 1) == Some(&b'/') {
-            while i < b.len() && b[i] != b'\n' {
-                mask[i] = false;
-                i += 1;
-            }
-        } else if b[i] == b'"' {
-            mask[i] = false;
-            i += 1;
-            while i < b.len() && b[i] != b'"' {
-                mask[i] = false;
-                i += 1;
-            }
-            if i < b.len() {
-                mask[i] = false;
-            }
-            i += 1;
-        } else {
-            i += 1;
-        }
-    }
-    mask
 }
 
 /// Numeric literals (with a leading minus) in code: their byte ranges.
