@@ -60,14 +60,14 @@ macro_rules! ops {
                 }
             }
 
-            fn as_un(&self) -> Option<(Un, u32, u32)> {
+            pub(crate) fn as_un(&self) -> Option<(Un, u32, u32)> {
                 match *self {
                     $( Op::$u { dst, a } => Some((Un::$u, dst, a)), )*
                     _ => None,
                 }
             }
 
-            fn as_bin(&self) -> Option<(Bin, u32, u32, u32)> {
+            pub(crate) fn as_bin(&self) -> Option<(Bin, u32, u32, u32)> {
                 match *self {
                     $( Op::$b { dst, a, b } => Some((Bin::$b, dst, a, b)), )*
                     _ => None,

@@ -258,7 +258,9 @@ fn compare(what: String, hand: &[f64], auto: &[f64], tol: f64) -> Result<(), Mis
 
 /// Checks every hand-written derivative of `model` against automatic differentiation of the
 /// function it belongs to: in mode `mode` at `(t, x)`, the flow Jacobian and each guard's
-/// gradient and reset Jacobian; at the reduced coordinates `u`, the chart Jacobian, and the
+/// gradient and reset Jacobian, and for a mode said to have a constant flow Jacobian
+/// ([`HybridModel::flow_jacobian_is_constant`]) that it is the same at another state and time;
+/// at the reduced coordinates `u`, the chart Jacobian, and the
 /// projection Jacobian at `χ(u)`. Relative tolerance `tol` (both are exact up to rounding: 1e-12
 /// is a sound choice). Call it in a model's tests, at a few states of each mode; derivatives the
 /// model leaves to automatic differentiation pass trivially.
@@ -275,6 +277,22 @@ pub fn check_hand_written<M: HybridModel + ?Sized>(
     if model.flow_jacobian(mode, t, x, &mut hand) {
         flow_jacobian_ad(model, mode, t, x, &mut auto);
         compare(format!("flow Jacobian of mode {mode}"), &hand, &auto, tol)?;
+    }
+    if model.flow_jacobian_is_constant(mode) {
+        // The claim `f_x ≡ A`: `f_x` at `(t, x)` and at another state and time.
+        let other: Vec<f64> = x
+            .iter()
+            .enumerate()
+            .map(|(i, v)| v + 0.5 + 0.125 * i as f64)
+            .collect();
+        flow_jacobian_ad(model, mode, t, x, &mut hand);
+        flow_jacobian_ad(model, mode, t + 0.375, &other, &mut auto);
+        compare(
+            format!("flow Jacobian of mode {mode} (said to be constant) at another state"),
+            &auto,
+            &hand,
+            tol,
+        )?;
     }
     let mut dx = vec![0.0; n];
     if model.flow_and_jacobian(mode, t, x, &mut dx, &mut hand) {

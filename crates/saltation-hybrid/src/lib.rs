@@ -22,6 +22,7 @@
 
 pub mod ad;
 mod admissibility;
+mod constant_jacobian;
 mod crossings;
 mod dense;
 mod error;

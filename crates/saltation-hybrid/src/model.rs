@@ -126,6 +126,15 @@ pub trait HybridModel {
     fn flow_jacobian(&self, _mode: usize, _t: f64, _x: &[f64], _jac: &mut [f64]) -> bool {
         false
     }
+    /// Whether `f_x` of `mode` is the same at every state and time, i.e. the vector field is
+    /// affine in the state, `f = A x + b(t)` (default `false`). A stride then takes the
+    /// variational matrix of a phase of duration `τ` in this mode as `e^{Aτ}` instead of
+    /// integrating the variational equations (the state alone is integrated): exact, and
+    /// cheaper. A wrong `true` gives wrong Jacobians; [`crate::ad::check_hand_written`]
+    /// compares `f_x` at two states to catch it.
+    fn flow_jacobian_is_constant(&self, _mode: usize) -> bool {
+        false
+    }
     /// Vector field and hand-written `f_x` in one call (so they can share work such as
     /// trigonometric functions); return `false` (default) to fall back to [`HybridModel::flow`]
     /// and [`HybridModel::flow_jacobian`].

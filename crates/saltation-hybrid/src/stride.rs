@@ -17,7 +17,15 @@
 //! `P_x V = E_k Φ_k ⋯ S_1 (Φ_1 V)`, by integrating the variational equations from `V` (they are
 //! linear in `Φ`) and applying each factor to the `c` columns: a shooting method in `r` reduced
 //! coordinates needs `P_x Dχ` only (`c = r` columns instead of `n`).
+//!
+//! In a mode whose flow Jacobian is constant ([`HybridModel::flow_jacobian_is_constant`]:
+//! `f = A x + b(t)`) a phase of duration `τ` has `Φ = e^{Aτ}` exactly: the state is integrated
+//! alone and the carried matrix is multiplied by the exponential at the phase's end
+//! (`constant_jacobian.rs`; [`StrideOptions::exact_affine_phases`]). Such phases run on the state-only integrator, the others on the
+//! variational one; each keeps its own step-size and Zeno history, and the stride's
+//! statistics are their sum.
 
+use crate::constant_jacobian::propagate;
 use crate::error::HybridError;
 use crate::event_loop::{JumpWork, Segment, SegmentEnd};
 use crate::model::HybridModel;
@@ -56,6 +64,11 @@ pub struct StrideOptions {
     /// Whether the variational matrix `Φ` enters the step-size control (default true: the
     /// multipliers are then as accurate as the state).
     pub variational_error_control: bool,
+    /// Whether a phase in a mode with a constant flow Jacobian
+    /// ([`HybridModel::flow_jacobian_is_constant`]) takes its variational matrix as `e^{Aτ}`
+    /// with the state integrated alone (default true); false integrates the variational
+    /// equations there as in any other mode (for comparisons: both step on the same system).
+    pub exact_affine_phases: bool,
     /// Relative transversality `|h_x f⁻| / (|h_x||f⁻|)` below which an event is grazing
     /// (in `[0, 1)`; default 1e-10).
     pub grazing_tol: f64,
@@ -74,6 +87,7 @@ impl Default for StrideOptions {
             events_per_stride: 1,
             t_max: 100.0,
             variational_error_control: true,
+            exact_affine_phases: true,
             grazing_tol: crate::saltation::GRAZING_TOL,
         }
     }
@@ -403,12 +417,15 @@ impl<'a, M: HybridModel + ?Sized> StrideMap<'a, M> {
             self.ws.prepare(c)?;
         }
         let ws = &mut self.ws;
-        let solver = match &mut ws.seeded {
-            _ if !with_jac => &mut ws.plain,
-            _ if c == n => &mut ws.var,
+        // Two integrators: the state alone (no Jacobian, or a mode whose constant `f_x` gives
+        // `Φ = e^{Aτ}`), and the state with its variational matrix.
+        let plain = &mut ws.plain;
+        let var = match &mut ws.seeded {
+            _ if !with_jac || c == n => &mut ws.var,
             Some((_, seeded)) => seeded,
             None => unreachable!("made by prepare"),
         };
+        let (mut plain_used, mut var_used) = (false, false);
         let b = &mut ws.buf;
         b.y[..n].copy_from_slice(x0);
         match seed {
@@ -421,28 +438,30 @@ impl<'a, M: HybridModel + ?Sized> StrideMap<'a, M> {
         let mut events: Vec<EventRecord> = Vec::with_capacity(events_per_stride.min(8));
         let mut time_grads: Vec<Vec<f64>> = Vec::new();
         loop {
-            let first = events.is_empty();
-            let y0 = &b.y[..len];
-            let end = if with_jac {
+            // `Ψ` by the matrix exponential in this phase (the state integrated alone).
+            let exact =
+                with_jac && ws.opts.exact_affine_phases && model.flow_jacobian_is_constant(mode);
+            let t_start = t;
+            let end = if with_jac && !exact {
                 let sys = VariationalFlow::with_columns(model, mode, c);
                 let seg = Segment {
                     model,
                     mode,
                     sys: &sys,
-                    first,
+                    first: !std::mem::replace(&mut var_used, true),
                     grazing_tol,
                 };
-                seg.advance(solver, t, y0, t_max, None, &mut b.jump)
+                seg.advance(var, t, &b.y[..len], t_max, None, &mut b.jump)
             } else {
                 let sys = ModeFlow { model, mode };
                 let seg = Segment {
                     model,
                     mode,
                     sys: &sys,
-                    first,
+                    first: !std::mem::replace(&mut plain_used, true),
                     grazing_tol,
                 };
-                seg.advance(solver, t, y0, t_max, None, &mut b.jump)
+                seg.advance(plain, t, &b.y[..n], t_max, None, &mut b.jump)
             }?;
             let cr = match end {
                 SegmentEnd::TimeReached => {
@@ -457,9 +476,25 @@ impl<'a, M: HybridModel + ?Sized> StrideMap<'a, M> {
             t = cr.t;
             let last = events.len() + 1 == events_per_stride;
             if with_jac {
+                if exact {
+                    let x_start = &b.y[..n];
+                    let psi = &mut b.phi[..n * c];
+                    psi.copy_from_slice(&b.y[n..len]);
+                    propagate(
+                        model,
+                        (mode, t_start, x_start),
+                        t - t_start,
+                        psi,
+                        c,
+                        &mut b.fac,
+                    );
+                    b.y[n..len].copy_from_slice(psi);
+                } else {
+                    b.y[n..len].copy_from_slice(&cr.y_minus[n..len]);
+                }
                 let jump = b.jump.jump();
                 // Ψ (n × c), the Jacobian of the state just before the event (times the seed).
-                let psi = &cr.y_minus[n..len];
+                let psi = &b.y[n..len];
                 // ∂t/∂x₀ = −h_x Ψ / (h_x f⁻).
                 time_grads.push(
                     (0..c)
@@ -496,7 +531,11 @@ impl<'a, M: HybridModel + ?Sized> StrideMap<'a, M> {
             });
             mode = cr.target;
             if last {
-                let stats = solver.stats();
+                let stats = match (plain_used, var_used) {
+                    (true, true) => plain.stats() + var.stats(),
+                    (true, false) => plain.stats(),
+                    _ => var.stats(),
+                };
                 let jacobian = with_jac.then(|| DMatrix::from_row_slice(n, c, &b.y[n..len]));
                 return Ok(StrideResult {
                     x: b.y[..n].to_vec(),

@@ -31,6 +31,9 @@ pub(crate) struct ModeConst {
     /// flow Jacobian `f_x = [[0, I], [∂q̈/∂q, ∂q̈/∂q̇]]` (row-major 2n × 2n), the same at every
     /// state.
     pub(crate) flow_jac: Option<Vec<f64>>,
+    /// With `flow_jac`: the accelerations at `x = 0` (length n). The system is then affine,
+    /// `q̈(x) = q̈(0) + (∂q̈/∂x) x`, and the flow is that product.
+    pub(crate) accel_at_zero: Option<Vec<f64>>,
 }
 
 /// Assembles `K = [[H, Gᵀ], [G, 0]]` (row-major `(n + r)²`) into `k`.
@@ -96,6 +99,7 @@ impl ModeConst {
             inverse_columns,
             drift,
             flow_jac: None,
+            accel_at_zero: None,
         };
         if let (true, Some(Ok(inv)), Some(g)) =
             (sys.forces_are_linear(), &fixed.inverse, &fixed.jac)
@@ -113,7 +117,10 @@ impl ModeConst {
             let (mut rx, mut fx) = (vec![0.0; (n + r) * 2 * n], vec![0.0; 4 * n * n]);
             let k = Factored::Inverse(inv);
             mode.flow_jacobian(&zeros, &zeros, &z, g, k, &mut rx, &mut fx);
+            let mut a0 = vec![0.0; n];
+            mode.solve_constant(&fixed, (inv, g), &zeros, &zeros, &mut a0, None);
             fixed.flow_jac = Some(fx);
+            fixed.accel_at_zero = Some(a0);
         }
         fixed
     }

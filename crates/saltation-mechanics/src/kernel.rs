@@ -96,6 +96,18 @@ impl<S: MechanicalSystem + ?Sized> Mode<'_, S> {
     ) -> Result<(), SingularMatrix> {
         let n = q.len();
         if let Some(fixed) = self.fixed {
+            if let (Some(fx), Some(a0)) = (&fixed.flow_jac, &fixed.accel_at_zero) {
+                // An affine system: q̈ = q̈(0) + (∂q̈/∂q) q + (∂q̈/∂q̇) q̇, rows n.. of the cached
+                // f_x.
+                for (i, (ai, a0)) in a[..n].iter_mut().zip(a0).enumerate() {
+                    let row = &fx[(n + i) * 2 * n..(n + i + 1) * 2 * n];
+                    *ai = a0 + dot(&row[..n], q) + dot(&row[n..], v);
+                }
+                if let Some(jac) = jac {
+                    jac.copy_from_slice(fx);
+                }
+                return Ok(());
+            }
             if let (Some(Ok(inv)), Some(g)) = (&fixed.inverse, &fixed.jac) {
                 self.solve_constant(fixed, (inv, g), q, v, &mut a[..n], jac);
                 return Ok(());
@@ -178,7 +190,7 @@ impl<S: MechanicalSystem + ?Sized> Mode<'_, S> {
     /// of `K⁻¹ [−C; −2ω G q̇ − ω² γ]` (all `n + r`, or the `n` accelerations alone), formed as
     /// `Σ_j b_j (K⁻¹)_{·j}` from the cached columns of `K⁻¹` (the same sums, in the same order,
     /// as the rows' dot products); `f_x` is the cached one when the forces are affine.
-    fn solve_constant(
+    pub(crate) fn solve_constant(
         &self,
         fixed: &ModeConst,
         (inv, g): (&[f64], &[f64]),

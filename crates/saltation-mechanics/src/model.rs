@@ -380,6 +380,13 @@ impl<S: MechanicalSystem> HybridModel for Constrained<S> {
             &crate::AdmissibilityOptions::default(),
         ))
     }
+    /// Constant when the system declares its mass matrix constant and its constraints and
+    /// forces affine (and the mode's saddle-point matrix is regular): the cached `f_x`.
+    fn flow_jacobian_is_constant(&self, mode: usize) -> bool {
+        self.cache
+            .mode(&self.system, ContactSet::from_mode(mode))
+            .is_some_and(|c| c.flow_jac.is_some())
+    }
     /// With a section, the multipliers are those of the map on the constraint manifold.
     fn multipliers_on_section(&self) -> bool {
         self.section.is_some()

@@ -188,6 +188,8 @@ fn constant_structure_hints_change_nothing_but_the_speed() {
         flow_jacobian_ad(&hinted, mode, 0.0, &x, &mut jad);
         assert_close(&ja, &jb, 1e-13, "f_x");
         assert_close(&jb, &jad, 1e-13, "f_x vs AD");
+        // The forces are not affine (`q₁²`): f_x is not constant, hints or not.
+        assert!(!hinted.flow_jacobian_is_constant(mode) && !plain.flow_jacobian_is_constant(mode));
         let (ga, gb) = (plain.guard(mode, 0, &x), hinted.guard(mode, 0, &x));
         assert!(
             (ga - gb).abs() < 1e-12 * (1.0 + ga.abs()),

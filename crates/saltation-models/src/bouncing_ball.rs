@@ -135,6 +135,10 @@ impl HybridModel for BouncingBall {
         out[0] = x[0];
         out[1] = x[1] * -self.params.e;
     }
+    /// Free flight under gravity: `f_x = [[0, 1], [0, 0]]`.
+    fn flow_jacobian_is_constant(&self, _mode: usize) -> bool {
+        true
+    }
     fn flow_jacobian(&self, _mode: usize, _t: f64, _x: &[f64], jac: &mut [f64]) -> bool {
         jac.copy_from_slice(&[0.0, 1.0, 0.0, 0.0]);
         true

@@ -23,3 +23,22 @@ pub struct Stats {
     /// Newton iterations that failed to converge (the step was then retried smaller).
     pub newton_failures: usize,
 }
+
+impl std::ops::Add for Stats {
+    type Output = Stats;
+
+    /// The work of two integrations together (field by field).
+    fn add(self, o: Stats) -> Stats {
+        Stats {
+            rhs_evals: self.rhs_evals + o.rhs_evals,
+            steps: self.steps + o.steps,
+            rejected_steps: self.rejected_steps + o.rejected_steps,
+            events: self.events + o.events,
+            guard_evals: self.guard_evals + o.guard_evals,
+            jacobian_evals: self.jacobian_evals + o.jacobian_evals,
+            lu_decompositions: self.lu_decompositions + o.lu_decompositions,
+            newton_iters: self.newton_iters + o.newton_iters,
+            newton_failures: self.newton_failures + o.newton_failures,
+        }
+    }
+}

@@ -144,6 +144,9 @@ pub(crate) struct Compiled {
     pub chart: Option<ChartProgram>,
     pub outputs: Option<Program>,
     pub autonomous: bool,
+    /// Per mode: whether the vector field is affine in the states with constant coefficients
+    /// ([`saltation_equations::Program::is_affine_in_state`]), so its `f_x` is constant.
+    pub affine: Vec<bool>,
     /// The mode a stride starts in: the target of the section's `after` guard.
     pub section_start: Option<usize>,
     /// The first evaluation of a vector field that gave a non-finite value: mode, time, state
@@ -315,6 +318,7 @@ pub(crate) fn compile_spec(spec: &EquationSpec) -> Result<Compiled, LoadError> {
         flows.push(program(&exprs, &|k| Place::item(&path, k, 0))?);
     }
     let autonomous = flows.iter().all(|p| !p.uses_time());
+    let affine = flows.iter().map(|p| p.is_affine_in_state()).collect();
     let mode_index = |name: &str, place: Place| {
         mode_names
             .iter()
@@ -506,6 +510,7 @@ pub(crate) fn compile_spec(spec: &EquationSpec) -> Result<Compiled, LoadError> {
         chart,
         outputs,
         autonomous,
+        affine,
         section_start,
         non_finite: std::sync::Mutex::new(None),
     })

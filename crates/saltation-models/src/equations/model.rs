@@ -240,6 +240,10 @@ impl HybridModel for EquationModel {
     fn flow<D: Scalar>(&self, mode: usize, t: f64, x: &[D], dx: &mut [D]) {
         self.flow_over(None, mode, t, x, dx);
     }
+    /// Recognised from the compiled vector field (affine in the states, constant coefficients).
+    fn flow_jacobian_is_constant(&self, mode: usize) -> bool {
+        self.compiled.affine.get(mode).copied().unwrap_or(false)
+    }
     fn flow_time_derivative(&self, _mode: usize, _t: f64, _x: &[f64], dfdt: &mut [f64]) -> bool {
         if self.compiled.autonomous {
             dfdt.fill(0.0);

@@ -82,6 +82,10 @@ impl HybridModel for HopperUnconstrained {
             out[3] = x[3] * 0.0;
         }
     }
+    /// Both phases are linear spring-damper motions under gravity.
+    fn flow_jacobian_is_constant(&self, _mode: usize) -> bool {
+        true
+    }
     fn flow_jacobian(&self, mode: usize, _t: f64, _x: &[f64], jac: &mut [f64]) -> bool {
         let p = &self.params;
         let (mu_, ml) = (p.m_upper(), p.m_lower());

@@ -68,16 +68,20 @@ fn stride_options() -> impl Strategy<Value = StrideOptions> {
         float(0.1, 20.0),
         any::<bool>(),
         float(0.0, 1e-6),
+        any::<bool>(),
     )
         .prop_map(
-            |(method, ode, start_mode, events_per_stride, t_max, var, grazing_tol)| StrideOptions {
-                method,
-                ode,
-                start_mode,
-                events_per_stride,
-                t_max,
-                variational_error_control: var,
-                grazing_tol,
+            |(method, ode, start_mode, events_per_stride, t_max, var, grazing_tol, exact)| {
+                StrideOptions {
+                    method,
+                    ode,
+                    start_mode,
+                    events_per_stride,
+                    t_max,
+                    variational_error_control: var,
+                    grazing_tol,
+                    exact_affine_phases: exact,
+                }
             },
         )
 }

@@ -44,6 +44,30 @@ fn cases() -> Vec<Case> {
         )
         .expect(Fails(2, &["atol"])),
         Case::edit(
+            "exact_affine_phases off: the same gait",
+            "hopper_unconstrained.ron",
+            &[("t_max: 20.0", "t_max: 20.0, exact_affine_phases: false")],
+            &["orbit", "--json"],
+        )
+        .expect(Succeeds(&["\"period\":", "\"stable\":"])),
+        Case::edit(
+            "exact_affine_phases not a bool",
+            walker,
+            &[("t_max: 20.0", "t_max: 20.0, exact_affine_phases: 1")],
+            &["orbit"],
+        )
+        .expect(Fails(2, &["simplest_walker.ron:17:", "boolean"])),
+        Case::edit(
+            "variational_error_control not a bool",
+            walker,
+            &[(
+                "t_max: 20.0",
+                "t_max: 20.0, variational_error_control: \"yes\"",
+            )],
+            &["orbit"],
+        )
+        .expect(Fails(2, &["simplest_walker.ron:17:", "boolean"])),
+        Case::edit(
             "start_mode out of range",
             walker,
             &[(
