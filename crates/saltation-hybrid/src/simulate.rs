@@ -240,18 +240,13 @@ fn sampling(opts: &SimulateOptions, t: f64, t_limit: f64, first: bool) -> Sampli
         return Sampling::Times(times);
     }
     match opts.dt {
-        Some(dt) => {
-            // Grid points k·dt in (t, t_limit]; the count is bounded by validation.
-            let k0 = (t / dt).floor() as i64 + 1;
-            let k1 = (t_limit / dt).ceil() as i64;
-            let mut times = vec![t];
-            times.extend(
-                (k0..=k1)
-                    .map(|k| k as f64 * dt)
-                    .filter(|&s| s > t && s <= t_limit),
-            );
-            Sampling::Times(times)
-        }
+        // The segment's start and the grid points k·dt in (t, t_limit], made as the
+        // integration reaches them (a segment usually ends at an event long before t_limit).
+        Some(dt) => Sampling::Grid {
+            start: t,
+            dt,
+            end: t_limit,
+        },
         None => Sampling::Steps,
     }
 }

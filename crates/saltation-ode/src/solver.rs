@@ -203,11 +203,11 @@ impl<M: Stepper> Solver<M> {
 fn record_start(o: &mut Trajectory, t: f64, y: &[f64]) {
     match &o.sampling {
         Sampling::Steps if o.t.last() != Some(&t) => o.push(t, y),
-        Sampling::Times(times) => {
+        Sampling::Times(_) | Sampling::Grid { .. } => {
             let mut hit = false;
             let mut cursor = o.cursor;
-            while cursor < times.len() && times[cursor] <= t {
-                hit |= times[cursor] == t;
+            while let Some(tk) = o.sampling.time(cursor).filter(|&tk| tk <= t) {
+                hit |= tk == t;
                 cursor += 1;
             }
             o.cursor = cursor;
@@ -236,15 +236,10 @@ fn record_step<M: Stepper, S: OdeSystem + ?Sized>(
                 o.push(t1, stepper.y());
             }
         }
-        Sampling::Times(times) => {
+        Sampling::Times(_) | Sampling::Grid { .. } => {
             let end = t1.min(t_cut);
-            let first = o.cursor;
-            let mut last = first;
-            while last < times.len() && times[last] <= end {
-                last += 1;
-            }
             o.dim = n;
-            for &tk in &times[first..last] {
+            while let Some(tk) = o.sampling.time(o.cursor).filter(|&tk| tk <= end) {
                 let row = o.y.len();
                 o.y.resize(row + n, 0.0);
                 if tk == t1 {
@@ -253,8 +248,8 @@ fn record_step<M: Stepper, S: OdeSystem + ?Sized>(
                     stepper.dense(sys, tk, &mut o.y[row..], stats);
                 }
                 o.t.push(tk);
+                o.cursor += 1;
             }
-            o.cursor = last;
         }
     }
 }

@@ -12,6 +12,41 @@ pub enum Sampling {
     Steps,
     /// Exactly these times (ascending), from the method's dense output.
     Times(Vec<f64>),
+    /// `start`, then the grid points `k·dt` in `(start, end]`, from the dense output; made as
+    /// the integration reaches them (an integration that stops early at an event costs only
+    /// the points it passed, however far `end` lies).
+    Grid {
+        /// First time recorded.
+        start: f64,
+        /// Grid spacing (> 0).
+        dt: f64,
+        /// Last time that may be recorded.
+        end: f64,
+    },
+}
+
+impl Sampling {
+    /// The `i`-th time to record, `None` past the last (for [`Sampling::Times`] and
+    /// [`Sampling::Grid`]; `None` for the others).
+    pub fn time(&self, i: usize) -> Option<f64> {
+        match self {
+            Sampling::Times(times) => times.get(i).copied(),
+            &Sampling::Grid { start, dt, end } => {
+                if i == 0 {
+                    return (start <= end).then_some(start);
+                }
+                // The first grid point after `start`; one that rounding puts on `start` (or
+                // within a few ulps of it, `0.3` and `3·0.1`) is `start` itself.
+                let mut k0 = (start / dt).floor() + 1.0;
+                if k0 * dt - start <= 4.0 * f64::EPSILON * start.abs() {
+                    k0 += 1.0;
+                }
+                let s = (k0 + (i - 1) as f64) * dt;
+                (s <= end).then_some(s)
+            }
+            Sampling::None | Sampling::Steps => None,
+        }
+    }
 }
 
 /// Times and states of an integration, row-major (`y[k*dim .. (k+1)*dim]` at `t[k]`).
@@ -62,5 +97,34 @@ impl Trajectory {
         self.dim = y.len();
         self.t.push(t);
         self.y.extend_from_slice(y);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::Sampling;
+
+    fn times(s: &Sampling) -> Vec<f64> {
+        (0..).map_while(|i| s.time(i)).collect()
+    }
+
+    #[test]
+    fn a_grid_is_its_start_then_the_multiples_of_dt_after_it() {
+        let grid = |start, dt, end| times(&Sampling::Grid { start, dt, end });
+        assert_eq!(grid(0.0, 0.25, 1.0), [0.0, 0.25, 0.5, 0.75, 1.0]);
+        assert_eq!(grid(0.1, 0.25, 0.7), [0.1, 0.25, 0.5]);
+        // 0.3/0.1 rounds below 3 and 3·0.1 above 0.3: no second sample at the start.
+        assert_eq!(grid(0.3, 0.1, 0.65), [0.3, 4.0 * 0.1, 5.0 * 0.1, 6.0 * 0.1]);
+        assert_eq!(grid(-0.5, 0.5, 0.4), [-0.5, 0.0]);
+        assert!(grid(2.0, 0.5, 1.0).is_empty());
+        // A far end costs nothing until the points are asked for.
+        let far = Sampling::Grid {
+            start: 0.0,
+            dt: 1e-3,
+            end: 1e12,
+        };
+        assert_eq!(far.time(1_000), Some(1.0));
+        assert_eq!(times(&Sampling::Times(vec![1.0, 2.0])), [1.0, 2.0]);
+        assert!(Sampling::Steps.time(0).is_none());
     }
 }
