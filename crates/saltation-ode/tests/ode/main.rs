@@ -1,8 +1,7 @@
 //! Integration tests of saltation-ode, one module per integrator or concern, built as one test
 //! binary (one link, and one instantiation of the generic solver code, instead of one per file).
 //! The problems with closed forms, the order measurement and the allocation counter they share
-//! are in [`common`]. `tests/sdirk/` (trapezoid, TR-BDF2) is still its own binary: it installs
-//! a global allocator of its own.
+//! are in [`common`].
 
 mod common;
 
@@ -12,4 +11,5 @@ mod bdf;
 mod convergence;
 mod radau5;
 mod rosenbrock23;
+mod sdirk;
 mod stiffness;

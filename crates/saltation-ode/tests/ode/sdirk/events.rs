@@ -2,10 +2,6 @@
 
 use super::*;
 
-pub(crate) fn ground() -> Vec<Event> {
-    vec![Event::new(|_t, y: &[f64]| y[0]).direction(Direction::Falling)]
-}
-
 #[test]
 fn falling_ball_hits_the_ground_at_the_closed_form_time() {
     let g = 9.81;

@@ -22,9 +22,10 @@
 //! - the falling ball through [`Solver`] (event time to 1e-10), and a bouncing one (restarts);
 //! - the bad cases, and that steps do not allocate.
 
+use crate::common::*;
 use saltation_ode::{
-    Atol, Direction, Event, FnSystem, Ivp, Method, OdeError, OdeSystem, Sampling, Solver,
-    SolverOptions, Stats, Stepper, Stop,
+    Atol, FnSystem, Ivp, Method, OdeError, OdeSystem, Sampling, Solver, SolverOptions, Stats,
+    Stepper, Stop,
 };
 use std::f64::consts::SQRT_2;
 
@@ -39,6 +40,3 @@ mod smooth;
 mod stability;
 mod stiff_linear;
 mod variational;
-
-use robertson::*;
-use smooth::*;

@@ -2,37 +2,6 @@
 
 use super::*;
 
-/// `y' = λ y` (scalar, `λ` real) with its exact Jacobian.
-pub(crate) struct Scalar(f64);
-impl OdeSystem for Scalar {
-    fn dim(&self) -> usize {
-        1
-    }
-    fn rhs(&self, _t: f64, y: &[f64], dy: &mut [f64]) {
-        dy[0] = self.0 * y[0];
-    }
-    fn jacobian(&self, _t: f64, _y: &[f64], j: &mut [f64]) -> bool {
-        j[0] = self.0;
-        true
-    }
-}
-
-/// `x' = ω v`, `v' = −ω x`: eigenvalues `±iω`, and the norm scales by `|R(iωh)|` per step.
-pub(crate) struct Oscillator(f64);
-impl OdeSystem for Oscillator {
-    fn dim(&self) -> usize {
-        2
-    }
-    fn rhs(&self, _t: f64, y: &[f64], dy: &mut [f64]) {
-        dy[0] = self.0 * y[1];
-        dy[1] = -self.0 * y[0];
-    }
-    fn jacobian(&self, _t: f64, _y: &[f64], j: &mut [f64]) -> bool {
-        j.copy_from_slice(&[0.0, self.0, -self.0, 0.0]);
-        true
-    }
-}
-
 /// The published `R(z)` at a complex `z`, as `(re, im)`.
 pub(crate) fn published_r(method: Method, z: (f64, f64)) -> (f64, f64) {
     let div = |a: (f64, f64), b: (f64, f64)| {
