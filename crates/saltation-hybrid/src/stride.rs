@@ -21,9 +21,9 @@
 //! In a mode whose flow Jacobian is constant ([`HybridModel::flow_jacobian_is_constant`]:
 //! `f = A x + b(t)`) a phase of duration `τ` has `Φ = e^{Aτ}` exactly: the state is integrated
 //! alone and the carried matrix is multiplied by the exponential at the phase's end
-//! (`constant_jacobian.rs`; [`StrideOptions::exact_affine_phases`]). Such phases run on the state-only integrator, the others on the
-//! variational one; each keeps its own step-size and Zeno history, and the stride's
-//! statistics are their sum.
+//! (`constant_jacobian.rs`; [`StrideOptions::exact_affine_phases`]). Such phases run on the
+//! state-only integrator, the others on the variational one; each keeps its own step-size and
+//! Zeno history, and the stride's statistics are their sum.
 
 use crate::constant_jacobian::propagate;
 use crate::error::HybridError;
@@ -476,10 +476,10 @@ impl<'a, M: HybridModel + ?Sized> StrideMap<'a, M> {
             t = cr.t;
             let last = events.len() + 1 == events_per_stride;
             if with_jac {
-                if exact {
-                    let x_start = &b.y[..n];
-                    let psi = &mut b.phi[..n * c];
-                    psi.copy_from_slice(&b.y[n..len]);
+                // Ψ (n × c), the Jacobian of the state just before the event (times the seed):
+                // the carried matrix times e^{Aτ}, or the integrated one.
+                let psi: &[f64] = if exact {
+                    let (x_start, psi) = b.y[..len].split_at_mut(n);
                     propagate(
                         model,
                         (mode, t_start, x_start),
@@ -488,13 +488,11 @@ impl<'a, M: HybridModel + ?Sized> StrideMap<'a, M> {
                         c,
                         &mut b.fac,
                     );
-                    b.y[n..len].copy_from_slice(psi);
+                    psi
                 } else {
-                    b.y[n..len].copy_from_slice(&cr.y_minus[n..len]);
-                }
+                    &cr.y_minus[n..len]
+                };
                 let jump = b.jump.jump();
-                // Ψ (n × c), the Jacobian of the state just before the event (times the seed).
-                let psi = &b.y[n..len];
                 // ∂t/∂x₀ = −h_x Ψ / (h_x f⁻).
                 time_grads.push(
                     (0..c)
