@@ -4,7 +4,8 @@
 //! `k`-fold stride map). `F_u` is exact (variational equations + saltation). `F_p` is exact
 //! when the family names the model's parameter ([`ModelFamily::param_index`]) and the model
 //! gives its dependence on it ([`HybridModel::param_derivatives`]): one stride of the state
-//! augmented with `p` ([`ParamAugmented`]) gives `[F_u, F_p]` together. Otherwise
+//! augmented with `p` ([`ParamAugmented`]), its variational equations seeded with the chart's
+//! parameter column only, gives `F_p` beside the model's own stride for `F` and `F_u`. Otherwise
 //! `F_p = (F(u, p + h) − F(u, p − h)) / 2h` by central differences (two strides without
 //! Jacobian). The time `T_j(u, p)` of event `j` of the stride has the exact gradient
 //! `∂T_j/∂u = ∇_x t_j · Dχ` from the stride map, and `∂T_j/∂p` from the augmented stride or the
@@ -125,14 +126,34 @@ impl<'a, F: ModelFamily> Evaluator<'a, F> {
 
     pub fn eval(&self, u: &[f64], p: f64, with_fp: bool) -> Result<Eval, ContinuationError> {
         let model = self.family.model_at(p)?;
+        let mut e = self.eval_plain(&model, u)?;
         if with_fp {
             let exact = self.family.param_index();
-            if let Some(aug) = exact.and_then(|k| ParamAugmented::new(&model, k)) {
-                return self.eval_augmented(&model, &aug, u, p);
-            }
+            let (fp, tp) = match exact.and_then(|k| ParamAugmented::new(&model, k)) {
+                Some(aug) => self.param_derivative(&model, &aug, u, p)?,
+                None => {
+                    let h = self.opts.fd_param_step * p.abs().max(1.0);
+                    let (fa, ta) = self.side(u, p + h)?;
+                    let (fb, tb) = self.side(u, p - h)?;
+                    let tp = ta
+                        .iter()
+                        .zip(&tb)
+                        .map(|(a, b)| (a - b) / (2.0 * h))
+                        .collect();
+                    ((fa - fb) / (2.0 * h), tp)
+                }
+            };
+            e.fp = Some(fp);
+            e.tp = Some(tp);
         }
+        Ok(e)
+    }
+
+    /// `F`, `F_u`, the stride and (where the branch is parametrised by an event time) the
+    /// event-time gradients in `u`, from one stride of the model at its own parameter value.
+    fn eval_plain<M: HybridModel>(&self, model: &M, u: &[f64]) -> Result<Eval, ContinuationError> {
         let (n, r) = (model.dim(), model.reduced_dim());
-        let (f, fu, stride) = self.with_plain_map(&model, |map| Ok(reduced_residual(map, u)?))?;
+        let (f, fu, stride) = self.with_plain_map(model, |map| Ok(reduced_residual(map, u)?))?;
         // Event-time gradients in u only where the branch is parametrised by an event time.
         let tu = if matches!(self.opts.predictor, Predictor::EventTime { .. }) {
             let mut dchi = vec![0.0; n * r];
@@ -146,78 +167,48 @@ impl<'a, F: ModelFamily> Evaluator<'a, F> {
         } else {
             Vec::new()
         };
-        let (fp, tp) = if with_fp {
-            let h = self.opts.fd_param_step * p.abs().max(1.0);
-            let (fa, ta) = self.side(u, p + h)?;
-            let (fb, tb) = self.side(u, p - h)?;
-            let tp = ta
-                .iter()
-                .zip(&tb)
-                .map(|(a, b)| (a - b) / (2.0 * h))
-                .collect();
-            (Some((fa - fb) / (2.0 * h)), Some(tp))
-        } else {
-            (None, None)
-        };
         Ok(Eval {
             f,
             fu,
-            fp,
+            fp: None,
             tu,
-            tp,
+            tp: None,
             stride,
         })
     }
 
-    /// [`Evaluator::eval`] with exact `F_p`: one stride of the augmented state `(x, p)`, whose
-    /// reduced Jacobian is `[[F_u, F_p], [0, 0]]` (plus the identity's last row) and whose
-    /// event-time gradients `∇ t_j · Dχ̃` are `(∂T_j/∂u, ∂T_j/∂p)`.
-    fn eval_augmented<M: HybridModel>(
+    /// Exact `F_p` and `∂T_j/∂p`: one stride of the augmented state `(x, p)` whose variational
+    /// equations carry the single column `∂χ̃/∂p = (∂χ/∂p, 1)` (the chart's parameter column),
+    /// so that it returns `w = P̃_y ∂χ̃/∂p = (∂P/∂p along the section, 1)`; then
+    /// `F_p = Dπ · w[..n]`, and the event-time gradients in that direction are `∂T_j/∂p`.
+    fn param_derivative<M: HybridModel>(
         &self,
         model: &M,
         aug: &ParamAugmented<'_, M>,
         u: &[f64],
         p: f64,
-    ) -> Result<Eval, ContinuationError> {
+    ) -> Result<(DVector<f64>, Vec<f64>), ContinuationError> {
         let (n, r) = (model.dim(), model.reduced_dim());
         let mut ua = u.to_vec();
         ua.push(p);
-        let opts = || ParamAugmented::<M>::stride_options(&self.stride);
-        let (fa, ja, mut stride) = Self::with_map(&self.augmented, opts, aug, |map| {
-            Ok(reduced_residual(map, &ua)?)
-        })?;
+        let mut xa = vec![0.0; n + 1];
+        aug.chart(&ua, &mut xa);
         let mut dchi = vec![0.0; (n + 1) * (r + 1)];
         aug.chart_jacobian(&ua, &mut dchi);
-        let dchi = DMatrix::from_row_slice(n + 1, r + 1, &dchi);
-        let grads: Vec<DVector<f64>> = stride
-            .event_time_gradients
-            .iter()
-            .map(|g| dchi.tr_mul(&DVector::from_column_slice(g)))
-            .collect();
-        let tu = if matches!(self.opts.predictor, Predictor::EventTime { .. }) {
-            grads.iter().map(|g| g.rows(0, r).into_owned()).collect()
-        } else {
-            Vec::new()
-        };
-        let tp = grads.iter().map(|g| g[r]).collect();
-        // The stride as the model's own: the parameter component dropped.
-        stride.x.truncate(n);
-        for e in &mut stride.events {
-            e.x_minus.truncate(n);
-            e.x_plus.truncate(n);
-        }
-        for g in &mut stride.event_time_gradients {
-            g.truncate(n);
-        }
-        stride.jacobian = stride.jacobian.map(|j| j.view((0, 0), (n, n)).into_owned());
-        Ok(Eval {
-            f: fa.rows(0, r).into_owned(),
-            fu: ja.view((0, 0), (r, r)).into_owned(),
-            fp: Some(ja.view((0, r), (r, 1)).column(0).into_owned()),
-            tu,
-            tp: Some(tp),
-            stride,
-        })
+        let seed: Vec<f64> = dchi.iter().skip(r).step_by(r + 1).copied().collect();
+        let opts = || ParamAugmented::<M>::stride_options(&self.stride);
+        let res = Self::with_map(&self.augmented, opts, aug, |map| {
+            Ok(map.eval_seeded(&xa, JacobianKind::StrideMap, &seed, 1)?)
+        })?;
+        let w = res
+            .jacobian
+            .as_ref()
+            .ok_or(ContinuationError::Singular { p })?;
+        let mut dpi = vec![0.0; r * n];
+        model.project_jacobian(&res.x[..n], &mut dpi);
+        let fp = DMatrix::from_row_slice(r, n, &dpi) * w.view((0, 0), (n, 1));
+        let tp = res.event_time_gradients.iter().map(|g| g[0]).collect();
+        Ok((fp.column(0).into_owned(), tp))
     }
 
     /// `π(P_q(χ(u)))` and the event times at parameter `q` (a stride without Jacobian).

@@ -45,7 +45,7 @@ pub use guard::Guard;
 pub use guards::ModeGuards;
 pub use model::{identity, GuardInfo, HybridModel, Scalar};
 pub use param_augmented::ParamAugmented;
-pub use params::{check_range, get_param, param_index, with_param, ParamError};
+pub use params::{check_range, get_param, param_index, param_scalars, with_param, ParamError};
 pub use simulate::{simulate, SimulateOptions, Trace, MAX_SAMPLES, MAX_STRIDES};
 pub use stride::{
     EventRecord, JacobianKind, StrideMap, StrideOptions, StrideResult, StrideWorkspace,

@@ -259,6 +259,19 @@ pub trait HybridModel {
     ) {
         self.flow(mode, t, x, dx)
     }
+    /// Hand-written `∂f/∂p` of `mode` for parameter `k` at its current value, at `(t, x)`,
+    /// into `dfdp` (length n); `false` (default) when not given: [`crate::ParamAugmented`]
+    /// then takes it from one `Dual64` pass of [`HybridModel::flow_with_param`].
+    fn flow_param_derivative(
+        &self,
+        _k: usize,
+        _mode: usize,
+        _t: f64,
+        _x: &[f64],
+        _dfdp: &mut [f64],
+    ) -> bool {
+        false
+    }
     /// The guard `h_{m,j}(x; p)` with parameter `k` as the scalar `p` (default: ignores `p`).
     fn guard_with_param<D: Scalar>(&self, _k: usize, _p: D, mode: usize, j: usize, x: &[D]) -> D {
         self.guard(mode, j, x)

@@ -18,7 +18,11 @@
 use crate::guard::Guard;
 use crate::model::{GuardInfo, HybridModel, Scalar};
 use crate::stride::StrideOptions;
+use num_dual::Dual64;
 use saltation_ode::Atol;
+
+/// `f_x` and `f_p` of up to this many entries in all live on the stack.
+const SMALL: usize = 96;
 
 /// Model `M` with its parameter `k` appended to the state as `x[n]` (constant along the flow,
 /// kept by every reset).
@@ -38,6 +42,13 @@ impl<'a, M: HybridModel + ?Sized> ParamAugmented<'a, M> {
             k,
             n: model.dim(),
         })
+    }
+
+    /// Whether `p` is the model's own value of the parameter: the augmented functions then
+    /// evaluate as the model's own ones (`f(x; p) = f(x)`), which may be cheaper (cached
+    /// pieces, a hand-written `f_x`).
+    fn own_value(&self, p: f64) -> bool {
+        self.model.param_value(self.k) == Some(p)
     }
 
     /// The model's own stride options made to fit the augmented state: a vector `atol` gets one
@@ -68,16 +79,71 @@ impl<M: HybridModel + ?Sized> HybridModel for ParamAugmented<'_, M> {
     }
     fn flow<D: Scalar>(&self, mode: usize, t: f64, x: &[D], dx: &mut [D]) {
         let n = self.n;
-        self.model
-            .flow_with_param(self.k, x[n], mode, t, &x[..n], &mut dx[..n]);
+        if D::NDERIV == 0 && self.own_value(x[n].re()) {
+            self.model.flow(mode, t, &x[..n], &mut dx[..n]);
+        } else {
+            self.model
+                .flow_with_param(self.k, x[n], mode, t, &x[..n], &mut dx[..n]);
+        }
         dx[n] = D::from(0.0);
+    }
+    /// `[[f_x, f_p], [0, 0]]` from the model's hand-written `f_x` and its hand-written `f_p`
+    /// ([`HybridModel::flow_param_derivative`]) or one `Dual64` pass in `p`, when the model
+    /// writes `f_x` and `p` is its own value; otherwise `false`, and
+    /// automatic differentiation in all `n + 1` directions.
+    fn flow_and_jacobian(
+        &self,
+        mode: usize,
+        t: f64,
+        y: &[f64],
+        dy: &mut [f64],
+        jac: &mut [f64],
+    ) -> bool {
+        let (n, p) = (self.n, y[self.n]);
+        if !self.own_value(p) {
+            return false;
+        }
+        let (x, dx) = (&y[..n], &mut dy[..n]);
+        // f_x and f_p on the stack for small systems (this runs at every integration stage).
+        let (mut small, mut heap) = ([0.0; SMALL], Vec::new());
+        let buf: &mut [f64] = if n * n + n <= SMALL {
+            &mut small[..n * n + n]
+        } else {
+            heap.resize(n * n + n, 0.0);
+            &mut heap
+        };
+        let (fx, fp) = buf.split_at_mut(n * n);
+        if !self.model.flow_and_jacobian(mode, t, x, dx, fx) {
+            if !self.model.flow_jacobian(mode, t, x, fx) {
+                return false;
+            }
+            self.model.flow(mode, t, x, dx);
+        }
+        if !self.model.flow_param_derivative(self.k, mode, t, x, fp) {
+            let xd: Vec<Dual64> = x.iter().map(|&v| Dual64::from_re(v)).collect();
+            let mut fd = vec![Dual64::from_re(0.0); n];
+            self.model
+                .flow_with_param(self.k, Dual64::new(p, 1.0), mode, t, &xd, &mut fd);
+            fp.iter_mut().zip(&fd).for_each(|(a, f)| *a = f.eps);
+        }
+        let m = n + 1;
+        for (i, (row, f)) in jac.chunks_exact_mut(m).zip(fp.iter()).enumerate() {
+            row[..n].copy_from_slice(&fx[i * n..(i + 1) * n]);
+            row[n] = *f;
+        }
+        jac[n * m..].fill(0.0);
+        dy[n] = 0.0;
+        true
     }
     fn guards(&self, mode: usize) -> usize {
         self.model.guards(mode)
     }
     fn guard<D: Scalar>(&self, mode: usize, j: usize, x: &[D]) -> D {
-        self.model
-            .guard_with_param(self.k, x[self.n], mode, j, &x[..self.n])
+        let n = self.n;
+        if D::NDERIV == 0 && self.own_value(x[n].re()) {
+            return self.model.guard(mode, j, &x[..n]);
+        }
+        self.model.guard_with_param(self.k, x[n], mode, j, &x[..n])
     }
     /// The model's guard without its condition, which is typed by the model:
     /// [`HybridModel::guard_enabled`] forwards instead.
@@ -101,8 +167,12 @@ impl<M: HybridModel + ?Sized> HybridModel for ParamAugmented<'_, M> {
     }
     fn reset<D: Scalar>(&self, mode: usize, j: usize, x: &[D], out: &mut [D]) {
         let n = self.n;
-        self.model
-            .reset_with_param(self.k, x[n], mode, j, &x[..n], &mut out[..n]);
+        if D::NDERIV == 0 && self.own_value(x[n].re()) {
+            self.model.reset(mode, j, &x[..n], &mut out[..n]);
+        } else {
+            self.model
+                .reset_with_param(self.k, x[n], mode, j, &x[..n], &mut out[..n]);
+        }
         out[n] = x[n];
     }
     fn flow_time_derivative(&self, mode: usize, t: f64, x: &[f64], dfdt: &mut [f64]) -> bool {

@@ -3,7 +3,7 @@
 //! these helpers address it by name, for RON model files, the CLI's `--set name=value` and
 //! continuation. An unknown name is a typed error listing the valid names.
 
-use crate::HybridModel;
+use crate::{HybridModel, Scalar};
 use thiserror::Error;
 
 /// A parameter could not be read or set.
@@ -139,6 +139,23 @@ pub fn with_param<M: HybridModel + Clone>(
     let mut m = model.clone();
     m.set_param_value(k, value)?;
     Ok(m)
+}
+
+/// The parameter values `values` as scalars, with entry `k` replaced by `p` when `with` is
+/// `Some((k, p))`: a model's parameter set for its `*_with_param` functions
+/// ([`HybridModel::flow_with_param`]), so that one generic function serves both the plain
+/// evaluation (`with = None`) and the derivative in any one parameter.
+pub fn param_scalars<D: Scalar, const N: usize>(
+    values: [f64; N],
+    with: Option<(usize, D)>,
+) -> [D; N] {
+    let mut out = values.map(D::from);
+    if let Some((k, p)) = with {
+        if let Some(slot) = out.get_mut(k) {
+            *slot = p;
+        }
+    }
+    out
 }
 
 /// Implements [`HybridModel::param_names`], [`HybridModel::param_value`] and

@@ -126,6 +126,30 @@ impl ModeConst {
     }
 }
 
+/// The parameter derivative of an affine mode's accelerations, affine in the state as well:
+/// with `q̈(x; p) = A(p) x + a(p)`, `∂q̈/∂p = A'(p) x + a'(p)`.
+#[derive(Debug, Clone)]
+pub(crate) struct ParamFlow {
+    /// `∂q̈/∂p` at `x = 0` (length n).
+    pub(crate) at_zero: Vec<f64>,
+    /// `∂(∂q̈/∂p)/∂x` (row-major n × 2n).
+    pub(crate) jac: Vec<f64>,
+}
+
+impl ParamFlow {
+    /// `∂q̈/∂p` at `x = [q, q̇]` into `out` (length n).
+    pub(crate) fn eval(&self, x: &[f64], out: &mut [f64]) {
+        let n2 = x.len();
+        for ((o, a0), row) in out
+            .iter_mut()
+            .zip(&self.at_zero)
+            .zip(self.jac.chunks_exact(n2))
+        {
+            *o = a0 + row.iter().zip(x).map(|(a, b)| a * b).sum::<f64>();
+        }
+    }
+}
+
 /// The constant pieces of a model, filled per mode on first use.
 #[derive(Clone, Default)]
 pub(crate) struct Cache {
@@ -134,6 +158,10 @@ pub(crate) struct Cache {
     /// Baumgarte rate `ω` of the model.
     omega: f64,
     modes: Vec<OnceLock<ModeConst>>,
+    /// Number of parameters of the system.
+    params: usize,
+    /// Per mode and parameter (`mode · params + k`), [`ParamFlow`] of an affine mode.
+    param_flows: Vec<OnceLock<Option<ParamFlow>>>,
 }
 
 impl Cache {
@@ -146,10 +174,64 @@ impl Cache {
             sys.mass_matrix(&vec![0.0; n], &mut h);
             h
         });
-        let modes = (0..1usize << sys.contact_count())
-            .map(|_| OnceLock::new())
-            .collect();
-        Self { mass, omega, modes }
+        let count = 1usize << sys.contact_count();
+        let modes = (0..count).map(|_| OnceLock::new()).collect();
+        let params = sys.param_names().len();
+        let param_flows = (0..count * params).map(|_| OnceLock::new()).collect();
+        Self {
+            mass,
+            omega,
+            modes,
+            params,
+            param_flows,
+        }
+    }
+
+    /// [`ParamFlow`] of parameter `k` (at its own value `p`) in contact mode `closed`, when the
+    /// mode's flow is affine (its `f_x` is cached); found from `2n + 1` evaluations of the
+    /// implicit derivative (at `x = 0` and at each unit vector: exact for an affine function,
+    /// up to rounding). `None` otherwise, or when the saddle-point matrix is singular.
+    pub(crate) fn param_flow<S: MechanicalSystem + ?Sized>(
+        &self,
+        sys: &S,
+        closed: ContactSet,
+        (k, p): (usize, f64),
+    ) -> Option<&ParamFlow> {
+        if k >= self.params {
+            return None;
+        }
+        let fixed = self.mode(sys, closed)?;
+        fixed.flow_jac.as_ref()?;
+        let cell = self.param_flows.get(closed.mode() * self.params + k)?;
+        cell.get_or_init(|| {
+            let mode = Mode {
+                sys,
+                closed,
+                omega: self.omega,
+                mass: self.mass.as_deref(),
+                fixed: Some(fixed),
+            };
+            let (n, r) = (sys.dofs(), fixed.r);
+            let mut x = vec![0.0; 2 * n];
+            let mut dz = vec![0.0; n + r];
+            let mut at = |x: &[f64]| -> Option<Vec<f64>> {
+                let (q, v) = x.split_at(n);
+                mode.param_derivative((k, p), q, v, &mut dz).ok()?;
+                Some(dz[..n].to_vec())
+            };
+            let at_zero = at(&x)?;
+            let mut jac = vec![0.0; n * 2 * n];
+            for j in 0..2 * n {
+                x[j] = 1.0;
+                let col = at(&x)?;
+                x[j] = 0.0;
+                for i in 0..n {
+                    jac[i * 2 * n + j] = col[i] - at_zero[i];
+                }
+            }
+            Some(ParamFlow { at_zero, jac })
+        })
+        .as_ref()
     }
 
     /// The constant pieces of contact mode `closed` (`None` for a mode the system does not

@@ -2,7 +2,7 @@
 //! differentiation: `γ(q)`, its Jacobian `G = γ_q`, the rate `G q̇` and the convective term
 //! `γ̇_q q̇ = q̇ᵀ γ_qq q̇` (one second-order dual pass along `q̇`).
 
-use crate::system::{ContactSet, MechanicalSystem};
+use crate::system::{self, lift, ContactSet, MechanicalSystem, ParamArg};
 use crate::work::with_buffer;
 use num_dual::{Dual, Dual2};
 use saltation_hybrid::Scalar;
@@ -30,10 +30,21 @@ pub fn active_constraints<S: MechanicalSystem + ?Sized, E: Scalar>(
     q: &[E],
     out: &mut [E],
 ) {
+    active_constraints_with(sys, None, closed, q, out)
+}
+
+/// [`active_constraints`] with a parameter given as a scalar.
+pub(crate) fn active_constraints_with<S: MechanicalSystem + ?Sized, E: Scalar>(
+    sys: &S,
+    param: ParamArg<E>,
+    closed: ContactSet,
+    q: &[E],
+    out: &mut [E],
+) {
     let h = sys.bilateral_count();
-    sys.bilateral(q, &mut out[..h]);
+    system::bilateral(sys, param, q, &mut out[..h]);
     for (k, i) in closed.iter(sys.contact_count()).enumerate() {
-        out[h + k] = sys.gap(i, q);
+        out[h + k] = system::gap(sys, param, i, q);
     }
 }
 
@@ -65,6 +76,17 @@ pub fn constraint_terms<S: MechanicalSystem + ?Sized, D: Scalar>(
     q: &[D],
     qd: &[D],
 ) -> ConstraintTerms<D> {
+    constraint_terms_with(sys, None, closed, q, qd)
+}
+
+/// [`constraint_terms`] with a parameter given as a scalar.
+pub(crate) fn constraint_terms_with<S: MechanicalSystem + ?Sized, D: Scalar>(
+    sys: &S,
+    param: ParamArg<D>,
+    closed: ContactSet,
+    q: &[D],
+    qd: &[D],
+) -> ConstraintTerms<D> {
     let (n, r) = (q.len(), active_count(sys, closed));
     let zero = D::zero();
     let mut t = ConstraintTerms {
@@ -79,7 +101,7 @@ pub fn constraint_terms<S: MechanicalSystem + ?Sized, D: Scalar>(
         rate: &mut t.rate,
         convective: &mut t.convective,
     };
-    constraint_terms_into(sys, closed, q, qd, out);
+    constraint_terms_into(sys, param, closed, q, qd, out);
     t
 }
 
@@ -89,6 +111,7 @@ pub fn constraint_terms<S: MechanicalSystem + ?Sized, D: Scalar>(
 /// `q̇ᵀ γ_qq q̇` at once.
 pub(crate) fn constraint_terms_into<S: MechanicalSystem + ?Sized, D: Scalar>(
     sys: &S,
+    param: ParamArg<D>,
     closed: ContactSet,
     q: &[D],
     qd: &[D],
@@ -104,10 +127,11 @@ pub(crate) fn constraint_terms_into<S: MechanicalSystem + ?Sized, D: Scalar>(
         for (e, &v) in qe.iter_mut().zip(q) {
             *e = Dual::new(v, zero);
         }
+        let pe = lift(param, |p| Dual::new(p, zero));
         with_buffer(d0, r, |out| {
             for j in 0..n {
                 qe[j].eps = one;
-                active_constraints(sys, closed, qe, out);
+                active_constraints_with(sys, pe, closed, qe, out);
                 qe[j].eps = zero;
                 for (row, o) in out.iter().enumerate() {
                     t.jac[row * n + j] = o.eps;
@@ -120,8 +144,9 @@ pub(crate) fn constraint_terms_into<S: MechanicalSystem + ?Sized, D: Scalar>(
         for ((e, &v), &w) in q2.iter_mut().zip(q).zip(qd) {
             *e = Dual2::new(v, w, zero);
         }
+        let p2 = lift(param, |p| Dual2::new(p, zero, zero));
         with_buffer(d2, r, |out| {
-            active_constraints(sys, closed, q2, out);
+            active_constraints_with(sys, p2, closed, q2, out);
             for (k, o) in out.iter().enumerate() {
                 t.gamma[k] = o.re;
                 t.rate[k] = o.v1;

@@ -102,7 +102,7 @@ impl<S: MechanicalSystem + ?Sized> Mode<'_, S> {
                     rate: &mut *rate,
                     convective: &mut *convective,
                 };
-                constraint_terms_into(self.sys, self.closed, q, v, t);
+                constraint_terms_into(self.sys, None, self.closed, q, v, t);
                 for (i, t) in top.iter_mut().enumerate() {
                     *t += (0..r).fold(X::zero(), |s, k| s + g[k * n + i] * lam[k]);
                 }

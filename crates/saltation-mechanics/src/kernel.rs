@@ -9,10 +9,13 @@
 //! arithmetic.
 
 use crate::cache::{assemble, ModeConst};
-use crate::constraints::{active_constraints, active_count, constraint_terms_into, TermsMut};
+use crate::constraints::{
+    active_constraints, active_constraints_with, active_count, constraint_terms_into, TermsMut,
+};
 use crate::lu::{apply, factor, solve};
-use crate::system::{ContactSet, MechanicalSystem};
+use crate::system::{self, ContactSet, MechanicalSystem, ParamArg};
 use crate::work::{split, with_buffer, with_scratch};
+use num_dual::Dual64;
 use saltation_hybrid::{Scalar, SingularMatrix};
 
 /// One contact mode of a system, with whatever is constant in it.
@@ -55,7 +58,19 @@ pub(crate) enum Rhs {
     Impact,
 }
 
-impl<S: MechanicalSystem + ?Sized> Mode<'_, S> {
+impl<'a, S: MechanicalSystem + ?Sized> Mode<'a, S> {
+    /// Contact mode `closed` of `sys` with nothing cached: every piece is evaluated at the
+    /// state (and at a parameter given as a scalar).
+    pub(crate) fn uncached(sys: &'a S, closed: ContactSet, omega: f64) -> Self {
+        Mode {
+            sys,
+            closed,
+            omega,
+            mass: None,
+            fixed: None,
+        }
+    }
+
     /// Number of active constraints `r`.
     pub(crate) fn active(&self) -> usize {
         self.fixed
@@ -69,18 +84,18 @@ impl<S: MechanicalSystem + ?Sized> Mode<'_, S> {
 
     /// `γ`, `G`, `G q̇` and `q̇ᵀγ_qq q̇` at `(q, q̇)` into `t` (with affine constraints, `G` is
     /// the cached one and is not written).
-    fn terms<D: Scalar>(&self, q: &[D], v: &[D], t: TermsMut<'_, D>) {
+    fn terms<D: Scalar>(&self, param: ParamArg<D>, q: &[D], v: &[D], t: TermsMut<'_, D>) {
         let n = q.len();
         match self.fixed_jac() {
             Some(g) => {
                 t.gamma.fill(D::zero());
-                active_constraints(self.sys, self.closed, q, t.gamma);
+                active_constraints_with(self.sys, param, self.closed, q, t.gamma);
                 for (k, rate) in t.rate.iter_mut().enumerate() {
                     *rate = dot(&g[k * n..(k + 1) * n], v);
                 }
                 t.convective.fill(D::zero());
             }
-            None => constraint_terms_into(self.sys, self.closed, q, v, t),
+            None => constraint_terms_into(self.sys, param, self.closed, q, v, t),
         }
     }
 
@@ -155,6 +170,7 @@ impl<S: MechanicalSystem + ?Sized> Mode<'_, S> {
                 }
             };
             self.terms(
+                None,
                 q,
                 v,
                 TermsMut {
@@ -241,25 +257,23 @@ impl<S: MechanicalSystem + ?Sized> Mode<'_, S> {
         }
     }
 
-    /// `z = K⁻¹ b` in any scalar `D` (allocates; for automatic differentiation and the
-    /// impact). `K`'s real part is factored in `f64`; `z₁ = K₀⁻¹ b`, then `D::NDERIV` steps of
-    /// `z ← z + K₀⁻¹ (b − K z)`: the error of `z₁` has no real part and each step raises its
-    /// order in the derivative parts by one, so the derivatives up to `D`'s order are exact
-    /// (the scheme of num-dual's implicit derivatives).
-    pub(crate) fn solve_dual<D: Scalar>(
+    /// `H`, `G` and the right-hand side `b` of the saddle-point system in any scalar `D` at
+    /// `(q, q̇)` (at `param` if given) into the workspace `w` (length
+    /// `n² + rn + 3r + m`, `m = n + r`); returns the slices `[h, g, b]`.
+    fn pieces<'w, D: Scalar>(
         &self,
+        param: ParamArg<D>,
         q: &[D],
         v: &[D],
         rhs: Rhs,
-    ) -> Result<Vec<D>, SingularMatrix> {
+        w: &'w mut [D],
+    ) -> [&'w mut [D]; 3] {
         let (n, r) = (q.len(), self.active());
         let m = n + r;
-        let mut w = vec![D::zero(); n * n + r * n + 3 * r + 3 * m];
-        let [h, g, gamma, rate, convective, b, z, res] =
-            split(&mut w, [n * n, r * n, r, r, r, m, m, m]);
+        let [h, g, gamma, rate, convective, b] = split(w, [n * n, r * n, r, r, r, m]);
         match self.mass {
             Some(hc) => h.iter_mut().zip(hc).for_each(|(a, &c)| *a = D::from(c)),
-            None => self.sys.mass_matrix(q, h),
+            None => system::mass_matrix(self.sys, param, q, h),
         }
         let t = TermsMut {
             gamma: &mut *gamma,
@@ -267,13 +281,13 @@ impl<S: MechanicalSystem + ?Sized> Mode<'_, S> {
             rate: &mut *rate,
             convective: &mut *convective,
         };
-        self.terms(q, v, t);
+        self.terms(param, q, v, t);
         if let Some(gc) = self.fixed_jac() {
             g.iter_mut().zip(gc).for_each(|(a, &c)| *a = D::from(c));
         }
         match rhs {
             Rhs::Accelerations => {
-                self.sys.forces(self.closed, q, v, &mut b[..n]);
+                system::forces(self.sys, param, self.closed, q, v, &mut b[..n]);
                 let (w1, w2) = (2.0 * self.omega, self.omega * self.omega);
                 for c in &mut b[..n] {
                     *c = -*c;
@@ -288,37 +302,129 @@ impl<S: MechanicalSystem + ?Sized> Mode<'_, S> {
                 }
             }
         }
-        let cached = self.fixed.and_then(|f| f.inverse.as_ref());
+        [h, g, b]
+    }
+
+    /// Workspace length of [`Mode::pieces`].
+    fn pieces_len(&self, n: usize) -> usize {
+        let r = self.active();
+        n * n + r * n + 3 * r + n + r
+    }
+
+    /// The real factors of `K`: the cached inverse, or `K` assembled from the real parts of
+    /// `h` and `g` and factored into `kw`, `piv`.
+    fn factored<'k, D: Scalar>(
+        &'k self,
+        (h, g): (&[D], &[D]),
+        n: usize,
+        kw: &'k mut [f64],
+        piv: &'k mut [usize],
+    ) -> Result<Factored<'k>, SingularMatrix> {
+        let r = self.active();
+        match self.fixed.and_then(|f| f.inverse.as_ref()) {
+            Some(Ok(inv)) => Ok(Factored::Inverse(inv)),
+            Some(Err(e)) => Err(*e),
+            None => {
+                let hr: Vec<f64> = h.iter().map(|x| x.re()).collect();
+                let gr: Vec<f64> = g.iter().map(|x| x.re()).collect();
+                assemble(&hr, &gr, n, r, kw);
+                factor(kw, piv, n + r)?;
+                Ok(Factored::Lu(kw, piv))
+            }
+        }
+    }
+
+    /// `z = K⁻¹ b` in any scalar `D` (allocates; for automatic differentiation and the
+    /// impact). `K`'s real part is factored in `f64`; `z₁ = K₀⁻¹ b`, then `D::NDERIV` steps of
+    /// `z ← z + K₀⁻¹ (b − K z)`: the error of `z₁` has no real part and each step raises its
+    /// order in the derivative parts by one, so the derivatives up to `D`'s order are exact
+    /// (the scheme of num-dual's implicit derivatives). With a parameter given as a scalar
+    /// (`param`), the mode must carry no cached pieces ([`Mode::uncached`]): they hold the
+    /// system at its own parameter values.
+    pub(crate) fn solve_dual<D: Scalar>(
+        &self,
+        param: ParamArg<D>,
+        q: &[D],
+        v: &[D],
+        rhs: Rhs,
+    ) -> Result<Vec<D>, SingularMatrix> {
+        debug_assert!(param.is_none() || (self.mass.is_none() && self.fixed.is_none()));
+        let n = q.len();
+        let m = n + self.active();
+        let len = self.pieces_len(n);
+        let mut w = vec![D::zero(); len + 2 * m];
+        let (head, tail) = w.split_at_mut(len);
+        let (z, res) = tail.split_at_mut(m);
+        let [h, g, b] = self.pieces(param, q, v, rhs, head);
         with_scratch(m * m, m, |kw, piv| {
-            let k = match cached {
-                Some(Ok(inv)) => Factored::Inverse(inv),
-                Some(Err(e)) => return Err(*e),
-                None => {
-                    let hr: Vec<f64> = h.iter().map(|x| x.re()).collect();
-                    let gr: Vec<f64> = g.iter().map(|x| x.re()).collect();
-                    assemble(&hr, &gr, n, r, kw);
-                    factor(kw, piv, m)?;
-                    Factored::Lu(kw, piv)
-                }
-            };
+            let k = self.factored((h, g), n, kw, piv)?;
             z.copy_from_slice(b);
             k.solve(m, z, 1);
             for _ in 0..D::NDERIV {
-                // res = b − K z
-                let (a, lam) = z.split_at(n);
-                for i in 0..n {
-                    let gt: D = (0..r).map(|k| g[k * n + i] * lam[k]).sum();
-                    res[i] = b[i] - dot(&h[i * n..(i + 1) * n], a) - gt;
-                }
-                for k in 0..r {
-                    res[n + k] = b[n + k] - dot(&g[k * n..(k + 1) * n], a);
-                }
+                residual(n, (h, g, b), z, res);
                 k.solve(m, res, 1);
                 z.iter_mut().zip(res.iter()).for_each(|(x, d)| *x += *d);
             }
             Ok(())
         })?;
         Ok(z.to_vec())
+    }
+
+    /// `∂z/∂p` (length `n + r`, into `dz`) of parameter `k` at its own value `p`, at a real
+    /// state: implicit differentiation of `K z = b`, `z_p = K⁻¹ (b_p − K_p z)`. `b_p − K_p z`
+    /// is the derivative part of the residual `b − K z` evaluated at the real solution `z` in
+    /// one `Dual64` pass over the system's functions in `p` (uncached, since `H`, `G` and `C`
+    /// may depend on `p`); `K⁻¹` is the real factors (the cached inverse when `K` is constant).
+    pub(crate) fn param_derivative(
+        &self,
+        (k, p): (usize, f64),
+        q: &[f64],
+        v: &[f64],
+        dz: &mut [f64],
+    ) -> Result<(), SingularMatrix> {
+        let n = q.len();
+        let m = n + self.active();
+        let mut z = vec![0.0; m];
+        self.solve_real(q, v, &mut z, None)?;
+        let varying = Mode::uncached(self.sys, self.closed, self.omega);
+        let (qd, vd): (Vec<Dual64>, Vec<Dual64>) = q
+            .iter()
+            .zip(v)
+            .map(|(&a, &b)| (Dual64::from_re(a), Dual64::from_re(b)))
+            .unzip();
+        let len = varying.pieces_len(n);
+        let mut w = vec![Dual64::from_re(0.0); len + m];
+        let (head, res) = w.split_at_mut(len);
+        let param = Some((k, Dual64::new(p, 1.0)));
+        let [h, g, b] = varying.pieces(param, &qd, &vd, Rhs::Accelerations, head);
+        residual(n, (h, g, b), &z, res);
+        dz[..m]
+            .iter_mut()
+            .zip(res.iter())
+            .for_each(|(d, r)| *d = r.eps);
+        with_scratch(m * m, m, |kw, piv| {
+            self.factored((h, g), n, kw, piv)?.solve(m, &mut dz[..m], 1);
+            Ok(())
+        })
+    }
+}
+
+/// The residual `res = b − K z` of the saddle-point system `K = [[H, Gᵀ], [G, 0]]`
+/// (`H` n×n, `G` r×n, `z = [q̈; λ]`), for `z` in the scalar of `K` or real.
+fn residual<Z: Copy, D: Scalar + std::ops::Mul<Z, Output = D>>(
+    n: usize,
+    (h, g, b): (&[D], &[D], &[D]),
+    z: &[Z],
+    res: &mut [D],
+) {
+    let r = g.len() / n.max(1);
+    let (a, lam) = z.split_at(n);
+    for i in 0..n {
+        let gt = (0..r).fold(D::zero(), |s, k| s + g[k * n + i] * lam[k]);
+        res[i] = b[i] - dot(a, &h[i * n..(i + 1) * n]) - gt;
+    }
+    for k in 0..r {
+        res[n + k] = b[n + k] - dot(a, &g[k * n..(k + 1) * n]);
     }
 }
 

@@ -59,6 +59,8 @@ mod system;
 mod tests;
 #[cfg(test)]
 mod tests_kernel;
+#[cfg(test)]
+mod tests_params;
 mod work;
 
 pub use admissibility::{check_admissibility, AdmissibilityOptions};

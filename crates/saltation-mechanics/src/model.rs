@@ -8,7 +8,7 @@ use crate::error::MechanicsError;
 use crate::kernel::{Mode, Rhs};
 use crate::saddle::{impact_velocity, kinetic_energy};
 use crate::section::Section;
-use crate::system::{ContactSet, MechanicalSystem, MAX_CONTACTS};
+use crate::system::{self, ContactSet, MechanicalSystem, ParamArg, MAX_CONTACTS};
 use crate::work::with_buffer;
 use saltation_hybrid::{Guard, HybridModel, ParamError, Scalar};
 use serde::{Deserialize, Serialize};
@@ -125,6 +125,18 @@ impl<S: MechanicalSystem> Constrained<S> {
             fixed: self.cache.mode(&self.system, closed),
         }
     }
+    /// The contact mode that evaluates at `param`: the cached one for the system's own
+    /// parameter values, an uncached one for a parameter given as a scalar.
+    fn mode_at<D>(&self, mode: usize, param: &ParamArg<D>) -> Mode<'_, S> {
+        match param {
+            None => self.mode(mode),
+            Some(_) => Mode::uncached(
+                &self.system,
+                ContactSet::from_mode(mode),
+                self.options.baumgarte,
+            ),
+        }
+    }
     /// `z = [q̈; λ]` of `mode` at the real state `x` handed to `f` (`None`: singular
     /// saddle-point matrix); with `jac`, also `f_x` (NaN when singular).
     fn with_solution<R>(
@@ -214,6 +226,78 @@ impl<S: MechanicalSystem> Constrained<S> {
     }
 }
 
+impl<S: MechanicalSystem> Constrained<S> {
+    /// The flow `[q̇, q̈]` of `mode` in any scalar, at the system's own parameter values or at
+    /// `param`; a real scalar at the own values takes the allocation-free `f64` path.
+    fn flow_at<D: Scalar>(&self, param: ParamArg<D>, mode: usize, x: &[D], dx: &mut [D]) {
+        let n = self.system.dofs();
+        if D::NDERIV == 0 && param.is_none() {
+            return Self::with_real(&x[..2 * n], |xr| {
+                with_buffer(0.0, 2 * n, |dxr| {
+                    self.real_flow(mode, xr, dxr, None);
+                    dx.iter_mut()
+                        .zip(dxr.iter())
+                        .for_each(|(o, &v)| *o = D::from(v));
+                })
+            });
+        }
+        let (q, qd) = x[..2 * n].split_at(n);
+        dx[..n].copy_from_slice(qd);
+        let md = self.mode_at(mode, &param);
+        match md.solve_dual(param, q, qd, Rhs::Accelerations) {
+            Ok(z) => dx[n..2 * n].copy_from_slice(&z[..n]),
+            Err(_) => dx[n..2 * n].fill(D::from(f64::NAN)),
+        }
+    }
+    /// Guard `j` of `mode` (the gap while open, the multiplier while closed) in any scalar.
+    fn guard_at<D: Scalar>(&self, param: ParamArg<D>, mode: usize, j: usize, x: &[D]) -> D {
+        let n = self.system.dofs();
+        let closed = ContactSet::from_mode(mode);
+        if !closed.contains(j) {
+            return system::gap(&self.system, param, j, &x[..n]);
+        }
+        let k = n + multiplier_index(&self.system, closed, j);
+        if D::NDERIV == 0 && param.is_none() {
+            return Self::with_real(&x[..2 * n], |xr| {
+                self.with_solution(mode, xr, None, |z| D::from(z.map_or(f64::NAN, |z| z[k])))
+            });
+        }
+        let (q, qd) = x[..2 * n].split_at(n);
+        match self
+            .mode_at(mode, &param)
+            .solve_dual(param, q, qd, Rhs::Accelerations)
+        {
+            Ok(z) => z[k],
+            Err(_) => D::from(f64::NAN),
+        }
+    }
+    /// Reset of guard `j` of `mode` in any scalar: the impact projection at touchdown, the
+    /// identity at lift-off.
+    fn reset_at<D: Scalar>(
+        &self,
+        param: ParamArg<D>,
+        mode: usize,
+        j: usize,
+        x: &[D],
+        out: &mut [D],
+    ) {
+        let n = self.system.dofs();
+        out.copy_from_slice(x);
+        let closed = ContactSet::from_mode(mode);
+        if closed.contains(j) {
+            return;
+        }
+        let (q, qd) = x[..2 * n].split_at(n);
+        match self
+            .mode_at(closed.with(j).mode(), &param)
+            .solve_dual(param, q, qd, Rhs::Impact)
+        {
+            Ok(v) => out[n..2 * n].copy_from_slice(&v[..n]),
+            Err(_) => out[n..2 * n].fill(D::from(f64::NAN)),
+        }
+    }
+}
+
 impl<S: MechanicalSystem> HybridModel for Constrained<S> {
     fn name(&self) -> &str {
         self.system.name()
@@ -231,23 +315,7 @@ impl<S: MechanicalSystem> HybridModel for Constrained<S> {
     /// singular saddle-point matrix (redundant constraints) writes NaN, which the integrator
     /// reports. A real scalar takes the allocation-free `f64` path.
     fn flow<D: Scalar>(&self, mode: usize, _t: f64, x: &[D], dx: &mut [D]) {
-        let n = self.system.dofs();
-        if D::NDERIV == 0 {
-            return Self::with_real(&x[..2 * n], |xr| {
-                with_buffer(0.0, 2 * n, |dxr| {
-                    self.real_flow(mode, xr, dxr, None);
-                    dx.iter_mut()
-                        .zip(dxr.iter())
-                        .for_each(|(o, &v)| *o = D::from(v));
-                })
-            });
-        }
-        let (q, qd) = x[..2 * n].split_at(n);
-        dx[..n].copy_from_slice(qd);
-        match self.mode(mode).solve_dual(q, qd, Rhs::Accelerations) {
-            Ok(z) => dx[n..2 * n].copy_from_slice(&z[..n]),
-            Err(_) => dx[n..2 * n].fill(D::from(f64::NAN)),
-        }
+        self.flow_at(None, mode, x, dx)
     }
     /// `f_x` by implicit differentiation of the saddle-point system (one dual pass over the
     /// varying terms, then a solve on the real factors).
@@ -278,22 +346,7 @@ impl<S: MechanicalSystem> HybridModel for Constrained<S> {
         self.system.contact_count()
     }
     fn guard<D: Scalar>(&self, mode: usize, j: usize, x: &[D]) -> D {
-        let n = self.system.dofs();
-        let closed = ContactSet::from_mode(mode);
-        if !closed.contains(j) {
-            return self.system.gap(j, &x[..n]);
-        }
-        let k = n + multiplier_index(&self.system, closed, j);
-        if D::NDERIV == 0 {
-            return Self::with_real(&x[..2 * n], |xr| {
-                self.with_solution(mode, xr, None, |z| D::from(z.map_or(f64::NAN, |z| z[k])))
-            });
-        }
-        let (q, qd) = x[..2 * n].split_at(n);
-        match self.mode(mode).solve_dual(q, qd, Rhs::Accelerations) {
-            Ok(z) => z[k],
-            Err(_) => D::from(f64::NAN),
-        }
+        self.guard_at(None, mode, j, x)
     }
     /// Touchdown: the gap falls through zero; lift-off: the multiplier rises through zero.
     fn describe_guard(&self, mode: usize, j: usize) -> Guard<Self> {
@@ -307,20 +360,7 @@ impl<S: MechanicalSystem> HybridModel for Constrained<S> {
     /// Touchdown: positions kept, velocities projected by `P_a` of the new active set
     /// ([`impact_velocity`]); lift-off: identity.
     fn reset<D: Scalar>(&self, mode: usize, j: usize, x: &[D], out: &mut [D]) {
-        let n = self.system.dofs();
-        out.copy_from_slice(x);
-        let closed = ContactSet::from_mode(mode);
-        if closed.contains(j) {
-            return;
-        }
-        let (q, qd) = x[..2 * n].split_at(n);
-        match self
-            .mode(closed.with(j).mode())
-            .solve_dual(q, qd, Rhs::Impact)
-        {
-            Ok(v) => out[n..2 * n].copy_from_slice(&v[..n]),
-            Err(_) => out[n..2 * n].fill(D::from(f64::NAN)),
-        }
+        self.reset_at(None, mode, j, x, out)
     }
     fn state_names(&self) -> Vec<String> {
         let q = self.system.coordinate_names();
@@ -366,6 +406,81 @@ impl<S: MechanicalSystem> HybridModel for Constrained<S> {
         self.section = section;
         self.cache = Cache::new(&self.system, self.options.baumgarte);
         Ok(())
+    }
+    /// Exact in parameter `k` when the system gives its `*_with_param` functions
+    /// ([`MechanicalSystem::param_derivatives`]): the flow, the multipliers (lift-off guards),
+    /// the gaps, the impact and the section chart are then differentiated in `p` through the
+    /// saddle-point system, without the cached constant pieces (they hold the current value).
+    fn param_derivatives(&self, k: usize) -> bool {
+        self.system.param_derivatives(k)
+    }
+    fn flow_with_param<D: Scalar>(
+        &self,
+        k: usize,
+        p: D,
+        mode: usize,
+        _t: f64,
+        x: &[D],
+        dx: &mut [D],
+    ) {
+        self.flow_at(Some((k, p)), mode, x, dx)
+    }
+    /// `∂f/∂p = [0; ∂q̈/∂p]` by implicit differentiation of the saddle-point system at the
+    /// parameter's own value (one dual pass over the system's functions in `p`, one solve on
+    /// the real factors); NaN when the saddle-point matrix is singular. In an affine mode
+    /// `∂q̈/∂p` is affine in the state as well, and is then evaluated from its cached
+    /// coefficients.
+    fn flow_param_derivative(
+        &self,
+        k: usize,
+        mode: usize,
+        _t: f64,
+        x: &[f64],
+        dfdp: &mut [f64],
+    ) -> bool {
+        let Some(p) = self
+            .system
+            .param_value(k)
+            .filter(|_| self.system.param_derivatives(k))
+        else {
+            return false;
+        };
+        let n = self.dofs();
+        dfdp[..n].fill(0.0);
+        let closed = ContactSet::from_mode(mode);
+        if let Some(pf) = self.cache.param_flow(&self.system, closed, (k, p)) {
+            pf.eval(&x[..2 * n], &mut dfdp[n..2 * n]);
+            return true;
+        }
+        let md = self.mode(mode);
+        let (q, v) = x[..2 * n].split_at(n);
+        with_buffer(0.0, n + md.active(), |dz| {
+            match md.param_derivative((k, p), q, v, dz) {
+                Ok(()) => dfdp[n..2 * n].copy_from_slice(&dz[..n]),
+                Err(_) => dfdp[n..2 * n].fill(f64::NAN),
+            }
+        });
+        true
+    }
+    fn guard_with_param<D: Scalar>(&self, k: usize, p: D, mode: usize, j: usize, x: &[D]) -> D {
+        self.guard_at(Some((k, p)), mode, j, x)
+    }
+    fn reset_with_param<D: Scalar>(
+        &self,
+        k: usize,
+        p: D,
+        mode: usize,
+        j: usize,
+        x: &[D],
+        out: &mut [D],
+    ) {
+        self.reset_at(Some((k, p)), mode, j, x, out)
+    }
+    fn chart_with_param<D: Scalar>(&self, k: usize, p: D, u: &[D], x: &mut [D]) {
+        match &self.section {
+            Some(s) => s.chart_with_param(&self.system, (k, p), u, x),
+            None => x.copy_from_slice(u),
+        }
     }
     /// [`crate::check_admissibility`] with its default options.
     fn admissibility(

@@ -22,14 +22,8 @@ pub fn accelerations<S: MechanicalSystem + ?Sized, D: Scalar>(
     q: &[D],
     qd: &[D],
 ) -> Result<(Vec<D>, Vec<D>), SingularMatrix> {
-    let mode = Mode {
-        sys,
-        closed,
-        omega: baumgarte,
-        mass: None,
-        fixed: None,
-    };
-    let mut sol = mode.solve_dual(q, qd, Rhs::Accelerations)?;
+    let mode = Mode::uncached(sys, closed, baumgarte);
+    let mut sol = mode.solve_dual(None, q, qd, Rhs::Accelerations)?;
     let lambda = sol.split_off(q.len());
     Ok((sol, lambda))
 }
@@ -43,14 +37,8 @@ pub fn impact_velocity<S: MechanicalSystem + ?Sized, D: Scalar>(
     q: &[D],
     qd: &[D],
 ) -> Result<Vec<D>, SingularMatrix> {
-    let mode = Mode {
-        sys,
-        closed,
-        omega: 0.0,
-        mass: None,
-        fixed: None,
-    };
-    let mut sol = mode.solve_dual(q, qd, Rhs::Impact)?;
+    let mode = Mode::uncached(sys, closed, 0.0);
+    let mut sol = mode.solve_dual(None, q, qd, Rhs::Impact)?;
     sol.truncate(q.len());
     Ok(sol)
 }

@@ -5,9 +5,9 @@
 //! directions that break the constraints (artefacts of the redundant coordinates and of the
 //! drift control) never enter.
 
-use crate::constraints::{active_constraints, active_count, constraint_terms};
+use crate::constraints::{active_constraints, active_count, constraint_terms_with};
 use crate::error::MechanicsError;
-use crate::system::{ContactSet, MechanicalSystem};
+use crate::system::{lift, ContactSet, MechanicalSystem, ParamArg};
 use num_dual::Dual64;
 use saltation_hybrid::{solve_dense, Scalar};
 use serde::{Deserialize, Serialize};
@@ -87,7 +87,14 @@ impl Section {
     /// The dependent positions by Newton's method on `γ(q) = 0` from the guess, then one more
     /// step in the scalar `D` (with `q_I` seeded, its derivative is the implicit-function
     /// derivative `−G_D⁻¹ G_I`), and the dependent velocities from `G_D q̇_D = −G_I q̇_I`.
-    fn solve<S: MechanicalSystem + ?Sized, D: Scalar>(&self, sys: &S, u: &[D], x: &mut [D]) {
+    /// With a parameter given as a scalar, its derivative parts give `∂χ/∂p` the same way.
+    fn solve<S: MechanicalSystem + ?Sized, D: Scalar>(
+        &self,
+        sys: &S,
+        param: ParamArg<D>,
+        u: &[D],
+        x: &mut [D],
+    ) {
         let n = sys.dofs();
         let k = self.independent.len();
         let dep = self.dependent(n);
@@ -103,8 +110,9 @@ impl Section {
         }
         let zeros = vec![0.0; n];
         let mut gamma = vec![0.0; r];
+        let real_param = lift(param, |p| p.re());
         for _ in 0..CHART_ITERATIONS {
-            let t = constraint_terms(sys, self.closed, &q, &zeros);
+            let t = constraint_terms_with(sys, real_param, self.closed, &q, &zeros);
             let scale = 1.0 + q.iter().fold(0.0f64, |m, v| m.max(v.abs()));
             if t.gamma.iter().all(|g| g.abs() <= 1e-15 * scale) {
                 break;
@@ -131,7 +139,7 @@ impl Section {
         // The Newton step in D (positions), then the velocity solve at the updated positions
         // (its G_D depends on u through them).
         for stage in 0..2 {
-            let t = constraint_terms(sys, self.closed, &qd_, &vel);
+            let t = constraint_terms_with(sys, param, self.closed, &qd_, &vel);
             let mut gd = Self::columns(&t.jac, n, &dep);
             let mut rhs = if stage == 0 { t.gamma } else { t.rate };
             if solve_dense(&mut gd, &mut rhs, r, 1).is_err() {
@@ -152,7 +160,19 @@ impl Section {
 
     /// `x = χ(u)` with `u = [q_I, q̇_I]`.
     pub fn chart<S: MechanicalSystem + ?Sized, D: Scalar>(&self, sys: &S, u: &[D], x: &mut [D]) {
-        self.solve(sys, u, x);
+        self.solve(sys, None, u, x);
+    }
+
+    /// [`Section::chart`] with parameter `k` of the system given as the scalar `p`
+    /// ([`MechanicalSystem::bilateral_with_param`], [`MechanicalSystem::gap_with_param`]).
+    pub fn chart_with_param<S: MechanicalSystem + ?Sized, D: Scalar>(
+        &self,
+        sys: &S,
+        (k, p): (usize, D),
+        u: &[D],
+        x: &mut [D],
+    ) {
+        self.solve(sys, Some((k, p)), u, x);
     }
 
     /// `Dχ(u)` (row-major 2n × 2k), one dual pass per column.
@@ -168,7 +188,7 @@ impl Section {
         let mut xd = vec![Dual64::from_re(0.0); n2];
         for j in 0..m {
             ud[j].eps = 1.0;
-            self.solve(sys, &ud, &mut xd);
+            self.solve(sys, None, &ud, &mut xd);
             ud[j].eps = 0.0;
             for (row, v) in xd.iter().enumerate() {
                 jac[row * m + j] = v.eps;

@@ -155,4 +155,107 @@ pub trait MechanicalSystem {
             known: self.param_names(),
         })
     }
+    /// Whether the `*_with_param` functions below give the system's exact dependence on
+    /// parameter `k` (default `false`). When `true`, [`crate::Constrained`] gives exact
+    /// parameter derivatives ([`saltation_hybrid::HybridModel::param_derivatives`]): `∂q̈/∂p`,
+    /// `∂λ/∂p`, the impact's `∂q̇⁺/∂p` and the section chart's `∂χ/∂p` by automatic
+    /// differentiation through the saddle-point system, so that continuation in `k` takes
+    /// `∂F/∂p` from the variational equations instead of central differences.
+    fn param_derivatives(&self, _k: usize) -> bool {
+        false
+    }
+    /// The mass matrix with parameter `k` given as the scalar `p` (a dual number carries
+    /// `∂/∂p`). The default ignores `p`: a system that declares
+    /// [`MechanicalSystem::param_derivatives`] overrides every function that depends on `k`.
+    fn mass_matrix_with_param<D: Scalar>(&self, _k: usize, _p: D, q: &[D], h: &mut [D]) {
+        self.mass_matrix(q, h)
+    }
+    /// The forces with parameter `k` given as the scalar `p` (default: ignores `p`).
+    fn forces_with_param<D: Scalar>(
+        &self,
+        _k: usize,
+        _p: D,
+        closed: ContactSet,
+        q: &[D],
+        qd: &[D],
+        c: &mut [D],
+    ) {
+        self.forces(closed, q, qd, c)
+    }
+    /// The bilateral constraints with parameter `k` given as the scalar `p` (default: ignores
+    /// `p`).
+    fn bilateral_with_param<D: Scalar>(&self, _k: usize, _p: D, q: &[D], gamma: &mut [D]) {
+        self.bilateral(q, gamma)
+    }
+    /// The gap of contact `i` with parameter `k` given as the scalar `p` (default: ignores
+    /// `p`).
+    fn gap_with_param<D: Scalar>(&self, _k: usize, _p: D, i: usize, q: &[D]) -> D {
+        self.gap(i, q)
+    }
+}
+
+/// Parameter `k` of a system given as the scalar `p` (its derivative parts carry `∂/∂p`), or
+/// `None` for the system at its own parameter values: what the crate's generic evaluations
+/// ([`crate::constraints`], the saddle-point solve, the section chart) pass down to the
+/// system's functions.
+pub(crate) type ParamArg<D> = Option<(usize, D)>;
+
+/// Lifts a parameter argument into a scalar built on `D` (a nested dual number).
+pub(crate) fn lift<D: Copy, E>(param: ParamArg<D>, f: impl Fn(D) -> E) -> ParamArg<E> {
+    param.map(|(k, p)| (k, f(p)))
+}
+
+/// `H(q)` into `h` ([`MechanicalSystem::mass_matrix_with_param`] when a parameter is given).
+pub(crate) fn mass_matrix<S: MechanicalSystem + ?Sized, D: Scalar>(
+    sys: &S,
+    param: ParamArg<D>,
+    q: &[D],
+    h: &mut [D],
+) {
+    match param {
+        Some((k, p)) => sys.mass_matrix_with_param(k, p, q, h),
+        None => sys.mass_matrix(q, h),
+    }
+}
+
+/// `C(q, q̇)` into `c` ([`MechanicalSystem::forces_with_param`] when a parameter is given).
+pub(crate) fn forces<S: MechanicalSystem + ?Sized, D: Scalar>(
+    sys: &S,
+    param: ParamArg<D>,
+    closed: ContactSet,
+    q: &[D],
+    qd: &[D],
+    c: &mut [D],
+) {
+    match param {
+        Some((k, p)) => sys.forces_with_param(k, p, closed, q, qd, c),
+        None => sys.forces(closed, q, qd, c),
+    }
+}
+
+/// `γ_b(q)` into `gamma` ([`MechanicalSystem::bilateral_with_param`] when a parameter is
+/// given).
+pub(crate) fn bilateral<S: MechanicalSystem + ?Sized, D: Scalar>(
+    sys: &S,
+    param: ParamArg<D>,
+    q: &[D],
+    gamma: &mut [D],
+) {
+    match param {
+        Some((k, p)) => sys.bilateral_with_param(k, p, q, gamma),
+        None => sys.bilateral(q, gamma),
+    }
+}
+
+/// The gap of contact `i` ([`MechanicalSystem::gap_with_param`] when a parameter is given).
+pub(crate) fn gap<S: MechanicalSystem + ?Sized, D: Scalar>(
+    sys: &S,
+    param: ParamArg<D>,
+    i: usize,
+    q: &[D],
+) -> D {
+    match param {
+        Some((k, p)) => sys.gap_with_param(k, p, i, q),
+        None => sys.gap(i, q),
+    }
 }

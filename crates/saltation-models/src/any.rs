@@ -257,6 +257,16 @@ impl HybridModel for Model {
     ) {
         each!(self, |m| m.flow_with_param(k, p, mode, t, x, dx))
     }
+    fn flow_param_derivative(
+        &self,
+        k: usize,
+        mode: usize,
+        t: f64,
+        x: &[f64],
+        dfdp: &mut [f64],
+    ) -> bool {
+        each!(self, |m| m.flow_param_derivative(k, mode, t, x, dfdp))
+    }
     fn guard_with_param<D: Scalar>(&self, k: usize, p: D, mode: usize, j: usize, x: &[D]) -> D {
         each!(self, |m| m.guard_with_param(k, p, mode, j, x))
     }

@@ -8,7 +8,7 @@
 //! do not depend on them.
 
 use super::HopperParams;
-use saltation_hybrid::{check_range, ParamError, Scalar};
+use saltation_hybrid::{check_range, param_scalars, ParamError, Scalar};
 use saltation_mechanics::{Constrained, ContactSet, MechanicalSystem, Section};
 use serde::{Deserialize, Serialize};
 
@@ -77,14 +77,49 @@ impl HopperParticles {
     }
     /// Particle masses `m1..m4`.
     pub fn masses(&self) -> [f64; 4] {
-        let (mu_, ml) = (self.mu * self.m, (1.0 - self.mu) * self.m);
-        [
-            self.mu_U * mu_,
-            (1.0 - self.mu_U) * mu_,
-            self.mu_L * ml,
-            (1.0 - self.mu_L) * ml,
-        ]
+        masses(&self.scalars::<f64>(None))
     }
+    /// The parameters in the order of [`MechanicalSystem::param_names`] as scalars, with
+    /// parameter `k` replaced by `p` when given.
+    fn scalars<D: Scalar>(&self, with: Option<(usize, D)>) -> [D; PARAMS] {
+        let values = std::array::from_fn(|i| self.param_value(i).unwrap_or(f64::NAN));
+        param_scalars(values, with)
+    }
+    /// `H = diag(m1, m2, m3, m4)` (eq. 9) at the parameters `p`.
+    fn mass_matrix_at<D: Scalar>(p: &[D; PARAMS], h: &mut [D]) {
+        h.fill(D::zero());
+        for (i, mi) in masses(p).into_iter().enumerate() {
+            h[i * 5] = mi;
+        }
+    }
+    /// `C = [0, s, −s, 0] + g [m1, m2, m3, m4]` with the spring-damper force
+    /// `s = k (z2 − z3 − L0) + d (ż2 − ż3)`, `d = d_F` in flight and `d_G` on the ground
+    /// (eq. 10), at the parameters `p`.
+    fn forces_at<D: Scalar>(p: &[D; PARAMS], closed: ContactSet, q: &[D], qd: &[D], c: &mut [D]) {
+        let [g, _, _, k, d_f, d_g, l0, _, _] = *p;
+        let d = if closed.contains(0) { d_g } else { d_f };
+        let s = (q[1] - q[2] - l0) * k + (qd[1] - qd[2]) * d;
+        let m = masses(p);
+        c[0] = m[0] * g;
+        c[1] = s + m[1] * g;
+        c[2] = -s + m[2] * g;
+        c[3] = m[3] * g;
+    }
+}
+
+/// Number of parameters: `g, m, mu, k, d_F, d_G, L0, mu_U, mu_L`.
+const PARAMS: usize = 9;
+
+/// Particle masses `m1..m4` of the parameters `[g, m, mu, k, d_F, d_G, L0, mu_U, mu_L]`.
+fn masses<D: Scalar>(p: &[D; PARAMS]) -> [D; 4] {
+    let [_, m, mu, _, _, _, _, mu_u, mu_l] = *p;
+    let (m_upper, m_lower) = (mu * m, -(mu - 1.0) * m);
+    [
+        mu_u * m_upper,
+        -(mu_u - 1.0) * m_upper,
+        mu_l * m_lower,
+        -(mu_l - 1.0) * m_lower,
+    ]
 }
 
 impl MechanicalSystem for HopperParticles {
@@ -102,28 +137,30 @@ impl MechanicalSystem for HopperParticles {
         ["z1", "z2", "z3", "z4"].map(String::from).to_vec()
     }
     /// `H = diag(m1, m2, m3, m4)` (eq. 9).
-    fn mass_matrix<D: Scalar>(&self, q: &[D], h: &mut [D]) {
-        let z = q[0] * 0.0;
-        h.fill(z);
-        for (i, mi) in self.masses().into_iter().enumerate() {
-            h[i * 5] = z + mi;
-        }
+    fn mass_matrix<D: Scalar>(&self, _q: &[D], h: &mut [D]) {
+        Self::mass_matrix_at(&self.scalars(None), h)
     }
-    /// `C = [0, s, −s, 0] + g [m1, m2, m3, m4]` with the spring-damper force
-    /// `s = k (z2 − z3 − L0) + d (ż2 − ż3)`, `d = d_F` in flight and `d_G` on the ground
-    /// (eq. 10).
+    /// `C = [0, s, −s, 0] + g [m1, m2, m3, m4]`, `s = k (z2 − z3 − L0) + d (ż2 − ż3)` (eq. 10).
     fn forces<D: Scalar>(&self, closed: ContactSet, q: &[D], qd: &[D], c: &mut [D]) {
-        let d = if closed.contains(0) {
-            self.d_G
-        } else {
-            self.d_F
-        };
-        let s = (q[1] - q[2] - self.L0) * self.k + (qd[1] - qd[2]) * d;
-        let m = self.masses();
-        c[0] = D::from(m[0] * self.g);
-        c[1] = s + m[1] * self.g;
-        c[2] = -s + m[2] * self.g;
-        c[3] = D::from(m[3] * self.g);
+        Self::forces_at(&self.scalars(None), closed, q, qd, c)
+    }
+    /// Every parameter enters through the masses and forces only.
+    fn param_derivatives(&self, k: usize) -> bool {
+        k < PARAMS
+    }
+    fn mass_matrix_with_param<D: Scalar>(&self, k: usize, p: D, _q: &[D], h: &mut [D]) {
+        Self::mass_matrix_at(&self.scalars(Some((k, p))), h)
+    }
+    fn forces_with_param<D: Scalar>(
+        &self,
+        k: usize,
+        p: D,
+        closed: ContactSet,
+        q: &[D],
+        qd: &[D],
+        c: &mut [D],
+    ) {
+        Self::forces_at(&self.scalars(Some((k, p))), closed, q, qd, c)
     }
     fn bilateral_count(&self) -> usize {
         2
