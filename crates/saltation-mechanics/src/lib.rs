@@ -28,6 +28,11 @@
 //!   and their velocities; the rest follow from the constraints.
 //! - **Admissibility** of an orbit ([`check_admissibility`]): every contact pushes through its
 //!   contact phase, every open gap stays open.
+//! - **Parameter derivatives**: a system that writes its functions with a parameter as a scalar
+//!   ([`MechanicalSystem::param_derivatives`], `*_with_param`) gets exact `∂/∂p` of the flow,
+//!   the multipliers, the impact and the chart, so continuation in that parameter takes the
+//!   exact `∂F/∂p`. The flow's `∂q̈/∂p` is the implicit derivative of the saddle-point system,
+//!   `z_p = K⁻¹ (b_p − K_p z)`, on the real factors of `K`.
 //!
 //! ## Cost
 //! The flow is evaluated at every integration stage, so it allocates nothing in `f64`

@@ -303,3 +303,25 @@ fn affine_modes_take_the_cached_form() {
         }
     }
 }
+
+#[test]
+fn a_singular_mode_gives_nan_derivatives_not_a_panic() {
+    // Where the rod's constraint gradient (2x, 2y) is parallel to the floor's (d/5, 1), the
+    // mode with the floor closed has a singular saddle-point matrix.
+    let m = model();
+    let x = [-0.24, -1.0, 0.3, 0.1];
+    for k in 0..4 {
+        let mut fp = [0.0; 4];
+        assert!(m.flow_param_derivative(k, 1, 0.0, &x, &mut fp));
+        assert!(fp[2..].iter().all(|v| v.is_nan()), "{fp:?}");
+        let p = Dual64::new(m.param_value(k).unwrap(), 1.0);
+        let mut dual = vec![Dual64::from_re(0.0); 4];
+        m.flow_with_param(k, p, 1, 0.0, &dual_state(&x), &mut dual);
+        assert!(dual[2..].iter().all(|v| v.re.is_nan()));
+        assert!(m.guard_with_param(k, p, 1, 0, &dual_state(&x)).re.is_nan());
+    }
+    // In flight the same state is regular.
+    let mut fp = [0.0; 4];
+    assert!(m.flow_param_derivative(1, 0, 0.0, &x, &mut fp));
+    assert!(fp.iter().all(|v| v.is_finite()));
+}
