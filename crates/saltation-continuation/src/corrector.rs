@@ -4,8 +4,10 @@
 //! `k`-fold stride map). `F_u` is exact (variational equations + saltation). `F_p` is exact
 //! when the family names the model's parameter ([`ModelFamily::param_index`]) and the model
 //! gives its dependence on it ([`HybridModel::param_derivatives`]): one stride of the state
-//! augmented with `p` ([`ParamAugmented`]), its variational equations seeded with the chart's
-//! parameter column only, gives `F_p` beside the model's own stride for `F` and `F_u`. Otherwise
+//! augmented with `p` ([`ParamAugmented`]) gives `[F_u, F_p]` together; or, when the model's
+//! own stride takes every phase's `Φ` as a matrix exponential (and so gets `F_u` without
+//! integrating variational equations), `F_p` comes from an augmented stride seeded with the
+//! chart's parameter column only, beside the model's own stride for `F` and `F_u`. Otherwise
 //! `F_p = (F(u, p + h) − F(u, p − h)) / 2h` by central differences (two strides without
 //! Jacobian). The time `T_j(u, p)` of event `j` of the stride has the exact gradient
 //! `∂T_j/∂u = ∇_x t_j · Dχ` from the stride map, and `∂T_j/∂p` from the augmented stride or the
@@ -126,11 +128,19 @@ impl<'a, F: ModelFamily> Evaluator<'a, F> {
 
     pub fn eval(&self, u: &[f64], p: f64, with_fp: bool) -> Result<Eval, ContinuationError> {
         let model = self.family.model_at(p)?;
+        let exact = self.family.param_index().filter(|_| with_fp);
+        let aug = exact.and_then(|k| ParamAugmented::new(&model, k));
+        if let Some(aug) = &aug {
+            if !self.stride.all_phases_exponential(&model) {
+                // The model's own stride integrates its variational equations: one augmented
+                // stride gives [F_u, F_p] for the same components plus one column.
+                return self.eval_augmented(&model, aug, u, p);
+            }
+        }
         let mut e = self.eval_plain(&model, u)?;
         if with_fp {
-            let exact = self.family.param_index();
-            let (fp, tp) = match exact.and_then(|k| ParamAugmented::new(&model, k)) {
-                Some(aug) => self.param_derivative(&model, &aug, u, p)?,
+            let (fp, tp) = match &aug {
+                Some(aug) => self.param_derivative(&model, aug, u, p)?,
                 None => {
                     let h = self.opts.fd_param_step * p.abs().max(1.0);
                     let (fa, ta) = self.side(u, p + h)?;
@@ -177,8 +187,60 @@ impl<'a, F: ModelFamily> Evaluator<'a, F> {
         })
     }
 
-    /// Exact `F_p` and `∂T_j/∂p`: one stride of the augmented state `(x, p)` whose variational
-    /// equations carry the single column `∂χ̃/∂p = (∂χ/∂p, 1)` (the chart's parameter column),
+    /// [`Evaluator::eval`] with exact `F_p`: one stride of the augmented state `(x, p)`, whose
+    /// reduced Jacobian is `[[F_u, F_p], [0, 0]]` (plus the identity's last row) and whose
+    /// event-time gradients `∇ t_j · Dχ̃` are `(∂T_j/∂u, ∂T_j/∂p)`.
+    fn eval_augmented<M: HybridModel>(
+        &self,
+        model: &M,
+        aug: &ParamAugmented<'_, M>,
+        u: &[f64],
+        p: f64,
+    ) -> Result<Eval, ContinuationError> {
+        let (n, r) = (model.dim(), model.reduced_dim());
+        let mut ua = u.to_vec();
+        ua.push(p);
+        let opts = || ParamAugmented::<M>::stride_options(&self.stride);
+        let (fa, ja, mut stride) = Self::with_map(&self.augmented, opts, aug, |map| {
+            Ok(reduced_residual(map, &ua)?)
+        })?;
+        let mut dchi = vec![0.0; (n + 1) * (r + 1)];
+        aug.chart_jacobian(&ua, &mut dchi);
+        let dchi = DMatrix::from_row_slice(n + 1, r + 1, &dchi);
+        let grads: Vec<DVector<f64>> = stride
+            .event_time_gradients
+            .iter()
+            .map(|g| dchi.tr_mul(&DVector::from_column_slice(g)))
+            .collect();
+        let tu = if matches!(self.opts.predictor, Predictor::EventTime { .. }) {
+            grads.iter().map(|g| g.rows(0, r).into_owned()).collect()
+        } else {
+            Vec::new()
+        };
+        let tp = grads.iter().map(|g| g[r]).collect();
+        // The stride as the model's own: the parameter component dropped.
+        stride.x.truncate(n);
+        for e in &mut stride.events {
+            e.x_minus.truncate(n);
+            e.x_plus.truncate(n);
+        }
+        for g in &mut stride.event_time_gradients {
+            g.truncate(n);
+        }
+        stride.jacobian = stride.jacobian.map(|j| j.view((0, 0), (n, n)).into_owned());
+        Ok(Eval {
+            f: fa.rows(0, r).into_owned(),
+            fu: ja.view((0, 0), (r, r)).into_owned(),
+            fp: Some(ja.view((0, r), (r, 1)).column(0).into_owned()),
+            tu,
+            tp: Some(tp),
+            stride,
+        })
+    }
+
+    /// Exact `F_p` and `∂T_j/∂p` beside a model stride whose phases all take `Φ = e^{Aτ}` (so
+    /// that its `F_u` costs no variational integration): one stride of the augmented state
+    /// `(x, p)` whose variational equations carry the single column `∂χ̃/∂p = (∂χ/∂p, 1)` (the chart's parameter column),
     /// so that it returns `w = P̃_y ∂χ̃/∂p = (∂P/∂p along the section, 1)`; then
     /// `F_p = Dπ · w[..n]`, and the event-time gradients in that direction are `∂T_j/∂p`.
     fn param_derivative<M: HybridModel>(

@@ -261,7 +261,9 @@ pub trait HybridModel {
     }
     /// Hand-written `∂f/∂p` of `mode` for parameter `k` at its current value, at `(t, x)`,
     /// into `dfdp` (length n); `false` (default) when not given: [`crate::ParamAugmented`]
-    /// then takes it from one `Dual64` pass of [`HybridModel::flow_with_param`].
+    /// then differentiates [`HybridModel::flow_with_param`] automatically in all `n + 1`
+    /// directions. With it and a hand-written `f_x`, the augmented Jacobian is assembled from
+    /// the two.
     fn flow_param_derivative(
         &self,
         _k: usize,

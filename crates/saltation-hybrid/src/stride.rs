@@ -94,6 +94,14 @@ impl Default for StrideOptions {
 }
 
 impl StrideOptions {
+    /// Whether every mode of `model` takes `Φ = e^{Aτ}` under these options
+    /// ([`StrideOptions::exact_affine_phases`], [`HybridModel::flow_jacobian_is_constant`]):
+    /// then a stride integrates the state alone, and its full `Φ` costs what a state-only
+    /// stride does (one `n × n` exponential per phase).
+    pub fn all_phases_exponential<M: HybridModel + ?Sized>(&self, model: &M) -> bool {
+        self.exact_affine_phases && (0..model.modes()).all(|m| model.flow_jacobian_is_constant(m))
+    }
+
     /// Checks the ranges of every field.
     pub fn validate(&self) -> Result<(), HybridError> {
         self.ode

@@ -23,14 +23,6 @@ const FINAL_MARGIN: f64 = 100.0 * COARSE_TOL;
 /// (measured: the 4-state walker and two-block hopper took 30–45% more instructions seeded).
 const SEED_MIN_DIM: usize = 6;
 
-/// Whether every mode of `model` takes `Φ = e^{Aτ}` ([`StrideOptions::exact_affine_phases`],
-/// [`HybridModel::flow_jacobian_is_constant`]): then a stride with the full `Φ` costs what a
-/// seeded one does (one `n × n` exponential per phase), and seeding would only make Newton's
-/// last stride be repeated with `Φ`.
-fn all_modes_exact<M: HybridModel + ?Sized>(model: &M, opts: &StrideOptions) -> bool {
-    opts.exact_affine_phases && (0..model.modes()).all(|m| model.flow_jacobian_is_constant(m))
-}
-
 /// `F(u) = π(P(χ(u))) − u` with its exact Jacobian, at one of two accuracies.
 ///
 /// Inexact Newton: while the residual is large the stride is integrated with a looser tolerance
@@ -42,7 +34,7 @@ fn all_modes_exact<M: HybridModel + ?Sized>(model: &M, opts: &StrideOptions) -> 
 ///
 /// Newton needs `P_x Dχ` only (`F_u = Dπ · (P_x Dχ) − I`): when the section has at most half
 /// the coordinates of the state (`2r ≤ n`, [`SEED_MIN_DIM`] `≤ n`) and some mode integrates
-/// its variational equations (see [`all_modes_exact`]) the strides integrate the
+/// its variational equations (see [`StrideOptions::all_phases_exponential`]: seeding would then only make Newton's last stride be repeated with `Φ`) the strides integrate the
 /// `n × r` matrix `Φ·Dχ` instead of `Φ` ([`StrideMap::eval_seeded`]), except a fine stride that
 /// may be the last one
 /// (see [`FINAL_MARGIN`]): the orbit reports the full `P_x` of the stride at its solution, so
@@ -78,7 +70,7 @@ impl<'a, M: HybridModel + ?Sized> ReducedStride<'a, M> {
             seeded: Cell::new(
                 model.dim() >= SEED_MIN_DIM
                     && 2 * model.reduced_dim() <= model.dim()
-                    && !all_modes_exact(model, opts),
+                    && !opts.all_phases_exponential(model),
             ),
             ftol,
             last_coarse: RefCell::new(None),
