@@ -27,13 +27,19 @@ pub(crate) struct ModeConst {
     /// With the inverse: the constant part of `∂q̈/∂x`, `−(K⁻¹)_{q̈,λ} [ω² G, 2ω G]`
     /// (row-major n × 2n; see [`crate::jacobian`]).
     pub(crate) drift: Vec<f64>,
-    /// With the inverse and affine forces ([`MechanicalSystem::forces_are_linear`]): the whole
-    /// flow Jacobian `f_x = [[0, I], [∂q̈/∂q, ∂q̈/∂q̇]]` (row-major 2n × 2n), the same at every
-    /// state.
-    pub(crate) flow_jac: Option<Vec<f64>>,
-    /// With `flow_jac`: the accelerations at `x = 0` (length n). The system is then affine,
-    /// `q̈(x) = q̈(0) + (∂q̈/∂x) x`, and the flow is that product.
-    pub(crate) accel_at_zero: Option<Vec<f64>>,
+    /// With the inverse and affine forces ([`MechanicalSystem::forces_are_linear`]): the mode's
+    /// flow is affine, [`AffineFlow`].
+    pub(crate) affine: Option<AffineFlow>,
+}
+
+/// An affine mode's flow, `q̈(x) = q̈(0) + (∂q̈/∂x) x`, from its cached pieces.
+#[derive(Debug, Clone)]
+pub(crate) struct AffineFlow {
+    /// The whole flow Jacobian `f_x = [[0, I], [∂q̈/∂q, ∂q̈/∂q̇]]` (row-major 2n × 2n), the
+    /// same at every state.
+    pub(crate) jac: Vec<f64>,
+    /// The accelerations at `x = 0` (length n).
+    pub(crate) accel_at_zero: Vec<f64>,
 }
 
 /// Assembles `K = [[H, Gᵀ], [G, 0]]` (row-major `(n + r)²`) into `k`.
@@ -98,8 +104,7 @@ impl ModeConst {
             inverse,
             inverse_columns,
             drift,
-            flow_jac: None,
-            accel_at_zero: None,
+            affine: None,
         };
         if let (true, Some(Ok(inv)), Some(g)) =
             (sys.forces_are_linear(), &fixed.inverse, &fixed.jac)
@@ -119,8 +124,10 @@ impl ModeConst {
             mode.flow_jacobian(&zeros, &zeros, &z, g, k, &mut rx, &mut fx);
             let mut a0 = vec![0.0; n];
             mode.solve_constant(&fixed, (inv, g), &zeros, &zeros, &mut a0, None);
-            fixed.flow_jac = Some(fx);
-            fixed.accel_at_zero = Some(a0);
+            fixed.affine = Some(AffineFlow {
+                jac: fx,
+                accel_at_zero: a0,
+            });
         }
         fixed
     }
@@ -201,7 +208,7 @@ impl Cache {
             return None;
         }
         let fixed = self.mode(sys, closed)?;
-        fixed.flow_jac.as_ref()?;
+        fixed.affine.as_ref()?;
         let cell = self.param_flows.get(closed.mode() * self.params + k)?;
         cell.get_or_init(|| {
             let mode = Mode {

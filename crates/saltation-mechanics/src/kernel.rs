@@ -111,7 +111,8 @@ impl<'a, S: MechanicalSystem + ?Sized> Mode<'a, S> {
     ) -> Result<(), SingularMatrix> {
         let n = q.len();
         if let Some(fixed) = self.fixed {
-            if let (Some(fx), Some(a0)) = (&fixed.flow_jac, &fixed.accel_at_zero) {
+            if let Some(affine) = &fixed.affine {
+                let (fx, a0) = (&affine.jac, &affine.accel_at_zero);
                 // An affine system: q̈ = q̈(0) + (∂q̈/∂q) q + (∂q̈/∂q̇) q̇, rows n.. of the cached
                 // f_x.
                 for (i, (ai, a0)) in a[..n].iter_mut().zip(a0).enumerate() {
@@ -237,7 +238,7 @@ impl<'a, S: MechanicalSystem + ?Sized> Mode<'a, S> {
                 }
             }
         });
-        match (jac, fixed.flow_jac.as_deref()) {
+        match (jac, fixed.affine.as_ref().map(|a| a.jac.as_slice())) {
             (Some(jac), Some(constant)) => jac.copy_from_slice(constant),
             (Some(jac), None) => {
                 with_buffer(0.0, m, |zf| {

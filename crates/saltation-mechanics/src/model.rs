@@ -500,7 +500,7 @@ impl<S: MechanicalSystem> HybridModel for Constrained<S> {
     fn flow_jacobian_is_constant(&self, mode: usize) -> bool {
         self.cache
             .mode(&self.system, ContactSet::from_mode(mode))
-            .is_some_and(|c| c.flow_jac.is_some())
+            .is_some_and(|c| c.affine.is_some())
     }
     /// With a section, the multipliers are those of the map on the constraint manifold.
     fn multipliers_on_section(&self) -> bool {
