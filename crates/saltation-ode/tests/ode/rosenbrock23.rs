@@ -22,7 +22,7 @@ use saltation_ode::{
 use std::f64::consts::SQRT_2;
 
 use crate::common::{
-    allocations, decay_then_nan, falling_ball, fixed_step_errors, ground, slope, smooth_exact,
+    allocations, assert_fixed_step_order_two, decay_then_nan, falling_ball, ground, smooth_exact,
     Massive, Oscillator, RiccatiRotation, Robertson, Scalar, StiffLinear, G, ROBERTSON_40, T_END,
 };
 
@@ -94,22 +94,7 @@ fn constant_steps_converge_at_order_two_with_dense_output() {
         ),
     ];
     for (what, sys) in cases {
-        let errs: Vec<(f64, f64, f64)> = [40, 80, 160, 320]
-            .iter()
-            .map(|&n| {
-                let (e, d) = fixed_step_errors(M, &sys, n);
-                (T_END / n as f64, e, d)
-            })
-            .collect();
-        let p = slope(&errs.iter().map(|e| (e.0, e.1)).collect::<Vec<_>>());
-        let q = slope(&errs.iter().map(|e| (e.0, e.2)).collect::<Vec<_>>());
-        let table: Vec<String> = errs
-            .iter()
-            .map(|(h, e, d)| format!("h {h:.3e}: {e:.3e}, dense {d:.3e}"))
-            .collect();
-        println!("{what}: order {p:.3}, dense order {q:.3}; {table:?}");
-        assert!((p - 2.0).abs() <= 0.3, "{what}: order {p}: {errs:?}");
-        assert!((q - 2.0).abs() <= 0.3, "{what}: dense order {q}: {errs:?}");
+        assert_fixed_step_order_two(what, M, &sys);
     }
 }
 

@@ -64,3 +64,25 @@ pub fn fixed_step_errors<S: OdeSystem>(method: Method, sys: &S, steps: usize) ->
         .fold(0.0, f64::max);
     (e_end, e_dense)
 }
+
+/// Asserts that `method` with constant steps converges at order two on `sys`, at the end and
+/// in its dense output ([`fixed_step_errors`] for 40, 80, 160 and 320 steps; both slopes within
+/// 0.3 of 2). `what` names the case in the messages.
+pub fn assert_fixed_step_order_two<S: OdeSystem>(what: &str, method: Method, sys: &S) {
+    let errs: Vec<(f64, f64, f64)> = [40, 80, 160, 320]
+        .iter()
+        .map(|&n| {
+            let (e, d) = fixed_step_errors(method, sys, n);
+            (T_END / n as f64, e, d)
+        })
+        .collect();
+    let p = slope(&errs.iter().map(|e| (e.0, e.1)).collect::<Vec<_>>());
+    let q = slope(&errs.iter().map(|e| (e.0, e.2)).collect::<Vec<_>>());
+    let table: Vec<String> = errs
+        .iter()
+        .map(|(h, e, d)| format!("h {h:.3e}: {e:.3e}, dense {d:.3e}"))
+        .collect();
+    println!("{what}: order {p:.3}, dense order {q:.3}; {table:?}");
+    assert!((p - 2.0).abs() <= 0.3, "{what}: order {p}: {errs:?}");
+    assert!((q - 2.0).abs() <= 0.3, "{what}: dense order {q}: {errs:?}");
+}
