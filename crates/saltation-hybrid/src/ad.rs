@@ -259,7 +259,9 @@ fn compare(what: String, hand: &[f64], auto: &[f64], tol: f64) -> Result<(), Mis
 /// Checks every hand-written derivative of `model` against automatic differentiation of the
 /// function it belongs to: in mode `mode` at `(t, x)`, the flow Jacobian and each guard's
 /// gradient and reset Jacobian, and for a mode said to have a constant flow Jacobian
-/// ([`HybridModel::flow_jacobian_is_constant`]) that it is the same at another state and time;
+/// ([`HybridModel::flow_jacobian_is_constant`]) that it is the same at another state and time,
+/// and for a mode said to be autonomous ([`HybridModel::flow_is_autonomous`]) that `f` is the
+/// same at other times;
 /// at the reduced coordinates `u`, the chart Jacobian, and the
 /// projection Jacobian at `χ(u)`. Relative tolerance `tol` (both are exact up to rounding: 1e-12
 /// is a sound choice). Call it in a model's tests, at a few states of each mode; derivatives the
@@ -295,6 +297,20 @@ pub fn check_hand_written<M: HybridModel + ?Sized>(
         )?;
     }
     let mut dx = vec![0.0; n];
+    if model.flow_is_autonomous(mode) {
+        // The claim `f = f(x)`: f at `(t, x)` and at two other times.
+        model.flow::<f64>(mode, t, x, &mut dx);
+        let mut later = vec![0.0; n];
+        for dt in [0.375, -1.625] {
+            model.flow::<f64>(mode, t + dt, x, &mut later);
+            compare(
+                format!("flow of mode {mode} (said to be autonomous) at another time"),
+                &later,
+                &dx,
+                tol,
+            )?;
+        }
+    }
     if model.flow_and_jacobian(mode, t, x, &mut dx, &mut hand) {
         flow_jacobian_ad(model, mode, t, x, &mut auto);
         compare(

@@ -47,6 +47,21 @@ mod tests {
     struct WallOscillator {
         exact: bool,
         cubic: f64,
+        /// Says the flow is autonomous (it is, unless `forcing` ≠ 0).
+        autonomous: bool,
+        /// A time-dependent force `forcing · sin t`, which makes a claim of autonomy false.
+        forcing: f64,
+    }
+
+    impl WallOscillator {
+        fn new(exact: bool) -> Self {
+            Self {
+                exact,
+                cubic: 0.0,
+                autonomous: false,
+                forcing: 0.0,
+            }
+        }
     }
 
     impl HybridModel for WallOscillator {
@@ -62,11 +77,14 @@ mod tests {
         fn guards(&self, _mode: usize) -> usize {
             1
         }
-        fn flow<D: Scalar>(&self, _mode: usize, _t: f64, x: &[D], dx: &mut [D]) {
-            let (w, zeta, force) = (3.0, 0.05, -2.0);
+        fn flow<D: Scalar>(&self, _mode: usize, t: f64, x: &[D], dx: &mut [D]) {
+            let (w, zeta, force) = (3.0, 0.05, -2.0 + self.forcing * t.sin());
             dx[0] = x[1];
             dx[1] =
                 x[0] * (-w * w) - x[1] * (2.0 * zeta * w) + force - x[0] * x[0] * x[0] * self.cubic;
+        }
+        fn flow_is_autonomous(&self, _mode: usize) -> bool {
+            self.autonomous
         }
         fn guard<D: Scalar>(&self, _mode: usize, _j: usize, x: &[D]) -> D {
             x[0]
@@ -92,16 +110,7 @@ mod tests {
             ..StrideOptions::default()
         };
         let x0 = [0.0, 1.5];
-        let (exact, integrated) = (
-            WallOscillator {
-                exact: true,
-                cubic: 0.0,
-            },
-            WallOscillator {
-                exact: false,
-                cubic: 0.0,
-            },
-        );
+        let (exact, integrated) = (WallOscillator::new(true), WallOscillator::new(false));
         let mut me = StrideMap::new(&exact, opts.clone()).unwrap();
         let mut mi = StrideMap::new(&integrated, opts).unwrap();
         for kind in [JacobianKind::StrideMap, JacobianKind::Monodromy] {
@@ -128,11 +137,115 @@ mod tests {
     #[test]
     fn a_false_claim_of_a_constant_jacobian_is_caught() {
         let check = |cubic| {
-            let m = WallOscillator { exact: true, cubic };
+            let m = WallOscillator {
+                cubic,
+                ..WallOscillator::new(true)
+            };
             crate::ad::check_hand_written(&m, 0, 0.0, &[0.3, -0.2], &[0.3, -0.2], 1e-12)
         };
         assert!(check(0.0).is_ok());
         let e = check(1.0).unwrap_err();
         assert!(e.to_string().contains("said to be constant"), "{e}");
+    }
+
+    /// An autonomous affine mode is stepped exactly (`e^{Ãh}`): the stride, its period, event
+    /// time gradients and Jacobian (full and seeded, `Φ` from the cached `e^{Ah}`) agree with
+    /// the integrated stride to the integration tolerance, and the vector field is evaluated
+    /// a few times per phase instead of at every stage.
+    #[test]
+    fn exact_steps_match_the_integrated_stride() {
+        let opts = StrideOptions {
+            events_per_stride: 3,
+            ..StrideOptions::default()
+        };
+        let exact = WallOscillator {
+            autonomous: true,
+            ..WallOscillator::new(true)
+        };
+        let integrated = WallOscillator::new(false);
+        assert!(opts.steps_exactly(&exact, 0) && !opts.steps_exactly(&integrated, 0));
+        let x0 = [0.0, 1.5];
+        let mut me = StrideMap::new(&exact, opts.clone()).unwrap();
+        let mut mi = StrideMap::new(&integrated, opts).unwrap();
+        let seed = [1.0, 0.5, -2.0, 0.25];
+        let (period, v_end) = closed_form_stride(x0[1], 3);
+        for kind in [
+            JacobianKind::None,
+            JacobianKind::StrideMap,
+            JacobianKind::Monodromy,
+        ] {
+            let (e, i) = (me.eval(&x0, kind).unwrap(), mi.eval(&x0, kind).unwrap());
+            // Exact stepping is exact to rounding; the integrated stride to its tolerance.
+            assert!((e.period - period).abs() < 1e-14, "{} {period}", e.period);
+            assert!((e.x[1] - v_end).abs() < 1e-14, "{:?} {v_end}", e.x);
+            assert!((i.period - period).abs() < 1e-11, "{} {period}", i.period);
+            assert!(e.stats.rhs_evals * 10 < i.stats.rhs_evals, "{:?}", e.stats);
+            if kind == JacobianKind::None {
+                continue;
+            }
+            let (je, ji) = (e.jacobian.unwrap(), i.jacobian.unwrap());
+            assert!((&je - &ji).amax() < 1e-10, "{je}\n{ji}");
+            for (ge, gi) in e.event_time_gradients.iter().zip(&i.event_time_gradients) {
+                for (a, b) in ge.iter().zip(gi) {
+                    assert!((a - b).abs() < 1e-10, "{ge:?} {gi:?}");
+                }
+            }
+            let s = me.eval_seeded(&x0, kind, &seed, 2).unwrap();
+            let want = &je * DMatrix::from_row_slice(2, 2, &seed);
+            assert!((s.jacobian.unwrap() - want).amax() < 1e-12);
+        }
+    }
+
+    /// The wall oscillator's stride of `events` impacts from `(0, v₀)` in closed form: each
+    /// flight is `x(t) = F/ω² + e^{−ζωt}(C₁ cos ω_d t + C₂ sin ω_d t)` from `(0, v)`, its end
+    /// the first zero of `x` (bracketed on a grid of 10⁻³, then bisected to adjacent
+    /// floats), where `v ← −0.8 ẋ`. Returns the stride's duration and final velocity.
+    fn closed_form_stride(v0: f64, events: usize) -> (f64, f64) {
+        let (w, zeta, force): (f64, f64, f64) = (3.0, 0.05, -2.0);
+        let (s, wd) = (zeta * w, w * (1.0 - zeta * zeta).sqrt());
+        let (mut v, mut total) = (v0, 0.0);
+        for _ in 0..events {
+            let c1 = -force / (w * w);
+            let c2 = (v + s * c1) / wd;
+            let x = |t: f64| {
+                force / (w * w) + (-s * t).exp() * (c1 * (wd * t).cos() + c2 * (wd * t).sin())
+            };
+            let dx = |t: f64| {
+                let (c, si) = ((wd * t).cos(), (wd * t).sin());
+                (-s * t).exp() * (-s * (c1 * c + c2 * si) + wd * (-c1 * si + c2 * c))
+            };
+            let mut b = 1e-3;
+            while x(b) > 0.0 {
+                b += 1e-3;
+            }
+            let mut a = b - 1e-3;
+            while b - a > 2.0 * f64::EPSILON * b {
+                let m = 0.5 * (a + b);
+                if x(m) > 0.0 {
+                    a = m;
+                } else {
+                    b = m;
+                }
+            }
+            total += a;
+            v = -0.8 * dx(a);
+        }
+        (total, v)
+    }
+
+    /// `check_hand_written` tests the claim of autonomy.
+    #[test]
+    fn a_false_claim_of_autonomy_is_caught() {
+        let check = |forcing| {
+            let m = WallOscillator {
+                autonomous: true,
+                forcing,
+                ..WallOscillator::new(true)
+            };
+            crate::ad::check_hand_written(&m, 0, 0.3, &[0.3, -0.2], &[0.3, -0.2], 1e-12)
+        };
+        assert!(check(0.0).is_ok());
+        let e = check(1.0).unwrap_err();
+        assert!(e.to_string().contains("said to be autonomous"), "{e}");
     }
 }

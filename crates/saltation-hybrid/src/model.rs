@@ -135,6 +135,16 @@ pub trait HybridModel {
     fn flow_jacobian_is_constant(&self, _mode: usize) -> bool {
         false
     }
+    /// Whether the vector field of `mode` does not depend on time, `f = f(x)` (default
+    /// `false`). With [`HybridModel::flow_jacobian_is_constant`] it makes the mode
+    /// autonomous and affine, `f = A x + b` with `A`, `b` constant: a stride then steps the
+    /// state there exactly, by `e^{Ãh}` (`saltation_ode::AffineExp`; see
+    /// [`crate::StrideOptions::exact_affine_phases`]) instead of integrating it. A wrong
+    /// `true` gives wrong strides; [`crate::ad::check_hand_written`] compares `f` at two
+    /// times to catch it.
+    fn flow_is_autonomous(&self, _mode: usize) -> bool {
+        false
+    }
     /// Vector field and hand-written `f_x` in one call (so they can share work such as
     /// trigonometric functions); return `false` (default) to fall back to [`HybridModel::flow`]
     /// and [`HybridModel::flow_jacobian`].

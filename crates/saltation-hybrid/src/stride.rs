@@ -21,9 +21,13 @@
 //! In a mode whose flow Jacobian is constant ([`HybridModel::flow_jacobian_is_constant`]:
 //! `f = A x + b(t)`) a phase of duration `τ` has `Φ = e^{Aτ}` exactly: the state is integrated
 //! alone and the carried matrix is multiplied by the exponential at the phase's end
-//! (`constant_jacobian.rs`; [`StrideOptions::exact_affine_phases`]). Such phases run on the
-//! state-only integrator, the others on the variational one; each keeps its own step-size and
-//! Zeno history, and the stride's statistics are their sum.
+//! (`constant_jacobian.rs`; [`StrideOptions::exact_affine_phases`]). When the mode is also
+//! autonomous ([`HybridModel::flow_is_autonomous`]: `f = A x + b`) the state is not
+//! integrated either but stepped exactly, `[x(t + h); 1] = e^{Ãh} [x(t); 1]`
+//! ([`saltation_ode::AffineExp`]), and `Φ` is applied as `e^{Ah}` powers cached by that
+//! stepper. Such phases run on the state-only integrators (the exact one or `method`), the
+//! others on the variational one; each keeps its own step-size and Zeno history, and the
+//! stride's statistics are their sum.
 
 use crate::constant_jacobian::propagate;
 use crate::error::HybridError;
@@ -32,7 +36,7 @@ use crate::model::HybridModel;
 use crate::saltation::{saltation_matrix, terminal_factor};
 use crate::variational::{ModeFlow, VariationalFlow};
 use nalgebra::DMatrix;
-use saltation_ode::{AnyStepper, Atol, Method, Solver, SolverOptions, Stats};
+use saltation_ode::{AffineExp, AnyStepper, Atol, Method, Solver, SolverOptions, Stats};
 use serde::{Deserialize, Serialize};
 
 /// Which Jacobian a stride computes.
@@ -66,8 +70,11 @@ pub struct StrideOptions {
     pub variational_error_control: bool,
     /// Whether a phase in a mode with a constant flow Jacobian
     /// ([`HybridModel::flow_jacobian_is_constant`]) takes its variational matrix as `e^{Aτ}`
-    /// with the state integrated alone (default true); false integrates the variational
-    /// equations there as in any other mode (for comparisons: both step on the same system).
+    /// with the state integrated alone, and whether a mode that is moreover autonomous
+    /// ([`HybridModel::flow_is_autonomous`], no mass matrix) steps its state exactly by
+    /// `e^{Ãh}` ([`saltation_ode::AffineExp`]) instead of by `method` (default true); false
+    /// integrates the state and the variational equations there by `method` as in any other
+    /// mode (for comparisons: both step on the same system).
     pub exact_affine_phases: bool,
     /// Relative transversality `|h_x f⁻| / (|h_x||f⁻|)` below which an event is grazing
     /// (in `[0, 1)`; default 1e-10).
@@ -100,6 +107,17 @@ impl StrideOptions {
     /// stride does (one `n × n` exponential per phase).
     pub fn all_phases_exponential<M: HybridModel + ?Sized>(&self, model: &M) -> bool {
         self.exact_affine_phases && (0..model.modes()).all(|m| model.flow_jacobian_is_constant(m))
+    }
+
+    /// Whether a phase in `mode` steps its state exactly ([`saltation_ode::AffineExp`]):
+    /// [`StrideOptions::exact_affine_phases`] is on and the mode is autonomous and affine
+    /// ([`HybridModel::flow_jacobian_is_constant`], [`HybridModel::flow_is_autonomous`])
+    /// with `M = I`.
+    pub fn steps_exactly<M: HybridModel + ?Sized>(&self, model: &M, mode: usize) -> bool {
+        self.exact_affine_phases
+            && model.flow_jacobian_is_constant(mode)
+            && model.flow_is_autonomous(mode)
+            && model.mass_matrix(mode).is_none()
     }
 
     /// Checks the ranges of every field.
@@ -239,6 +257,8 @@ pub struct StrideWorkspace {
     opts: StrideOptions,
     n: usize,
     plain: Solver<AnyStepper>,
+    /// The state alone, stepped exactly, in the autonomous affine modes.
+    exact: Solver<AnyStepper>,
     var: Solver<AnyStepper>,
     /// The integrator of [`StrideMap::eval_seeded`] with `c ≠ n` columns (made on first use).
     seeded: Option<(usize, Solver<AnyStepper>)>,
@@ -257,6 +277,8 @@ impl StrideWorkspace {
     fn new(opts: StrideOptions, n: usize) -> Result<Self, HybridError> {
         let ode_err = |source| HybridError::Ode { mode: 0, source };
         let plain = Solver::new(opts.method.stepper(), opts.ode.clone()).map_err(ode_err)?;
+        let exact = Solver::new(AnyStepper::AffineExp(AffineExp::new()), opts.ode.clone())
+            .map_err(ode_err)?;
         let var =
             Solver::new(opts.method.stepper(), opts.variational_ode(n, n)).map_err(ode_err)?;
         let buf = Buffers {
@@ -269,6 +291,7 @@ impl StrideWorkspace {
             opts,
             n,
             plain,
+            exact,
             var,
             seeded: None,
             buf,
@@ -425,15 +448,17 @@ impl<'a, M: HybridModel + ?Sized> StrideMap<'a, M> {
             self.ws.prepare(c)?;
         }
         let ws = &mut self.ws;
-        // Two integrators: the state alone (no Jacobian, or a mode whose constant `f_x` gives
-        // `Φ = e^{Aτ}`), and the state with its variational matrix.
+        // Three integrators: the state alone (no Jacobian, or a mode whose constant `f_x`
+        // gives `Φ = e^{Aτ}`) by `method` or, in an autonomous affine mode, exactly; and the
+        // state with its variational matrix.
         let plain = &mut ws.plain;
+        let exact_solver = &mut ws.exact;
         let var = match &mut ws.seeded {
             _ if !with_jac || c == n => &mut ws.var,
             Some((_, seeded)) => seeded,
             None => unreachable!("made by prepare"),
         };
-        let (mut plain_used, mut var_used) = (false, false);
+        let (mut plain_used, mut exact_used, mut var_used) = (false, false, false);
         let b = &mut ws.buf;
         b.y[..n].copy_from_slice(x0);
         match seed {
@@ -462,14 +487,19 @@ impl<'a, M: HybridModel + ?Sized> StrideMap<'a, M> {
                 seg.advance(var, t, &b.y[..len], t_max, None, &mut b.jump)
             } else {
                 let sys = ModeFlow { model, mode };
+                let (solver, used) = if ws.opts.steps_exactly(model, mode) {
+                    (&mut *exact_solver, &mut exact_used)
+                } else {
+                    (&mut *plain, &mut plain_used)
+                };
                 let seg = Segment {
                     model,
                     mode,
                     sys: &sys,
-                    first: !std::mem::replace(&mut plain_used, true),
+                    first: !std::mem::replace(used, true),
                     grazing_tol,
                 };
-                seg.advance(plain, t, &b.y[..n], t_max, None, &mut b.jump)
+                seg.advance(solver, t, &b.y[..n], t_max, None, &mut b.jump)
             }?;
             let cr = match end {
                 SegmentEnd::TimeReached => {
@@ -488,14 +518,24 @@ impl<'a, M: HybridModel + ?Sized> StrideMap<'a, M> {
                 // the carried matrix times e^{Aτ}, or the integrated one.
                 let psi: &[f64] = if exact {
                     let (x_start, psi) = b.y[..len].split_at_mut(n);
-                    propagate(
-                        model,
-                        (mode, t_start, x_start),
-                        t - t_start,
-                        psi,
-                        c,
-                        &mut b.fac,
-                    );
+                    // The exact stepper's cached e^{Ah} when it stepped this phase, else
+                    // the exponential of Aτ.
+                    let stepped = match exact_solver.stepper() {
+                        AnyStepper::AffineExp(s) if ws.opts.steps_exactly(model, mode) => {
+                            s.propagate_columns(t - t_start, psi, c)
+                        }
+                        _ => false,
+                    };
+                    if !stepped {
+                        propagate(
+                            model,
+                            (mode, t_start, x_start),
+                            t - t_start,
+                            psi,
+                            c,
+                            &mut b.fac,
+                        );
+                    }
                     psi
                 } else {
                     &cr.y_minus[n..len]
@@ -537,11 +577,16 @@ impl<'a, M: HybridModel + ?Sized> StrideMap<'a, M> {
             });
             mode = cr.target;
             if last {
-                let stats = match (plain_used, var_used) {
-                    (true, true) => plain.stats() + var.stats(),
-                    (true, false) => plain.stats(),
-                    _ => var.stats(),
-                };
+                let mut stats = Stats::default();
+                for (used, solver) in [
+                    (plain_used, &*plain),
+                    (exact_used, &*exact_solver),
+                    (var_used, &*var),
+                ] {
+                    if used {
+                        stats = stats + solver.stats();
+                    }
+                }
                 let jacobian = with_jac.then(|| DMatrix::from_row_slice(n, c, &b.y[n..len]));
                 return Ok(StrideResult {
                     x: b.y[..n].to_vec(),

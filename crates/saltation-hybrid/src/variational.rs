@@ -41,6 +41,9 @@ impl<M: HybridModel + ?Sized> OdeSystem for ModeFlow<'_, M> {
     fn mass_matrix(&self) -> Option<Vec<f64>> {
         self.model.mass_matrix(self.mode)
     }
+    fn is_autonomous_affine(&self) -> bool {
+        self.model.flow_jacobian_is_constant(self.mode) && self.model.flow_is_autonomous(self.mode)
+    }
 }
 
 /// `[x, Φ]' = [f(t, x), f_x(t, x) Φ]` of one mode, `Φ` of `n × c` (state of size

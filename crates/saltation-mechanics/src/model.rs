@@ -502,6 +502,10 @@ impl<S: MechanicalSystem> HybridModel for Constrained<S> {
             .mode(&self.system, ContactSet::from_mode(mode))
             .is_some_and(|c| c.affine.is_some())
     }
+    /// A mechanical system's mass matrix, forces and constraints do not depend on time.
+    fn flow_is_autonomous(&self, _mode: usize) -> bool {
+        true
+    }
     /// With a section, the multipliers are those of the map on the constraint manifold.
     fn multipliers_on_section(&self) -> bool {
         self.section.is_some()

@@ -184,6 +184,9 @@ impl HybridModel for Model {
     fn flow_jacobian_is_constant(&self, mode: usize) -> bool {
         each!(self, |m| m.flow_jacobian_is_constant(mode))
     }
+    fn flow_is_autonomous(&self, mode: usize) -> bool {
+        each!(self, |m| m.flow_is_autonomous(mode))
+    }
     fn flow_time_derivative(&self, mode: usize, t: f64, x: &[f64], dfdt: &mut [f64]) -> bool {
         each!(self, |m| m.flow_time_derivative(mode, t, x, dfdt))
     }

@@ -139,6 +139,9 @@ impl HybridModel for BouncingBall {
     fn flow_jacobian_is_constant(&self, _mode: usize) -> bool {
         true
     }
+    fn flow_is_autonomous(&self, _mode: usize) -> bool {
+        true
+    }
     fn flow_jacobian(&self, _mode: usize, _t: f64, _x: &[f64], jac: &mut [f64]) -> bool {
         jac.copy_from_slice(&[0.0, 1.0, 0.0, 0.0]);
         true

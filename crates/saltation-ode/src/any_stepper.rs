@@ -7,6 +7,7 @@
 use crate::adams::Abm;
 use crate::bdf::Bdf;
 use crate::explicit_rk::ExplicitRk;
+use crate::exponential::AffineExp;
 use crate::method::Method;
 use crate::radau::Radau5;
 use crate::rosenbrock::Rosenbrock23;
@@ -32,6 +33,9 @@ pub enum AnyStepper {
     Trbdf2(Trbdf2),
     /// Adams–Bashforth–Moulton PECE, orders 1–12.
     Abm(Abm),
+    /// Exact steps of an autonomous affine system (not a [`Method`]: the hybrid layer picks
+    /// it for the modes that say they are affine).
+    AffineExp(AffineExp),
 }
 
 impl AnyStepper {
@@ -64,6 +68,7 @@ macro_rules! dispatch {
             AnyStepper::Trapezoid($s) => $body,
             AnyStepper::Trbdf2($s) => $body,
             AnyStepper::Abm($s) => $body,
+            AnyStepper::AffineExp($s) => $body,
         }
     };
 }

@@ -132,4 +132,13 @@ pub enum OdeError {
         /// Requested end.
         t_end: f64,
     },
+    /// The exact affine stepper ([`crate::AffineExp`]) was given a system that is not
+    /// autonomous and affine, or does not say so.
+    #[error("the exact affine stepper cannot step this system at t = {}: {reason}", Num(*t))]
+    NotAffine {
+        /// Where it started.
+        t: f64,
+        /// What failed.
+        reason: String,
+    },
 }

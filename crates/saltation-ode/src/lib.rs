@@ -4,7 +4,9 @@
 //! as data (Euler, Heun, RK4; Bogacki–Shampine 3(2), Runge–Kutta–Fehlberg 4(5), Dormand–Prince
 //! 5(4) and 8(5,3)), error control with the MATLAB (`max(r|y|, a)`) or CVODE (`r|y| + a`)
 //! weights, a PI step-size controller, dense output of each method's own order, and precise event
-//! location with direction filters, enabling conditions and Zeno protection.
+//! location with direction filters, enabling conditions and Zeno protection; and an exact
+//! stepper for autonomous affine systems ([`AffineExp`], `e^{Ãh}`), which the hybrid layer
+//! uses in the modes that say they are affine.
 //!
 //! ## What you want to do
 //! - **Integrate once**: [`Ivp`] — `Ivp::new(&sys, t0, &y0).solve(Method::Dop853, t_end, &opts)`.
@@ -35,6 +37,7 @@ mod dim;
 mod error;
 pub mod events;
 mod explicit_rk;
+mod exponential;
 mod ivp;
 pub mod linalg;
 mod locate;
@@ -62,6 +65,7 @@ pub use control::{initial_step, PiController};
 pub use error::OdeError;
 pub use events::{Direction, Event, EventHit, EventSet, NoEvents};
 pub use explicit_rk::ExplicitRk;
+pub use exponential::AffineExp;
 pub use ivp::{Ivp, IvpSolution};
 pub use method::{Family, Method};
 pub use num::Num;

@@ -51,6 +51,12 @@ pub trait OdeSystem {
     fn variational_columns(&self) -> usize {
         0
     }
+
+    /// Whether `f(t, y) = A y + b` with `A` and `b` constant (independent of `t` and `y`): the
+    /// claim that lets [`crate::AffineExp`] step the system exactly. `false` by default.
+    fn is_autonomous_affine(&self) -> bool {
+        false
+    }
 }
 
 impl<S: OdeSystem + ?Sized> OdeSystem for &S {
@@ -71,6 +77,9 @@ impl<S: OdeSystem + ?Sized> OdeSystem for &S {
     }
     fn variational_columns(&self) -> usize {
         (**self).variational_columns()
+    }
+    fn is_autonomous_affine(&self) -> bool {
+        (**self).is_autonomous_affine()
     }
 }
 

@@ -244,6 +244,10 @@ impl HybridModel for EquationModel {
     fn flow_jacobian_is_constant(&self, mode: usize) -> bool {
         self.compiled.affine.get(mode).copied().unwrap_or(false)
     }
+    /// When no equation of the model reads `t`.
+    fn flow_is_autonomous(&self, _mode: usize) -> bool {
+        self.compiled.autonomous
+    }
     fn flow_time_derivative(&self, _mode: usize, _t: f64, _x: &[f64], dfdt: &mut [f64]) -> bool {
         if self.compiled.autonomous {
             dfdt.fill(0.0);

@@ -86,6 +86,9 @@ impl HybridModel for HopperUnconstrained {
     fn flow_jacobian_is_constant(&self, _mode: usize) -> bool {
         true
     }
+    fn flow_is_autonomous(&self, _mode: usize) -> bool {
+        true
+    }
     fn flow_jacobian(&self, mode: usize, _t: f64, _x: &[f64], jac: &mut [f64]) -> bool {
         let p = &self.params;
         let (mu_, ml) = (p.m_upper(), p.m_lower());

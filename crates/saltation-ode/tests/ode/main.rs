@@ -6,6 +6,7 @@
 mod common;
 
 mod abm;
+mod affine_exp;
 mod bad_input;
 mod bdf;
 mod convergence;

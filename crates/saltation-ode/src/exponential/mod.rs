@@ -1,0 +1,529 @@
+//! Exact steps of an autonomous affine system `y' = A y + b` (`A`, `b` constant).
+//!
+//! The flow of such a system is known in closed form: with the augmented matrix
+//! `Ã = [[A, b], [0, 0]]` (order `n + 1`),
+//! `[y(t + h); 1] = e^{Ãh} [y(t); 1]` (Moler & Van Loan 2003, §10; the augmented form of
+//! Van Loan, "Computing integrals involving the matrix exponential", IEEE TAC 23, 1978).
+//! [`AffineExp`] steps with that product, so each step is exact to rounding whatever its
+//! length: it never rejects a step, and its step size is chosen for the event scan, not for
+//! accuracy.
+//!
+//! - **Step size.** `h = 1/r` with `r = ‖A¹⁶‖^{1/16} ≥ ρ(A)` (`expm.rs`): no eigenvalue
+//!   turns by more than one radian or grows by more than a factor `e` within a step, so a
+//!   guard along the flow (a sum of such modes) changes sign at most a few times per step and
+//!   the driver's samples see it. `h_max` (and `h_fixed`) cap it. The first step after a
+//!   (re)start is the usual starting-step estimate (Hairer, Nørsett & Wanner, *Solving ODEs
+//!   I*, §II.4) when that is shorter, and steps then double up to `h` (with `r = 0`, a
+//!   nilpotent `A` as in free fall, they keep doubling up to `h_max`).
+//! - **Work.** `e^{Ãh}` for the regular `h` is computed once (scaling and squaring, `expm.rs`)
+//!   and kept in a small cache keyed by `(A, b)`, so that a hybrid system returning to a mode
+//!   reuses it: a regular step is then one `n × (n + 1)` matrix–vector product and `f` at its
+//!   end one more. A shorter step (the first ones, the last one before `t_stop`) sums the
+//!   Taylor series of the step (`series.rs`).
+//! - **Dense output** is the same series, `y(t₀ + θh) = y₀ + Σ θᵏ hᵏ/k! A^{k−1} f₀`, built
+//!   on the first request in a step. After a regular step it is first checked against the
+//!   exponential's end point in the error weights `atol + rtol |y|`; if it fails (a matrix so
+//!   far from normal that the series loses digits) that `(A, b)` takes its dense output from
+//!   `e^{Ã s}` instead.
+//!
+//! The system must say it is autonomous and affine ([`OdeSystem::is_autonomous_affine`]);
+//! `A` is its Jacobian and `b = f(0)`. [`AffineExp`] checks `f(y₀) = A y₀ + b` at every start
+//! ([`OdeError::NotAffine`]); autonomy it takes on trust. The mass matrix must be the
+//! identity.
+
+mod expm;
+mod series;
+
+use crate::control::initial_step;
+use crate::stepper::{all_finite, check_initial, first_step, initial_rhs, StepEnds, Stepper};
+use crate::{OdeError, OdeSystem, SolverOptions, Stats};
+use expm::{expm, spectral_bound};
+use series::Series;
+
+/// Propagators kept (a hybrid stride visits a handful of modes).
+const CACHE: usize = 4;
+
+/// Relative mismatch of `f(y₀)` and `A y₀ + f(0)` above which the system is not affine.
+const AFFINE_TOL: f64 = 1e-8;
+
+/// The order assumed by the starting-step estimate (that of DOP853, the default method).
+const START_ORDER: u32 = 8;
+
+/// How the dense output of an `(A, b)` is computed.
+#[derive(Debug, Clone, Copy, PartialEq)]
+enum DenseBy {
+    /// Not yet checked.
+    Unchecked,
+    /// The Taylor series (checked once against the exponential's step).
+    Series,
+    /// `e^{Ãs}` at each request.
+    Exponential,
+}
+
+/// `e^{Ãh}` of one `(A, b)` at its regular step `h`.
+#[derive(Debug, Clone)]
+struct Propagator {
+    a: Vec<f64>,
+    b: Vec<f64>,
+    /// The cap `min(h_max, h_fixed)` the step was chosen under.
+    cap: f64,
+    /// The regular step (`∞` when `r = 0` and there is no cap: doubling steps only).
+    h: f64,
+    /// The top `n` rows of `e^{Ãh}`, `[E | c]` (row-major `n × (n + 1)`); empty for `h = ∞`.
+    e: Vec<f64>,
+    dense: DenseBy,
+}
+
+/// The exact stepper of an autonomous affine system (see the module documentation).
+#[derive(Debug, Clone, Default)]
+pub struct AffineExp {
+    n: usize,
+    t: f64,
+    t_prev: f64,
+    y: Vec<f64>,
+    y_prev: Vec<f64>,
+    f: Vec<f64>,
+    f_prev: Vec<f64>,
+    /// The current propagator (index into `cache`).
+    current: usize,
+    cache: Vec<Propagator>,
+    /// The next step.
+    h: f64,
+    series: Series,
+    /// Whether `series` is the last step's.
+    series_valid: bool,
+    /// `atol_i` and `rtol`, for checking the series against the exponential.
+    atol: Vec<f64>,
+    rtol: f64,
+    scratch: Vec<f64>,
+    scratch2: Vec<f64>,
+}
+
+impl AffineExp {
+    /// A fresh stepper (workspace sized on start).
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    fn prop(&self) -> &Propagator {
+        &self.cache[self.current]
+    }
+
+    /// `out = A x + b` of the current propagator.
+    fn affine(&self, x: &[f64], out: &mut [f64]) {
+        let (p, n) = (self.prop(), self.n);
+        for (i, o) in out[..n].iter_mut().enumerate() {
+            let row = &p.a[i * n..(i + 1) * n];
+            *o = p.b[i] + row.iter().zip(x).map(|(a, x)| a * x).sum::<f64>();
+        }
+    }
+
+    /// Finds or makes the propagator of `(a, b)` under `cap`; returns its index.
+    fn propagator(&mut self, a: &[f64], b: &[f64], cap: f64) -> usize {
+        if let Some(k) = self
+            .cache
+            .iter()
+            .position(|p| p.cap == cap && p.a == a && p.b == b)
+        {
+            return k;
+        }
+        let n = self.n;
+        let r = spectral_bound(a, n);
+        let h = if r > 0.0 { (1.0 / r).min(cap) } else { cap };
+        let e = if h.is_finite() {
+            augmented_exponential(a, b, n, h)
+        } else {
+            Vec::new()
+        };
+        let p = Propagator {
+            a: a.to_vec(),
+            b: b.to_vec(),
+            cap,
+            h,
+            e,
+            dense: DenseBy::Unchecked,
+        };
+        if self.cache.len() < CACHE {
+            self.cache.push(p);
+            self.cache.len() - 1
+        } else {
+            // The oldest entry goes (the cache is small and kept in insertion order).
+            self.cache.remove(0);
+            self.cache.push(p);
+            CACHE - 1
+        }
+    }
+}
+
+/// The top `n` rows of `e^{Ãh}`, `Ã = [[A, b], [0, 0]]`: `[E | c]` with `E = e^{Ah}`,
+/// `c = ∫₀ʰ e^{As} ds b` (row-major `n × (n + 1)`).
+fn augmented_exponential(a: &[f64], b: &[f64], n: usize, h: f64) -> Vec<f64> {
+    let m = n + 1;
+    let mut big = vec![0.0; m * m];
+    for i in 0..n {
+        for j in 0..n {
+            big[i * m + j] = a[i * n + j] * h;
+        }
+        big[i * m + n] = b[i] * h;
+    }
+    let mut e = vec![0.0; m * m];
+    expm(&big, m, &mut e);
+    e.truncate(n * m);
+    e
+}
+
+/// `out = f · M X` for the leading `n × n` block of `M` (row-major, rows of length `stride`)
+/// and `X` given by its columns of length `n`, one after another (`out` likewise): each
+/// entry a dot product of two contiguous slices.
+fn times_columns(m: &[f64], n: usize, stride: usize, x: &[f64], f: f64, out: &mut [f64]) {
+    for (xc, oc) in x.chunks_exact(n).zip(out.chunks_exact_mut(n)) {
+        for (i, o) in oc.iter_mut().enumerate() {
+            let row = &m[i * stride..i * stride + n];
+            *o = f * row.iter().zip(xc).map(|(a, b)| a * b).sum::<f64>();
+        }
+    }
+}
+
+/// The largest `|v_i|`, NaN if any is NaN (`f64::max` would drop it).
+pub(crate) fn max_abs(v: &[f64]) -> f64 {
+    v.iter().fold(0.0f64, |m, x| {
+        if x.abs() > m || x.is_nan() {
+            x.abs()
+        } else {
+            m
+        }
+    })
+}
+
+/// `out = E x + c` for `[E | c]` (`n × (n + 1)`).
+fn apply(e: &[f64], x: &[f64], out: &mut [f64]) {
+    let n = x.len();
+    let m = n + 1;
+    for (i, o) in out[..n].iter_mut().enumerate() {
+        let row = &e[i * m..(i + 1) * m];
+        *o = row[n] + row[..n].iter().zip(x).map(|(a, x)| a * x).sum::<f64>();
+    }
+}
+
+impl Stepper for AffineExp {
+    fn name(&self) -> &'static str {
+        "affine-exp"
+    }
+    /// Exact: no truncation error (reported as `u32::MAX`).
+    fn order(&self) -> u32 {
+        u32::MAX
+    }
+    fn is_adaptive(&self) -> bool {
+        false
+    }
+
+    fn start<S: OdeSystem + ?Sized>(
+        &mut self,
+        sys: &S,
+        t: f64,
+        y: &[f64],
+        opts: &SolverOptions,
+        stats: &mut Stats,
+    ) -> Result<(), OdeError> {
+        check_initial(sys, t, y)?;
+        if sys.mass_matrix().is_some() {
+            return Err(OdeError::MassMatrixUnsupported {
+                method: self.name(),
+                reason: "needs M = I",
+            });
+        }
+        if sys.variational_columns() > 0 {
+            return Err(OdeError::NotAffine {
+                t,
+                reason: "a variational system is stepped by the other methods".into(),
+            });
+        }
+        if !sys.is_autonomous_affine() {
+            return Err(OdeError::NotAffine {
+                t,
+                reason: "the system does not say it is autonomous and affine".into(),
+            });
+        }
+        let n = y.len();
+        self.n = n;
+        for v in [
+            &mut self.y,
+            &mut self.y_prev,
+            &mut self.f,
+            &mut self.f_prev,
+            &mut self.scratch,
+            &mut self.scratch2,
+            &mut self.atol,
+        ] {
+            v.resize(n, 0.0);
+        }
+        self.rtol = opts.rtol;
+        for (i, a) in self.atol.iter_mut().enumerate() {
+            *a = opts.atol.get(i);
+        }
+        self.y.copy_from_slice(y);
+        self.t = t;
+        self.t_prev = t;
+        self.series_valid = false;
+        initial_rhs(sys, t, y, &mut self.f, stats)?;
+        // A from the Jacobian (or, when the system gives none, from f at the unit vectors:
+        // exact for an affine f up to rounding), b = f(0).
+        let mut a = vec![0.0; n * n];
+        let mut b = vec![0.0; n];
+        sys.rhs(t, &vec![0.0; n], &mut b);
+        stats.rhs_evals += 1;
+        stats.jacobian_evals += 1;
+        if !sys.jacobian(t, y, &mut a) {
+            let mut e = vec![0.0; n];
+            let mut col = vec![0.0; n];
+            for k in 0..n {
+                e[k] = 1.0;
+                sys.rhs(t, &e, &mut col);
+                e[k] = 0.0;
+                for i in 0..n {
+                    a[i * n + k] = col[i] - b[i];
+                }
+            }
+            stats.rhs_evals += n;
+        }
+        if !all_finite(&a) {
+            return Err(OdeError::NotAffine {
+                t,
+                reason: "its Jacobian is not finite".into(),
+            });
+        }
+        if !all_finite(&b) {
+            // f is not defined at 0: b from the start point instead (exact in exact
+            // arithmetic, and the affinity check below still holds).
+            for i in 0..n {
+                let row = &a[i * n..(i + 1) * n];
+                b[i] = self.f[i] - row.iter().zip(y).map(|(a, y)| a * y).sum::<f64>();
+            }
+        }
+        for i in 0..n {
+            let row = &a[i * n..(i + 1) * n];
+            let ay: f64 = row.iter().zip(y).map(|(a, y)| a * y).sum();
+            let size: f64 = row.iter().zip(y).map(|(a, y)| (a * y).abs()).sum::<f64>()
+                + b[i].abs()
+                + self.f[i].abs();
+            let miss = (self.f[i] - ay - b[i]).abs();
+            if !(miss <= AFFINE_TOL * size) {
+                return Err(OdeError::NotAffine {
+                    t,
+                    reason: format!(
+                        "component {i} of f(y) is {:e}, but A y + f(0) is {:e}",
+                        self.f[i],
+                        ay + b[i]
+                    ),
+                });
+            }
+        }
+        let cap = opts.h_max.min(opts.h_fixed.unwrap_or(f64::INFINITY));
+        self.current = self.propagator(&a, &b, cap);
+        let h_reg = self.prop().h;
+        let (f0, s1, s2) = (&self.f, &mut self.scratch, &mut self.scratch2);
+        let h1 = first_step(opts, || {
+            let mut rhs = |t: f64, y: &[f64], dy: &mut [f64]| sys.rhs(t, y, dy);
+            stats.rhs_evals += 1;
+            initial_step(&mut rhs, t, y, f0, START_ORDER, opts, s1, s2)
+        });
+        self.h = h1.min(h_reg);
+        if !(self.h > 0.0) {
+            return Err(OdeError::InvalidOption {
+                field: "h_max",
+                reason: "leaves no positive step for the exact affine stepper",
+            });
+        }
+        Ok(())
+    }
+
+    fn step<S: OdeSystem + ?Sized>(
+        &mut self,
+        _sys: &S,
+        t_stop: f64,
+        _opts: &SolverOptions,
+        stats: &mut Stats,
+    ) -> Result<(), OdeError> {
+        let remaining = t_stop - self.t;
+        let last = self.h >= remaining;
+        let h = if last { remaining } else { self.h };
+        if !(h > 0.0) || self.t + h == self.t {
+            return Err(OdeError::StepTooSmall { t: self.t, h });
+        }
+        std::mem::swap(&mut self.y, &mut self.y_prev);
+        std::mem::swap(&mut self.f, &mut self.f_prev);
+        self.t_prev = self.t;
+        let regular = !last && h == self.prop().h;
+        if regular {
+            let p = &self.cache[self.current];
+            apply(&p.e, &self.y_prev, &mut self.y);
+            self.series_valid = false;
+        } else if self
+            .series
+            .build(&self.cache[self.current].a, &self.y_prev, &self.f_prev, h)
+        {
+            self.series.eval(&self.y_prev, 1.0, &mut self.y);
+            self.series_valid = true;
+        } else {
+            let p = self.prop();
+            let e = augmented_exponential(&p.a, &p.b, self.n, h);
+            apply(&e, &self.y_prev, &mut self.y);
+            self.series_valid = false;
+        }
+        self.t = if last { t_stop } else { self.t_prev + h };
+        let (y, mut f) = (std::mem::take(&mut self.y), std::mem::take(&mut self.f));
+        self.affine(&y, &mut f);
+        (self.y, self.f) = (y, f);
+        if !all_finite(&self.y) || !all_finite(&self.f) {
+            return Err(OdeError::NonFinite { t: self.t_prev, h });
+        }
+        stats.steps += 1;
+        if !last {
+            self.h = (2.0 * h).min(self.prop().h);
+        }
+        Ok(())
+    }
+
+    fn t(&self) -> f64 {
+        self.t
+    }
+    fn y(&self) -> &[f64] {
+        &self.y
+    }
+    fn ends(&self) -> StepEnds<'_> {
+        StepEnds {
+            t0: self.t_prev,
+            t1: self.t,
+            y0: &self.y_prev,
+            y1: &self.y,
+            f0: &self.f_prev,
+            f1: &self.f,
+        }
+    }
+
+    fn dense<S: OdeSystem + ?Sized>(
+        &mut self,
+        _sys: &S,
+        t: f64,
+        out: &mut [f64],
+        _stats: &mut Stats,
+    ) {
+        let h = self.t - self.t_prev;
+        if h == 0.0 {
+            out[..self.n].copy_from_slice(&self.y);
+            return;
+        }
+        if !self.series_valid && self.prop().dense != DenseBy::Exponential {
+            let a = &self.cache[self.current].a;
+            let built = self.series.build(a, &self.y_prev, &self.f_prev, h);
+            let ok = built && (self.prop().dense == DenseBy::Series || self.series_matches_step());
+            let p = &mut self.cache[self.current];
+            p.dense = if ok {
+                DenseBy::Series
+            } else {
+                DenseBy::Exponential
+            };
+            self.series_valid = ok;
+        }
+        if self.series_valid {
+            self.series.eval(&self.y_prev, (t - self.t_prev) / h, out);
+        } else {
+            let p = self.prop();
+            let e = augmented_exponential(&p.a, &p.b, self.n, t - self.t_prev);
+            apply(&e, &self.y_prev, out);
+        }
+    }
+
+    fn truncate<S: OdeSystem + ?Sized>(&mut self, _sys: &S, t: f64, y: &[f64], _stats: &mut Stats) {
+        self.t = t;
+        self.y.copy_from_slice(y);
+        let mut f = std::mem::take(&mut self.f);
+        self.affine(y, &mut f);
+        self.f = f;
+        self.series_valid = false;
+    }
+}
+
+impl AffineExp {
+    /// `ψ ← e^{Aτ} ψ` for `ψ` row-major `n × c`, with the `A` of the system last started: the
+    /// variational matrix of a phase of duration `τ ≥ 0` (`Φ' = A Φ`). With `τ = m h + s`
+    /// (`h` the regular step, `0 ≤ s < h`), `e^{As} ψ` by its Taylor series (the columns as
+    /// in [`AffineExp`]'s dense output, `ρ(A) s ≤ 1`), then `m` products with the cached
+    /// `E = e^{Ah}`: `n² c (m + K)` flops, `K` the series' terms, instead of an `n × n`
+    /// exponential of `Aτ`. `false` (and `ψ` unchanged) before a start, or when the series
+    /// does not converge or `τ` is negative or not finite; the caller then forms `e^{Aτ}`
+    /// otherwise.
+    pub fn propagate_columns(&self, tau: f64, psi: &mut [f64], c: usize) -> bool {
+        let n = self.n;
+        if self.cache.is_empty() || !(tau >= 0.0) || !tau.is_finite() || psi.len() < n * c {
+            return false;
+        }
+        let p = self.prop();
+        let (m, s) = if p.h.is_finite() {
+            let m = (tau / p.h).floor();
+            (m as usize, (tau - m * p.h).max(0.0))
+        } else {
+            (0, tau)
+        };
+        // The columns of ψ, each contiguous (column-major), so that every product is a set
+        // of contiguous dot products.
+        let mut acc = vec![0.0; n * c];
+        for (i, row) in psi[..n * c].chunks_exact(c).enumerate() {
+            for (k, v) in row.iter().enumerate() {
+                acc[k * n + i] = *v;
+            }
+        }
+        // Taylor: acc = Σ_k s^k/k! A^k ψ.
+        let mut term = acc.clone();
+        let mut next = vec![0.0; n * c];
+        let mut scale = max_abs(&acc);
+        let mut small = 0;
+        for k in 1..=series::MAX_TERMS {
+            times_columns(&p.a, n, n, &term, s / k as f64, &mut next);
+            std::mem::swap(&mut term, &mut next);
+            let big = max_abs(&term);
+            if !big.is_finite() {
+                return false;
+            }
+            for (a, t) in acc.iter_mut().zip(&term) {
+                *a += t;
+            }
+            scale = scale.max(big);
+            small = if big <= 0.25 * f64::EPSILON * scale {
+                small + 1
+            } else {
+                0
+            };
+            if small == 2 {
+                break;
+            }
+        }
+        if small < 2 {
+            return false;
+        }
+        // m products with E (the n × n block of [E | c]).
+        for _ in 0..m {
+            times_columns(&p.e, n, n + 1, &acc, 1.0, &mut next);
+            std::mem::swap(&mut acc, &mut next);
+        }
+        for (i, row) in psi[..n * c].chunks_exact_mut(c).enumerate() {
+            for (k, v) in row.iter_mut().enumerate() {
+                *v = acc[k * n + i];
+            }
+        }
+        true
+    }
+
+    /// Whether the series just built for the last step reproduces its end point (from the
+    /// exponential) within the error weights `atol_i + rtol |y_i|`.
+    fn series_matches_step(&mut self) -> bool {
+        let mut end = std::mem::take(&mut self.scratch);
+        self.series.eval(&self.y_prev, 1.0, &mut end);
+        let ok = (0..self.n).all(|i| {
+            let w = self.atol[i] + self.rtol * self.y[i].abs().max(self.y_prev[i].abs());
+            (end[i] - self.y[i]).abs() <= w
+        });
+        self.scratch = end;
+        ok
+    }
+}
