@@ -1,7 +1,7 @@
 //! The printed summary of the branches: settings, folds and grazing points, admissible
 //! stretches, the closed-form check and the table of branch points.
 
-use crate::branches::{options, stages, Kind, Row, Run, START, TOL, T_MAX};
+use crate::branches::{options, stages, Kind, Row, Run, START, T_MAX};
 use saltation::models::hopper::HopperParams;
 
 pub fn print_settings(mus: &[f64]) {
@@ -20,7 +20,7 @@ pub fn print_settings(mus: &[f64]) {
     }
     println!(
         "             corrector ‖G‖ ≤ {:e}; folds and grazing points located to {:e} in D_G \
-         ({:.1e} N s/m)\n             DOP853 rtol = atol = {TOL:e}; a branch ends where a \
+         ({:.1e} N s/m)\n             phases stepped exactly by e^(Ãh); a branch ends where a \
          stride takes longer than t_max = {T_MAX} s",
         o.corrector_tol,
         o.locate_tol,

@@ -239,8 +239,9 @@ pub fn run() -> Res<()> {
         p.ground_damping_ratio()
     );
     println!(
-        "integration  DOP853, rtol = atol = {TOL:e}; Newton shooting on the lift-off section \
-         from (z_U, ż_U) = {GUESS:?}"
+        "integration  exact: both phases are autonomous affine flows, stepped by e^(Ãh) \
+         (rtol = atol = {TOL:e} checks the dense output);\n             Newton shooting on \
+         the lift-off section from (z_U, ż_U) = {GUESS:?}"
     );
     println!(
         "reference    closed form (Zana et al. 2018, §4.1), flight-time guess {T_FLIGHT_GUESS} s"

@@ -233,6 +233,30 @@ mod tests {
         (total, v)
     }
 
+    /// A false claim of an autonomous affine flow (a hardening spring) that `check_hand_written`
+    /// would have caught ends the stride with a typed error instead of a wrong stride: the
+    /// stepper compares the model's `f` with `A x + b` after its first step.
+    #[test]
+    fn a_false_claim_of_affinity_ends_the_stride() {
+        let m = WallOscillator {
+            cubic: 1.0,
+            autonomous: true,
+            ..WallOscillator::new(true)
+        };
+        let mut map = StrideMap::new(&m, StrideOptions::default()).unwrap();
+        let e = map.eval(&[0.0, 1.5], JacobianKind::None).unwrap_err();
+        assert!(
+            matches!(
+                e,
+                crate::HybridError::Ode {
+                    source: saltation_ode::OdeError::NotAffine { .. },
+                    ..
+                }
+            ),
+            "{e}"
+        );
+    }
+
     /// `check_hand_written` tests the claim of autonomy.
     #[test]
     fn a_false_claim_of_autonomy_is_caught() {

@@ -194,8 +194,14 @@ fn systems_it_cannot_step_are_refused() {
     cubic.cubic = 1.0;
     let e = start(&cubic, &[1.0, 0.0]).unwrap_err();
     assert!(e.to_string().contains("component 1"), "{e}");
-    // At y₀ = 0 the cubic term vanishes: the check cannot see it there.
-    assert!(start(&cubic, &[0.0, 0.0]).is_ok());
+    // At y₀ = 0 the cubic term vanishes, so the start's check cannot see it; the check at the
+    // end of the first step does.
+    let mut cubic = Affine::new(&a, &[0.0, 1.0]);
+    cubic.cubic = 1e3;
+    let mut s = solver();
+    s.start(&cubic, &[] as &[Event], 0.0, &[0.0, 0.0]).unwrap();
+    let e = s.integrate(&cubic, &[] as &[Event], 1.0, None).unwrap_err();
+    assert!(matches!(e, OdeError::NotAffine { t, .. } if t > 0.0), "{e}");
     let mut mass = Affine::new(&a, &[0.0, 0.0]);
     mass.mass = true;
     let e = start(&mass, &[1.0, 0.0]).unwrap_err();
