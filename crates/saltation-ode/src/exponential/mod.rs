@@ -469,8 +469,8 @@ impl Stepper for AffineExp {
 impl AffineExp {
     /// `ψ ← e^{Aτ} ψ` for `ψ` row-major `n × c`, with the `A` of the system last started: the
     /// variational matrix of a phase of duration `τ ≥ 0` (`Φ' = A Φ`). With `τ = m h + s`
-    /// (`h` the regular step, `0 ≤ s < h`), `e^{As} ψ` by its Taylor series (the columns as
-    /// in [`AffineExp`]'s dense output, `ρ(A) s ≤ 1`), then `m` products with the cached
+    /// (`h` the regular step, `0 ≤ s < h`), `e^{As} ψ` by the Taylor series of the dense
+    /// output (column by column, `ρ(A) s ≤ 1`), then `m` products with the cached
     /// `E = e^{Ah}`: `n² c (m + K)` flops, `K` the series' terms, instead of an `n × n`
     /// exponential of `Aτ`. `false` (and `ψ` unchanged) before a start, or when the series
     /// does not converge or `τ` is negative or not finite; the caller then forms `e^{Aτ}`
@@ -487,42 +487,25 @@ impl AffineExp {
         } else {
             (0, tau)
         };
-        // The columns of ψ, each contiguous (column-major), so that every product is a set
-        // of contiguous dot products.
+        // Each column ψ_k contiguous (column-major), then e^{As} ψ_k as the step series from
+        // (ψ_k, A ψ_k) over s, evaluated at its end: the dense output's own series.
         let mut acc = vec![0.0; n * c];
-        for (i, row) in psi[..n * c].chunks_exact(c).enumerate() {
-            for (k, v) in row.iter().enumerate() {
-                acc[k * n + i] = *v;
+        let (mut col, mut f0) = (vec![0.0; n], vec![0.0; n]);
+        let mut series = Series::default();
+        for k in 0..c {
+            for (i, v) in col.iter_mut().enumerate() {
+                *v = psi[i * c + k];
             }
-        }
-        // Taylor: acc = Σ_k s^k/k! A^k ψ.
-        let mut term = acc.clone();
-        let mut next = vec![0.0; n * c];
-        let mut scale = max_abs(&acc);
-        let mut small = 0;
-        for k in 1..=series::MAX_TERMS {
-            times_columns(&p.a, n, n, &term, s / k as f64, &mut next);
-            std::mem::swap(&mut term, &mut next);
-            let big = max_abs(&term);
-            if !big.is_finite() {
+            for (i, f) in f0.iter_mut().enumerate() {
+                let row = &p.a[i * n..(i + 1) * n];
+                *f = row.iter().zip(&col).map(|(a, x)| a * x).sum::<f64>();
+            }
+            if !series.build(&p.a, &col, &f0, s) {
                 return false;
             }
-            for (a, t) in acc.iter_mut().zip(&term) {
-                *a += t;
-            }
-            scale = scale.max(big);
-            small = if big <= 0.25 * f64::EPSILON * scale {
-                small + 1
-            } else {
-                0
-            };
-            if small == 2 {
-                break;
-            }
+            series.eval(&col, 1.0, &mut acc[k * n..(k + 1) * n]);
         }
-        if small < 2 {
-            return false;
-        }
+        let mut next = vec![0.0; n * c];
         // m products with E (the n × n block of [E | c]).
         for _ in 0..m {
             times_columns(&p.e, n, n + 1, &acc, 1.0, &mut next);
