@@ -17,13 +17,15 @@
 //! - the bad cases, and that steps do not allocate.
 
 use saltation_ode::{
-    Atol, FnSystem, Ivp, Method, OdeError, OdeSystem, Solver, SolverOptions, Stats, Stepper, Stop,
+    Atol, FnSystem, Ivp, Method, OdeError, OdeSystem, SolverOptions, Stats, Stepper,
 };
 use std::f64::consts::SQRT_2;
 
 use crate::common::{
-    allocations, assert_fixed_step_order_two, decay_then_nan, falling_ball, ground, smooth_exact,
-    Massive, Oscillator, RiccatiRotation, Robertson, Scalar, StiffLinear, G, ROBERTSON_40, T_END,
+    allocations, assert_bouncing_ball_restarts, assert_falling_balls_land_on_time,
+    assert_fixed_step_order_two, assert_mass_matrix_matches_plain, assert_variational_closed_form,
+    decay_then_nan, robertson, smooth_exact, Massive, Oscillator, Robertson, Scalar, StiffLinear,
+    T_END,
 };
 
 const M: Method = Method::Rosenbrock23;
@@ -203,18 +205,7 @@ fn stiff_linear_errors_track_the_tolerance() {
 #[test]
 fn robertson_to_40_matches_the_published_values() {
     for rtol in [1e-4, 1e-7] {
-        let opts = SolverOptions {
-            rtol,
-            atol: Atol::Vector(vec![1e-6 * rtol, 1e-10 * rtol, 1e-6 * rtol]),
-            ..Default::default()
-        };
-        let s = Ivp::new(&Robertson::ODE, 0.0, &[1.0, 0.0, 0.0])
-            .solve(M, 40.0, &opts)
-            .unwrap();
-        let rel: Vec<f64> = (0..3)
-            .map(|i| ((s.y[i] - ROBERTSON_40[i]) / ROBERTSON_40[i]).abs())
-            .collect();
-        let st = s.stats;
+        let (rel, st) = robertson(M, false, rtol);
         println!(
             "Robertson rtol {rtol:e}: relative errors {:.2e} {:.2e} {:.2e}, {} steps, {} \
              rejected, {} f, {} J, {} LU",
@@ -242,26 +233,7 @@ fn robertson_to_40_matches_the_published_values() {
 
 #[test]
 fn mass_matrices_nonsingular_supported_singular_refused() {
-    let mut errs = Vec::new();
-    for tol in [1e-5, 1e-8] {
-        let s = Ivp::new(&Massive { singular: false }, 0.0, &smooth_exact(0.0))
-            .solve(M, T_END, &SolverOptions::with_tol(tol))
-            .unwrap();
-        let plain = Ivp::new(&PLAIN, 0.0, &smooth_exact(0.0))
-            .solve(M, T_END, &SolverOptions::with_tol(tol))
-            .unwrap();
-        let ex = smooth_exact(T_END);
-        let err = (0..3).map(|i| (s.y[i] - ex[i]).abs()).fold(0.0, f64::max);
-        let err_plain = (0..3)
-            .map(|i| (plain.y[i] - ex[i]).abs())
-            .fold(0.0, f64::max);
-        assert!(
-            err < 3.0 * err_plain && err_plain < 3.0 * err,
-            "{err} vs {err_plain}"
-        );
-        errs.push(err);
-    }
-    assert!(errs[0] / errs[1] > 30.0, "{errs:?}");
+    assert_mass_matrix_matches_plain(M);
     let r = Ivp::new(&Massive { singular: true }, 0.0, &smooth_exact(0.0)).solve(
         M,
         T_END,
@@ -285,43 +257,7 @@ fn mass_matrices_nonsingular_supported_singular_refused() {
 
 #[test]
 fn variational_matrix_follows_the_closed_form() {
-    let mut y0 = vec![0.0; 12];
-    y0[..3].copy_from_slice(&[1.0, 1.0, 0.0]);
-    for k in 0..3 {
-        y0[3 + 4 * k] = 1.0;
-    }
-    let (s, c) = (RiccatiRotation::OMEGA * 2.0).sin_cos();
-    let x = [1.0 / 3.0, c, -s];
-    let phi = [1.0 / 9.0, 0.0, 0.0, 0.0, c, s, 0.0, -s, c];
-    for analytic in [true, false] {
-        let mut errs = Vec::new();
-        for tol in [1e-5, 1e-8] {
-            let opts = SolverOptions {
-                error_dims: Some(3),
-                ..SolverOptions::with_tol(tol)
-            };
-            let sol = Ivp::new(&RiccatiRotation { analytic }, 0.0, &y0)
-                .solve(M, 2.0, &opts)
-                .unwrap();
-            let ex = (0..3).map(|i| (sol.y[i] - x[i]).abs()).fold(0.0, f64::max);
-            let ep = (0..9)
-                .map(|i| (sol.y[3 + i] - phi[i]).abs())
-                .fold(0.0, f64::max);
-            let e11 = (sol.y[3] - phi[0]).abs();
-            println!(
-                "variational analytic J {analytic}, tol {tol:e}: x error {ex:.2e}, Φ error \
-                 {ep:.2e} (Φ₁₁ {e11:.2e}), {} steps",
-                sol.stats.steps
-            );
-            // Φ is advanced by the same W-method (with I ⊗ f_x, order 2), not error-controlled.
-            assert!(ep < 3.0 * ex && e11 < 3.0 * ex, "x {ex}, Φ {ep}, Φ₁₁ {e11}");
-            errs.push((ex, ep));
-        }
-        assert!(
-            errs[0].0 / errs[1].0 > 30.0 && errs[0].1 / errs[1].1 > 30.0,
-            "{errs:?}"
-        );
-    }
+    assert_variational_closed_form(M);
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -329,61 +265,12 @@ fn variational_matrix_follows_the_closed_form() {
 
 #[test]
 fn falling_ball_hits_the_ground_at_the_closed_form_time() {
-    let g = G;
-    let ball = falling_ball();
-    let mut solver = Solver::new(M.stepper(), SolverOptions::with_tol(1e-6)).unwrap();
-    solver.start(&ball, &ground(), 0.0, &[1.0, 0.0]).unwrap();
-    let Stop::Event(hit) = solver.integrate(&ball, &ground(), 10.0, None).unwrap() else {
-        panic!("the ball never landed");
-    };
-    // A quadratic: integrated and interpolated exactly.
-    assert!((hit.t - (2.0f64 / g).sqrt()).abs() < 1e-10, "{}", hit.t);
-    // With linear drag c: h(t) = 1 − (g/c) t + (g/c²)(1 − e^{−ct}).
-    let c = 0.5;
-    let drag = FnSystem::new(2, move |_t, y: &[f64], dy: &mut [f64]| {
-        dy[0] = y[1];
-        dy[1] = -g - c * y[1];
-    });
-    let height = |t: f64| 1.0 - (g / c) * t + (g / (c * c)) * (1.0 - (-c * t).exp());
-    let speed = |t: f64| (g / c) * ((-c * t).exp() - 1.0);
-    let mut t_drag = 0.5;
-    for _ in 0..50 {
-        t_drag -= height(t_drag) / speed(t_drag);
-    }
-    let mut solver = Solver::new(M.stepper(), SolverOptions::with_tol(1e-14)).unwrap();
-    solver.start(&drag, &ground(), 0.0, &[1.0, 0.0]).unwrap();
-    let Stop::Event(hit) = solver.integrate(&drag, &ground(), 10.0, None).unwrap() else {
-        panic!("the ball never landed");
-    };
-    let st = solver.stats();
-    println!(
-        "drag ball: hit time error {:.2e}, {} steps, {} f, {} LU",
-        hit.t - t_drag,
-        st.steps,
-        st.rhs_evals,
-        st.lu_decompositions
-    );
-    assert!((hit.t - t_drag).abs() < 1e-10, "{} vs {t_drag}", hit.t);
+    assert_falling_balls_land_on_time(M);
 }
 
 #[test]
 fn bouncing_ball_restarts_after_every_impact() {
-    let g = G;
-    let e = 0.8;
-    let ball = falling_ball();
-    let mut solver = Solver::new(M.stepper(), SolverOptions::with_tol(1e-8)).unwrap();
-    solver.start(&ball, &ground(), 0.0, &[1.0, 0.0]).unwrap();
-    let mut t_want = (2.0 / g).sqrt();
-    let mut v = g * t_want;
-    for bounce in 0..6 {
-        let Stop::Event(hit) = solver.integrate(&ball, &ground(), 10.0, None).unwrap() else {
-            panic!("no impact {bounce}");
-        };
-        assert!((hit.t - t_want).abs() < 1e-10, "impact {bounce}: {}", hit.t);
-        v *= e;
-        solver.restart(&ball, &ground(), hit.t, &[0.0, v]).unwrap();
-        t_want += 2.0 * v / g;
-    }
+    assert_bouncing_ball_restarts(M);
 }
 
 // ---------------------------------------------------------------------------------------------

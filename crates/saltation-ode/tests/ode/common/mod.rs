@@ -1,13 +1,16 @@
 //! What the test modules share: the test problems ([`problems`]), the allocation counter
-//! ([`alloc`]) and the measurements (orders by least squares, errors).
+//! ([`alloc`]), the checks the second-order stiff methods share ([`second_order`]) and the
+//! measurements (orders by least squares, errors).
 
 #![allow(dead_code)]
 
 pub mod alloc;
 pub mod problems;
+pub mod second_order;
 
 pub use alloc::allocations;
 pub use problems::*;
+pub use second_order::*;
 
 use saltation_ode::{Ivp, Method, OdeSystem, Sampling, SolverOptions};
 

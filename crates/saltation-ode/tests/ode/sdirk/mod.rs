@@ -24,8 +24,7 @@
 
 use crate::common::*;
 use saltation_ode::{
-    Atol, FnSystem, Ivp, Method, OdeError, OdeSystem, Sampling, Solver, SolverOptions, Stats,
-    Stepper, Stop,
+    Atol, FnSystem, Ivp, Method, OdeError, OdeSystem, Sampling, SolverOptions, Stats, Stepper,
 };
 use std::f64::consts::SQRT_2;
 

@@ -2,27 +2,6 @@
 
 use super::*;
 
-/// Relative errors at t = 40 and the work, for rtol with atol scaled to each component.
-pub(crate) fn robertson(method: Method, dae: bool, rtol: f64) -> ([f64; 3], Stats) {
-    let opts = SolverOptions {
-        rtol,
-        atol: Atol::Vector(vec![1e-6 * rtol, 1e-10 * rtol, 1e-6 * rtol]),
-        ..Default::default()
-    };
-    let s = Ivp::new(
-        &Robertson {
-            dae,
-            jacobian: true,
-        },
-        0.0,
-        &[1.0, 0.0, 0.0],
-    )
-    .solve(method, 40.0, &opts)
-    .unwrap();
-    let rel = std::array::from_fn(|i| ((s.y[i] - ROBERTSON_40[i]) / ROBERTSON_40[i]).abs());
-    (rel, s.stats)
-}
-
 #[test]
 fn robertson_to_40_matches_the_published_values() {
     let cases = [
