@@ -22,6 +22,7 @@
 
 pub mod ad;
 mod admissibility;
+mod buffer;
 mod constant_jacobian;
 mod crossings;
 mod dense;
@@ -38,6 +39,7 @@ mod stride;
 mod variational;
 
 pub use admissibility::{Admissibility, Violation, ViolationKind};
+pub use buffer::with_buffer;
 pub use crossings::{Crossings, Rejected, Rejection};
 pub use dense::{solve_dense, SingularMatrix};
 pub use error::HybridError;

@@ -20,9 +20,6 @@ use crate::model::{GuardInfo, HybridModel, Scalar};
 use crate::stride::StrideOptions;
 use saltation_ode::Atol;
 
-/// `f_x` and `f_p` of up to this many entries in all live on the stack.
-const SMALL: usize = 96;
-
 /// Model `M` with its parameter `k` appended to the state as `x[n]` (constant along the flow,
 /// kept by every reset).
 #[derive(Debug, Clone, Copy)]
@@ -104,33 +101,28 @@ impl<M: HybridModel + ?Sized> HybridModel for ParamAugmented<'_, M> {
             return false;
         }
         // f_x and f_p on the stack for small systems (this runs at every integration stage).
-        let (mut small, mut heap) = ([0.0; SMALL], Vec::new());
-        let buf: &mut [f64] = if n * n + n <= SMALL {
-            &mut small[..n * n + n]
-        } else {
-            heap.resize(n * n + n, 0.0);
-            &mut heap
-        };
-        let (fx, fp) = buf.split_at_mut(n * n);
-        let x = &y[..n];
-        if !self.model.flow_param_derivative(self.k, mode, t, x, fp) {
-            return false;
-        }
-        let dx = &mut dy[..n];
-        if !self.model.flow_and_jacobian(mode, t, x, dx, fx) {
-            if !self.model.flow_jacobian(mode, t, x, fx) {
+        crate::with_buffer(0.0, n * n + n, |buf| {
+            let (fx, fp) = buf.split_at_mut(n * n);
+            let x = &y[..n];
+            if !self.model.flow_param_derivative(self.k, mode, t, x, fp) {
                 return false;
             }
-            self.model.flow(mode, t, x, dx);
-        }
-        let m = n + 1;
-        for (i, (row, f)) in jac.chunks_exact_mut(m).zip(fp.iter()).enumerate() {
-            row[..n].copy_from_slice(&fx[i * n..(i + 1) * n]);
-            row[n] = *f;
-        }
-        jac[n * m..].fill(0.0);
-        dy[n] = 0.0;
-        true
+            let dx = &mut dy[..n];
+            if !self.model.flow_and_jacobian(mode, t, x, dx, fx) {
+                if !self.model.flow_jacobian(mode, t, x, fx) {
+                    return false;
+                }
+                self.model.flow(mode, t, x, dx);
+            }
+            let m = n + 1;
+            for (i, (row, f)) in jac.chunks_exact_mut(m).zip(fp.iter()).enumerate() {
+                row[..n].copy_from_slice(&fx[i * n..(i + 1) * n]);
+                row[n] = *f;
+            }
+            jac[n * m..].fill(0.0);
+            dy[n] = 0.0;
+            true
+        })
     }
     fn guards(&self, mode: usize) -> usize {
         self.model.guards(mode)

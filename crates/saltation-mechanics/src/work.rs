@@ -42,20 +42,7 @@ pub(crate) fn with_scratch<R>(
     })
 }
 
-/// Runs `f` with a buffer of `len` copies of `init`: on the stack in one of a few sizes (up
-/// to 64 entries; the smallest that fits, since the whole array is initialised), on the heap
-/// beyond.
-pub(crate) fn with_buffer<T: Copy, R>(init: T, len: usize, f: impl FnOnce(&mut [T]) -> R) -> R {
-    if len <= 4 {
-        f(&mut [init; 4][..len])
-    } else if len <= 16 {
-        f(&mut [init; 16][..len])
-    } else if len <= 64 {
-        f(&mut [init; 64][..len])
-    } else {
-        f(&mut vec![init; len])
-    }
-}
+pub(crate) use saltation_hybrid::with_buffer;
 
 /// Carves consecutive slices of the given lengths off the front of `buf`.
 pub(crate) fn split<'a, T, const K: usize>(
