@@ -385,27 +385,32 @@ impl<'a, S: MechanicalSystem + ?Sized> Mode<'a, S> {
     ) -> Result<(), SingularMatrix> {
         let n = q.len();
         let m = n + self.active();
-        let mut z = vec![0.0; m];
-        self.solve_real(q, v, &mut z, None)?;
         let varying = Mode::uncached(self.sys, self.closed, self.omega);
-        let (qd, vd): (Vec<Dual64>, Vec<Dual64>) = q
-            .iter()
-            .zip(v)
-            .map(|(&a, &b)| (Dual64::from_re(a), Dual64::from_re(b)))
-            .unzip();
         let len = varying.pieces_len(n);
-        let mut w = vec![Dual64::from_re(0.0); len + m];
-        let (head, res) = w.split_at_mut(len);
-        let param = Some((k, Dual64::new(p, 1.0)));
-        let [h, g, b] = varying.pieces(param, &qd, &vd, Rhs::Accelerations, head);
-        residual(n, (h, g, b), &z, res);
-        dz[..m]
-            .iter_mut()
-            .zip(res.iter())
-            .for_each(|(d, r)| *d = r.eps);
-        with_scratch(m * m, m, |kw, piv| {
-            self.factored((h, g), n, kw, piv)?.solve(m, &mut dz[..m], 1);
-            Ok(())
+        // The real solution z, then the dual state, pieces and residual: scratch on the stack
+        // for small systems (this runs at every integration stage of an augmented stride).
+        with_buffer(0.0, m, |z| {
+            self.solve_real(q, v, z, None)?;
+            with_buffer(Dual64::from_re(0.0), 2 * n + len + m, |w| {
+                let [qd, vd, head, res] = split(w, [n, n, len, m]);
+                for (d, &a) in qd.iter_mut().zip(q) {
+                    *d = Dual64::from_re(a);
+                }
+                for (d, &a) in vd.iter_mut().zip(v) {
+                    *d = Dual64::from_re(a);
+                }
+                let param = Some((k, Dual64::new(p, 1.0)));
+                let [h, g, b] = varying.pieces(param, qd, vd, Rhs::Accelerations, head);
+                residual(n, (h, g, b), z, res);
+                dz[..m]
+                    .iter_mut()
+                    .zip(res.iter())
+                    .for_each(|(d, r)| *d = r.eps);
+                with_scratch(m * m, m, |kw, piv| {
+                    self.factored((h, g), n, kw, piv)?.solve(m, &mut dz[..m], 1);
+                    Ok(())
+                })
+            })
         })
     }
 }
