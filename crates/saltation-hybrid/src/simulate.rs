@@ -6,7 +6,7 @@ use crate::event_loop::{JumpWork, Segment, SegmentEnd};
 use crate::model::HybridModel;
 use crate::stride::{EventRecord, StrideOptions};
 use crate::variational::ModeFlow;
-use saltation_ode::{Sampling, Solver, Stats, Trajectory};
+use saltation_ode::{AffineExp, AnyStepper, Sampling, Solver, Stats, Trajectory};
 
 /// What to simulate.
 #[derive(Debug, Clone, PartialEq)]
@@ -120,7 +120,9 @@ pub struct Trace {
 }
 
 /// Simulates from `x0` at time `opts.t0` in `opts.stride.start_mode`: `opts.strides` strides, or
-/// up to `opts.t_end`.
+/// up to `opts.t_end`. The modes are integrated as in a stride: by `opts.stride.method`, or
+/// stepped exactly where [`crate::StrideOptions::steps_exactly`] says so (autonomous affine
+/// modes, unless `exact_affine_phases` is off, as a solver comparison wants).
 pub fn simulate<M: HybridModel + ?Sized>(
     model: &M,
     x0: &[f64],
@@ -140,8 +142,18 @@ pub fn simulate<M: HybridModel + ?Sized>(
             what: "initial state",
         });
     }
-    let mut solver = Solver::new(opts.stride.method.stepper(), opts.stride.ode.clone())
-        .map_err(|source| HybridError::Ode { mode: 0, source })?;
+    // The method's integrator, and the exact one for the autonomous affine modes (as in a
+    // stride: `StrideOptions::steps_exactly`); each starts on its first segment.
+    let ode_err = |source| HybridError::Ode { mode: 0, source };
+    let mut solvers = [
+        Solver::new(opts.stride.method.stepper(), opts.stride.ode.clone()).map_err(ode_err)?,
+        Solver::new(
+            AnyStepper::AffineExp(AffineExp::new()),
+            opts.stride.ode.clone(),
+        )
+        .map_err(ode_err)?,
+    ];
+    let mut started = [false; 2];
     let mut work = JumpWork::new(n);
     let mut trace = Trace::default();
     let mut mode = opts.stride.start_mode;
@@ -158,14 +170,16 @@ pub fn simulate<M: HybridModel + ?Sized>(
             events_left = events_left.saturating_sub(1);
             let sys = ModeFlow { model, mode };
             let mut traj = Trajectory::new(sampling(opts, t, t_limit, first));
+            let which = usize::from(opts.stride.steps_exactly(model, mode));
+            let solver = &mut solvers[which];
             let seg = Segment {
                 model,
                 mode,
                 sys: &sys,
-                first,
+                first: !std::mem::replace(&mut started[which], true),
                 grazing_tol: opts.stride.grazing_tol,
             };
-            let res = seg.advance(&mut solver, t, &x, t_limit, Some(&mut traj), &mut work);
+            let res = seg.advance(solver, t, &x, t_limit, Some(&mut traj), &mut work);
             first = false;
             for k in 0..traj.len() {
                 trace.t.push(traj.t[k]);
@@ -222,7 +236,11 @@ pub fn simulate<M: HybridModel + ?Sized>(
             }
         }
     }
-    trace.stats = solver.stats();
+    trace.stats = solvers
+        .iter()
+        .zip(started)
+        .filter(|(_, used)| *used)
+        .fold(Stats::default(), |acc, (s, _)| acc + s.stats());
     trace.end = (t, x, mode);
     Ok(trace)
 }

@@ -232,6 +232,13 @@ impl HybridModel for Monopod {
         self.jacobian(self.in_stance(mode, x[0]), x, jac);
         true
     }
+    /// Flight (with events) is linear: two masses on the leg spring, no ground force.
+    fn flow_jacobian_is_constant(&self, mode: usize) -> bool {
+        self.strategy == Strategy::Events && mode == FLIGHT
+    }
+    fn flow_is_autonomous(&self, _mode: usize) -> bool {
+        true
+    }
     fn guard_gradient(&self, _mode: usize, _j: usize, _x: &[f64], grad: &mut [f64]) -> bool {
         grad.copy_from_slice(&[1.0, 0.0, 0.0, 0.0]);
         true

@@ -128,6 +128,47 @@ fn hand_written_jacobians_match_automatic_differentiation() {
     }
 }
 
+/// The structural claims a stride relies on: a mode said to have a constant `f_x`
+/// ([`HybridModel::flow_jacobian_is_constant`]: `Φ = e^{Aτ}`) has the same `f_x` (by AD) at
+/// two random states and times, and a mode said to be autonomous
+/// ([`HybridModel::flow_is_autonomous`]: with the former, stepped exactly) the same `f` at two
+/// times; for every built-in model (the constrained hopper too), at random parameters.
+#[test]
+fn claims_of_constant_jacobians_and_autonomy_hold() {
+    let mut rng = Rng::new(0x0a11_e0a5);
+    let mut claims = 0;
+    for base in every_model() {
+        for _ in 0..PARAM_SETS {
+            let model = perturbed(&base, &mut rng);
+            let n = model.dim();
+            let (mut a, mut b) = (vec![0.0; n * n], vec![0.0; n * n]);
+            let (mut f, mut g) = (vec![0.0; n], vec![0.0; n]);
+            for _ in 0..8 {
+                let x: Vec<f64> = (0..n).map(|_| rng.uniform(-3.0, 3.0)).collect();
+                let y: Vec<f64> = (0..n).map(|_| rng.uniform(-3.0, 3.0)).collect();
+                let (t, s) = (rng.uniform(0.0, 10.0), rng.uniform(0.0, 10.0));
+                for mode in 0..model.modes() {
+                    let what = format!("{} mode {mode}", model.name());
+                    if model.flow_jacobian_is_constant(mode) {
+                        claims += 1;
+                        flow_jacobian_ad(&model, mode, t, &x, &mut a);
+                        flow_jacobian_ad(&model, mode, s, &y, &mut b);
+                        assert_close(&a, &b, &format!("{what}: f_x said constant"));
+                    }
+                    if model.flow_is_autonomous(mode) {
+                        claims += 1;
+                        model.flow::<f64>(mode, t, &x, &mut f);
+                        model.flow::<f64>(mode, s, &x, &mut g);
+                        assert_close(&f, &g, &format!("{what}: f said autonomous"));
+                    }
+                }
+            }
+        }
+    }
+    // The hoppers, the bouncing ball and the monopod's flight make claims.
+    assert!(claims > 0);
+}
+
 /// Moves `x` onto the zero set of guard `j` of `mode` by Newton steps along the coordinate with
 /// the largest guard-gradient component.
 fn onto_guard(model: &Model, mode: usize, j: usize, x: &mut [f64]) {
