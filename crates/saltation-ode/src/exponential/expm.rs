@@ -20,7 +20,13 @@ pub(crate) fn matmul(a: &[f64], b: &[f64], n: usize, out: &mut [f64]) {
 pub(crate) fn norm_inf(a: &[f64], n: usize) -> f64 {
     (0..n)
         .map(|i| a[i * n..(i + 1) * n].iter().map(|v| v.abs()).sum::<f64>())
-        .fold(0.0, |m, s| if s.is_nan() { f64::NAN } else { m.max(s) })
+        .fold(0.0, |m: f64, s| {
+            if m.is_nan() || s.is_nan() {
+                f64::NAN
+            } else {
+                m.max(s)
+            }
+        })
 }
 
 /// An upper bound `r = ‖A¹⁶‖∞^{1/16} ≥ ρ(A)` on the spectral radius (Gelfand's formula
@@ -70,7 +76,12 @@ const MAX_SQUARINGS: i32 = 64;
 /// rounding they amplify. A non-finite `A` gives a non-finite result.
 pub(crate) fn expm(a: &[f64], n: usize, out: &mut [f64]) {
     let alpha = power_norm_bound(a, n);
-    let s = if alpha > 0.5 && alpha.is_finite() {
+    if !alpha.is_finite() {
+        // A non-finite A (or powers that overflow): no meaningful exponential.
+        out[..n * n].fill(f64::NAN);
+        return;
+    }
+    let s = if alpha > 0.5 {
         ((alpha / 0.5).log2().ceil() as i32).clamp(0, MAX_SQUARINGS)
     } else {
         0

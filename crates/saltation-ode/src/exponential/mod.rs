@@ -28,7 +28,7 @@
 //!
 //! The system must say it is autonomous and affine ([`OdeSystem::is_autonomous_affine`]);
 //! `A` is its Jacobian and `b = f(0)`. [`AffineExp`] checks `f(y) = A y + b` at every start
-//! and at the end of the first full step after it ([`OdeError::NotAffine`]); autonomy it takes on
+//! and at the end of every step up to the first full one ([`OdeError::NotAffine`]); autonomy it takes on
 //! trust. The mass matrix must be the identity.
 
 mod expm;
@@ -45,6 +45,10 @@ const CACHE: usize = 4;
 
 /// Relative mismatch of `f(y₀)` and `A y₀ + f(0)` above which the system is not affine.
 const AFFINE_TOL: f64 = 1e-8;
+
+/// Most products with `e^{Ah}` in [`AffineExp::propagate_columns`] (a longer phase takes the
+/// exponential of `Aτ` from the caller).
+const MAX_POWERS: usize = 256;
 
 /// The order assumed by the starting-step estimate (that of DOP853, the default method).
 const START_ORDER: u32 = 8;
@@ -95,8 +99,8 @@ pub struct AffineExp {
     /// `atol_i` and `rtol`, for checking the series against the exponential.
     atol: Vec<f64>,
     rtol: f64,
-    /// Whether a step's end is still to be checked against the system's own `f` (the first
-    /// regular or last step after a start: a false claim of affinity seldom hides at two
+    /// Whether step ends are still checked against the system's own `f`: every step after a
+    /// start up to the first regular or last one (a false claim of affinity seldom hides at
     /// states a full step apart).
     verify: bool,
     scratch: Vec<f64>,
@@ -355,7 +359,9 @@ impl Stepper for AffineExp {
         stats: &mut Stats,
     ) -> Result<(), OdeError> {
         let remaining = t_stop - self.t;
-        let last = self.h >= remaining;
+        // A step that would leave less than 1e-12 of itself before t_stop goes to t_stop (a
+        // leftover of an ulp would be a step below the floor).
+        let last = self.h >= remaining * (1.0 - 1e-12);
         let h = if last { remaining } else { self.h };
         if !(h > 0.0) || self.t + h == self.t {
             return Err(OdeError::StepTooSmall { t: self.t, h });
@@ -364,13 +370,15 @@ impl Stepper for AffineExp {
         std::mem::swap(&mut self.f, &mut self.f_prev);
         self.t_prev = self.t;
         let regular = !last && h == self.prop().h;
+        let series_ok = self.prop().dense != DenseBy::Exponential;
         if regular {
             let p = &self.cache[self.current];
             apply(&p.e, &self.y_prev, &mut self.y);
             self.series_valid = false;
-        } else if self
-            .series
-            .build(&self.cache[self.current].a, &self.y_prev, &self.f_prev, h)
+        } else if series_ok
+            && self
+                .series
+                .build(&self.cache[self.current].a, &self.y_prev, &self.f_prev, h)
         {
             self.series.eval(&self.y_prev, 1.0, &mut self.y);
             self.series_valid = true;
@@ -388,8 +396,11 @@ impl Stepper for AffineExp {
             return Err(OdeError::NonFinite { t: self.t_prev, h });
         }
         stats.steps += 1;
-        if self.verify && (regular || last) {
-            self.verify = false;
+        if self.verify {
+            // Checked at every step until the first regular or last one: the short starting
+            // steps alone may not move the state far enough to show a false claim, and a
+            // nilpotent A (h = ∞) or a phase that ends at an event may have no regular step.
+            self.verify = !(regular || last);
             let mut f = std::mem::take(&mut self.scratch);
             sys.rhs(self.t, &self.y, &mut f);
             stats.rhs_evals += 1;
@@ -467,26 +478,42 @@ impl Stepper for AffineExp {
 }
 
 impl AffineExp {
+    /// Whether the dense output of the system last started comes from its Taylor series
+    /// (`true`, also before it was checked) or from `e^{Ãs}` at each request (`false`: the
+    /// series missed the tolerance against the exponential over a step). `false` before a
+    /// start.
+    pub fn dense_output_by_series(&self) -> bool {
+        !self.cache.is_empty() && self.prop().dense != DenseBy::Exponential
+    }
+
     /// `ψ ← e^{Aτ} ψ` for `ψ` row-major `n × c`, with the `A` of the system last started: the
     /// variational matrix of a phase of duration `τ ≥ 0` (`Φ' = A Φ`). With `τ = m h + s`
     /// (`h` the regular step, `0 ≤ s < h`), `e^{As} ψ` by the Taylor series of the dense
     /// output (column by column, `ρ(A) s ≤ 1`), then `m` products with the cached
     /// `E = e^{Ah}`: `n² c (m + K)` flops, `K` the series' terms, instead of an `n × n`
-    /// exponential of `Aτ`. `false` (and `ψ` unchanged) before a start, or when the series
-    /// does not converge or `τ` is negative or not finite; the caller then forms `e^{Aτ}`
-    /// otherwise.
+    /// exponential of `Aτ`. `false` (and `ψ` unchanged) before a start, when `τ` is negative,
+    /// not finite or more than 256 regular steps, or when the series does not converge or
+    /// failed its check against the exponential for this `(A, b)`: the caller then forms
+    /// `e^{Aτ}` otherwise.
     pub fn propagate_columns(&self, tau: f64, psi: &mut [f64], c: usize) -> bool {
         let n = self.n;
         if self.cache.is_empty() || !(tau >= 0.0) || !tau.is_finite() || psi.len() < n * c {
             return false;
         }
         let p = self.prop();
+        if p.dense == DenseBy::Exponential {
+            return false;
+        }
         let (m, s) = if p.h.is_finite() {
             let m = (tau / p.h).floor();
-            (m as usize, (tau - m * p.h).max(0.0))
+            (m, (tau - m * p.h).max(0.0))
         } else {
-            (0, tau)
+            (0.0, tau)
         };
+        if m > MAX_POWERS as f64 {
+            return false;
+        }
+        let m = m as usize;
         // Each column ψ_k contiguous (column-major), then e^{As} ψ_k as the step series from
         // (ψ_k, A ψ_k) over s, evaluated at its end: the dense output's own series.
         let mut acc = vec![0.0; n * c];

@@ -21,7 +21,11 @@ pub(crate) struct Series {
 impl Series {
     /// Builds `d_k` for a step of `h` from `f0` until two consecutive terms are below
     /// `ε/4` times the largest of `‖y₀‖∞` and the terms so far; `false` when that takes more
-    /// than [`MAX_TERMS`] terms or a term is not finite.
+    /// than [`MAX_TERMS`] terms or a term is not finite. Two small terms are not a proof that
+    /// the rest is small (for a far-from-normal `A` with `h‖A‖ ≫ k` later terms may grow
+    /// again; requiring `k > h‖A‖` would be, but costs hundreds of terms for such a matrix
+    /// although `ρ(A) h ≤ 1`): the stepper checks the series of a full step against the
+    /// exponential's end point once per `(A, b)` and takes `e^{Ãs}` instead where it fails.
     pub(crate) fn build(&mut self, a: &[f64], y0: &[f64], f0: &[f64], h: f64) -> bool {
         let n = y0.len();
         self.n = n;

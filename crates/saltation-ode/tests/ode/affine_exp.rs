@@ -16,6 +16,8 @@ struct Affine {
     claims: bool,
     cubic: f64,
     mass: bool,
+    /// The Jacobian it gives has a NaN entry (`f` itself stays finite).
+    nan_jacobian: bool,
 }
 
 impl Affine {
@@ -26,6 +28,7 @@ impl Affine {
             claims: true,
             cubic: 0.0,
             mass: false,
+            nan_jacobian: false,
         }
     }
 }
@@ -44,6 +47,9 @@ impl OdeSystem for Affine {
     }
     fn jacobian(&self, _t: f64, _y: &[f64], jac: &mut [f64]) -> bool {
         jac.copy_from_slice(&self.a);
+        if self.nan_jacobian {
+            jac[0] = f64::NAN;
+        }
         true
     }
     fn mass_matrix(&self) -> Option<Vec<f64>> {
@@ -208,14 +214,18 @@ fn systems_it_cannot_step_are_refused() {
     assert!(matches!(e, OdeError::MassMatrixUnsupported { .. }), "{e}");
     let e = start(&Affine::new(&a, &[0.0, 0.0]), &[f64::NAN, 0.0]).unwrap_err();
     assert_eq!(e, OdeError::NonFiniteInitial { t: 0.0 });
-    let e = start(
-        &Affine::new(&[f64::INFINITY, 0.0, 0.0, 0.0], &[0.0, 0.0]),
-        &[1.0, 0.0],
-    );
-    assert!(matches!(
-        e,
-        Err(OdeError::NotAffine { .. }) | Err(OdeError::NonFiniteRhs { .. })
-    ));
+    let mut nan = Affine::new(&a, &[0.0, 0.0]);
+    nan.nan_jacobian = true;
+    let e = start(&nan, &[1.0, 0.0]).unwrap_err();
+    assert!(e.to_string().contains("Jacobian is not finite"), "{e}");
+    // A nilpotent A (free fall: no regular step, h = ∞) with a cubic term that vanishes at the
+    // start: the step ends are checked until a full step, so the doubling steps catch it.
+    let mut cubic = Affine::new(&[0.0, 1.0, 0.0, 0.0], &[0.0, 1.0]);
+    cubic.cubic = 1e3;
+    let mut s = solver();
+    s.start(&cubic, &ground(), 0.0, &[0.0, 0.0]).unwrap();
+    let e = s.integrate(&cubic, &ground(), 100.0, None).unwrap_err();
+    assert!(matches!(e, OdeError::NotAffine { t, .. } if t > 0.0), "{e}");
 }
 
 /// `propagate_columns` gives `e^{Aτ} Ψ` for the system last started: against the closed form
@@ -230,25 +240,74 @@ fn columns_are_propagated_by_the_exponential() {
     let AnyStepper::AffineExp(stepper) = s.stepper() else {
         unreachable!()
     };
+    // A seed that is not symmetric, so that reading ψ transposed would show.
+    let seed = [1.0, -2.0, 30.0, 0.5];
     for tau in [0.0, 0.004, 0.3, 7.25] {
         let (c, si) = ((w * tau).cos(), (w * tau).sin());
-        let want = [c, si / w, -w * si, c];
-        let mut psi = [1.0, 0.0, 0.0, 1.0];
+        let e = [c, si / w, -w * si, c];
+        let want: Vec<f64> = (0..4)
+            .map(|k| {
+                let (i, j) = (k / 2, k % 2);
+                e[2 * i] * seed[j] + e[2 * i + 1] * seed[2 + j]
+            })
+            .collect();
+        let mut psi = seed;
         assert!(stepper.propagate_columns(tau, &mut psi, 2));
         for k in 0..4 {
-            let scale = if k == 2 { w } else { 1.0 };
+            let scale = if k >= 2 { w * 30.0 } else { 30.0 };
             assert!(
                 (psi[k] - want[k]).abs() < 1e-13 * scale,
-                "τ = {tau}: {psi:?}"
+                "τ = {tau}: {psi:?} vs {want:?}"
             );
         }
+        // The second column of e^{Aτ} alone.
         let mut col = [0.0, 1.0];
         assert!(stepper.propagate_columns(tau, &mut col, 1));
-        assert!((col[0] - want[1]).abs() < 1e-14 && (col[1] - want[3]).abs() < 1e-13);
+        assert!((col[0] - e[1]).abs() < 1e-14 && (col[1] - e[3]).abs() < 1e-13);
     }
     let mut psi = [1.0, 2.0];
     assert!(!stepper.propagate_columns(-1.0, &mut psi, 1));
     assert!(!stepper.propagate_columns(f64::NAN, &mut psi, 1));
     assert_eq!(psi, [1.0, 2.0]);
     assert!(!AffineExp::new().propagate_columns(1.0, &mut psi, 1));
+}
+
+/// With a tolerance the series cannot meet (rtol 0, atol 1e-300: its end point must equal the
+/// exponential's to the last bit), the dense output is taken from `e^{Ãs}` at each request:
+/// still the closed form of the forced damped oscillator at every grid point.
+#[test]
+fn dense_output_falls_back_to_the_exponential() {
+    let (w, zeta, force) = (35.0, 0.05, -9.81);
+    let sys = Affine::new(&[0.0, 1.0, -w * w, -2.0 * zeta * w], &[0.0, force]);
+    let y0 = [0.2, 1.7];
+    for (opts, by_series) in [
+        (
+            SolverOptions {
+                rtol: 0.0,
+                atol: saltation_ode::Atol::Scalar(1e-300),
+                ..SolverOptions::default()
+            },
+            false,
+        ),
+        (SolverOptions::with_tol(1e-12), true),
+    ] {
+        let mut s = Solver::new(AnyStepper::AffineExp(AffineExp::new()), opts).unwrap();
+        s.start(&sys, &[] as &[Event], 0.0, &y0).unwrap();
+        let mut out = Trajectory::new(Sampling::Grid {
+            start: 0.0,
+            dt: 0.0137,
+            end: 1.0,
+        });
+        s.integrate(&sys, &[] as &[Event], 1.0, Some(&mut out))
+            .unwrap();
+        let AnyStepper::AffineExp(stepper) = s.stepper() else {
+            unreachable!()
+        };
+        assert_eq!(stepper.dense_output_by_series(), by_series);
+        for (k, &t) in out.t.iter().enumerate() {
+            let want = oscillator_exact(t, (w, zeta, force), (y0[0], y0[1]));
+            assert!((out.y[2 * k] - want[0]).abs() < 1e-13, "t = {t}");
+            assert!((out.y[2 * k + 1] - want[1]).abs() < 1e-13 * w, "t = {t}");
+        }
+    }
 }
