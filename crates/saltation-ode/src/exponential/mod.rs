@@ -17,7 +17,8 @@
 //!   nilpotent `A` as in free fall, they keep doubling up to `h_max`).
 //! - **Work.** `e^{Ãh}` for the regular `h` is computed once (scaling and squaring, `expm.rs`)
 //!   and kept in a small cache keyed by `(A, b)`, so that a hybrid system returning to a mode
-//!   reuses it: a regular step is then one `n × (n + 1)` matrix–vector product and `f` at its
+//!   reuses it (and in a per-thread cache of 16, which the next stepper for the same modes
+//!   finds): a regular step is then one `n × (n + 1)` matrix–vector product and `f` at its
 //!   end one more. A shorter step (the first ones, the last one before `t_stop`) sums the
 //!   Taylor series of the step (`series.rs`).
 //! - **Dense output** is the same series, `y(t₀ + θh) = y₀ + Σ θᵏ hᵏ/k! A^{k−1} f₀`, built
@@ -62,6 +63,15 @@ enum DenseBy {
     Series,
     /// `e^{Ãs}` at each request.
     Exponential,
+}
+
+/// Propagators kept per thread across steppers: a stride map, an orbit solve or a
+/// continuation step makes new steppers for the same modes, which then find `e^{Ãh}` here
+/// (copied into their own cache) instead of computing it again.
+const SHARED_CACHE: usize = 16;
+
+thread_local! {
+    static SHARED: std::cell::RefCell<Vec<Propagator>> = const { std::cell::RefCell::new(Vec::new()) };
 }
 
 /// `e^{Ãh}` of one `(A, b)` at its regular step `h`.
@@ -135,22 +145,18 @@ impl AffineExp {
         {
             return k;
         }
-        let n = self.n;
-        let r = spectral_bound(a, n);
-        let h = if r > 0.0 { (1.0 / r).min(cap) } else { cap };
-        let e = if h.is_finite() {
-            augmented_exponential(a, b, n, h)
-        } else {
-            Vec::new()
-        };
-        let p = Propagator {
-            a: a.to_vec(),
-            b: b.to_vec(),
-            cap,
-            h,
-            e,
-            dense: DenseBy::Unchecked,
-        };
+        let p = SHARED.with(|shared| {
+            let mut shared = shared.borrow_mut();
+            if let Some(p) = shared.iter().find(|p| p.cap == cap && p.a == a && p.b == b) {
+                return p.clone();
+            }
+            let p = Propagator::new(a, b, cap);
+            if shared.len() == SHARED_CACHE {
+                shared.remove(0);
+            }
+            shared.push(p.clone());
+            p
+        });
         if self.cache.len() < CACHE {
             self.cache.push(p);
             self.cache.len() - 1
@@ -159,6 +165,28 @@ impl AffineExp {
             self.cache.remove(0);
             self.cache.push(p);
             CACHE - 1
+        }
+    }
+}
+
+impl Propagator {
+    /// The propagator of `(A, b)` (`n × n`, `n`) with its regular step under `cap`.
+    fn new(a: &[f64], b: &[f64], cap: f64) -> Self {
+        let n = b.len();
+        let r = spectral_bound(a, n);
+        let h = if r > 0.0 { (1.0 / r).min(cap) } else { cap };
+        let e = if h.is_finite() {
+            augmented_exponential(a, b, n, h)
+        } else {
+            Vec::new()
+        };
+        Propagator {
+            a: a.to_vec(),
+            b: b.to_vec(),
+            cap,
+            h,
+            e,
+            dense: DenseBy::Unchecked,
         }
     }
 }

@@ -311,3 +311,33 @@ fn dense_output_falls_back_to_the_exponential() {
         }
     }
 }
+
+/// Step-size options bound the exact stepper too: a tiny `h_max` ends at `max_steps` with a
+/// typed error (it never hangs), and `h_max` shortens the regular step without changing the
+/// (exact) result.
+#[test]
+fn step_options_bound_the_steps() {
+    let w: f64 = 35.0;
+    let sys = Affine::new(&[0.0, 1.0, -w * w, 0.0], &[0.0, 0.0]);
+    let opts = SolverOptions {
+        h_max: 1e-9,
+        max_steps: 1000,
+        ..SolverOptions::with_tol(1e-12)
+    };
+    let mut s = Solver::new(AnyStepper::AffineExp(AffineExp::new()), opts).unwrap();
+    s.start(&sys, &[] as &[Event], 0.0, &[1.0, 0.0]).unwrap();
+    let e = s.integrate(&sys, &[] as &[Event], 1.0, None).unwrap_err();
+    assert!(matches!(e, OdeError::MaxSteps { steps: 1000, .. }), "{e}");
+    for h_max in [f64::INFINITY, 0.003] {
+        let opts = SolverOptions {
+            h_max,
+            ..SolverOptions::with_tol(1e-12)
+        };
+        let mut s = Solver::new(AnyStepper::AffineExp(AffineExp::new()), opts).unwrap();
+        s.start(&sys, &[] as &[Event], 0.0, &[1.0, 0.0]).unwrap();
+        s.integrate(&sys, &[] as &[Event], 1.0, None).unwrap();
+        assert!((s.y()[0] - w.cos()).abs() < 1e-13, "h_max {h_max}: {:?}", s.y());
+        let steps = s.stats().steps;
+        assert!(if h_max < 1.0 { steps > 300 } else { steps < 60 }, "{steps}");
+    }
+}
