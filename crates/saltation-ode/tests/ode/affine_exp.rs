@@ -336,8 +336,15 @@ fn step_options_bound_the_steps() {
         let mut s = Solver::new(AnyStepper::AffineExp(AffineExp::new()), opts).unwrap();
         s.start(&sys, &[] as &[Event], 0.0, &[1.0, 0.0]).unwrap();
         s.integrate(&sys, &[] as &[Event], 1.0, None).unwrap();
-        assert!((s.y()[0] - w.cos()).abs() < 1e-13, "h_max {h_max}: {:?}", s.y());
+        assert!(
+            (s.y()[0] - w.cos()).abs() < 1e-13,
+            "h_max {h_max}: {:?}",
+            s.y()
+        );
         let steps = s.stats().steps;
-        assert!(if h_max < 1.0 { steps > 300 } else { steps < 60 }, "{steps}");
+        assert!(
+            if h_max < 1.0 { steps > 300 } else { steps < 60 },
+            "{steps}"
+        );
     }
 }
