@@ -35,6 +35,7 @@ mod param_augmented;
 mod params;
 pub mod saltation;
 mod simulate;
+mod state_solvers;
 mod stride;
 mod variational;
 

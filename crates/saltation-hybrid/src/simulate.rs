@@ -4,9 +4,10 @@
 use crate::error::HybridError;
 use crate::event_loop::{JumpWork, Segment, SegmentEnd};
 use crate::model::HybridModel;
+use crate::state_solvers::StateSolvers;
 use crate::stride::{EventRecord, StrideOptions};
 use crate::variational::ModeFlow;
-use saltation_ode::{AffineExp, AnyStepper, Sampling, Solver, Stats, Trajectory};
+use saltation_ode::{Sampling, Stats, Trajectory};
 
 /// What to simulate.
 #[derive(Debug, Clone, PartialEq)]
@@ -142,18 +143,9 @@ pub fn simulate<M: HybridModel + ?Sized>(
             what: "initial state",
         });
     }
-    // The method's integrator, and the exact one for the autonomous affine modes (as in a
-    // stride: `StrideOptions::steps_exactly`); each starts on its first segment.
-    let ode_err = |source| HybridError::Ode { mode: 0, source };
-    let mut solvers = [
-        Solver::new(opts.stride.method.stepper(), opts.stride.ode.clone()).map_err(ode_err)?,
-        Solver::new(
-            AnyStepper::AffineExp(AffineExp::new()),
-            opts.stride.ode.clone(),
-        )
-        .map_err(ode_err)?,
-    ];
-    let mut started = [false; 2];
+    // The method's integrator, and the exact one for the autonomous affine modes, as in a
+    // stride.
+    let mut solvers = StateSolvers::new(&opts.stride)?;
     let mut work = JumpWork::new(n);
     let mut trace = Trace::default();
     let mut mode = opts.stride.start_mode;
@@ -170,13 +162,12 @@ pub fn simulate<M: HybridModel + ?Sized>(
             events_left = events_left.saturating_sub(1);
             let sys = ModeFlow { model, mode };
             let mut traj = Trajectory::new(sampling(opts, t, t_limit, first));
-            let which = usize::from(opts.stride.steps_exactly(model, mode));
-            let solver = &mut solvers[which];
+            let (solver, first_of_solver) = solvers.for_mode(&opts.stride, model, mode);
             let seg = Segment {
                 model,
                 mode,
                 sys: &sys,
-                first: !std::mem::replace(&mut started[which], true),
+                first: first_of_solver,
                 grazing_tol: opts.stride.grazing_tol,
             };
             let res = seg.advance(solver, t, &x, t_limit, Some(&mut traj), &mut work);
@@ -236,11 +227,7 @@ pub fn simulate<M: HybridModel + ?Sized>(
             }
         }
     }
-    trace.stats = solvers
-        .iter()
-        .zip(started)
-        .filter(|(_, used)| *used)
-        .fold(Stats::default(), |acc, (s, _)| acc + s.stats());
+    trace.stats = solvers.stats();
     trace.end = (t, x, mode);
     Ok(trace)
 }

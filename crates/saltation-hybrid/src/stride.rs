@@ -34,9 +34,10 @@ use crate::error::HybridError;
 use crate::event_loop::{JumpWork, Segment, SegmentEnd};
 use crate::model::HybridModel;
 use crate::saltation::{saltation_matrix, terminal_factor};
+use crate::state_solvers::StateSolvers;
 use crate::variational::{ModeFlow, VariationalFlow};
 use nalgebra::DMatrix;
-use saltation_ode::{AffineExp, AnyStepper, Atol, Method, Solver, SolverOptions, Stats};
+use saltation_ode::{AnyStepper, Atol, Method, Solver, SolverOptions, Stats};
 use serde::{Deserialize, Serialize};
 
 /// Which Jacobian a stride computes.
@@ -256,9 +257,8 @@ pub struct StrideMap<'a, M: ?Sized> {
 pub struct StrideWorkspace {
     opts: StrideOptions,
     n: usize,
-    plain: Solver<AnyStepper>,
-    /// The state alone, stepped exactly, in the autonomous affine modes.
-    exact: Solver<AnyStepper>,
+    /// The state alone: by `method`, or exactly in the autonomous affine modes.
+    state: StateSolvers,
     var: Solver<AnyStepper>,
     /// The integrator of [`StrideMap::eval_seeded`] with `c ≠ n` columns (made on first use).
     seeded: Option<(usize, Solver<AnyStepper>)>,
@@ -276,9 +276,7 @@ impl StrideWorkspace {
     /// A workspace for states of dimension `n` with the (already validated) options.
     fn new(opts: StrideOptions, n: usize) -> Result<Self, HybridError> {
         let ode_err = |source| HybridError::Ode { mode: 0, source };
-        let plain = Solver::new(opts.method.stepper(), opts.ode.clone()).map_err(ode_err)?;
-        let exact = Solver::new(AnyStepper::AffineExp(AffineExp::new()), opts.ode.clone())
-            .map_err(ode_err)?;
+        let state = StateSolvers::new(&opts)?;
         let var =
             Solver::new(opts.method.stepper(), opts.variational_ode(n, n)).map_err(ode_err)?;
         let buf = Buffers {
@@ -290,8 +288,7 @@ impl StrideWorkspace {
         Ok(Self {
             opts,
             n,
-            plain,
-            exact,
+            state,
             var,
             seeded: None,
             buf,
@@ -448,17 +445,17 @@ impl<'a, M: HybridModel + ?Sized> StrideMap<'a, M> {
             self.ws.prepare(c)?;
         }
         let ws = &mut self.ws;
-        // Three integrators: the state alone (no Jacobian, or a mode whose constant `f_x`
-        // gives `Φ = e^{Aτ}`) by `method` or, in an autonomous affine mode, exactly; and the
-        // state with its variational matrix.
-        let plain = &mut ws.plain;
-        let exact_solver = &mut ws.exact;
+        // The state alone (no Jacobian, or a mode whose constant `f_x` gives `Φ = e^{Aτ}`) by
+        // `method` or, in an autonomous affine mode, exactly; and the state with its
+        // variational matrix.
+        let state = &mut ws.state;
+        state.new_run();
         let var = match &mut ws.seeded {
             _ if !with_jac || c == n => &mut ws.var,
             Some((_, seeded)) => seeded,
             None => unreachable!("made by prepare"),
         };
-        let (mut plain_used, mut exact_used, mut var_used) = (false, false, false);
+        let mut var_used = false;
         let b = &mut ws.buf;
         b.y[..n].copy_from_slice(x0);
         match seed {
@@ -487,16 +484,12 @@ impl<'a, M: HybridModel + ?Sized> StrideMap<'a, M> {
                 seg.advance(var, t, &b.y[..len], t_max, None, &mut b.jump)
             } else {
                 let sys = ModeFlow { model, mode };
-                let (solver, used) = if ws.opts.steps_exactly(model, mode) {
-                    (&mut *exact_solver, &mut exact_used)
-                } else {
-                    (&mut *plain, &mut plain_used)
-                };
+                let (solver, first) = state.for_mode(&ws.opts, model, mode);
                 let seg = Segment {
                     model,
                     mode,
                     sys: &sys,
-                    first: !std::mem::replace(used, true),
+                    first,
                     grazing_tol,
                 };
                 seg.advance(solver, t, &b.y[..n], t_max, None, &mut b.jump)
@@ -520,8 +513,8 @@ impl<'a, M: HybridModel + ?Sized> StrideMap<'a, M> {
                     let (x_start, psi) = b.y[..len].split_at_mut(n);
                     // The exact stepper's cached e^{Ah} when it stepped this phase, else
                     // the exponential of Aτ.
-                    let stepped = match exact_solver.stepper() {
-                        AnyStepper::AffineExp(s) if ws.opts.steps_exactly(model, mode) => {
+                    let stepped = match state.exact() {
+                        Some(s) if ws.opts.steps_exactly(model, mode) => {
                             s.propagate_columns(t - t_start, psi, c)
                         }
                         _ => false,
@@ -577,15 +570,9 @@ impl<'a, M: HybridModel + ?Sized> StrideMap<'a, M> {
             });
             mode = cr.target;
             if last {
-                let mut stats = Stats::default();
-                for (used, solver) in [
-                    (plain_used, &*plain),
-                    (exact_used, &*exact_solver),
-                    (var_used, &*var),
-                ] {
-                    if used {
-                        stats = stats + solver.stats();
-                    }
+                let mut stats = state.stats();
+                if var_used {
+                    stats = stats + var.stats();
                 }
                 let jacobian = with_jac.then(|| DMatrix::from_row_slice(n, c, &b.y[n..len]));
                 return Ok(StrideResult {
