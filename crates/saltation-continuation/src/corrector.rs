@@ -240,8 +240,8 @@ impl<'a, F: ModelFamily> Evaluator<'a, F> {
 
     /// Exact `F_p` and `∂T_j/∂p` beside a model stride whose phases all take `Φ = e^{Aτ}` (so
     /// that its `F_u` costs no variational integration): one stride of the augmented state
-    /// `(x, p)` whose variational equations carry the single column `∂χ̃/∂p = (∂χ/∂p, 1)` (the chart's parameter column),
-    /// so that it returns `w = P̃_y ∂χ̃/∂p = (∂P/∂p along the section, 1)`; then
+    /// `(x, p)` whose variational equations carry the single column `∂χ̃/∂p = (∂χ/∂p, 1)` (the
+    /// chart's parameter column), so that it returns `w = P̃_y ∂χ̃/∂p = (∂P/∂p along the section, 1)`; then
     /// `F_p = Dπ · w[..n]`, and the event-time gradients in that direction are `∂T_j/∂p`.
     fn param_derivative<M: HybridModel>(
         &self,

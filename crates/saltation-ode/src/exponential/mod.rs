@@ -130,9 +130,9 @@ impl AffineExp {
     /// `out = A x + b` of the current propagator.
     fn affine(&self, x: &[f64], out: &mut [f64]) {
         let (p, n) = (self.prop(), self.n);
-        for (i, o) in out[..n].iter_mut().enumerate() {
-            let row = &p.a[i * n..(i + 1) * n];
-            *o = p.b[i] + row.iter().zip(x).map(|(a, x)| a * x).sum::<f64>();
+        mat_vec(&p.a, n, &x[..n], &mut out[..n]);
+        for (o, b) in out[..n].iter_mut().zip(&p.b) {
+            *o += b;
         }
     }
 
@@ -208,15 +208,13 @@ fn augmented_exponential(a: &[f64], b: &[f64], n: usize, h: f64) -> Vec<f64> {
     e
 }
 
-/// `out = f · M X` for the leading `n × n` block of `M` (row-major, rows of length `stride`)
-/// and `X` given by its columns of length `n`, one after another (`out` likewise): each
-/// entry a dot product of two contiguous slices.
-fn times_columns(m: &[f64], n: usize, stride: usize, x: &[f64], f: f64, out: &mut [f64]) {
-    for (xc, oc) in x.chunks_exact(n).zip(out.chunks_exact_mut(n)) {
-        for (i, o) in oc.iter_mut().enumerate() {
-            let row = &m[i * stride..i * stride + n];
-            *o = f * row.iter().zip(xc).map(|(a, b)| a * b).sum::<f64>();
-        }
+/// `out = M x` for the leading `out.len() × x.len()` block of `M`, row-major with rows of
+/// length `stride` (`n` for `A`, `n + 1` for `[E | c]`).
+fn mat_vec(m: &[f64], stride: usize, x: &[f64], out: &mut [f64]) {
+    let n = x.len();
+    for (i, o) in out.iter_mut().enumerate() {
+        let row = &m[i * stride..i * stride + n];
+        *o = row.iter().zip(x).map(|(a, x)| a * x).sum::<f64>();
     }
 }
 
@@ -254,10 +252,9 @@ pub(crate) fn max_abs(v: &[f64]) -> f64 {
 /// `out = E x + c` for `[E | c]` (`n × (n + 1)`).
 fn apply(e: &[f64], x: &[f64], out: &mut [f64]) {
     let n = x.len();
-    let m = n + 1;
+    mat_vec(e, n + 1, x, &mut out[..n]);
     for (i, o) in out[..n].iter_mut().enumerate() {
-        let row = &e[i * m..(i + 1) * m];
-        *o = row[n] + row[..n].iter().zip(x).map(|(a, x)| a * x).sum::<f64>();
+        *o += e[i * (n + 1) + n];
     }
 }
 
@@ -351,9 +348,9 @@ impl Stepper for AffineExp {
         if !all_finite(&b) {
             // f is not defined at 0: b from the start point instead (exact in exact
             // arithmetic, and the affinity check below still holds).
-            for i in 0..n {
-                let row = &a[i * n..(i + 1) * n];
-                b[i] = self.f[i] - row.iter().zip(y).map(|(a, y)| a * y).sum::<f64>();
+            mat_vec(&a, n, y, &mut b);
+            for (bi, fi) in b.iter_mut().zip(&self.f) {
+                *bi = fi - *bi;
             }
         }
         if let Some(reason) = affine_mismatch(&a, &b, y, &self.f) {
@@ -551,19 +548,18 @@ impl AffineExp {
             for (i, v) in col.iter_mut().enumerate() {
                 *v = psi[i * c + k];
             }
-            for (i, f) in f0.iter_mut().enumerate() {
-                let row = &p.a[i * n..(i + 1) * n];
-                *f = row.iter().zip(&col).map(|(a, x)| a * x).sum::<f64>();
-            }
+            mat_vec(&p.a, n, &col, &mut f0);
             if !series.build(&p.a, &col, &f0, s) {
                 return false;
             }
             series.eval(&col, 1.0, &mut acc[k * n..(k + 1) * n]);
         }
-        let mut next = vec![0.0; n * c];
         // m products with E (the n × n block of [E | c]).
+        let mut next = vec![0.0; n * c];
         for _ in 0..m {
-            times_columns(&p.e, n, n + 1, &acc, 1.0, &mut next);
+            for (x, out) in acc.chunks_exact(n).zip(next.chunks_exact_mut(n)) {
+                mat_vec(&p.e, n + 1, x, out);
+            }
             std::mem::swap(&mut acc, &mut next);
         }
         for (i, row) in psi[..n * c].chunks_exact_mut(c).enumerate() {
