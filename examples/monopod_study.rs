@@ -11,8 +11,8 @@
 //! The same study from a file: `saltation study models/monopod_study.ron --out DIR`.
 
 use saltation::plot::{Figure, RenderOptions};
-use saltation_cli::report::{check_destination, Outputs};
-use saltation_cli::study::{figures, points, run_study, tables, StudySpec};
+use saltation_report::study::{figures, points, run_study, tables, StudySpec};
+use saltation_report::{check_destination, Outputs};
 use std::io::Write;
 use std::process::ExitCode;
 

@@ -14,7 +14,7 @@
 mod common;
 
 // The figure, CSV and JSON code of `saltation continue`, shared with the CLI.
-use saltation_cli::report;
+use saltation_report as report;
 
 use common::Res;
 use saltation::continuation::{

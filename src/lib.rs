@@ -17,6 +17,9 @@
 //! - [`continuation`]: branches in a parameter, bifurcations, branch switching, sweeps.
 //! - [`plot`]: figures (Floquet plots, multipliers in the complex plane, time series, …); feature
 //!   `plot`, on by default (`default-features = false` leaves plotters out).
+//! - [`report`]: the output layer of the `saltation` command — its JSON objects, CSV tables,
+//!   text summaries and figures of continuation results, orbit diagrams and simulations, and the
+//!   monopod solver study (the `saltation-report` crate); feature `plot`.
 //!
 //! ## Define your own hybrid model, find its orbit, read its multipliers
 //!
@@ -162,6 +165,8 @@ pub use saltation_ode as ode;
 pub use saltation_orbit as orbit;
 #[cfg(feature = "plot")]
 pub use saltation_plot as plot;
+#[cfg(feature = "plot")]
+pub use saltation_report as report;
 pub use saltation_scenario as scenario;
 
 /// The README's code blocks, compiled as doctests so the README cannot drift from the API.

@@ -11,7 +11,6 @@ use crate::format::{self, KeyValue};
 use crate::input::{LoadedModel, ModelArgs};
 use crate::orbit::parameters;
 use crate::progress::ScriptBar;
-use crate::report::{self, FigureContext, Outputs};
 use crate::CliError;
 use clap::Args;
 use saltation_continuation::{
@@ -19,6 +18,7 @@ use saltation_continuation::{
 };
 use saltation_hybrid::HybridModel;
 use saltation_plot::RenderOptions;
+use saltation_report::{self as report, FigureContext, Outputs};
 use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};

@@ -1,9 +1,10 @@
 //! The CLI's error type: what failed, in one line, and which exit code that earns.
 
-use crate::report::ReportError;
 use saltation_continuation::ContinuationError;
 use saltation_hybrid::ParamError;
 use saltation_orbit::OrbitError;
+use saltation_report::study::StudyError;
+use saltation_report::ReportError;
 use saltation_scenario::FileError;
 use thiserror::Error;
 
@@ -163,7 +164,7 @@ pub enum CliError {
     },
     /// The solver study could not be made (its reference failed; a failed run is a result).
     #[error("study failed: {0}")]
-    Study(#[from] crate::study::StudyError),
+    Study(#[from] StudyError),
     /// The continuation itself failed (not a branch ending, which is a result).
     #[error("continuation failed: {0}")]
     Continuation(#[from] ContinuationError),

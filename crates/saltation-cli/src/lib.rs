@@ -16,11 +16,16 @@
 //! | brute-force orbit diagram and where the runs start failing | `saltation orbit-diagram models/simplest_walker_continuation.ron --from 0.014 --to 0.0195 --count 200` |
 //!
 //! The binary is a thin wrapper around [`run`]: every subcommand lives in its own module
-//! ([`orbit`], [`continuation`], [`diagram`]), parses its arguments with clap ([`Cli`], [`Command`]), computes everything first
-//! and only then writes to the output, so a failing command prints nothing on stdout. Failures
-//! are [`CliError`]s: one line on stderr, starting with `error: `, and an exit code saying whose
-//! fault it was ([`EXIT_INPUT`] for bad input, [`EXIT_COMPUTATION`] for a computation that
-//! failed).
+//! ([`orbit`], [`continuation`], [`diagram`], [`simulate`], [`study`]), parses its arguments with
+//! clap ([`Cli`], [`Command`]), computes everything first and only then writes to the output, so
+//! a failing command prints nothing on stdout. Failures are [`CliError`]s: one line on stderr,
+//! starting with `error: `, and an exit code saying whose fault it was ([`EXIT_INPUT`] for bad
+//! input, [`EXIT_COMPUTATION`] for a computation that failed).
+//!
+//! What the commands write — JSON objects, CSV tables, text summaries, figures, the solver
+//! study — comes from the output layer, the `saltation-report` crate (re-exported here as
+//! [`report`]), which the examples use too; this crate adds the arguments, the progress line
+//! ([`progress`]) and the human-readable tables ([`mod@format`]).
 #![warn(missing_docs)]
 
 pub mod continuation;
@@ -30,9 +35,11 @@ pub mod format;
 pub mod input;
 pub mod orbit;
 pub mod progress;
-pub mod report;
 pub mod simulate;
 pub mod study;
+
+/// The output layer the commands write with (the `saltation-report` crate).
+pub use saltation_report as report;
 
 use clap::{Parser, Subcommand};
 use std::io::Write;

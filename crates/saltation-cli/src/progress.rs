@@ -14,9 +14,9 @@
 //!
 //! `&ScriptBar` can be shared with worker threads: [`ScriptBar::set_done`] takes `&self`.
 
-use crate::report::fixed;
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressState, ProgressStyle};
 use saltation_continuation::{Progress, ScriptEvent};
+use saltation_report::fixed;
 use std::io::IsTerminal;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};

@@ -7,19 +7,18 @@
 //! (`ode45`, `ode15s`, …). The end time is `--t-end`, else the last `--at` time. Samples are at the `--at`
 //! times (from the integrator's dense output), else at every accepted step and at the events.
 //! With `--json` the output is exactly one [`SimulationJson`] object, a public interface; with
-//! `--out DIR` the samples and events are also written as CSV with a time-series figure.
+//! `--out DIR` the samples and events are also written as CSV with a time-series figure
+//! ([`report::write_simulation`]).
 
 use crate::format::{self, KeyValue};
 use crate::input::{parse_guess, LoadedModel, ModelArgs};
 use crate::orbit::parameters;
-use crate::report::{self, Outputs};
 use crate::CliError;
 use clap::Args;
-use saltation_hybrid::{simulate, HybridModel, SimulateOptions, Trace};
+use saltation_hybrid::{simulate, HybridModel, SimulateOptions};
 use saltation_models::Model;
 use saltation_ode::{Atol, Method};
-use serde::{Deserialize, Serialize};
-use std::collections::BTreeMap;
+use saltation_report::{self as report, simulation_json, Outputs, SimulationJson};
 use std::io::Write;
 use std::path::PathBuf;
 use std::time::Instant;
@@ -63,77 +62,6 @@ pub struct SimulateArgs {
     /// Also write the samples and events as CSV and a time-series figure to this directory.
     #[arg(long, value_name = "DIR")]
     pub out: Option<PathBuf>,
-}
-
-/// One sample of the trajectory.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct SampleJson {
-    /// Time.
-    pub t: f64,
-    /// State.
-    pub x: Vec<f64>,
-    /// Mode.
-    pub mode: usize,
-    /// An equation model's named `outputs` at the sample (absent for a model without any).
-    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
-    pub outputs: BTreeMap<String, f64>,
-}
-
-/// One event of the trajectory.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct EventJson {
-    /// Time.
-    pub t: f64,
-    /// Guard that fired (index within its mode).
-    pub guard: usize,
-    /// Mode before.
-    pub from: usize,
-    /// Mode after.
-    pub to: usize,
-}
-
-/// Integrator work.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct StatsJson {
-    /// Vector-field evaluations (finite-difference Jacobians included).
-    pub rhs_evals: usize,
-    /// Jacobian evaluations.
-    pub jacobian_evals: usize,
-    /// LU decompositions.
-    pub lu_decompositions: usize,
-    /// Accepted steps.
-    pub steps: usize,
-    /// Rejected steps.
-    pub rejected_steps: usize,
-}
-
-/// The JSON output of `saltation simulate` (a public interface: exactly these keys).
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct SimulationJson {
-    /// Method name (the short name, also when a MATLAB alias was given).
-    pub method: String,
-    /// End time.
-    pub t_end: f64,
-    /// State at the end time.
-    pub x_end: Vec<f64>,
-    /// Mode at the end time.
-    pub mode_end: usize,
-    /// The samples.
-    pub samples: Vec<SampleJson>,
-    /// The events, in order.
-    pub events: Vec<EventJson>,
-    /// Integrator work.
-    pub stats: StatsJson,
-    /// Wall-clock time of the integration, in seconds.
-    pub wall_s: f64,
-    /// Why the simulation stopped before its end (only present then: the object then holds
-    /// everything computed up to that point, and the command exits with an error status).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub error: Option<String>,
 }
 
 /// What to run, from the file and the command line.
@@ -245,7 +173,7 @@ pub fn run(args: &SimulateArgs, out: &mut dyn Write) -> Result<(), CliError> {
     let wall = start.elapsed();
     // A failed simulation loses nothing: what was computed before the failure is printed and
     // written like a finished one, and then the error is returned.
-    let json = to_json(model, plan.method, &trace, wall.as_secs_f64());
+    let json = simulation_json(model, plan.method, &trace, wall.as_secs_f64());
     let files = match &outputs {
         Some(o) => report::write_simulation(&json, model, o)?,
         None => Vec::new(),
@@ -268,47 +196,6 @@ pub fn run(args: &SimulateArgs, out: &mut dyn Write) -> Result<(), CliError> {
             model,
         )),
         None => Ok(()),
-    }
-}
-
-/// The JSON object of a finished simulation of `model`.
-pub fn to_json(model: &Model, method: Method, trace: &Trace, wall_s: f64) -> SimulationJson {
-    let s = trace.stats;
-    SimulationJson {
-        method: method.name().to_string(),
-        t_end: trace.end.0,
-        x_end: trace.end.1.clone(),
-        mode_end: trace.end.2,
-        samples: (0..trace.t.len())
-            .map(|k| SampleJson {
-                t: trace.t[k],
-                x: trace.x[k].clone(),
-                mode: trace.mode[k],
-                outputs: match model {
-                    Model::Equations(m) => m.outputs(trace.t[k], &trace.x[k]).into_iter().collect(),
-                    _ => BTreeMap::new(),
-                },
-            })
-            .collect(),
-        events: trace
-            .events
-            .iter()
-            .map(|e| EventJson {
-                t: e.t,
-                guard: e.guard,
-                from: e.mode,
-                to: e.target,
-            })
-            .collect(),
-        stats: StatsJson {
-            rhs_evals: s.rhs_evals,
-            jacobian_evals: s.jacobian_evals,
-            lu_decompositions: s.lu_decompositions,
-            steps: s.steps,
-            rejected_steps: s.rejected_steps,
-        },
-        wall_s,
-        error: trace.failure.as_ref().map(ToString::to_string),
     }
 }
 

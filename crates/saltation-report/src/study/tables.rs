@@ -4,7 +4,7 @@
 use super::points::{lookup, ranking, Criterion, Points};
 use super::runner::{study_name, StudyResult};
 use super::spec::StudySpec;
-use crate::report::shortest;
+use crate::shortest;
 use saltation_models::monopod::Strategy;
 use std::fmt::Write as _;
 

@@ -1,34 +1,16 @@
-//! `saltation study`: the monopod solver study of Papadopoulos and co-authors, redone — every
-//! solver of a list (by default the seven MATLAB analogs, DOP853 and Radau IIA 5) at every
-//! tolerance, with the phase switch as an event or as an `if … else` in the vector field, on
-//! every parameter set of the study's Table 2, scored by solution duration (SD), divergence
-//! time (DT, eq. 32) and integrated absolute error (IAE, eq. 33) against a reference accurate
-//! to about 1e-12.
-//!
-//! - [`spec`]: the study file (every field defaults to the study's setting).
-//! - [`runner`]: the reference and the runs, one at a time.
-//! - [`criteria`], [`points`]: the criteria and the points system (Tables 3–5).
-//! - [`tables`], [`figures`], [`json`]: the outputs.
+//! `saltation study`: the monopod solver study of [`saltation_report::study`] run from a study
+//! file, with a progress line on stderr.
 //!
 //! With `--out DIR` it writes `runs.csv`, `tables.md` and the figures
-//! `work_precision_<strategy>`, `response` and `error` (PNG and SVG); with `--json` it prints one
-//! [`json::StudyJson`] object, otherwise the tables.
-
-pub mod criteria;
-pub mod figures;
-pub mod json;
-pub mod points;
-pub mod runner;
-pub mod spec;
-pub mod tables;
-
-pub use runner::{run_study, study_name, RunRecord, StudyError, StudyResult};
-pub use spec::StudySpec;
+//! `work_precision_<strategy>`, `response` and `error` (PNG and SVG;
+//! [`study::write_study`]); with `--json` it prints one [`study::json::StudyJson`] object,
+//! otherwise the tables.
 
 use crate::progress::ScriptBar;
-use crate::report::{Batch, Outputs};
 use crate::CliError;
 use clap::Args;
+use saltation_report::study::{self, points, run_study, tables, StudySpec};
+use saltation_report::Outputs;
 use std::io::Write;
 use std::path::PathBuf;
 
@@ -67,16 +49,12 @@ pub fn run(args: &StudyArgs, out: &mut dyn Write) -> Result<(), CliError> {
     bar.finish();
     let pts = points::points(&spec, &result.runs);
     let markdown = tables::tables_markdown(&spec, &result, &pts);
-    let mut written = Vec::new();
-    if let Some(o) = &outputs {
-        let mut batch = Batch::new(o);
-        batch.text("runs.csv", &tables::runs_csv(&result))?;
-        batch.text("tables.md", &markdown)?;
-        figures::write_figures(&spec, &result, &mut batch)?;
-        written = batch.finish();
-    }
+    let written = match &outputs {
+        Some(o) => study::write_study(&spec, &result, &markdown, o)?,
+        None => Vec::new(),
+    };
     let text = if args.json {
-        serde_json::to_string(&json::study_json(&spec, &result, &pts))? + "\n"
+        serde_json::to_string(&study::json::study_json(&spec, &result, &pts))? + "\n"
     } else {
         let mut s = markdown;
         for p in &written {

@@ -4,7 +4,7 @@
 use super::points::Criterion;
 use super::runner::{study_name, StudyResult};
 use super::spec::StudySpec;
-use crate::report::{Batch, ReportError};
+use crate::{Batch, ReportError};
 use saltation_models::monopod::Strategy;
 use saltation_plot::{Color, LegendPosition, Series, TimeSeries, WorkPrecision};
 

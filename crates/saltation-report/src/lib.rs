@@ -1,11 +1,26 @@
-//! Continuation results as output: the JSON object of `saltation continue --json` and of
-//! `saltation orbit-diagram --json`, CSV tables, a text summary, and the figures — (a) Floquet
-//! plot, (b) multipliers in the complex plane coloured by the parameter, (c) bifurcation diagram
-//! with period-`k` branches, (d) orbit diagram with the parameter range where the runs fail.
+//! # saltation-report
 //!
-//! Shared by the CLI and the `walker_continuation` example. It uses only the library crates,
-//! `serde_json` and `std` (no CLI types), so that both build the same figures from the same
-//! [`ScriptResult`].
+//! The output layer of Saltation: what the `saltation` command and the examples write, built
+//! from the library's results with the same code in both — JSON objects, CSV tables, text
+//! summaries, figures, and the monopod solver study. It uses only the library crates,
+//! `serde_json` and `std` (nothing of the command line), so that a program of one's own writes
+//! exactly what `saltation continue`, `saltation orbit-diagram`, `saltation simulate` and
+//! `saltation study` write.
+//!
+//! | I want to … | use |
+//! |---|---|
+//! | a continuation result as the JSON of `saltation continue --json` | [`continuation_json`] |
+//! | … as CSV, or as the text summary | [`branches_csv`], [`summary`] |
+//! | … with its figures (Floquet plot, multipliers in the complex plane, bifurcation and orbit diagrams) written to a directory | [`write_continuation`] with a [`FigureContext`] and [`Outputs`] |
+//! | an orbit diagram as JSON, CSV or figure, and where its runs fail | [`diagram_json`], [`diagram_csv`], [`write_orbit_diagram`], [`first_failure`], [`final_failure`] |
+//! | a simulation as the JSON of `saltation simulate --json`, its CSV and figure | [`simulation_json`], [`write_simulation`] |
+//! | run the monopod solver study and write its tables and figures | [`study::run_study`], [`study::tables`], [`study::write_study`] |
+//! | check an output directory before computing | [`check_destination`] (or [`Outputs::check`]) |
+//! | numbers as text that never run to hundreds of digits | [`shortest`], [`fixed`] |
+//!
+//! The figures are (a) the Floquet plot, (b) the multipliers in the complex plane coloured by
+//! the parameter, (c) the bifurcation diagram with period-`k` branches and (d) the orbit diagram
+//! with the parameter range where the runs fail.
 //!
 //! The JSON objects are built explicitly here (not by serialising the library's types): their
 //! keys are a public interface.
@@ -15,6 +30,11 @@
 //! rename), so an old file is replaced whole or not at all; a failure stops the writing with
 //! [`ReportError::Partial`], which lists the files written before it. Numbers in text and CSV
 //! never run to hundreds of digits ([`shortest`], [`fixed`]).
+//!
+//! Errors are typed: [`ReportError`] for the files (its [`ReportError::is_destination`] tells
+//! an unusable output directory, a usage error, from a file that failed to be written), and
+//! [`study::StudyError`] for a study that could not be made.
+#![warn(missing_docs)]
 
 use saltation_continuation::{BifurcationKind, Branch, DiagramColumn, ScriptResult};
 use saltation_hybrid::{HybridModel, JacobianKind, StrideMap, StrideOptions};
@@ -520,13 +540,14 @@ pub fn summary(r: &ScriptResult) -> String {
 }
 
 // ---------------------------------------------------------------------------------------------
-// Figures
+// Figures, files, numbers, simulations, the study
 // ---------------------------------------------------------------------------------------------
 
 mod figures;
 mod files;
 mod numbers;
 mod simulation;
+pub mod study;
 
 pub use figures::{
     bifurcation_diagram, failure_label, failure_regions, floquet_plot, looks, multiplier_plot,
@@ -536,4 +557,7 @@ pub use figures::{
 pub(crate) use files::Batch;
 pub use files::{check_destination, write_atomic, Outputs};
 pub use numbers::{fixed, shortest};
-pub use simulation::{events_csv, samples_csv, simulation_figure, write_simulation};
+pub use simulation::{
+    events_csv, samples_csv, simulation_figure, simulation_json, write_simulation, EventJson,
+    SampleJson, SimulationJson, StatsJson,
+};

@@ -1,0 +1,217 @@
+//! A simulation as output: the JSON object of `saltation simulate --json` ([`SimulationJson`],
+//! made by [`simulation_json`]), and the files of `saltation simulate --out` — the samples and
+//! events as CSV, and a time-series figure of every state component with the events marked.
+
+use super::files::{Batch, Outputs};
+use super::{csv_field, shortest, state_name, ReportError};
+use saltation_hybrid::{HybridModel, Trace};
+use saltation_models::Model;
+use saltation_ode::Method;
+use saltation_plot::{Series, TimeSeries};
+use serde::{Deserialize, Serialize};
+use std::collections::BTreeMap;
+use std::path::PathBuf;
+
+/// One sample of the trajectory.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct SampleJson {
+    /// Time.
+    pub t: f64,
+    /// State.
+    pub x: Vec<f64>,
+    /// Mode.
+    pub mode: usize,
+    /// An equation model's named `outputs` at the sample (absent for a model without any).
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub outputs: BTreeMap<String, f64>,
+}
+
+/// One event of the trajectory.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct EventJson {
+    /// Time.
+    pub t: f64,
+    /// Guard that fired (index within its mode).
+    pub guard: usize,
+    /// Mode before.
+    pub from: usize,
+    /// Mode after.
+    pub to: usize,
+}
+
+/// Integrator work.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct StatsJson {
+    /// Vector-field evaluations (finite-difference Jacobians included).
+    pub rhs_evals: usize,
+    /// Jacobian evaluations.
+    pub jacobian_evals: usize,
+    /// LU decompositions.
+    pub lu_decompositions: usize,
+    /// Accepted steps.
+    pub steps: usize,
+    /// Rejected steps.
+    pub rejected_steps: usize,
+}
+
+/// The JSON output of `saltation simulate` (a public interface: exactly these keys).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct SimulationJson {
+    /// Method name (the short name, also when a MATLAB alias was given).
+    pub method: String,
+    /// End time.
+    pub t_end: f64,
+    /// State at the end time.
+    pub x_end: Vec<f64>,
+    /// Mode at the end time.
+    pub mode_end: usize,
+    /// The samples.
+    pub samples: Vec<SampleJson>,
+    /// The events, in order.
+    pub events: Vec<EventJson>,
+    /// Integrator work.
+    pub stats: StatsJson,
+    /// Wall-clock time of the integration, in seconds.
+    pub wall_s: f64,
+    /// Why the simulation stopped before its end (only present then: the object then holds
+    /// everything computed up to that point, and the command exits with an error status).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub error: Option<String>,
+}
+
+/// The JSON object of a finished simulation of `model`.
+pub fn simulation_json(
+    model: &Model,
+    method: Method,
+    trace: &Trace,
+    wall_s: f64,
+) -> SimulationJson {
+    let s = trace.stats;
+    SimulationJson {
+        method: method.name().to_string(),
+        t_end: trace.end.0,
+        x_end: trace.end.1.clone(),
+        mode_end: trace.end.2,
+        samples: (0..trace.t.len())
+            .map(|k| SampleJson {
+                t: trace.t[k],
+                x: trace.x[k].clone(),
+                mode: trace.mode[k],
+                outputs: match model {
+                    Model::Equations(m) => m.outputs(trace.t[k], &trace.x[k]).into_iter().collect(),
+                    _ => BTreeMap::new(),
+                },
+            })
+            .collect(),
+        events: trace
+            .events
+            .iter()
+            .map(|e| EventJson {
+                t: e.t,
+                guard: e.guard,
+                from: e.mode,
+                to: e.target,
+            })
+            .collect(),
+        stats: StatsJson {
+            rhs_evals: s.rhs_evals,
+            jacobian_evals: s.jacobian_evals,
+            lu_decompositions: s.lu_decompositions,
+            steps: s.steps,
+            rejected_steps: s.rejected_steps,
+        },
+        wall_s,
+        error: trace.failure.as_ref().map(ToString::to_string),
+    }
+}
+
+/// `t, mode, <state names>[, <outputs>]`: one row per sample; an equation model's named
+/// `outputs` follow the states.
+pub fn samples_csv(j: &SimulationJson, model: &Model) -> String {
+    let outputs = |t: f64, x: &[f64]| match model {
+        Model::Equations(m) => m.outputs(t, x),
+        _ => Vec::new(),
+    };
+    let mut s = String::from("t,mode");
+    for i in 0..model.dim() {
+        s.push(',');
+        s.push_str(&csv_field(&state_name(model, i)));
+    }
+    if let Some(p) = j.samples.first() {
+        for (name, _) in outputs(p.t, &p.x) {
+            s.push(',');
+            s.push_str(&csv_field(&name));
+        }
+    }
+    s.push('\n');
+    for p in &j.samples {
+        s.push_str(&format!("{},{}", shortest(p.t), p.mode));
+        for x in
+            p.x.iter()
+                .copied()
+                .chain(outputs(p.t, &p.x).into_iter().map(|o| o.1))
+        {
+            s.push(',');
+            s.push_str(&shortest(x));
+        }
+        s.push('\n');
+    }
+    s
+}
+
+/// `t, guard, from, to`: one row per event.
+pub fn events_csv(j: &SimulationJson) -> String {
+    let mut s = String::from("t,guard,from,to\n");
+    for e in &j.events {
+        s.push_str(&format!(
+            "{},{},{},{}\n",
+            shortest(e.t),
+            e.guard,
+            e.from,
+            e.to
+        ));
+    }
+    s
+}
+
+/// Every state component against time, events as vertical lines; a logarithmic time axis when
+/// the samples span more than four decades of positive times (e.g. Robertson's problem).
+pub fn simulation_figure(j: &SimulationJson, model: &Model) -> TimeSeries {
+    let name = model.name().replace('_', " ");
+    let mut fig = TimeSeries::new(format!("{name}: simulation ({})", j.method), "t", "state");
+    let positive: Vec<f64> = j.samples.iter().map(|p| p.t).filter(|&t| t > 0.0).collect();
+    let (lo, hi) = positive
+        .iter()
+        .fold((f64::INFINITY, 0.0f64), |(a, b), &t| (a.min(t), b.max(t)));
+    let log_t = hi / lo > 1e4 && positive.len() == j.samples.len();
+    fig.log_x = log_t;
+    for i in 0..model.dim() {
+        let (t, x): (Vec<f64>, Vec<f64>) = j.samples.iter().map(|p| (p.t, p.x[i])).unzip();
+        fig = fig.with_series(Series::new(state_name(model, i), t, x));
+    }
+    let events: Vec<f64> = j.events.iter().map(|e| e.t).collect();
+    if !events.is_empty() {
+        fig = fig.with_events("events", events);
+    }
+    fig
+}
+
+/// Writes `_simulation.csv`, `_events.csv` and the `_simulation` figure (when there are at
+/// least two samples); returns the paths. Atomic files, first failure stops the batch.
+pub fn write_simulation(
+    j: &SimulationJson,
+    model: &Model,
+    out: &Outputs,
+) -> Result<Vec<PathBuf>, ReportError> {
+    let mut batch = Batch::new(out);
+    batch.text("simulation.csv", &samples_csv(j, model))?;
+    batch.text("events.csv", &events_csv(j))?;
+    if j.samples.len() >= 2 {
+        batch.figure("simulation", &simulation_figure(j, model))?;
+    }
+    Ok(batch.finish())
+}
