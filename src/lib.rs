@@ -6,15 +6,26 @@
 //! not finite differences.
 //!
 //! This facade re-exports the layers so research code depends on one crate:
-//! - [`ode`]: integrators (explicit Runge–Kutta pairs, dense output, event location).
-//! - [`hybrid`]: the hybrid-model trait, variational equations, saltation matrices, stride maps.
-//! - [`orbit`]: Newton shooting for fixed points, Floquet multipliers, finite-difference checks.
-//! - [`models`]: the models of the papers (rimless wheel, simplest walker, …) and models written
-//!   as equations.
+//! - [`linalg`]: eigenvalues of small real matrices (pure-Rust Francis QR, LAPACK optional) and
+//!   null vectors.
+//! - [`ode`]: integrators behind one [`ode::Method`] name each — explicit Runge–Kutta methods
+//!   and pairs from Butcher tableaus, implicit methods (Radau IIA, NDF/BDF, Rosenbrock,
+//!   trapezoid, TR-BDF2), the multistep Adams–Bashforth–Moulton — and the exact stepper of
+//!   autonomous affine systems ([`ode::AffineExp`]); error control, dense output, event
+//!   location, stiffness detection, stability functions.
+//! - [`hybrid`]: the hybrid-model trait, Jacobians by automatic differentiation or by hand,
+//!   variational equations, saltation matrices, stride maps, simulation traces.
+//! - [`mechanics`]: constrained multibody systems with impacts (mass matrix, forces,
+//!   constraints, contacts) turned into hybrid models.
+//! - [`orbit`]: Newton shooting for fixed points, Floquet multipliers (the eigenvalue routines
+//!   of [`linalg`], re-exported), stability, finite-difference checks.
+//! - [`models`]: the models of the papers (rimless wheel, simplest walker, hoppers, monopod, …),
+//!   the stiff test problems (ROBER, VDPOL, HIRES, OREGO) and models written as equations.
 //! - [`scenario`]: RON model files — a model with its guesses, orbit settings, continuation
 //!   script and initial state, checked on load with every mistake at its line and column.
 //! - [`equations`]: the expression language of equation models (parser, compiled programs).
-//! - [`continuation`]: branches in a parameter, bifurcations, branch switching, sweeps.
+//! - [`continuation`]: branches in a parameter, bifurcations, branch switching, sweeps, orbit
+//!   diagrams.
 //! - [`plot`]: figures (Floquet plots, multipliers in the complex plane, time series, …); feature
 //!   `plot`, on by default (`default-features = false` leaves plotters out).
 //! - [`report`]: the output layer of the `saltation` command — its JSON objects, CSV tables,
@@ -159,6 +170,7 @@
 pub use saltation_continuation as continuation;
 pub use saltation_equations as equations;
 pub use saltation_hybrid as hybrid;
+pub use saltation_linalg as linalg;
 pub use saltation_mechanics as mechanics;
 pub use saltation_models as models;
 pub use saltation_ode as ode;

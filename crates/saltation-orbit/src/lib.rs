@@ -14,7 +14,8 @@
 //! | check a Jacobian against finite differences | [`central_difference`] |
 //! | find a periodic orbit of a hybrid model | [`find_periodic_orbit`] with [`OrbitOptions`] (checked by [`OrbitOptions::validate`]) |
 //!
-//! Every module documents its method, equations and references.
+//! Every module documents its method, equations and references. The eigenvalue routines are
+//! those of `saltation-linalg`, re-exported here (also as the module [`eigen`]).
 //!
 //! ```
 //! use nalgebra::{DMatrix, DVector};
@@ -52,16 +53,11 @@
 // Range checks are written `!(x > 0.0)` on purpose: they reject NaN as well.
 #![allow(clippy::neg_cmp_op_on_partial_ord)]
 
-pub mod eigen;
 pub mod fd;
 pub mod fixed_point;
 pub mod newton;
 pub mod stability;
 
-pub use eigen::{
-    eigenvalues, eigenvalues_with, null_vector, real_eigenvector, sort_by_modulus, spectral_radius,
-    EigenBackend, EigenError, NullVector,
-};
 pub use fd::{central_difference, FdError};
 pub use fixed_point::{
     find_periodic_orbit, multipliers_of, reduced_map, reduced_residual, section_jacobian,
@@ -74,4 +70,13 @@ pub use newton::{
 };
 pub use stability::{
     flag_trivial_unit, is_stable, is_stable_excluding, Multiplier, StabilityError,
+};
+
+// The eigenvalue routines are saltation-linalg's (below the integrators, so that the models use
+// them without depending on this crate); they are public here under the same names, and their
+// module as `eigen`.
+pub use saltation_linalg::eigen;
+pub use saltation_linalg::{
+    eigenvalues, eigenvalues_with, null_vector, real_eigenvector, sort_by_modulus, spectral_radius,
+    EigenBackend, EigenError, NullVector,
 };

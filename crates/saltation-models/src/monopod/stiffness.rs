@@ -21,7 +21,7 @@
 
 use super::{Monopod, FOUR_PI_SQ};
 use nalgebra::DMatrix;
-use saltation_orbit::{eigenvalues, EigenError};
+use saltation_linalg::{eigenvalues, EigenError};
 
 /// Coefficients `[1, a3, a2, a1, a0]` of a quartic `λ⁴ + a3 λ³ + a2 λ² + a1 λ + a0`.
 #[derive(Debug, Clone, Copy, PartialEq)]

@@ -2,9 +2,10 @@
 //! instantiation of the stride maps and solvers for each test model, instead of one per file):
 //! [`periodic_orbit`] and [`compass_gait`] find orbits of the hybrid models of [`models`]
 //! (written here: saltation-orbit does not depend on saltation-models), [`newton`] tests the
-//! damped Newton solver, [`eigen`] the eigenvalue backends (with the matrices of [`common`]).
+//! damped Newton solver, [`eigen`] that the eigenvalue routines re-exported from
+//! saltation-linalg (and tested there) are reachable by their old names, with the `lapack`
+//! feature passed on.
 
-mod common;
 mod models;
 
 mod compass_gait;
