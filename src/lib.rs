@@ -25,7 +25,7 @@
 //! the nontrivial multiplier `e` (the reset also collapses `x`, which gives a multiplier 0).
 //!
 //! ```
-//! use saltation::hybrid::{Guard, HybridModel, Scalar};
+//! use saltation::hybrid::{Guard, EvalModel, Scalar};
 //! use saltation::orbit::{find_periodic_orbit, OrbitOptions};
 //!
 //! struct KickedBall {
@@ -33,7 +33,7 @@
 //!     c: f64,
 //! }
 //!
-//! impl HybridModel for KickedBall {
+//! impl EvalModel for KickedBall {
 //!     fn name(&self) -> &str {
 //!         "kicked_ball"
 //!     }

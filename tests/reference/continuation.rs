@@ -8,7 +8,7 @@ use saltation::continuation::{
     continue_branch, switch_period_doubling, BifurcationKind, ContinuationOptions, EndReason,
     ModelFamily, ParamFamily, Predictor, Start,
 };
-use saltation::hybrid::{HybridModel, JacobianKind, ParamError, StrideMap};
+use saltation::hybrid::{EvalModel, JacobianKind, ParamError, StrideMap};
 use saltation::models::{RimlessWheel, RimlessWheelParams, SimplestWalker, SimplestWalkerParams};
 use saltation::ode::SolverOptions;
 use saltation::orbit::{find_periodic_orbit, OrbitOptions};
@@ -340,7 +340,7 @@ struct QuadraticBounce {
     p: f64,
 }
 
-impl HybridModel for QuadraticBounce {
+impl EvalModel for QuadraticBounce {
     fn name(&self) -> &str {
         "quadratic_bounce"
     }

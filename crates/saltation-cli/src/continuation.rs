@@ -17,7 +17,7 @@ use clap::Args;
 use saltation_continuation::{
     run_script_with_events, ContinuationError, ContinuationSpec, ParamFamily, ScriptResult,
 };
-use saltation_hybrid::HybridModel;
+use saltation_hybrid::EvalModel;
 use saltation_plot::RenderOptions;
 use std::io::Write;
 use std::path::{Path, PathBuf};

@@ -18,7 +18,7 @@ use crate::report;
 use crate::CliError;
 use clap::Args;
 use saltation_continuation::{orbit_diagram_with_progress, DiagramSpec, OrbitDiagramOptions};
-use saltation_hybrid::HybridModel;
+use saltation_hybrid::EvalModel;
 use std::io::Write;
 use std::path::PathBuf;
 use std::time::Instant;

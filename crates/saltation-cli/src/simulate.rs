@@ -15,7 +15,7 @@ use crate::orbit::parameters;
 use crate::report::{self, Outputs};
 use crate::CliError;
 use clap::Args;
-use saltation_hybrid::{simulate, HybridModel, SimulateOptions, Trace};
+use saltation_hybrid::{simulate, EvalModel, SimulateOptions, Trace};
 use saltation_models::Model;
 use saltation_ode::{Atol, Method};
 use serde::{Deserialize, Serialize};

@@ -17,7 +17,7 @@
 //! never run to hundreds of digits ([`shortest`], [`fixed`]).
 
 use saltation_continuation::{BifurcationKind, Branch, DiagramColumn, ScriptResult};
-use saltation_hybrid::{HybridModel, JacobianKind, StrideMap, StrideOptions};
+use saltation_hybrid::{EvalModel, JacobianKind, StrideMap, StrideOptions};
 use saltation_models::Model;
 use saltation_orbit::Multiplier;
 use saltation_plot::{

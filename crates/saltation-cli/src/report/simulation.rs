@@ -4,7 +4,7 @@
 use super::files::{Batch, Outputs};
 use super::{csv_field, shortest, state_name, ReportError};
 use crate::simulate::SimulationJson;
-use saltation_hybrid::HybridModel;
+use saltation_hybrid::EvalModel;
 use saltation_models::Model;
 use saltation_plot::{Series, TimeSeries};
 use std::path::PathBuf;

@@ -6,13 +6,13 @@
 use super::{stride_options, Hopper, HopperParams, HopperParticles};
 use crate::SimplestWalker;
 use nalgebra::DMatrix;
-use saltation_hybrid::{HybridModel, JacobianKind, StrideMap, StrideOptions};
+use saltation_hybrid::{EvalModel, JacobianKind, StrideMap, StrideOptions};
 use saltation_orbit::{find_periodic_orbit, OrbitOptions};
 
 /// `P_x Dχ` from the full `n × n` Jacobian and from a stride seeded with `Dχ` agree to `tol`
 /// (relative to the largest entry), and so do the event time gradients `∂t_k/∂x₀ · Dχ` and the
 /// states. Seeded with the identity, the stride is the full one exactly.
-fn check<M: HybridModel>(model: &M, opts: &OrbitOptions, guess: &[f64], tol: f64) {
+fn check<M: EvalModel>(model: &M, opts: &OrbitOptions, guess: &[f64], tol: f64) {
     let orbit = find_periodic_orbit(model, guess, opts).unwrap();
     let (n, r) = (model.dim(), model.reduced_dim());
     let mut dchi = vec![0.0; n * r];
