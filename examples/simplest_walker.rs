@@ -118,10 +118,10 @@ fn run() -> Res<()> {
         }
     }
     if args.json {
-        println!("{}", json(walker.params.gamma, &gaits));
+        println!("{}", json(walker.get("gamma")?, &gaits));
         return Ok(());
     }
-    print_tables(&args.file, &file, walker.params.gamma, &gaits);
+    print_tables(&args.file, &file, walker.get("gamma")?, &gaits);
     figures(&walker, &opts, &gaits)
 }
 
@@ -249,7 +249,7 @@ fn figures(walker: &SimplestWalker, opts: &OrbitOptions, gaits: &[Gait]) -> Res<
     let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("figures");
     let (ro, gamma, color) = (
         RenderOptions::default(),
-        walker.params.gamma,
+        walker.get("gamma")?,
         Color::palette,
     );
     println!("\nfigures");
