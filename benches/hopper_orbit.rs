@@ -13,7 +13,7 @@
 
 use criterion::{criterion_group, criterion_main, Criterion};
 use saltation::hybrid::ad::flow_jacobian;
-use saltation::hybrid::{HybridModel, JacobianKind, Scalar, StrideMap};
+use saltation::hybrid::{EvalModel, JacobianKind, Scalar, StrideMap};
 use saltation::mechanics::{Constrained, ContactSet, MechanicalSystem, Section};
 use saltation::models::hopper::{
     stride_options, Hopper, HopperParams, HopperParticles, HopperUnconstrained, FLIGHT, GROUND,
@@ -85,7 +85,7 @@ fn unconstrained() -> HopperUnconstrained {
 }
 
 /// Newton solves from the guess and from the fixed point.
-fn orbit<M: HybridModel>(c: &mut Criterion, name: &str, model: &M) {
+fn orbit<M: EvalModel>(c: &mut Criterion, name: &str, model: &M) {
     let opts = options();
     let u_star = find_periodic_orbit(model, &GUESS, &opts).unwrap().u0;
     let mut g = c.benchmark_group(format!("hopper_orbit/{name}"));
@@ -101,7 +101,7 @@ fn orbit<M: HybridModel>(c: &mut Criterion, name: &str, model: &M) {
 /// One stride from the fixed point, with its full Jacobian, with the Jacobian times the chart's
 /// (`P_x Dχ`, what Newton's strides carry) and without; one flow and one flow Jacobian in each
 /// mode at the lift-off state.
-fn pieces<M: HybridModel>(c: &mut Criterion, name: &str, model: &M) {
+fn pieces<M: EvalModel>(c: &mut Criterion, name: &str, model: &M) {
     let opts = options();
     let orbit = find_periodic_orbit(model, &GUESS, &opts).unwrap();
     let x0 = orbit.x0;

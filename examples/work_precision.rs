@@ -55,7 +55,7 @@
 //! `radau5` and `ndf`, and the example prints the speed-up of `radau5` and `ndf` over each of
 //! them at equal achieved error.
 
-use saltation::hybrid::{HybridModel, ModeFlow};
+use saltation::hybrid::{EvalModel, ModeFlow};
 use saltation::models::reference::{hires, rober, vdpol};
 use saltation::models::{Hires, Robertson, VanDerPolStiff};
 use saltation::ode::{Atol, Ivp, Method, SolverOptions, Stats};
@@ -106,7 +106,7 @@ trait DynModel {
     ) -> Result<(Vec<f64>, Stats), String>;
 }
 
-impl<M: HybridModel> DynModel for M {
+impl<M: EvalModel> DynModel for M {
     fn solve(
         &self,
         y0: &[f64],

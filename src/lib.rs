@@ -39,7 +39,7 @@
 //! the nontrivial multiplier `e` (the reset also collapses `x`, which gives a multiplier 0).
 //!
 //! ```
-//! use saltation::hybrid::{Guard, HybridModel, Scalar};
+//! use saltation::hybrid::{Guard, EvalModel, Scalar};
 //! use saltation::orbit::{find_periodic_orbit, OrbitOptions};
 //!
 //! struct KickedBall {
@@ -47,7 +47,7 @@
 //!     c: f64,
 //! }
 //!
-//! impl HybridModel for KickedBall {
+//! impl EvalModel for KickedBall {
 //!     fn name(&self) -> &str {
 //!         "kicked_ball"
 //!     }
@@ -140,7 +140,7 @@
 //! use saltation::models::SimplestWalker;
 //! use saltation::ode::SolverOptions;
 //!
-//! let family = ParamFamily::new(SimplestWalker::default(), "gamma").unwrap();
+//! let family = ParamFamily::new(saltation::hybrid::Bound::<SimplestWalker>::default(), "gamma").unwrap();
 //! let mut opts = ContinuationOptions::default();
 //! opts.stride.ode = SolverOptions::with_tol(1e-10);
 //! (opts.p_max, opts.step, opts.max_step) = (0.0165, 1e-3, 2e-3);

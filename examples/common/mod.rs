@@ -2,7 +2,7 @@
 //! loading, timing, comparison tables with digits of agreement, JSON values and trace plotting.
 #![allow(dead_code)] // each example uses a different subset
 
-use saltation::hybrid::{simulate, EventRecord, HybridModel, SimulateOptions, Trace};
+use saltation::hybrid::{simulate, EvalModel, EventRecord, SimulateOptions, Trace};
 use saltation::orbit::{
     find_periodic_orbit, multipliers_of, stride_jacobian_fd, EigenBackend, Multiplier, OrbitError,
     OrbitOptions, PeriodicOrbit,
@@ -93,7 +93,7 @@ pub fn timed<T>(repeats: usize, mut f: impl FnMut() -> Res<T>) -> Res<Timed<T>> 
 }
 
 /// Finds the periodic orbit from `guess`, timed by [`timed`].
-pub fn solve_timed<M: HybridModel + ?Sized>(
+pub fn solve_timed<M: EvalModel + ?Sized>(
     model: &M,
     label: &str,
     guess: &[f64],
@@ -108,7 +108,7 @@ pub fn solve_timed<M: HybridModel + ?Sized>(
 }
 
 /// Multipliers from the central-difference stride Jacobian at `x0` with step `h`, timed.
-pub fn fd_multipliers<M: HybridModel + ?Sized>(
+pub fn fd_multipliers<M: EvalModel + ?Sized>(
     model: &M,
     x0: &[f64],
     h: f64,
@@ -286,7 +286,7 @@ pub fn json_multipliers(ms: &[Multiplier]) -> String {
 }
 
 /// Simulates `strides` strides from `x0`, sampled every `dt`.
-pub fn trace<M: HybridModel + ?Sized>(
+pub fn trace<M: EvalModel + ?Sized>(
     model: &M,
     x0: &[f64],
     opts: &OrbitOptions,

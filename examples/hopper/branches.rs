@@ -6,7 +6,7 @@ use crate::Res;
 use saltation::continuation::{
     continue_branch, Bifurcation, BifurcationKind, Branch, ContinuationOptions, Predictor, Start,
 };
-use saltation::hybrid::{simulate, HybridModel, ParamError, SimulateOptions, StrideOptions};
+use saltation::hybrid::{simulate, EvalModel, ParamError, SimulateOptions, StrideOptions};
 use saltation::models::hopper::{
     closed_form, stride_options, Hopper, HopperParams, HopperParticles, FLIGHT,
 };

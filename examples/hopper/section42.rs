@@ -5,7 +5,7 @@ use crate::Res;
 use nalgebra::{Complex, DMatrix};
 use saltation::hybrid::ad::{guard_gradient, reset_jacobian};
 use saltation::hybrid::saltation::{saltation_matrix, Jump};
-use saltation::hybrid::{EventRecord, HybridModel, JacobianKind, StrideMap};
+use saltation::hybrid::{EvalModel, EventRecord, JacobianKind, StrideMap};
 use saltation::models::hopper::{
     closed_form, stride_options, Hopper, HopperParams, HopperParticles, HopperUnconstrained,
     FLIGHT, GROUND,
@@ -58,7 +58,7 @@ struct Form {
     split: [f64; 2],
 }
 
-fn solve<M: HybridModel>(model: &M, label: &str, opts: &OrbitOptions) -> Res<(PeriodicOrbit, f64)> {
+fn solve<M: EvalModel>(model: &M, label: &str, opts: &OrbitOptions) -> Res<(PeriodicOrbit, f64)> {
     let mut times = Vec::with_capacity(REPEATS);
     let mut orbit = None;
     for _ in 0..REPEATS {
@@ -77,7 +77,7 @@ fn solve<M: HybridModel>(model: &M, label: &str, opts: &OrbitOptions) -> Res<(Pe
 }
 
 /// Fixed-time Jacobian over `events` events from `x` in `mode`.
-fn monodromy<M: HybridModel>(
+fn monodromy<M: EvalModel>(
     model: &M,
     x: &[f64],
     mode: usize,
@@ -92,7 +92,7 @@ fn monodromy<M: HybridModel>(
 }
 
 /// The form's comparison data; `to_blocks` maps its state Jacobians to block coordinates.
-fn form<M: HybridModel>(
+fn form<M: EvalModel>(
     model: &M,
     label: &str,
     opts: &OrbitOptions,
@@ -114,7 +114,7 @@ fn form<M: HybridModel>(
 }
 
 /// Saltation matrix `S = g_x + (f⁺ − g_x f⁻) h_x / (h_x f⁻)` of event `e`.
-fn saltation<M: HybridModel>(model: &M, e: &EventRecord) -> DMatrix<f64> {
+fn saltation<M: EvalModel>(model: &M, e: &EventRecord) -> DMatrix<f64> {
     let n = model.dim();
     let (mut gx, mut hx, mut fm, mut fp) =
         (vec![0.0; n * n], vec![0.0; n], vec![0.0; n], vec![0.0; n]);

@@ -18,7 +18,7 @@ use nalgebra::DVector;
 use saltation::continuation::{
     continue_branch, BifurcationKind, ContinuationOptions, ParamFamily, Start,
 };
-use saltation::hybrid::{HybridModel, JacobianKind, StrideMap, StrideOptions};
+use saltation::hybrid::{EvalModel, JacobianKind, StrideMap, StrideOptions};
 use saltation::orbit::{central_difference, find_periodic_orbit, reduced_map, OrbitOptions};
 use saltation::plot::{BifurcationPoint, FloquetBranch, FloquetPlot, RenderOptions};
 use std::path::Path;

@@ -19,7 +19,7 @@
 //! state is one number: the section's reduced coordinate is the apex height `u = y`, and the
 //! chart `χ(y) = (0, y, √(2(E/m − g y)), 0, 0)` depends on the parameter `E`.
 
-use saltation::hybrid::{check_range, Guard, HybridModel, ParamError, Scalar, StrideOptions};
+use saltation::hybrid::{check_range, EvalModel, Guard, ParamError, Scalar, StrideOptions};
 use saltation::ode::{Method, SolverOptions};
 use std::f64::consts::FRAC_PI_2;
 
@@ -141,7 +141,7 @@ fn reset_fn<D: Scalar>(p: &[D; 6], mode: usize, j: usize, x: &[D], out: &mut [D]
     }
 }
 
-impl HybridModel for Slip {
+impl EvalModel for Slip {
     saltation::hybrid::named_params!(
         "m" => m, "k" => k, "l0" => l0, "g" => g, "alpha" => alpha, "energy" => energy,
     );

@@ -17,7 +17,7 @@
 
 use nalgebra::{DMatrix, DVector};
 use saltation::hybrid::{
-    identity, HybridModel, JacobianKind, ModeFlow, StrideMap, StrideOptions, VariationalFlow,
+    identity, EvalModel, JacobianKind, ModeFlow, StrideMap, StrideOptions, VariationalFlow,
 };
 use saltation::models::{BouncingBall, BouncingBallParams};
 use saltation::ode::{Ivp, SolverOptions};
@@ -73,7 +73,7 @@ fn bouncing_ball_monodromy_is_the_fixed_time_derivative() {
 }
 
 /// `φ_dt(x)` in `mode`, no events (plain flow), with `opts`' method and tolerances.
-fn flow_for<M: HybridModel>(
+fn flow_for<M: EvalModel>(
     model: &M,
     mode: usize,
     x: &[f64],

@@ -8,11 +8,11 @@
 
 use crate::common::model_file;
 use nalgebra::{DMatrix, DVector};
-use saltation::hybrid::{HybridModel, ParamAugmented, StrideMap, StrideOptions};
+use saltation::hybrid::{EvalModel, ParamAugmented, StrideMap, StrideOptions};
 use saltation::orbit::{find_periodic_orbit, reduced_map, reduced_residual};
 
 /// `π(P(χ(u; q); q))` with parameter `k` at `q`.
-fn g<M: HybridModel + Clone>(
+fn g<M: EvalModel + Clone>(
     model: &M,
     k: usize,
     q: f64,
@@ -26,7 +26,7 @@ fn g<M: HybridModel + Clone>(
 }
 
 /// `F` and `[F_u, F_p]` of the stride augmented with parameter `k`, at `u`.
-fn augmented<M: HybridModel>(
+fn augmented<M: EvalModel>(
     model: &M,
     k: usize,
     u: &[f64],
@@ -47,7 +47,7 @@ fn augmented<M: HybridModel>(
 /// central differences with step `rel_step · max(|p|, 0.01)`, and that `F` and `F_u` are those
 /// of the plain stride; returns the largest difference in `F_p` relative to its size (floor
 /// 1e-3).
-pub fn exact_vs_central<M: HybridModel + Clone>(
+pub fn exact_vs_central<M: EvalModel + Clone>(
     model: &M,
     k: usize,
     u: &[f64],

@@ -5,7 +5,7 @@
 //! settings of `models/rimless_wheel.ron`; the paper reaches 13 digits for 4/9 with variational
 //! equations. Further parameter sets check the general closed form, not just one number.
 
-use saltation::hybrid::{HybridError, HybridModel};
+use saltation::hybrid::{EvalModel, HybridError};
 use saltation::models::reference::rimless_benchmark;
 use saltation::models::{Model, RimlessWheel, RimlessWheelParams};
 use saltation::orbit::{find_periodic_orbit, OrbitError, PeriodicOrbit};

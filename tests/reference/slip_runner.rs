@@ -16,7 +16,7 @@ use saltation::continuation::{
     continue_branch, BifurcationKind, ContinuationOptions, ParamFamily, Start,
 };
 use saltation::hybrid::ad::check_hand_written;
-use saltation::hybrid::{HybridModel, JacobianKind, StrideMap, StrideOptions};
+use saltation::hybrid::{EvalModel, JacobianKind, StrideMap, StrideOptions};
 use saltation::orbit::{central_difference, find_periodic_orbit, reduced_map, OrbitOptions};
 
 fn stride() -> StrideOptions {

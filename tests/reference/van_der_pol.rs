@@ -13,7 +13,7 @@
 //! as the trajectory (global error ~ the tolerance), with nothing to choose (no quadrature rule
 //! on sampled dense output, whose error would add to the interpolant's).
 
-use saltation::hybrid::{HybridModel, JacobianKind, StrideMap};
+use saltation::hybrid::{EvalModel, JacobianKind, StrideMap};
 use saltation::models::reference::van_der_pol as reference;
 use saltation::models::Model;
 use saltation::ode::{Direction, Event, FnSystem, Ivp, Method, SolverOptions, Stop};

@@ -28,7 +28,7 @@ use diffsol::{
     NalgebraLU, NalgebraMat, OdeBuilder, OdeEquationsImplicit, OdeSolverMethod, OdeSolverProblem,
     OdeSolverStopReason, Vector,
 };
-use saltation::hybrid::{HybridModel, ModeFlow};
+use saltation::hybrid::{EvalModel, ModeFlow};
 use saltation::models::reference::{rober, vdpol};
 use saltation::models::{Robertson, VanDerPolStiff};
 use saltation::ode::{Atol, Ivp, Method, SolverOptions};
@@ -58,7 +58,7 @@ fn mixed_error(y: &[f64], reference: &[f64], c: f64) -> f64 {
 }
 
 /// End state and (steps, LU decompositions) of a saltation run.
-fn saltation_solve<H: HybridModel>(
+fn saltation_solve<H: EvalModel>(
     model: &H,
     y0: &[f64],
     t_end: f64,

@@ -16,7 +16,7 @@ use clap::Args;
 use saltation_continuation::{
     run_script_with_events, ContinuationError, ContinuationSpec, ParamFamily, ScriptResult,
 };
-use saltation_hybrid::HybridModel;
+use saltation_hybrid::EvalModel;
 use saltation_plot::RenderOptions;
 use saltation_report::{self as report, FigureContext, Outputs};
 use std::io::Write;

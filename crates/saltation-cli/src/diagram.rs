@@ -17,7 +17,7 @@ use crate::progress::ScriptBar;
 use crate::CliError;
 use clap::Args;
 use saltation_continuation::{orbit_diagram_with_progress, DiagramSpec, OrbitDiagramOptions};
-use saltation_hybrid::HybridModel;
+use saltation_hybrid::EvalModel;
 use saltation_report as report;
 use std::io::Write;
 use std::path::PathBuf;

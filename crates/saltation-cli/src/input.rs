@@ -6,7 +6,7 @@
 
 use crate::CliError;
 use clap::Args;
-use saltation_hybrid::HybridModel;
+use saltation_hybrid::EvalModel;
 use saltation_scenario::{load_model_file, Guess, ModelFile};
 use std::path::PathBuf;
 

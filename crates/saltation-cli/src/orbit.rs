@@ -12,7 +12,7 @@ use crate::format::{self, KeyValue};
 use crate::input::{GuessArgs, LoadedModel, ModelArgs, StartingGuess};
 use crate::CliError;
 use clap::Args;
-use saltation_hybrid::{Admissibility, HybridError, HybridModel, Violation, ViolationKind};
+use saltation_hybrid::{Admissibility, EvalModel, HybridError, Violation, ViolationKind};
 use saltation_models::Model;
 use saltation_orbit::{find_periodic_orbit, NewtonError, OrbitError, OrbitOptions, PeriodicOrbit};
 use serde::{Deserialize, Serialize};

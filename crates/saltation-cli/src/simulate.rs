@@ -15,7 +15,7 @@ use crate::input::{parse_guess, LoadedModel, ModelArgs};
 use crate::orbit::parameters;
 use crate::CliError;
 use clap::Args;
-use saltation_hybrid::{simulate, HybridModel, SimulateOptions};
+use saltation_hybrid::{simulate, EvalModel, SimulateOptions};
 use saltation_models::Model;
 use saltation_ode::{Atol, Method};
 use saltation_report::{self as report, simulation_json, Outputs, SimulationJson};

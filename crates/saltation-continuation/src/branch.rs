@@ -20,7 +20,7 @@ pub struct BranchPoint {
     /// All multipliers strictly inside the unit circle.
     pub stable: bool,
     /// Whether the orbit is physically admissible (contact forces push, gaps stay open), for
-    /// a model with such conditions (`HybridModel::admissibility`); `None` otherwise.
+    /// a model with such conditions (`EvalModel::admissibility`); `None` otherwise.
     #[serde(skip_serializing_if = "Option::is_none", default)]
     pub admissible: Option<bool>,
     /// Times of the stride's events from its start (a hopper's flight time is the first).

@@ -3,7 +3,7 @@
 //! With reduced coordinates `u` and parameter `p`, `F(u, p) = π(P_p^k(χ(u))) − u` (`P^k` the
 //! `k`-fold stride map). `F_u` is exact (variational equations + saltation). `F_p` is exact
 //! when the family names the model's parameter ([`ModelFamily::param_index`]) and the model
-//! gives its dependence on it ([`HybridModel::param_derivatives`]): one stride of the state
+//! gives its dependence on it ([`EvalModel::param_derivatives`]): one stride of the state
 //! augmented with `p` ([`ParamAugmented`]) gives `[F_u, F_p]` together; or, when the model's
 //! own stride takes every phase's `Φ` as a matrix exponential (and so gets `F_u` without
 //! integrating variational equations), `F_p` comes from an augmented stride seeded with the
@@ -30,7 +30,7 @@ use crate::family::ModelFamily;
 use crate::options::{ContinuationOptions, Predictor};
 use nalgebra::{DMatrix, DVector};
 use saltation_hybrid::{
-    HybridModel, JacobianKind, ParamAugmented, StrideMap, StrideOptions, StrideResult,
+    EvalModel, JacobianKind, ParamAugmented, StrideMap, StrideOptions, StrideResult,
     StrideWorkspace,
 };
 use saltation_orbit::{reduced_residual, solve, NewtonError, NewtonOptions, SquareSystem};
@@ -101,7 +101,7 @@ impl<'a, F: ModelFamily> Evaluator<'a, F> {
 
     /// Runs `f` on a stride map of `model`, on the workspace kept in `cell` (made with `opts`
     /// the first time).
-    fn with_map<M: HybridModel, T>(
+    fn with_map<M: EvalModel, T>(
         cell: &RefCell<Option<StrideWorkspace>>,
         opts: impl FnOnce() -> StrideOptions,
         model: &M,
@@ -118,7 +118,7 @@ impl<'a, F: ModelFamily> Evaluator<'a, F> {
     }
 
     /// [`Evaluator::with_map`] on the model's own workspace.
-    fn with_plain_map<M: HybridModel, T>(
+    fn with_plain_map<M: EvalModel, T>(
         &self,
         model: &M,
         f: impl FnOnce(&mut StrideMap<'_, M>) -> Result<T, ContinuationError>,
@@ -161,7 +161,7 @@ impl<'a, F: ModelFamily> Evaluator<'a, F> {
 
     /// `F`, `F_u`, the stride and (where the branch is parametrised by an event time) the
     /// event-time gradients in `u`, from one stride of the model at its own parameter value.
-    fn eval_plain<M: HybridModel>(&self, model: &M, u: &[f64]) -> Result<Eval, ContinuationError> {
+    fn eval_plain<M: EvalModel>(&self, model: &M, u: &[f64]) -> Result<Eval, ContinuationError> {
         let (n, r) = (model.dim(), model.reduced_dim());
         let (f, fu, stride) = self.with_plain_map(model, |map| Ok(reduced_residual(map, u)?))?;
         // Event-time gradients in u only where the branch is parametrised by an event time.
@@ -190,7 +190,7 @@ impl<'a, F: ModelFamily> Evaluator<'a, F> {
     /// [`Evaluator::eval`] with exact `F_p`: one stride of the augmented state `(x, p)`, whose
     /// reduced Jacobian is `[[F_u, F_p], [0, 0]]` (plus the identity's last row) and whose
     /// event-time gradients `∇ t_j · Dχ̃` are `(∂T_j/∂u, ∂T_j/∂p)`.
-    fn eval_augmented<M: HybridModel>(
+    fn eval_augmented<M: EvalModel>(
         &self,
         model: &M,
         aug: &ParamAugmented<'_, M>,
@@ -243,7 +243,7 @@ impl<'a, F: ModelFamily> Evaluator<'a, F> {
     /// `(x, p)` whose variational equations carry the single column `∂χ̃/∂p = (∂χ/∂p, 1)` (the
     /// chart's parameter column), so that it returns `w = P̃_y ∂χ̃/∂p = (∂P/∂p along the section, 1)`; then
     /// `F_p = Dπ · w[..n]`, and the event-time gradients in that direction are `∂T_j/∂p`.
-    fn param_derivative<M: HybridModel>(
+    fn param_derivative<M: EvalModel>(
         &self,
         model: &M,
         aug: &ParamAugmented<'_, M>,

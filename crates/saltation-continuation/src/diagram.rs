@@ -7,7 +7,7 @@ use crate::error::ContinuationError;
 use crate::family::ModelFamily;
 use crate::options::stride_error;
 use rayon::prelude::*;
-use saltation_hybrid::{HybridModel, JacobianKind, StrideMap, StrideOptions};
+use saltation_hybrid::{EvalModel, JacobianKind, StrideMap, StrideOptions};
 use saltation_ode::Atol;
 use serde::{Deserialize, Serialize};
 use std::sync::{Mutex, PoisonError};

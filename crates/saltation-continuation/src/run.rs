@@ -8,7 +8,7 @@ use crate::family::ModelFamily;
 use crate::options::{ContinuationOptions, Predictor};
 use crate::tests_fn::{is_neimark_sacker, test_functions};
 use nalgebra::{Complex, DMatrix, DVector};
-use saltation_hybrid::HybridModel;
+use saltation_hybrid::EvalModel;
 use saltation_ode::Num;
 use saltation_orbit::{
     eigenvalues_with, find_periodic_orbit, multipliers_of, section_jacobian, OrbitOptions,

@@ -1,6 +1,6 @@
 //! Small models with closed-form orbits for the unit tests.
 
-use saltation_hybrid::{Guard, HybridModel, ParamError, Scalar};
+use saltation_hybrid::{EvalModel, Guard, ParamError, Scalar};
 
 /// A ball thrown up from the ground with speed `u`, landing after `2u` with speed `−u`, and
 /// bouncing back with speed `u² + p`: on the section `x = 0` the stride map is the quadratic map
@@ -18,7 +18,7 @@ impl QuadraticBounce {
     }
 }
 
-impl HybridModel for QuadraticBounce {
+impl EvalModel for QuadraticBounce {
     fn name(&self) -> &str {
         "quadratic_bounce"
     }

@@ -7,7 +7,7 @@
 //! to 8 the derivative part is a static vector (`DualSVec64<N>`, one pass, no heap); larger
 //! systems take one `Dual64` pass per column.
 
-use crate::model::HybridModel;
+use crate::model::EvalModel;
 use nalgebra::{Const, U1};
 use num_dual::{Derivative, Dual64, DualSVec64, DualVec};
 
@@ -106,7 +106,7 @@ macro_rules! dispatch {
 
 /// `f` and `f_x` of mode `mode` at `(t, x)` in one pass of automatic differentiation: the
 /// values are the real parts of the dual evaluation.
-pub fn flow_and_jacobian_ad<M: HybridModel + ?Sized>(
+pub fn flow_and_jacobian_ad<M: EvalModel + ?Sized>(
     model: &M,
     mode: usize,
     t: f64,
@@ -120,7 +120,7 @@ pub fn flow_and_jacobian_ad<M: HybridModel + ?Sized>(
 }
 
 /// `f_x` of mode `mode` at `(t, x)` by automatic differentiation (row-major n×n).
-pub fn flow_jacobian_ad<M: HybridModel + ?Sized>(
+pub fn flow_jacobian_ad<M: EvalModel + ?Sized>(
     model: &M,
     mode: usize,
     t: f64,
@@ -132,7 +132,7 @@ pub fn flow_jacobian_ad<M: HybridModel + ?Sized>(
 }
 
 /// `h_x` of guard `j` of `mode` at `x` by automatic differentiation.
-pub fn guard_gradient_ad<M: HybridModel + ?Sized>(
+pub fn guard_gradient_ad<M: EvalModel + ?Sized>(
     model: &M,
     mode: usize,
     j: usize,
@@ -144,7 +144,7 @@ pub fn guard_gradient_ad<M: HybridModel + ?Sized>(
 }
 
 /// `g_x` of the reset of guard `j` of `mode` at `x` by automatic differentiation.
-pub fn reset_jacobian_ad<M: HybridModel + ?Sized>(
+pub fn reset_jacobian_ad<M: EvalModel + ?Sized>(
     model: &M,
     mode: usize,
     j: usize,
@@ -156,7 +156,7 @@ pub fn reset_jacobian_ad<M: HybridModel + ?Sized>(
 }
 
 /// `f_x`: the model's hand-written Jacobian if it has one, else automatic.
-pub fn flow_jacobian<M: HybridModel + ?Sized>(
+pub fn flow_jacobian<M: EvalModel + ?Sized>(
     model: &M,
     mode: usize,
     t: f64,
@@ -169,7 +169,7 @@ pub fn flow_jacobian<M: HybridModel + ?Sized>(
 }
 
 /// `h_x`: hand-written if provided, else automatic.
-pub fn guard_gradient<M: HybridModel + ?Sized>(
+pub fn guard_gradient<M: EvalModel + ?Sized>(
     model: &M,
     mode: usize,
     j: usize,
@@ -182,7 +182,7 @@ pub fn guard_gradient<M: HybridModel + ?Sized>(
 }
 
 /// `g_x`: hand-written if provided, else automatic.
-pub fn reset_jacobian<M: HybridModel + ?Sized>(
+pub fn reset_jacobian<M: EvalModel + ?Sized>(
     model: &M,
     mode: usize,
     j: usize,
@@ -194,14 +194,14 @@ pub fn reset_jacobian<M: HybridModel + ?Sized>(
     }
 }
 
-/// `Dχ(u)` (row-major n × r) by automatic differentiation of [`HybridModel::chart`].
-pub fn chart_jacobian_ad<M: HybridModel + ?Sized>(model: &M, u: &[f64], jac: &mut [f64]) {
+/// `Dχ(u)` (row-major n × r) by automatic differentiation of [`EvalModel::chart`].
+pub fn chart_jacobian_ad<M: EvalModel + ?Sized>(model: &M, u: &[f64], jac: &mut [f64]) {
     let (n, r) = (model.dim(), model.reduced_dim());
     dispatch!(r, n, u, jac, |us, out| model.chart(us, out));
 }
 
-/// `Dπ(x)` (row-major r × n) by automatic differentiation of [`HybridModel::project`].
-pub fn project_jacobian_ad<M: HybridModel + ?Sized>(model: &M, x: &[f64], jac: &mut [f64]) {
+/// `Dπ(x)` (row-major r × n) by automatic differentiation of [`EvalModel::project`].
+pub fn project_jacobian_ad<M: EvalModel + ?Sized>(model: &M, x: &[f64], jac: &mut [f64]) {
     let (n, r) = (model.dim(), model.reduced_dim());
     dispatch!(n, r, x, jac, |xs, out| model.project(xs, out));
 }
@@ -259,14 +259,14 @@ fn compare(what: String, hand: &[f64], auto: &[f64], tol: f64) -> Result<(), Mis
 /// Checks every hand-written derivative of `model` against automatic differentiation of the
 /// function it belongs to: in mode `mode` at `(t, x)`, the flow Jacobian and each guard's
 /// gradient and reset Jacobian, and for a mode said to have a constant flow Jacobian
-/// ([`HybridModel::flow_jacobian_is_constant`]) that it is the same at another state and time,
-/// and for a mode said to be autonomous ([`HybridModel::flow_is_autonomous`]) that `f` is the
+/// ([`EvalModel::flow_jacobian_is_constant`]) that it is the same at another state and time,
+/// and for a mode said to be autonomous ([`EvalModel::flow_is_autonomous`]) that `f` is the
 /// same at other times;
 /// at the reduced coordinates `u`, the chart Jacobian, and the
 /// projection Jacobian at `χ(u)`. Relative tolerance `tol` (both are exact up to rounding: 1e-12
 /// is a sound choice). Call it in a model's tests, at a few states of each mode; derivatives the
 /// model leaves to automatic differentiation pass trivially.
-pub fn check_hand_written<M: HybridModel + ?Sized>(
+pub fn check_hand_written<M: EvalModel + ?Sized>(
     model: &M,
     mode: usize,
     t: f64,
@@ -363,7 +363,7 @@ mod tests {
         wrong: bool,
     }
 
-    impl HybridModel for Ball {
+    impl EvalModel for Ball {
         fn name(&self) -> &str {
             "ball"
         }

@@ -1,6 +1,6 @@
 //! Physical admissibility of a trajectory: conditions a model's equations do not enforce by
 //! themselves, such as a unilateral contact that may only push. Models that have such
-//! conditions report them through [`crate::HybridModel::admissibility`] (the constrained
+//! conditions report them through [`crate::EvalModel::admissibility`] (the constrained
 //! mechanical systems of `saltation-mechanics` do); orbit results and continuation carry the
 //! verdict, and a branch that crosses the boundary reports a grazing point.
 

@@ -1,7 +1,7 @@
 //! The variational matrix of a phase whose flow Jacobian is constant.
 //!
 //! In a mode with `f_x ≡ A` (the vector field is affine in the state, `f = A x + b(t)`;
-//! [`HybridModel::flow_jacobian_is_constant`]) the variational equations `Φ' = A Φ` have the
+//! [`EvalModel::flow_jacobian_is_constant`]) the variational equations `Φ' = A Φ` have the
 //! exact solution `Φ(τ) = e^{Aτ}` over a phase of duration `τ`. The stride map then integrates
 //! the state alone and multiplies the carried `Ψ` (`n × c`) by the matrix exponential at the
 //! phase's end: `n` components integrated instead of `n + n c`, and a `Φ` exact to rounding for
@@ -11,12 +11,12 @@
 //! to compute the exponential of a matrix, twenty-five years later", SIAM Review 45, 2003).
 
 use crate::ad::flow_jacobian;
-use crate::model::HybridModel;
+use crate::model::EvalModel;
 use nalgebra::DMatrix;
 
 /// `ψ ← e^{A τ} ψ` for `ψ` row-major `n × c`, `A = f_x` of `mode` evaluated at `(t, x)` (any
 /// point: it is constant there); `a` is an `n × n` scratch buffer.
-pub(crate) fn propagate<M: HybridModel + ?Sized>(
+pub(crate) fn propagate<M: EvalModel + ?Sized>(
     model: &M,
     (mode, t, x): (usize, f64, &[f64]),
     tau: f64,
@@ -64,7 +64,7 @@ mod tests {
         }
     }
 
-    impl HybridModel for WallOscillator {
+    impl EvalModel for WallOscillator {
         fn name(&self) -> &str {
             "wall oscillator"
         }

@@ -11,7 +11,7 @@ use crate::ad::{guard_gradient, reset_jacobian};
 use crate::crossings::Crossings;
 use crate::error::HybridError;
 use crate::guards::{check_reset_finite, reset_at, ModeGuards};
-use crate::model::HybridModel;
+use crate::model::EvalModel;
 use crate::saltation::{transversality, EventSite, Jump};
 use saltation_ode::{AnyStepper, OdeSystem, Solver, Stop, Trajectory};
 
@@ -89,7 +89,7 @@ pub(crate) struct Segment<'a, M: ?Sized, S> {
     pub grazing_tol: f64,
 }
 
-impl<M: HybridModel + ?Sized, S: OdeSystem> Segment<'_, M, S> {
+impl<M: EvalModel + ?Sized, S: OdeSystem> Segment<'_, M, S> {
     /// Integrates from `(t, y)` to the first guard of the mode or `t_limit` (recording into
     /// `out`), and at a guard takes the discrete step, filling `w` with the jump's vectors.
     pub(crate) fn advance(

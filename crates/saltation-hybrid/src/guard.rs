@@ -1,5 +1,5 @@
 //! One guard described once: its crossing direction, target mode, enabling condition and
-//! whether it marks a failure ([`crate::HybridModel::describe_guard`]).
+//! whether it marks a failure ([`crate::EvalModel::describe_guard`]).
 
 use saltation_ode::Direction;
 use std::borrow::Cow;
@@ -89,6 +89,86 @@ impl<M: ?Sized> Clone for Guard<M> {
 impl<M: ?Sized> std::fmt::Debug for Guard<M> {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("Guard")
+            .field("direction", &self.direction)
+            .field("target", &self.target)
+            .field("enabled", &self.enabled.map(|_| "condition"))
+            .field("failure", &self.failure)
+            .finish()
+    }
+}
+
+/// Everything about one typed guard of a [`crate::HybridModel`] except its function `h` and its
+/// reset `g`: crossing direction, target mode, enabling condition, failure.
+///
+/// Built like [`Guard`]: [`GuardSpec::to`] or [`GuardSpec::failure`], then
+/// [`GuardSpec::rising`] / [`GuardSpec::falling`] and [`GuardSpec::enabled_when`], whose
+/// condition reads the parameter values `p` and the state `x` at the located crossing:
+///
+/// ```
+/// # use saltation_hybrid::GuardSpec;
+/// // Heel strike into mode 0, counted only with the stance leg past vertical (θ = x[0] < 0).
+/// let heel = GuardSpec::to(0).rising().enabled_when(|_p, x| x[0] < 0.0);
+/// let fall = GuardSpec::failure("the walker fell").rising();
+/// # assert!(heel.failure.is_none() && fall.failure.is_some());
+/// ```
+#[derive(Clone)]
+pub struct GuardSpec {
+    /// Sign changes of `h` that count (default [`Direction::Either`]).
+    pub direction: Direction,
+    /// Mode entered after the reset (unused for a failure guard).
+    pub target: usize,
+    /// Enabling condition `c(p, x)` at the located crossing (`None`: always enabled).
+    pub enabled: Option<fn(&[f64], &[f64]) -> bool>,
+    /// `Some(what failed)`: meeting this guard ends the stride with
+    /// [`crate::HybridError::Failure`].
+    pub failure: Option<Cow<'static, str>>,
+}
+
+impl GuardSpec {
+    /// A transition into mode `target`, either direction, always enabled.
+    pub fn to(target: usize) -> Self {
+        Self {
+            direction: Direction::Either,
+            target,
+            enabled: None,
+            failure: None,
+        }
+    }
+
+    /// A failure guard: meeting it ends the stride, reporting `what` failed.
+    pub fn failure(what: impl Into<Cow<'static, str>>) -> Self {
+        Self {
+            failure: Some(what.into()),
+            ..Self::to(0)
+        }
+    }
+
+    /// Counts only crossings of `h` from negative to positive.
+    pub fn rising(self) -> Self {
+        self.crossing(Direction::Rising)
+    }
+
+    /// Counts only crossings of `h` from positive to negative.
+    pub fn falling(self) -> Self {
+        self.crossing(Direction::Falling)
+    }
+
+    /// Counts the crossings of `direction`.
+    pub fn crossing(mut self, direction: Direction) -> Self {
+        self.direction = direction;
+        self
+    }
+
+    /// Counts a crossing only where `condition(p, x)` holds.
+    pub fn enabled_when(mut self, condition: fn(&[f64], &[f64]) -> bool) -> Self {
+        self.enabled = Some(condition);
+        self
+    }
+}
+
+impl std::fmt::Debug for GuardSpec {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("GuardSpec")
             .field("direction", &self.direction)
             .field("target", &self.target)
             .field("enabled", &self.enabled.map(|_| "condition"))

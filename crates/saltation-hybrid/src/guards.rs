@@ -2,7 +2,7 @@
 
 use crate::crossings::{Crossings, Rejected, Rejection};
 use crate::error::HybridError;
-use crate::model::HybridModel;
+use crate::model::EvalModel;
 use saltation_ode::{Direction, EventSet};
 use std::cell::RefCell;
 
@@ -20,7 +20,7 @@ pub struct ModeGuards<'a, M: ?Sized> {
     rejected: RefCell<Crossings>,
 }
 
-impl<'a, M: HybridModel + ?Sized> ModeGuards<'a, M> {
+impl<'a, M: EvalModel + ?Sized> ModeGuards<'a, M> {
     /// The guards of `mode`.
     pub fn new(model: &'a M, mode: usize) -> Self {
         Self {
@@ -64,7 +64,7 @@ impl<'a, M: HybridModel + ?Sized> ModeGuards<'a, M> {
     }
 }
 
-impl<M: HybridModel + ?Sized> EventSet for ModeGuards<'_, M> {
+impl<M: EvalModel + ?Sized> EventSet for ModeGuards<'_, M> {
     fn count(&self) -> usize {
         self.model.guards(self.mode)
     }
@@ -101,7 +101,7 @@ impl<M: HybridModel + ?Sized> EventSet for ModeGuards<'_, M> {
 /// stride with [`HybridError::Failure`] (listing the crossings `seen` and not taken before
 /// it); otherwise the reset `x⁺ = g(x⁻)` and the target mode (checked to exist). Shared by
 /// stride maps and simulation.
-pub(crate) fn reset_at<M: HybridModel + ?Sized>(
+pub(crate) fn reset_at<M: EvalModel + ?Sized>(
     model: &M,
     (mode, j, t): (usize, usize, f64),
     x_minus: &[f64],

@@ -4,12 +4,12 @@
 //! Jacobian of their stride (Poincaré) maps from variational equations and saltation matrices.
 //!
 //! ## What you want to do
-//! - **Define a model**: implement [`HybridModel`] once, generic over the scalar type; Jacobians
+//! - **Define a model**: implement [`EvalModel`] once, generic over the scalar type; Jacobians
 //!   come from automatic differentiation ([`ad`]) unless you provide hand-written ones.
 //! - **Map one stride** with its Jacobian: [`StrideMap::eval`] with [`JacobianKind`].
 //! - **Simulate many strides** with a trace for plots: [`simulate`].
 //! - **Change a parameter by name** (for RON files and the CLI): [`with_param`]; a model lists
-//!   its parameters in [`HybridModel::param_names`].
+//!   its parameters in [`EvalModel::param_names`].
 //! - **Differentiate in a parameter** exactly: [`ParamAugmented`] (the state augmented with `p`).
 //!
 //! ## Equations
@@ -22,7 +22,9 @@
 
 pub mod ad;
 mod admissibility;
+mod bound;
 mod buffer;
+mod capabilities;
 mod constant_jacobian;
 mod crossings;
 mod dense;
@@ -30,7 +32,9 @@ mod error;
 mod event_loop;
 mod guard;
 mod guards;
+mod hybrid_model;
 mod model;
+pub mod param;
 mod param_augmented;
 mod params;
 pub mod saltation;
@@ -40,13 +44,20 @@ mod stride;
 mod variational;
 
 pub use admissibility::{Admissibility, Violation, ViolationKind};
+pub use bound::Bound;
 pub use buffer::with_buffer;
+pub use capabilities::{
+    Admissible, AffineModes, FlowJacobian, GuardGradient, MassMatrix, ResetJacobian,
+    SectionJacobians,
+};
 pub use crossings::{Crossings, Rejected, Rejection};
 pub use dense::{solve_dense, SingularMatrix};
 pub use error::HybridError;
-pub use guard::Guard;
+pub use guard::{Guard, GuardSpec};
 pub use guards::ModeGuards;
-pub use model::{identity, GuardInfo, HybridModel, Scalar};
+pub use hybrid_model::HybridModel;
+pub use model::{identity, EvalModel, GuardInfo, Scalar};
+pub use param::{Limit, Param};
 pub use param_augmented::ParamAugmented;
 pub use params::{check_range, get_param, param_index, param_scalars, with_param, ParamError};
 pub use simulate::{simulate, SimulateOptions, Trace, MAX_SAMPLES, MAX_STRIDES};

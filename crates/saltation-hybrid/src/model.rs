@@ -1,9 +1,9 @@
 //! The hybrid-model trait: what a user implements.
 //!
 //! A model has `modes()` modes. In mode `m` the state obeys `x' = f_m(t, x)`
-//! ([`HybridModel::flow`]); the mode's guards `h_{m,j}(x)` ([`HybridModel::guard`]) fire when
+//! ([`EvalModel::flow`]); the mode's guards `h_{m,j}(x)` ([`EvalModel::guard`]) fire when
 //! they cross zero in their [`Direction`] with their enabling condition true, and then the reset
-//! `x⁺ = g_{m,j}(x⁻)` ([`HybridModel::reset`]) is applied and the mode switches to the guard's
+//! `x⁺ = g_{m,j}(x⁻)` ([`EvalModel::reset`]) is applied and the mode switches to the guard's
 //! target. Equations are written once, generic over the scalar `D` (plain `f64` or a dual
 //! number), so their Jacobians come from forward-mode automatic differentiation
 //! ([`crate::ad`]); a model may override them with hand-written ones, which the tests compare to
@@ -33,13 +33,13 @@ pub struct GuardInfo {
 
 /// A hybrid dynamical system: modes, vector fields, guards and resets.
 ///
-/// Required: [`name`](HybridModel::name), [`dim`](HybridModel::dim),
-/// [`flow`](HybridModel::flow), [`guards`](HybridModel::guards),
-/// [`guard`](HybridModel::guard) and [`describe_guard`](HybridModel::describe_guard) (each
+/// Required: [`name`](EvalModel::name), [`dim`](EvalModel::dim),
+/// [`flow`](EvalModel::flow), [`guards`](EvalModel::guards),
+/// [`guard`](EvalModel::guard) and [`describe_guard`](EvalModel::describe_guard) (each
 /// guard's direction, target, enabling condition and failure, once). Everything else has a
 /// default: one mode, identity resets, Jacobians by automatic differentiation, the section's
-/// reduced coordinates equal to the full state (override [`reduced_dim`](HybridModel::reduced_dim),
-/// [`chart`](HybridModel::chart), [`project`](HybridModel::project) and their Jacobians for a
+/// reduced coordinates equal to the full state (override [`reduced_dim`](EvalModel::reduced_dim),
+/// [`chart`](EvalModel::chart), [`project`](EvalModel::project) and their Jacobians for a
 /// section with fewer coordinates; the `saltation_models` tests check hand-written Jacobians
 /// against automatic ones), no parameters. Indices are `mode` in `0..modes()` and guard `j` in
 /// `0..guards(mode)`.
@@ -64,13 +64,13 @@ pub struct GuardInfo {
 /// Comparisons and branches use the real part: `if x[0].re() < 0.0 { … }`.
 ///
 /// # Parameters
-/// A model lists its parameters ([`param_names`](HybridModel::param_names),
-/// [`param_value`](HybridModel::param_value), [`set_param_value`](HybridModel::set_param_value);
+/// A model lists its parameters ([`param_names`](EvalModel::param_names),
+/// [`param_value`](EvalModel::param_value), [`set_param_value`](EvalModel::set_param_value);
 /// `named_params!` writes them for `f64` fields), so model files, the CLI's `--set` and
 /// continuation address them by name. A model that also writes its equations with the parameter
-/// as a scalar ([`param_derivatives`](HybridModel::param_derivatives) and the `*_with_param`
+/// as a scalar ([`param_derivatives`](EvalModel::param_derivatives) and the `*_with_param`
 /// methods) gets exact `∂/∂p` in continuation.
-pub trait HybridModel {
+pub trait EvalModel {
     /// Short model name (`"simplest_walker"`).
     fn name(&self) -> &str;
     /// State dimension `n`.
@@ -93,9 +93,9 @@ pub trait HybridModel {
     /// condition, failure ([`Guard`]).
     fn describe_guard(&self, mode: usize, j: usize) -> Guard<Self>;
 
-    /// Direction and target mode of guard `j` of `mode`, from [`HybridModel::describe_guard`].
+    /// Direction and target mode of guard `j` of `mode`, from [`EvalModel::describe_guard`].
     /// (Derived; a model that forwards to another model, such as an enum over models,
-    /// overrides this, [`HybridModel::guard_enabled`] and [`HybridModel::guard_failure`]
+    /// overrides this, [`EvalModel::guard_enabled`] and [`EvalModel::guard_failure`]
     /// instead, since a [`Guard`]'s condition is typed by its model.)
     fn guard_info(&self, mode: usize, j: usize) -> GuardInfo {
         let g = self.describe_guard(mode, j);
@@ -105,14 +105,14 @@ pub trait HybridModel {
         }
     }
     /// Whether guard `j` of `mode` counts at the located crossing `x`, from
-    /// [`HybridModel::describe_guard`] (derived).
+    /// [`EvalModel::describe_guard`] (derived).
     fn guard_enabled(&self, mode: usize, j: usize, x: &[f64]) -> bool {
         self.describe_guard(mode, j)
             .enabled
             .is_none_or(|c| c(self, x))
     }
     /// What failed if guard `j` of `mode` is a failure guard (a stride that meets it ends with
-    /// [`crate::HybridError::Failure`]), from [`HybridModel::describe_guard`] (derived).
+    /// [`crate::HybridError::Failure`]), from [`EvalModel::describe_guard`] (derived).
     fn guard_failure(&self, mode: usize, j: usize) -> Option<String> {
         self.describe_guard(mode, j).failure.map(|f| f.into_owned())
     }
@@ -136,7 +136,7 @@ pub trait HybridModel {
         false
     }
     /// Whether the vector field of `mode` does not depend on time, `f = f(x)` (default
-    /// `false`). With [`HybridModel::flow_jacobian_is_constant`] it makes the mode
+    /// `false`). With [`EvalModel::flow_jacobian_is_constant`] it makes the mode
     /// autonomous and affine, `f = A x + b` with `A`, `b` constant: a stride then steps the
     /// state there exactly, by `e^{Ãh}` (`saltation_ode::AffineExp`; see
     /// [`crate::StrideOptions::exact_affine_phases`]) instead of integrating it. A wrong
@@ -146,8 +146,8 @@ pub trait HybridModel {
         false
     }
     /// Vector field and hand-written `f_x` in one call (so they can share work such as
-    /// trigonometric functions); return `false` (default) to fall back to [`HybridModel::flow`]
-    /// and [`HybridModel::flow_jacobian`].
+    /// trigonometric functions); return `false` (default) to fall back to [`EvalModel::flow`]
+    /// and [`EvalModel::flow_jacobian`].
     fn flow_and_jacobian(
         &self,
         _mode: usize,
@@ -185,16 +185,16 @@ pub trait HybridModel {
         x.copy_from_slice(u);
     }
     /// `Dχ(u)` (row-major n × r) (default: automatic differentiation of
-    /// [`HybridModel::chart`]). A hand-written one is checked by [`crate::ad::check_hand_written`].
+    /// [`EvalModel::chart`]). A hand-written one is checked by [`crate::ad::check_hand_written`].
     fn chart_jacobian(&self, u: &[f64], jac: &mut [f64]) {
         crate::ad::chart_jacobian_ad(self, u, jac);
     }
-    /// Projection `u = π(x)` (default: `u = x`), generic like [`HybridModel::chart`].
+    /// Projection `u = π(x)` (default: `u = x`), generic like [`EvalModel::chart`].
     fn project<D: Scalar>(&self, x: &[D], u: &mut [D]) {
         u.copy_from_slice(x);
     }
     /// `Dπ(x)` (row-major r × n) (default: automatic differentiation of
-    /// [`HybridModel::project`]).
+    /// [`EvalModel::project`]).
     fn project_jacobian(&self, x: &[f64], jac: &mut [f64]) {
         crate::ad::project_jacobian_ad(self, x, jac);
     }
@@ -221,7 +221,7 @@ pub trait HybridModel {
         (0..self.dim()).map(|i| format!("x{i}")).collect()
     }
     /// Checks the parameters against their physical range (default: nothing to check). Model
-    /// files call it on load and [`HybridModel::set_param_value`] after every change, so a
+    /// files call it on load and [`EvalModel::set_param_value`] after every change, so a
     /// mistyped value is an error naming the parameter and its range
     /// ([`crate::ParamError::OutOfRange`]), not a stride that fails later.
     fn check_params(&self) -> Result<(), crate::ParamError> {
@@ -247,8 +247,8 @@ pub trait HybridModel {
         })
     }
 
-    /// Whether [`HybridModel::flow_with_param`], [`HybridModel::guard_with_param`],
-    /// [`HybridModel::reset_with_param`] and [`HybridModel::chart_with_param`] give the
+    /// Whether [`EvalModel::flow_with_param`], [`EvalModel::guard_with_param`],
+    /// [`EvalModel::reset_with_param`] and [`EvalModel::chart_with_param`] give the
     /// model's exact dependence on parameter `k` (default `false`). When `true`, continuation in
     /// `k` takes `∂F/∂p` from the variational equations of the state augmented with `p`
     /// ([`crate::ParamAugmented`]) instead of central differences.
@@ -257,7 +257,7 @@ pub trait HybridModel {
     }
     /// The vector field `f_m(t, x; p)` with parameter `k` given as the scalar `p` (a dual number
     /// carries `∂/∂p`). The default ignores `p`: a model that overrides
-    /// [`HybridModel::param_derivatives`] overrides this where `f` depends on the parameter.
+    /// [`EvalModel::param_derivatives`] overrides this where `f` depends on the parameter.
     fn flow_with_param<D: Scalar>(
         &self,
         _k: usize,
@@ -271,7 +271,7 @@ pub trait HybridModel {
     }
     /// Hand-written `∂f/∂p` of `mode` for parameter `k` at its current value, at `(t, x)`,
     /// into `dfdp` (length n); `false` (default) when not given: [`crate::ParamAugmented`]
-    /// then differentiates [`HybridModel::flow_with_param`] automatically in all `n + 1`
+    /// then differentiates [`EvalModel::flow_with_param`] automatically in all `n + 1`
     /// directions. With it and a hand-written `f_x`, the augmented Jacobian is assembled from
     /// the two.
     fn flow_param_derivative(

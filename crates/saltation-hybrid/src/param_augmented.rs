@@ -11,12 +11,12 @@
 //! `χ̃(u, p) = (χ(u; p), p)` with `Dχ̃ = [[Dχ, ∂χ/∂p], [0, 1]]`.
 //!
 //! The model supplies its dependence on the parameter through
-//! [`HybridModel::flow_with_param`], [`HybridModel::guard_with_param`],
-//! [`HybridModel::reset_with_param`] and [`HybridModel::chart_with_param`]; automatic
+//! [`EvalModel::flow_with_param`], [`EvalModel::guard_with_param`],
+//! [`EvalModel::reset_with_param`] and [`EvalModel::chart_with_param`]; automatic
 //! differentiation of the augmented functions gives `f_p`, `h_p`, `g_p` and `∂χ/∂p`.
 
 use crate::guard::Guard;
-use crate::model::{GuardInfo, HybridModel, Scalar};
+use crate::model::{EvalModel, GuardInfo, Scalar};
 use crate::stride::StrideOptions;
 use saltation_ode::Atol;
 
@@ -29,9 +29,9 @@ pub struct ParamAugmented<'a, M: ?Sized> {
     n: usize,
 }
 
-impl<'a, M: HybridModel + ?Sized> ParamAugmented<'a, M> {
+impl<'a, M: EvalModel + ?Sized> ParamAugmented<'a, M> {
     /// The augmented system of `model` in its parameter `k`; `None` unless the model gives exact
-    /// derivatives in `k` ([`HybridModel::param_derivatives`]).
+    /// derivatives in `k` ([`EvalModel::param_derivatives`]).
     pub fn new(model: &'a M, k: usize) -> Option<Self> {
         model.param_derivatives(k).then(|| Self {
             model,
@@ -60,7 +60,7 @@ impl<'a, M: HybridModel + ?Sized> ParamAugmented<'a, M> {
     }
 }
 
-impl<M: HybridModel + ?Sized> HybridModel for ParamAugmented<'_, M> {
+impl<M: EvalModel + ?Sized> EvalModel for ParamAugmented<'_, M> {
     fn name(&self) -> &str {
         self.model.name()
     }
@@ -84,7 +84,7 @@ impl<M: HybridModel + ?Sized> HybridModel for ParamAugmented<'_, M> {
         dx[n] = D::from(0.0);
     }
     /// `[[f_x, f_p], [0, 0]]` from the model's hand-written `f_x` and `f_p`
-    /// ([`HybridModel::flow_param_derivative`]) when it writes both and `p` is its own value;
+    /// ([`EvalModel::flow_param_derivative`]) when it writes both and `p` is its own value;
     /// otherwise `false`, and automatic differentiation in all `n + 1` directions (one pass,
     /// which for a model without a hand-written `f_p` costs less than its `f_x` plus a
     /// separate dual pass for `f_p`: measured on the walker's continuation).
@@ -135,7 +135,7 @@ impl<M: HybridModel + ?Sized> HybridModel for ParamAugmented<'_, M> {
         self.model.guard_with_param(self.k, x[n], mode, j, &x[..n])
     }
     /// The model's guard without its condition, which is typed by the model:
-    /// [`HybridModel::guard_enabled`] forwards instead.
+    /// [`EvalModel::guard_enabled`] forwards instead.
     fn describe_guard(&self, mode: usize, j: usize) -> Guard<Self> {
         let g = self.model.describe_guard(mode, j);
         Guard {

@@ -1,9 +1,9 @@
 //! Named parameters: every model has an explicit parameter vector
-//! ([`HybridModel::param_names`], [`HybridModel::param_value`], [`HybridModel::set_param_value`]);
+//! ([`EvalModel::param_names`], [`EvalModel::param_value`], [`EvalModel::set_param_value`]);
 //! these helpers address it by name, for RON model files, the CLI's `--set name=value` and
 //! continuation. An unknown name is a typed error listing the valid names.
 
-use crate::{HybridModel, Scalar};
+use crate::{EvalModel, Scalar};
 use thiserror::Error;
 
 /// A parameter could not be read or set.
@@ -52,6 +52,14 @@ pub enum ParamError {
         /// Why.
         reason: String,
     },
+    /// A parameter vector of the wrong length for the model's declarations.
+    #[error("{got} parameter values given, the model declares {expected}")]
+    Count {
+        /// Declared parameters.
+        expected: usize,
+        /// Values given.
+        got: usize,
+    },
     /// The value is outside the bounds declared with the parameter (equation models).
     #[error(
         "parameter `{name}` = {} is out of range: {}",
@@ -81,7 +89,7 @@ fn bounds_text(name: &str, min: Option<f64>, max: Option<f64>) -> String {
     }
 }
 
-/// A parameter check for [`crate::HybridModel::check_params`]: `value` must be finite
+/// A parameter check for [`crate::EvalModel::check_params`]: `value` must be finite
 /// ([`ParamError::NonFinite`]) and `ok` (the caller's range test) must hold
 /// ([`ParamError::OutOfRange`] with `range` in words).
 pub fn check_range(
@@ -108,7 +116,7 @@ pub fn check_range(
 }
 
 /// Index of the parameter called `name` ([`ParamError::Unknown`] listing the known names).
-pub fn param_index<M: HybridModel + ?Sized>(model: &M, name: &str) -> Result<usize, ParamError> {
+pub fn param_index<M: EvalModel + ?Sized>(model: &M, name: &str) -> Result<usize, ParamError> {
     let names = model.param_names();
     names
         .iter()
@@ -120,7 +128,7 @@ pub fn param_index<M: HybridModel + ?Sized>(model: &M, name: &str) -> Result<usi
 }
 
 /// Value of the parameter called `name`.
-pub fn get_param<M: HybridModel + ?Sized>(model: &M, name: &str) -> Result<f64, ParamError> {
+pub fn get_param<M: EvalModel + ?Sized>(model: &M, name: &str) -> Result<f64, ParamError> {
     let k = param_index(model, name)?;
     model.param_value(k).ok_or_else(|| ParamError::Unknown {
         name: name.into(),
@@ -129,8 +137,8 @@ pub fn get_param<M: HybridModel + ?Sized>(model: &M, name: &str) -> Result<f64, 
 }
 
 /// A copy of `model` with the parameter called `name` set to `value` (checked by the model's
-/// [`HybridModel::set_param_value`]).
-pub fn with_param<M: HybridModel + Clone>(
+/// [`EvalModel::set_param_value`]).
+pub fn with_param<M: EvalModel + Clone>(
     model: &M,
     name: &str,
     value: f64,
@@ -143,7 +151,7 @@ pub fn with_param<M: HybridModel + Clone>(
 
 /// The parameter values `values` as scalars, with entry `k` replaced by `p` when `with` is
 /// `Some((k, p))`: a model's parameter set for its `*_with_param` functions
-/// ([`HybridModel::flow_with_param`]), so that one generic function serves both the plain
+/// ([`EvalModel::flow_with_param`]), so that one generic function serves both the plain
 /// evaluation (`with = None`) and the derivative in any one parameter.
 pub fn param_scalars<D: Scalar, const N: usize>(
     values: [f64; N],
@@ -158,18 +166,18 @@ pub fn param_scalars<D: Scalar, const N: usize>(
     out
 }
 
-/// Implements [`HybridModel::param_names`], [`HybridModel::param_value`] and
-/// [`HybridModel::set_param_value`] inside an `impl HybridModel` block for parameters held in
+/// Implements [`EvalModel::param_names`], [`EvalModel::param_value`] and
+/// [`EvalModel::set_param_value`] inside an `impl EvalModel` block for parameters held in
 /// `f64` fields, each with its public name:
 ///
 /// ```ignore
-/// impl HybridModel for Walker {
+/// impl EvalModel for Walker {
 ///     saltation_hybrid::named_params!("gamma" => params.gamma);
 ///     // …
 /// }
 /// ```
 ///
-/// Setting checks the value is finite, then calls [`HybridModel::check_params`] and restores the
+/// Setting checks the value is finite, then calls [`EvalModel::check_params`] and restores the
 /// old value if that fails.
 #[macro_export]
 macro_rules! named_params {
@@ -212,7 +220,7 @@ mod tests {
         b: f64,
     }
 
-    impl HybridModel for P {
+    impl EvalModel for P {
         crate::named_params!("a" => a, "b_name" => b);
         fn name(&self) -> &str {
             "p"

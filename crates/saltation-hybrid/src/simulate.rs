@@ -3,7 +3,7 @@
 
 use crate::error::HybridError;
 use crate::event_loop::{JumpWork, Segment, SegmentEnd};
-use crate::model::HybridModel;
+use crate::model::EvalModel;
 use crate::state_solvers::StateSolvers;
 use crate::stride::{EventRecord, StrideOptions};
 use crate::variational::ModeFlow;
@@ -49,7 +49,7 @@ impl Default for SimulateOptions {
 
 impl SimulateOptions {
     /// Checks every field (the stride options against the model).
-    pub fn validate_for<M: HybridModel + ?Sized>(&self, model: &M) -> Result<(), HybridError> {
+    pub fn validate_for<M: EvalModel + ?Sized>(&self, model: &M) -> Result<(), HybridError> {
         self.stride.validate_for(model)?;
         let bad = |field, reason| Err(HybridError::InvalidOption { field, reason });
         if self.strides > MAX_STRIDES {
@@ -124,7 +124,7 @@ pub struct Trace {
 /// up to `opts.t_end`. The modes are integrated as in a stride: by `opts.stride.method`, or
 /// stepped exactly where [`crate::StrideOptions::steps_exactly`] says so (autonomous affine
 /// modes, unless `exact_affine_phases` is off, as a solver comparison wants).
-pub fn simulate<M: HybridModel + ?Sized>(
+pub fn simulate<M: EvalModel + ?Sized>(
     model: &M,
     x0: &[f64],
     opts: &SimulateOptions,

@@ -5,7 +5,7 @@
 //! the later ones, and the run's statistics are the sum over those used.
 
 use crate::error::HybridError;
-use crate::model::HybridModel;
+use crate::model::EvalModel;
 use crate::stride::StrideOptions;
 use saltation_ode::{AffineExp, AnyStepper, Solver, Stats};
 
@@ -37,7 +37,7 @@ impl StateSolvers {
 
     /// The integrator of a segment in `mode`, and whether it is that integrator's first
     /// segment of the run (then it is started, else restarted).
-    pub(crate) fn for_mode<M: HybridModel + ?Sized>(
+    pub(crate) fn for_mode<M: EvalModel + ?Sized>(
         &mut self,
         opts: &StrideOptions,
         model: &M,

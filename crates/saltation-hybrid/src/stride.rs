@@ -18,11 +18,11 @@
 //! linear in `Φ`) and applying each factor to the `c` columns: a shooting method in `r` reduced
 //! coordinates needs `P_x Dχ` only (`c = r` columns instead of `n`).
 //!
-//! In a mode whose flow Jacobian is constant ([`HybridModel::flow_jacobian_is_constant`]:
+//! In a mode whose flow Jacobian is constant ([`EvalModel::flow_jacobian_is_constant`]:
 //! `f = A x + b(t)`) a phase of duration `τ` has `Φ = e^{Aτ}` exactly: the state is integrated
 //! alone and the carried matrix is multiplied by the exponential at the phase's end
 //! (`constant_jacobian.rs`; [`StrideOptions::exact_affine_phases`]). When the mode is also
-//! autonomous ([`HybridModel::flow_is_autonomous`]: `f = A x + b`) the state is not
+//! autonomous ([`EvalModel::flow_is_autonomous`]: `f = A x + b`) the state is not
 //! integrated either but stepped exactly, `[x(t + h); 1] = e^{Ãh} [x(t); 1]`
 //! ([`saltation_ode::AffineExp`]), and `Φ` is applied as `e^{Ah}` powers cached by that
 //! stepper. Such phases run on the state-only integrators (the exact one or `method`), the
@@ -32,7 +32,7 @@
 use crate::constant_jacobian::propagate;
 use crate::error::HybridError;
 use crate::event_loop::{JumpWork, Segment, SegmentEnd};
-use crate::model::HybridModel;
+use crate::model::EvalModel;
 use crate::saltation::{saltation_matrix, terminal_factor};
 use crate::state_solvers::StateSolvers;
 use crate::variational::{ModeFlow, VariationalFlow};
@@ -70,9 +70,9 @@ pub struct StrideOptions {
     /// multipliers are then as accurate as the state).
     pub variational_error_control: bool,
     /// Whether a phase in a mode with a constant flow Jacobian
-    /// ([`HybridModel::flow_jacobian_is_constant`]) takes its variational matrix as `e^{Aτ}`
+    /// ([`EvalModel::flow_jacobian_is_constant`]) takes its variational matrix as `e^{Aτ}`
     /// with the state integrated alone, and whether a mode that is moreover autonomous
-    /// ([`HybridModel::flow_is_autonomous`], no mass matrix) steps its state exactly by
+    /// ([`EvalModel::flow_is_autonomous`], no mass matrix) steps its state exactly by
     /// `e^{Ãh}` ([`saltation_ode::AffineExp`]) instead of by `method` (default true); false
     /// integrates the state and the variational equations there by `method` as in any other
     /// mode (for comparisons: both step on the same system).
@@ -103,18 +103,18 @@ impl Default for StrideOptions {
 
 impl StrideOptions {
     /// Whether every mode of `model` takes `Φ = e^{Aτ}` under these options
-    /// ([`StrideOptions::exact_affine_phases`], [`HybridModel::flow_jacobian_is_constant`]):
+    /// ([`StrideOptions::exact_affine_phases`], [`EvalModel::flow_jacobian_is_constant`]):
     /// then a stride integrates the state alone, and its full `Φ` costs what a state-only
     /// stride does (one `n × n` exponential per phase).
-    pub fn all_phases_exponential<M: HybridModel + ?Sized>(&self, model: &M) -> bool {
+    pub fn all_phases_exponential<M: EvalModel + ?Sized>(&self, model: &M) -> bool {
         self.exact_affine_phases && (0..model.modes()).all(|m| model.flow_jacobian_is_constant(m))
     }
 
     /// Whether a phase in `mode` steps its state exactly ([`saltation_ode::AffineExp`]):
     /// [`StrideOptions::exact_affine_phases`] is on and the mode is autonomous and affine
-    /// ([`HybridModel::flow_jacobian_is_constant`], [`HybridModel::flow_is_autonomous`])
+    /// ([`EvalModel::flow_jacobian_is_constant`], [`EvalModel::flow_is_autonomous`])
     /// with `M = I`.
-    pub fn steps_exactly<M: HybridModel + ?Sized>(&self, model: &M, mode: usize) -> bool {
+    pub fn steps_exactly<M: EvalModel + ?Sized>(&self, model: &M, mode: usize) -> bool {
         self.exact_affine_phases
             && model.flow_jacobian_is_constant(mode)
             && model.flow_is_autonomous(mode)
@@ -163,7 +163,7 @@ impl StrideOptions {
     /// [`StrideOptions::validate`] plus what depends on the model: `start_mode` is one of its
     /// modes, and a vector `atol` has one entry per state component. [`StrideMap::new`] calls
     /// it; callers that want to tell bad settings from failed strides call it first.
-    pub fn validate_for<M: HybridModel + ?Sized>(&self, model: &M) -> Result<(), HybridError> {
+    pub fn validate_for<M: EvalModel + ?Sized>(&self, model: &M) -> Result<(), HybridError> {
         self.validate()?;
         if self.start_mode >= model.modes() {
             return Err(HybridError::BadMode {
@@ -323,10 +323,7 @@ enum Seed<'s> {
 }
 
 /// The checks of [`StrideMap::new`] that depend on the model.
-fn check_model<M: HybridModel + ?Sized>(
-    model: &M,
-    opts: &StrideOptions,
-) -> Result<(), HybridError> {
+fn check_model<M: EvalModel + ?Sized>(model: &M, opts: &StrideOptions) -> Result<(), HybridError> {
     opts.validate_for(model)?;
     if model.guards(opts.start_mode) == 0 {
         return Err(HybridError::NoGuards {
@@ -336,7 +333,7 @@ fn check_model<M: HybridModel + ?Sized>(
     Ok(())
 }
 
-impl<'a, M: HybridModel + ?Sized> StrideMap<'a, M> {
+impl<'a, M: EvalModel + ?Sized> StrideMap<'a, M> {
     /// A stride map of `model` with validated options; [`HybridError::NoGuards`] when the start
     /// mode has no guard (the stride could only run into `t_max`; such a model is for
     /// [`crate::simulate`], which takes the same options).

@@ -10,7 +10,7 @@
 //! full matrix: a shooting method on a section only needs the directions it perturbs.
 
 use crate::ad::flow_jacobian;
-use crate::model::HybridModel;
+use crate::model::EvalModel;
 use saltation_ode::OdeSystem;
 use std::cell::RefCell;
 
@@ -22,7 +22,7 @@ pub struct ModeFlow<'a, M: ?Sized> {
     pub mode: usize,
 }
 
-impl<M: HybridModel + ?Sized> OdeSystem for ModeFlow<'_, M> {
+impl<M: EvalModel + ?Sized> OdeSystem for ModeFlow<'_, M> {
     fn dim(&self) -> usize {
         self.model.dim()
     }
@@ -55,7 +55,7 @@ pub struct VariationalFlow<'a, M: ?Sized> {
     jac: RefCell<Vec<f64>>,
 }
 
-impl<'a, M: HybridModel + ?Sized> VariationalFlow<'a, M> {
+impl<'a, M: EvalModel + ?Sized> VariationalFlow<'a, M> {
     /// The extended flow of `mode` with the full `n × n` matrix `Φ`.
     pub fn new(model: &'a M, mode: usize) -> Self {
         Self::with_columns(model, mode, model.dim())
@@ -78,7 +78,7 @@ impl<'a, M: HybridModel + ?Sized> VariationalFlow<'a, M> {
     }
 }
 
-impl<M: HybridModel + ?Sized> OdeSystem for VariationalFlow<'_, M> {
+impl<M: EvalModel + ?Sized> OdeSystem for VariationalFlow<'_, M> {
     fn dim(&self) -> usize {
         let n = self.model.dim();
         n + n * self.cols
@@ -124,7 +124,7 @@ impl<M: HybridModel + ?Sized> OdeSystem for VariationalFlow<'_, M> {
 /// Jacobians up to this many entries live on the stack.
 const SMALL: usize = 64;
 
-impl<M: HybridModel + ?Sized> VariationalFlow<'_, M> {
+impl<M: EvalModel + ?Sized> VariationalFlow<'_, M> {
     /// [`OdeSystem::rhs`] for `c ≠ n` columns (kept out of the full matrix's path, which stays
     /// small enough to be inlined into the integrator).
     #[inline(never)]
@@ -210,7 +210,7 @@ mod tests {
     /// (x₀ + 1/2) e^{−t}`.
     struct Forced;
 
-    impl HybridModel for Forced {
+    impl EvalModel for Forced {
         fn name(&self) -> &str {
             "forced"
         }

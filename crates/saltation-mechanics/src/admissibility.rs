@@ -9,7 +9,7 @@ use crate::constraints::multiplier_index;
 use crate::model::Constrained;
 use crate::system::{ContactSet, MechanicalSystem};
 use saltation_hybrid::{
-    simulate, Admissibility, HybridError, HybridModel, SimulateOptions, StrideOptions, Violation,
+    simulate, Admissibility, EvalModel, HybridError, SimulateOptions, StrideOptions, Violation,
     ViolationKind,
 };
 use serde::{Deserialize, Serialize};

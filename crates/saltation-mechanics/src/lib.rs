@@ -4,7 +4,7 @@
 //! coordinates `q`, mass matrix `H(q)`, forces `C(q, q̇)` per contact mode, bilateral
 //! constraints, unilateral contacts by their gap functions — by implementing
 //! [`MechanicalSystem`]; [`Constrained`] turns it into a
-//! [`saltation_hybrid::HybridModel`] whose stride maps, saltation matrices, periodic orbits and
+//! [`saltation_hybrid::EvalModel`] whose stride maps, saltation matrices, periodic orbits and
 //! continuation come from the rest of Saltation unchanged.
 //!
 //! ## Equations (Zana, Bodor, Bencsik & Zelei 2018, §3)

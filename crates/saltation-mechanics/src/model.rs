@@ -1,4 +1,4 @@
-//! A [`MechanicalSystem`] as a [`HybridModel`]: one mode per set of closed contacts, a
+//! A [`MechanicalSystem`] as a [`EvalModel`]: one mode per set of closed contacts, a
 //! touchdown guard on each open contact's gap (inelastic impact), a lift-off guard on each
 //! closed contact's multiplier (identity reset).
 
@@ -10,7 +10,7 @@ use crate::saddle::{impact_velocity, kinetic_energy};
 use crate::section::Section;
 use crate::system::{self, ContactSet, MechanicalSystem, ParamArg, MAX_CONTACTS};
 use crate::work::with_buffer;
-use saltation_hybrid::{Guard, HybridModel, ParamError, Scalar};
+use saltation_hybrid::{EvalModel, Guard, ParamError, Scalar};
 use serde::{Deserialize, Serialize};
 
 /// How the constrained model is integrated.
@@ -298,7 +298,7 @@ impl<S: MechanicalSystem> Constrained<S> {
     }
 }
 
-impl<S: MechanicalSystem> HybridModel for Constrained<S> {
+impl<S: MechanicalSystem> EvalModel for Constrained<S> {
     fn name(&self) -> &str {
         self.system.name()
     }
@@ -325,7 +325,7 @@ impl<S: MechanicalSystem> HybridModel for Constrained<S> {
         true
     }
     /// The flow and `f_x` from one factorisation (the flow bit for bit that of
-    /// [`HybridModel::flow`]).
+    /// [`EvalModel::flow`]).
     fn flow_and_jacobian(
         &self,
         mode: usize,

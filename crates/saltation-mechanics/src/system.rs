@@ -139,7 +139,7 @@ pub trait MechanicalSystem {
     fn check_params(&self) -> Result<(), ParamError> {
         Ok(())
     }
-    /// Names of the parameters (default: none); as [`saltation_hybrid::HybridModel::param_names`].
+    /// Names of the parameters (default: none); as [`saltation_hybrid::EvalModel::param_names`].
     /// `saltation_hybrid::named_params!` writes these three methods for `f64` fields.
     fn param_names(&self) -> Vec<String> {
         Vec::new()
@@ -157,7 +157,7 @@ pub trait MechanicalSystem {
     }
     /// Whether the `*_with_param` functions below give the system's exact dependence on
     /// parameter `k` (default `false`). When `true`, [`crate::Constrained`] gives exact
-    /// parameter derivatives ([`saltation_hybrid::HybridModel::param_derivatives`]): `∂q̈/∂p`,
+    /// parameter derivatives ([`saltation_hybrid::EvalModel::param_derivatives`]): `∂q̈/∂p`,
     /// `∂λ/∂p`, the impact's `∂q̇⁺/∂p` and the section chart's `∂χ/∂p` by automatic
     /// differentiation through the saddle-point system, so that continuation in `k` takes
     /// `∂F/∂p` from the variational equations instead of central differences.

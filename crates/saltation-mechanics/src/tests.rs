@@ -1,7 +1,7 @@
 //! Unit tests of the layer on small systems with known answers.
 
 use crate::*;
-use saltation_hybrid::{HybridModel, Scalar};
+use saltation_hybrid::{EvalModel, Scalar};
 
 /// A point mass on a rigid rod in Cartesian coordinates `q = (x, y)`:
 /// `γ = x² + y² − L²` (nonlinear), gravity along −y. Reduced form: `θ̈ = −(g/L) sin θ` with

@@ -5,7 +5,7 @@
 use crate::*;
 use num_dual::{Dual2_64, Dual64};
 use saltation_hybrid::ad::{flow_jacobian_ad, guard_gradient_ad, reset_jacobian_ad};
-use saltation_hybrid::{HybridModel, Scalar};
+use saltation_hybrid::{EvalModel, Scalar};
 
 /// A point mass in the plane with a configuration-dependent mass matrix, nonlinear forces,
 /// a nonlinear bilateral constraint (a bent rail) and a curved floor contact: every term of

@@ -5,7 +5,7 @@
 
 use crate::*;
 use num_dual::Dual64;
-use saltation_hybrid::{param_scalars, HybridModel, ParamError, Scalar};
+use saltation_hybrid::{param_scalars, EvalModel, ParamError, Scalar};
 
 /// A point mass `m` on a rod of length `l` from the origin, `q = (x, y)`, gravity `g` along
 /// −y, and a sloped floor at `y = −d (1 + x/5)` (contact 0, gap `y + d (1 + x/5)`, whose

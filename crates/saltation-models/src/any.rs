@@ -10,7 +10,9 @@ use crate::{
     BouncingBall, Hires, Monopod, Orego, RimlessWheel, Robertson, RobertsonDae, SimplestWalker,
     VanDerPol, VanDerPolStiff,
 };
-use saltation_hybrid::{get_param, with_param, Guard, GuardInfo, HybridModel, ParamError, Scalar};
+use saltation_hybrid::{
+    get_param, with_param, Bound, EvalModel, Guard, GuardInfo, ParamError, Scalar,
+};
 use serde::{Deserialize, Serialize};
 
 /// One of the built-in models, with its parameters.
@@ -20,7 +22,7 @@ pub enum Model {
     /// [`RimlessWheel`].
     RimlessWheel(RimlessWheel),
     /// [`SimplestWalker`].
-    SimplestWalker(SimplestWalker),
+    SimplestWalker(Bound<SimplestWalker>),
     /// [`BouncingBall`].
     BouncingBall(BouncingBall),
     /// [`VanDerPol`].
@@ -87,7 +89,7 @@ impl Model {
     pub fn with_defaults(name: &str) -> Option<Model> {
         Some(match name {
             "RimlessWheel" => Model::RimlessWheel(RimlessWheel::default()),
-            "SimplestWalker" => Model::SimplestWalker(SimplestWalker::default()),
+            "SimplestWalker" => Model::SimplestWalker(Bound::default()),
             "BouncingBall" => Model::BouncingBall(BouncingBall::default()),
             "VanDerPol" => Model::VanDerPol(VanDerPol::default()),
             "Robertson" => Model::Robertson(Robertson::default()),
@@ -124,7 +126,7 @@ impl Model {
     }
 
     /// A copy with parameter `name` set to `value`, checked against the model's physical
-    /// ranges ([`HybridModel::check_params`]).
+    /// ranges ([`EvalModel::check_params`]).
     pub fn with_param(&self, name: &str, value: f64) -> Result<Model, ParamError> {
         with_param(self, name, value)
     }
@@ -135,7 +137,7 @@ impl Model {
     }
 }
 
-impl HybridModel for Model {
+impl EvalModel for Model {
     fn name(&self) -> &str {
         each!(self, |m| m.name())
     }
@@ -158,7 +160,7 @@ impl HybridModel for Model {
         each!(self, |m| m.guard(mode, j, x))
     }
     /// The variant's guard without its condition, which is typed by the variant:
-    /// [`HybridModel::guard_enabled`] forwards instead.
+    /// [`EvalModel::guard_enabled`] forwards instead.
     fn describe_guard(&self, mode: usize, j: usize) -> Guard<Self> {
         let g = self.guard_info(mode, j);
         Guard {

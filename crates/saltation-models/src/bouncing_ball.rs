@@ -29,7 +29,7 @@
 //!   does not apply; the full-state stride Jacobian at such a point is `[[0, 0], [g/v, 1]]`
 //!   with multipliers `{0, 1}`.
 
-use saltation_hybrid::{check_range, Guard, HybridModel, ParamError, Scalar};
+use saltation_hybrid::{check_range, EvalModel, Guard, ParamError, Scalar};
 use serde::{Deserialize, Serialize};
 
 /// Parameters of the bouncing ball.
@@ -106,7 +106,7 @@ impl BouncingBall {
     }
 }
 
-impl HybridModel for BouncingBall {
+impl EvalModel for BouncingBall {
     saltation_hybrid::named_params!("g" => params.g, "e" => params.e);
     autonomous!();
     fn name(&self) -> &str {

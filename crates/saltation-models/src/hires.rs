@@ -27,7 +27,7 @@
 //!
 //! A plain ODE (one mode, no guards). Reference solution: [`crate::reference::hires`].
 
-use saltation_hybrid::{check_range, HybridModel, ParamError, Scalar};
+use saltation_hybrid::{check_range, EvalModel, ParamError, Scalar};
 use serde::{Deserialize, Serialize};
 
 /// Rate constants of the HIRES model (test-set values by default).
@@ -81,7 +81,7 @@ pub struct Hires {
     pub params: HiresParams,
 }
 
-impl HybridModel for Hires {
+impl EvalModel for Hires {
     saltation_hybrid::named_params!("k1" => params.k1, "k2" => params.k2, "k3" => params.k3, "k4" => params.k4, "k5" => params.k5, "k6" => params.k6, "k7" => params.k7, "k8" => params.k8, "k9" => params.k9, "oks" => params.oks);
     fn name(&self) -> &str {
         "hires"

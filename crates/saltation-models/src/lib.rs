@@ -1,7 +1,7 @@
 //! # saltation-models
 //!
 //! The models of the Saltation papers, each implementing
-//! [`saltation_hybrid::HybridModel`] with hand-written Jacobians (checked against automatic
+//! [`saltation_hybrid::EvalModel`] with hand-written Jacobians (checked against automatic
 //! differentiation in the tests) and a serde parameter struct.
 //!
 //! | model | equations | reference data |
@@ -83,6 +83,6 @@ pub use monopod::{Monopod, Strategy};
 pub use orego::{Orego, OregoParams};
 pub use rimless_wheel::{RimlessWheel, RimlessWheelParams};
 pub use robertson::{Robertson, RobertsonDae, RobertsonParams};
-pub use simplest_walker::{SimplestWalker, SimplestWalkerParams};
+pub use simplest_walker::{SimplestWalker, WalkerGuard};
 pub use van_der_pol::{VanDerPol, VanDerPolParams};
 pub use van_der_pol_stiff::{VanDerPolStiff, VanDerPolStiffParams};

@@ -28,7 +28,7 @@
 //!
 //! A plain ODE (one mode, no guards). Reference solution: [`crate::reference::orego`].
 
-use saltation_hybrid::{check_range, HybridModel, ParamError, Scalar};
+use saltation_hybrid::{check_range, EvalModel, ParamError, Scalar};
 use serde::{Deserialize, Serialize};
 
 /// Constants of the scaled Oregonator (Field & Noyes 1974).
@@ -65,7 +65,7 @@ pub struct Orego {
     pub params: OregoParams,
 }
 
-impl HybridModel for Orego {
+impl EvalModel for Orego {
     saltation_hybrid::named_params!("s" => params.s, "q" => params.q, "w" => params.w, "f" => params.f);
     fn name(&self) -> &str {
         "orego"

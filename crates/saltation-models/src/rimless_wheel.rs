@@ -6,7 +6,7 @@
 //! `θ̇₀² = 4 λ² μ² sin(π/n) sin α / (1 − μ²)`, stride-Jacobian eigenvalues `{0, μ²}`.
 //! Reduced coordinate on the section `θ = −π/n`: `u = [θ̇]`.
 
-use saltation_hybrid::{check_range, Guard, HybridModel, ParamError, Scalar};
+use saltation_hybrid::{check_range, EvalModel, Guard, ParamError, Scalar};
 use serde::{Deserialize, Serialize};
 use std::f64::consts::PI;
 
@@ -72,7 +72,7 @@ impl RimlessWheel {
     }
 }
 
-impl HybridModel for RimlessWheel {
+impl EvalModel for RimlessWheel {
     autonomous!();
     fn param_names(&self) -> Vec<String> {
         vec!["lambda2".into(), "alpha".into(), "spokes".into()]

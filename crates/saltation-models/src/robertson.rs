@@ -22,14 +22,14 @@
 //! `M y' = F(y)` with `M = diag(1, 1, 0)` and `F3 = y1 + y2 + y3 − 1` (the standard index-1
 //! formulation of ROBER for DAE codes); its exact solution is the ODE's. It is a separate model rather than a
 //! parameter of [`Robertson`] because the form is structural, not a physical quantity: it
-//! changes the mass matrix ([`HybridModel::mass_matrix`]), the methods that can integrate the
+//! changes the mass matrix ([`EvalModel::mass_matrix`]), the methods that can integrate the
 //! model ([`saltation_ode::Method::accepts_singular_mass`]) and the meaning of the third
 //! equation, while every numeric parameter of a model is a physical constant with a range that
 //! `--set` and the continuation can vary.
 //!
 //! Reference solutions: [`crate::reference::rober`].
 
-use saltation_hybrid::{check_range, HybridModel, ParamError, Scalar};
+use saltation_hybrid::{check_range, EvalModel, ParamError, Scalar};
 use serde::{Deserialize, Serialize};
 
 /// Rate constants of Robertson's reactions.
@@ -111,7 +111,7 @@ pub struct RobertsonDae {
     pub params: RobertsonParams,
 }
 
-impl HybridModel for Robertson {
+impl EvalModel for Robertson {
     saltation_hybrid::named_params!("k1" => params.k1, "k2" => params.k2, "k3" => params.k3);
     fn name(&self) -> &str {
         "robertson"
@@ -141,7 +141,7 @@ impl HybridModel for Robertson {
     }
 }
 
-impl HybridModel for RobertsonDae {
+impl EvalModel for RobertsonDae {
     saltation_hybrid::named_params!("k1" => params.k1, "k2" => params.k2, "k3" => params.k3);
     fn name(&self) -> &str {
         "robertson_dae"

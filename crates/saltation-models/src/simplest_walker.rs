@@ -9,110 +9,128 @@
 //! `θ⁺ = −θ⁻`, `θ̇⁺ = cos(2θ⁻) θ̇⁻`, `φ⁺ = −2θ⁻`, `φ̇⁺ = cos(2θ⁻)(1 − cos 2θ⁻) θ̇⁻`.
 //! A second guard, `h₁ = θ² − (π/2)²` (rising), fires when the stance leg passes horizontal
 //! either way: the walker fell, and a stride that meets it fails
-//! ([`HybridModel::guard_failure`]).
+//! ([`EvalModel::guard_failure`]).
 //! Post-impact states satisfy `φ = 2θ`, `φ̇ = (1 − cos 2θ) θ̇`: the section's reduced
 //! coordinates are `u = (θ, θ̇)`.
 
-use saltation_hybrid::{check_range, Guard, HybridModel, ParamError, Scalar};
-use serde::{Deserialize, Serialize};
+use saltation_hybrid::{
+    FlowJacobian, GuardGradient, GuardSpec, HybridModel, Param, ResetJacobian, Scalar,
+    SectionJacobians,
+};
 use std::f64::consts::FRAC_PI_2;
 
-/// Index of the heel-strike guard.
-pub const HEEL_STRIKE: usize = 0;
-/// Index of the fall guard (stance leg past horizontal).
-pub const FALL: usize = 1;
+/// Index of the slope `γ` in the parameter vector.
+pub const GAMMA: usize = 0;
 
-/// Parameters of the simplest walker.
-#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct SimplestWalkerParams {
-    /// Slope `γ` in radians (benchmark 0.009; gaits exist for 0 < γ ≲ 0.019).
-    pub gamma: f64,
+/// The simplest walker's parameters: the slope `γ` in radians (benchmark 0.009; gaits exist for
+/// 0 < γ ≲ 0.019).
+pub const PARAMS: &[Param] = &[Param::new("gamma", 0.009)
+    .open_range(-FRAC_PI_2, FRAC_PI_2)
+    .described("|gamma| < pi/2 (slope in radians; gaits exist for 0 < gamma < 0.019)")];
+
+/// The walker's guards.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum WalkerGuard {
+    /// Heel strike (`h = φ − 2θ` rising with the stance leg past vertical).
+    HeelStrike,
+    /// The stance leg passes horizontal: the walker fell.
+    Fall,
 }
 
-impl Default for SimplestWalkerParams {
-    fn default() -> Self {
-        Self { gamma: 0.009 }
-    }
-}
-
-/// The simplest walker.
-#[derive(Debug, Clone, Copy, PartialEq, Default, Serialize, Deserialize)]
-#[serde(transparent)]
-pub struct SimplestWalker {
-    /// Its parameters.
-    pub params: SimplestWalkerParams,
-}
+/// The simplest walker (its equations; the slope is the parameter `gamma`).
+#[derive(Debug, Clone, Copy, PartialEq, Default)]
+pub struct SimplestWalker;
 
 impl HybridModel for SimplestWalker {
-    autonomous!();
+    type Guard = WalkerGuard;
     fn name(&self) -> &str {
         "simplest_walker"
     }
     fn dim(&self) -> usize {
         4
     }
+    fn params(&self) -> &[Param] {
+        PARAMS
+    }
+    fn autonomous(&self, _mode: usize) -> bool {
+        true
+    }
     fn mode_name(&self, _mode: usize) -> String {
         "single stance".into()
     }
-    fn flow<D: Scalar>(&self, _mode: usize, _t: f64, x: &[D], dx: &mut [D]) {
-        field(D::from(self.params.gamma), x, dx);
+    fn state_names(&self) -> Vec<String> {
+        vec!["θ".into(), "dθ/dt".into(), "φ".into(), "dφ/dt".into()]
     }
-    saltation_hybrid::named_params!("gamma" => params.gamma);
-    fn param_derivatives(&self, k: usize) -> bool {
-        // γ enters the flow only (guards, resets and the chart do not depend on it).
-        k == 0
+    fn flow<D: Scalar>(&self, p: &[D], _mode: usize, _t: f64, x: &[D], dx: &mut [D]) {
+        field(p[GAMMA], x, dx);
     }
-    fn flow_with_param<D: Scalar>(
-        &self,
-        _k: usize,
-        gamma: D,
-        _mode: usize,
-        _t: f64,
-        x: &[D],
-        dx: &mut [D],
-    ) {
-        field(gamma, x, dx);
+    fn guards(&self, _mode: usize) -> &[WalkerGuard] {
+        &[WalkerGuard::HeelStrike, WalkerGuard::Fall]
     }
-    fn guards(&self, _mode: usize) -> usize {
+    fn describe(&self, _mode: usize, g: WalkerGuard) -> GuardSpec {
+        match g {
+            // Only with the stance leg past vertical: not the mid-stance scuffing crossing.
+            WalkerGuard::HeelStrike => GuardSpec::to(0).rising().enabled_when(|_, x| x[0] < 0.0),
+            WalkerGuard::Fall => {
+                GuardSpec::failure("the walker fell (stance leg past horizontal)").rising()
+            }
+        }
+    }
+    fn guard<D: Scalar>(&self, _p: &[D], _mode: usize, g: WalkerGuard, x: &[D]) -> D {
+        match g {
+            WalkerGuard::HeelStrike => x[2] - x[0] * 2.0,
+            WalkerGuard::Fall => x[0] * x[0] - FRAC_PI_2 * FRAC_PI_2,
+        }
+    }
+    fn reset<D: Scalar>(&self, _p: &[D], _mode: usize, g: WalkerGuard, x: &[D], out: &mut [D]) {
+        match g {
+            WalkerGuard::HeelStrike | WalkerGuard::Fall => {
+                let c = (x[0] * 2.0).cos();
+                out[0] = -x[0];
+                out[1] = c * x[1];
+                out[2] = x[0] * -2.0;
+                out[3] = c * (-c + 1.0) * x[1];
+            }
+        }
+    }
+    fn reduced_dim(&self) -> usize {
         2
     }
-    fn guard<D: Scalar>(&self, _mode: usize, j: usize, x: &[D]) -> D {
-        if j == HEEL_STRIKE {
-            x[2] - x[0] * 2.0
-        } else {
-            x[0] * x[0] - FRAC_PI_2 * FRAC_PI_2
-        }
+    fn chart<D: Scalar>(&self, _p: &[D], u: &[D], x: &mut [D]) {
+        x[0] = u[0];
+        x[1] = u[1];
+        x[2] = u[0] * 2.0;
+        x[3] = (-(u[0] * 2.0).cos() + 1.0) * u[1];
     }
-    fn describe_guard(&self, _mode: usize, j: usize) -> Guard<Self> {
-        if j == HEEL_STRIKE {
-            // Only with the stance leg past vertical: not the mid-stance scuffing crossing.
-            Guard::to(0).rising().enabled_when(|_, x| x[0] < 0.0)
-        } else {
-            Guard::failure("the walker fell (stance leg past horizontal)").rising()
-        }
+    fn project<D: Scalar>(&self, _p: &[D], x: &[D], u: &mut [D]) {
+        u[0] = x[0];
+        u[1] = x[1];
     }
-    fn reset<D: Scalar>(&self, _mode: usize, _j: usize, x: &[D], out: &mut [D]) {
-        let c = (x[0] * 2.0).cos();
-        out[0] = -x[0];
-        out[1] = c * x[1];
-        out[2] = x[0] * -2.0;
-        out[3] = c * (-c + 1.0) * x[1];
+    fn hand_flow_jacobian(&self) -> Option<&dyn FlowJacobian> {
+        Some(self)
     }
-    fn flow_jacobian(&self, mode: usize, t: f64, x: &[f64], jac: &mut [f64]) -> bool {
-        // One source for f_x: the combined evaluation (its f part is discarded here).
-        let mut dx = [0.0; 4];
-        self.flow_and_jacobian(mode, t, x, &mut dx, jac)
+    fn hand_guard_gradient(&self) -> Option<&dyn GuardGradient<WalkerGuard>> {
+        Some(self)
     }
+    fn hand_reset_jacobian(&self) -> Option<&dyn ResetJacobian<WalkerGuard>> {
+        Some(self)
+    }
+    fn hand_section_jacobians(&self) -> Option<&dyn SectionJacobians> {
+        Some(self)
+    }
+}
+
+impl FlowJacobian for SimplestWalker {
     fn flow_and_jacobian(
         &self,
+        p: &[f64],
         _mode: usize,
         _t: f64,
         x: &[f64],
         dx: &mut [f64],
         jac: &mut [f64],
-    ) -> bool {
-        let (s, c) = (x[0] - self.params.gamma).sin_cos();
+    ) {
+        let (s, c) = (x[0] - p[GAMMA]).sin_cos();
         let (sp, cp) = x[2].sin_cos();
         dx[0] = x[1];
         dx[1] = s;
@@ -125,17 +143,34 @@ impl HybridModel for SimplestWalker {
         jac[12] = c + s * sp;
         jac[13] = 2.0 * x[1] * sp;
         jac[14] = (x[1] * x[1] - c) * cp;
-        true
     }
-    fn guard_gradient(&self, _mode: usize, j: usize, x: &[f64], grad: &mut [f64]) -> bool {
-        if j == FALL {
-            grad.copy_from_slice(&[2.0 * x[0], 0.0, 0.0, 0.0]);
-            return true;
+}
+
+impl GuardGradient<WalkerGuard> for SimplestWalker {
+    fn guard_gradient(
+        &self,
+        _p: &[f64],
+        _mode: usize,
+        g: WalkerGuard,
+        x: &[f64],
+        grad: &mut [f64],
+    ) {
+        match g {
+            WalkerGuard::HeelStrike => grad.copy_from_slice(&[-2.0, 0.0, 1.0, 0.0]),
+            WalkerGuard::Fall => grad.copy_from_slice(&[2.0 * x[0], 0.0, 0.0, 0.0]),
         }
-        grad.copy_from_slice(&[-2.0, 0.0, 1.0, 0.0]);
-        true
     }
-    fn reset_jacobian(&self, _mode: usize, _j: usize, x: &[f64], jac: &mut [f64]) -> bool {
+}
+
+impl ResetJacobian<WalkerGuard> for SimplestWalker {
+    fn reset_jacobian(
+        &self,
+        _p: &[f64],
+        _mode: usize,
+        _g: WalkerGuard,
+        x: &[f64],
+        jac: &mut [f64],
+    ) {
         let (s2, c2) = (2.0 * x[0]).sin_cos();
         jac.copy_from_slice(&[
             -1.0,
@@ -155,39 +190,16 @@ impl HybridModel for SimplestWalker {
             0.0,
             0.0,
         ]);
-        true
     }
-    fn reduced_dim(&self) -> usize {
-        2
-    }
-    fn chart<D: Scalar>(&self, u: &[D], x: &mut [D]) {
-        x[0] = u[0];
-        x[1] = u[1];
-        x[2] = u[0] * 2.0;
-        x[3] = (-(u[0] * 2.0).cos() + 1.0) * u[1];
-    }
-    fn chart_jacobian(&self, u: &[f64], jac: &mut [f64]) {
+}
+
+impl SectionJacobians for SimplestWalker {
+    fn chart_jacobian(&self, _p: &[f64], u: &[f64], jac: &mut [f64]) {
         let (s2, c2) = (2.0 * u[0]).sin_cos();
         jac.copy_from_slice(&[1.0, 0.0, 0.0, 1.0, 2.0, 0.0, 2.0 * s2 * u[1], 1.0 - c2]);
     }
-    fn project<D: Scalar>(&self, x: &[D], u: &mut [D]) {
-        u[0] = x[0];
-        u[1] = x[1];
-    }
-    fn project_jacobian(&self, _x: &[f64], jac: &mut [f64]) {
+    fn project_jacobian(&self, _p: &[f64], _x: &[f64], jac: &mut [f64]) {
         jac.copy_from_slice(&[1.0, 0.0, 0.0, 0.0, 0.0, 1.0, 0.0, 0.0]);
-    }
-    fn check_params(&self) -> Result<(), ParamError> {
-        let g = self.params.gamma;
-        check_range(
-            "gamma",
-            g,
-            g.abs() < std::f64::consts::FRAC_PI_2,
-            "|gamma| < pi/2 (slope in radians; gaits exist for 0 < gamma < 0.019)",
-        )
-    }
-    fn state_names(&self) -> Vec<String> {
-        vec!["θ".into(), "dθ/dt".into(), "φ".into(), "dφ/dt".into()]
     }
 }
 

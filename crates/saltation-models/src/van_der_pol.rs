@@ -20,7 +20,7 @@
 //! ([`VanDerPol::divergence`]); the event-terminated stride Jacobian has `{0, μ}`. At `ε = 1`
 //! the period is `T = 6.663286859323130…` ([`crate::reference::van_der_pol`]).
 
-use saltation_hybrid::{check_range, Guard, HybridModel, ParamError, Scalar};
+use saltation_hybrid::{check_range, EvalModel, Guard, ParamError, Scalar};
 use serde::{Deserialize, Serialize};
 
 /// Parameters of the van der Pol oscillator.
@@ -54,7 +54,7 @@ impl VanDerPol {
     }
 }
 
-impl HybridModel for VanDerPol {
+impl EvalModel for VanDerPol {
     saltation_hybrid::named_params!("epsilon" => params.epsilon);
     autonomous!();
     fn name(&self) -> &str {

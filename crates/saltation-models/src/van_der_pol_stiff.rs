@@ -25,7 +25,7 @@
 //! with a Poincaré section, whose `epsilon` is the damping `μ`, not this `ε`. Reference solution:
 //! [`crate::reference::vdpol`].
 
-use saltation_hybrid::{check_range, HybridModel, ParamError, Scalar};
+use saltation_hybrid::{check_range, EvalModel, ParamError, Scalar};
 use serde::{Deserialize, Serialize};
 
 /// Parameter of the scaled van der Pol oscillator.
@@ -50,7 +50,7 @@ pub struct VanDerPolStiff {
     pub params: VanDerPolStiffParams,
 }
 
-impl HybridModel for VanDerPolStiff {
+impl EvalModel for VanDerPolStiff {
     saltation_hybrid::named_params!("eps" => params.eps);
     fn name(&self) -> &str {
         "van_der_pol_stiff"

@@ -40,7 +40,7 @@
 // Bounds are written `!(f <= bound)` on purpose: a NaN error fails them too.
 #![allow(clippy::neg_cmp_op_on_partial_ord)]
 
-use saltation_hybrid::{HybridModel, ModeFlow};
+use saltation_hybrid::{EvalModel, ModeFlow};
 use saltation_models::reference::{hires, orego, rober, vdpol};
 use saltation_models::Model;
 use saltation_ode::{Atol, Ivp, Method, OdeError, SolverOptions, Stats};

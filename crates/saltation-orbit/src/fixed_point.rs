@@ -60,7 +60,7 @@ use crate::newton::{
 use crate::stability::Multiplier;
 use nalgebra::{DMatrix, DVector};
 use saltation_hybrid::{
-    EventRecord, HybridError, HybridModel, JacobianKind, StrideMap, StrideOptions,
+    EvalModel, EventRecord, HybridError, JacobianKind, StrideMap, StrideOptions,
 };
 use serde::{Deserialize, Serialize};
 use stride::{stride_jacobian, ReducedStride};
@@ -78,7 +78,7 @@ pub struct PeriodicOrbit {
     /// Full-state stride Jacobian `P_x` at the fixed point (n×n), at the requested tolerance.
     pub jacobian: DMatrix<f64>,
     /// Its eigenvalues, by decreasing modulus; for a model whose
-    /// [`HybridModel::multipliers_on_section`] is true, those of [`section_jacobian`] instead.
+    /// [`EvalModel::multipliers_on_section`] is true, those of [`section_jacobian`] instead.
     pub multipliers: Vec<Multiplier>,
     /// Whether every multiplier lies strictly inside the unit circle.
     pub stable: bool,
@@ -236,7 +236,7 @@ pub fn multipliers_of(
 }
 
 /// Whether the stride from `x0` (period `period`) is degenerate (see the module documentation).
-fn degeneracy<M: HybridModel + ?Sized>(
+fn degeneracy<M: EvalModel + ?Sized>(
     model: &M,
     opts: &OrbitOptions,
     x0: &[f64],
@@ -283,12 +283,12 @@ fn not_isolated(report: &NewtonReport, opts: &OrbitOptions) -> Option<Degeneracy
 ///
 /// ```
 /// # use saltation_orbit::{find_periodic_orbit, OrbitOptions};
-/// # fn demo<M: saltation_hybrid::HybridModel>(model: &M) {
+/// # fn demo<M: saltation_hybrid::EvalModel>(model: &M) {
 /// let orbit = find_periodic_orbit(model, &[0.2, -0.2], &OrbitOptions::default()).unwrap();
 /// println!("period {} stable {}", orbit.period, orbit.stable);
 /// # }
 /// ```
-pub fn find_periodic_orbit<M: HybridModel + ?Sized>(
+pub fn find_periodic_orbit<M: EvalModel + ?Sized>(
     model: &M,
     u_guess: &[f64],
     opts: &OrbitOptions,
@@ -361,7 +361,7 @@ pub fn find_periodic_orbit<M: HybridModel + ?Sized>(
 
 /// The stride map's Jacobian in the section's reduced coordinates, `M = Dπ(x₁) · P_x · Dχ(u₀)`
 /// (r×r), from the full-state `P_x` at `x₀ = χ(u₀)`, `x₁ = P(x₀)`.
-pub fn section_jacobian<M: HybridModel + ?Sized>(
+pub fn section_jacobian<M: EvalModel + ?Sized>(
     model: &M,
     u0: &[f64],
     x1: &[f64],
@@ -381,7 +381,7 @@ pub fn section_jacobian<M: HybridModel + ?Sized>(
 /// Errors: [`OrbitError::InvalidOptions`] for invalid `opts` (checked with
 /// [`StrideOptions::validate_for`]), [`OrbitError::FiniteDifference`] for a bad step or point, a wrong `x0` length or a
 /// failed stride.
-pub fn stride_jacobian_fd<M: HybridModel + ?Sized>(
+pub fn stride_jacobian_fd<M: EvalModel + ?Sized>(
     model: &M,
     x0: &[f64],
     h: f64,

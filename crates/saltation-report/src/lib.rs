@@ -37,7 +37,7 @@
 #![warn(missing_docs)]
 
 use saltation_continuation::{BifurcationKind, Branch, DiagramColumn, ScriptResult};
-use saltation_hybrid::{HybridModel, JacobianKind, StrideMap, StrideOptions};
+use saltation_hybrid::{EvalModel, JacobianKind, StrideMap, StrideOptions};
 use saltation_models::Model;
 use saltation_orbit::Multiplier;
 use saltation_plot::{

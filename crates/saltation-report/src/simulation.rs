@@ -4,7 +4,7 @@
 
 use super::files::{Batch, Outputs};
 use super::{csv_field, shortest, state_name, ReportError};
-use saltation_hybrid::{HybridModel, Trace};
+use saltation_hybrid::{EvalModel, Trace};
 use saltation_models::Model;
 use saltation_ode::Method;
 use saltation_plot::{Series, TimeSeries};

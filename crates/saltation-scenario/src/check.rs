@@ -9,7 +9,7 @@
 
 use crate::file::MAX_GUESSES;
 use crate::{InitialState, ModelFile};
-use saltation_hybrid::{HybridModel, ParamError};
+use saltation_hybrid::{EvalModel, ParamError};
 use saltation_models::Model;
 
 /// A check of a model file that failed: the field's path (`orbit.stride.ode.rtol`,

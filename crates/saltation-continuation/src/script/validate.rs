@@ -6,7 +6,7 @@ use crate::diagram::{check_start, check_total, MAX_DIAGRAM_COUNT};
 use crate::error::ContinuationError;
 use crate::family::ModelFamily;
 use crate::options::{ContinuationOptions, MAX_POINTS};
-use saltation_hybrid::{HybridModel, ParamError};
+use saltation_hybrid::{EvalModel, ParamError};
 use saltation_ode::Num;
 
 /// Fractions of `to − from` at which [`BranchSpec::validate`] asks the model for a

@@ -5,7 +5,7 @@
 
 use super::load::{compile_spec, Compiled, LoadError};
 use super::spec::{EquationSpec, ParameterSpec};
-use saltation_hybrid::{Guard, GuardInfo, HybridModel, ParamError, Scalar};
+use saltation_hybrid::{EvalModel, Guard, GuardInfo, ParamError, Scalar};
 use serde::{Deserialize, Serialize};
 use std::sync::Arc;
 
@@ -52,7 +52,7 @@ impl EquationModel {
         spec
     }
 
-    /// Current parameter values, in the order of [`HybridModel::param_names`].
+    /// Current parameter values, in the order of [`EvalModel::param_names`].
     pub fn params(&self) -> &[f64] {
         &self.params
     }
@@ -221,7 +221,7 @@ fn check_value(p: &ParameterSpec, value: f64) -> Result<(), ParamError> {
     Ok(())
 }
 
-impl HybridModel for EquationModel {
+impl EvalModel for EquationModel {
     fn name(&self) -> &str {
         &self.spec.name
     }
@@ -263,7 +263,7 @@ impl HybridModel for EquationModel {
         self.guard_over(None, mode, j, x)
     }
     /// Direction, target and failure from the file; the enabling condition is a compiled
-    /// expression, evaluated by [`HybridModel::guard_enabled`] (overridden: a condition that is
+    /// expression, evaluated by [`EvalModel::guard_enabled`] (overridden: a condition that is
     /// data, not a function of the model type).
     fn describe_guard(&self, mode: usize, j: usize) -> Guard<Self> {
         let g = self.guard_index(mode, j);

@@ -10,7 +10,7 @@
 //! - Section: lift-off, reduced coordinates `u = (z_U, ż_U)`.
 
 use super::HopperParams;
-use saltation_hybrid::{Guard, HybridModel, ParamError, Scalar};
+use saltation_hybrid::{EvalModel, Guard, ParamError, Scalar};
 use serde::{Deserialize, Serialize};
 
 /// The unconstrained two-block hopper.
@@ -29,7 +29,7 @@ impl HopperUnconstrained {
     }
 }
 
-impl HybridModel for HopperUnconstrained {
+impl EvalModel for HopperUnconstrained {
     saltation_hybrid::named_params!("g" => params.g, "m" => params.m, "mu" => params.mu, "k" => params.k, "d_F" => params.d_f, "d_G" => params.d_g, "L0" => params.l0);
     autonomous!();
     fn name(&self) -> &str {

@@ -27,7 +27,7 @@
 
 mod stiffness;
 
-use saltation_hybrid::{check_range, Guard, HybridModel, ParamError, Scalar};
+use saltation_hybrid::{check_range, EvalModel, Guard, ParamError, Scalar};
 use serde::{Deserialize, Serialize};
 use std::f64::consts::PI;
 
@@ -183,7 +183,7 @@ impl Monopod {
     }
 }
 
-impl HybridModel for Monopod {
+impl EvalModel for Monopod {
     saltation_hybrid::named_params!("b" => b, "m1" => m1, "k" => k, "f" => f);
     autonomous!();
     fn name(&self) -> &str {

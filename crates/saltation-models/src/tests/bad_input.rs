@@ -3,7 +3,7 @@
 
 use super::shipped;
 use saltation_hybrid::{
-    Guard, HybridError, HybridModel, JacobianKind, Scalar, StrideMap, StrideOptions,
+    EvalModel, Guard, HybridError, JacobianKind, Scalar, StrideMap, StrideOptions,
     MAX_EVENTS_PER_STRIDE,
 };
 use saltation_ode::{Atol, SolverOptions};
@@ -88,7 +88,7 @@ enum Touch {
     Inflection,
 }
 
-impl HybridModel for Touch {
+impl EvalModel for Touch {
     fn name(&self) -> &str {
         "touch"
     }

@@ -7,7 +7,7 @@ use crate::Model;
 use saltation_hybrid::ad::{
     flow_jacobian_ad, guard_gradient, guard_gradient_ad, reset_jacobian_ad,
 };
-use saltation_hybrid::HybridModel;
+use saltation_hybrid::EvalModel;
 
 /// Parameter sets per model.
 const PARAM_SETS: usize = 8;
@@ -129,9 +129,9 @@ fn hand_written_jacobians_match_automatic_differentiation() {
 }
 
 /// The structural claims a stride relies on: a mode said to have a constant `f_x`
-/// ([`HybridModel::flow_jacobian_is_constant`]: `Φ = e^{Aτ}`) has the same `f_x` (by AD) at
+/// ([`EvalModel::flow_jacobian_is_constant`]: `Φ = e^{Aτ}`) has the same `f_x` (by AD) at
 /// two random states and times, and a mode said to be autonomous
-/// ([`HybridModel::flow_is_autonomous`]: with the former, stepped exactly) the same `f` at two
+/// ([`EvalModel::flow_is_autonomous`]: with the former, stepped exactly) the same `f` at two
 /// times; for every built-in model (the constrained hopper too), at random parameters.
 #[test]
 fn claims_of_constant_jacobians_and_autonomy_hold() {

@@ -12,7 +12,7 @@
 //! rejected steps.
 
 use crate::{Robertson, VanDerPolStiff};
-use saltation_hybrid::{HybridModel, ModeFlow};
+use saltation_hybrid::{EvalModel, ModeFlow};
 use saltation_ode::{Atol, Ivp, Method, SolverOptions, Stats};
 
 /// The Fortran code's counters of one run.
@@ -25,7 +25,7 @@ struct Fortran {
 }
 
 /// Our `radau5` with RADAU5's transformation of `(rtol, atol)` and first step `h0`.
-fn ours<M: HybridModel>(model: &M, y0: &[f64], t_end: f64, rtol: f64, atol: f64, h0: f64) -> Stats {
+fn ours<M: EvalModel>(model: &M, y0: &[f64], t_end: f64, rtol: f64, atol: f64, h0: f64) -> Stats {
     let rt = 0.1 * rtol.powf(2.0 / 3.0);
     let opts = SolverOptions {
         rtol: rt,

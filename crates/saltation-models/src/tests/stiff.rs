@@ -4,7 +4,7 @@
 
 use super::shipped;
 use crate::{reference, Model};
-use saltation_hybrid::{simulate, HybridModel, SimulateOptions, StrideOptions};
+use saltation_hybrid::{simulate, EvalModel, SimulateOptions, StrideOptions};
 use saltation_ode::{Method, SolverOptions};
 
 #[test]

@@ -4,7 +4,7 @@
 
 use super::shipped;
 use crate::Model;
-use saltation_hybrid::{HybridModel, JacobianKind, StrideMap};
+use saltation_hybrid::{EvalModel, JacobianKind, StrideMap};
 use saltation_orbit::{eigenvalues, find_periodic_orbit, stride_jacobian_fd};
 
 /// Central-difference step (1e-5…1e-6 is the useful range; Bhounsule 2014 uses 1e-5).

@@ -5,7 +5,7 @@
 
 use proptest::prelude::*;
 use saltation_continuation::{run_script, BranchSpec, ContinuationOptions, ContinuationSpec};
-use saltation_hybrid::{HybridModel, JacobianKind, StrideMap, StrideOptions};
+use saltation_hybrid::{EvalModel, JacobianKind, StrideMap, StrideOptions};
 use saltation_models::Model;
 use saltation_ode::{Atol, Method, SolverOptions};
 use saltation_orbit::{find_periodic_orbit, NewtonOptions, OrbitOptions};

@@ -2,7 +2,7 @@
 //! the same orbits, periods, stride Jacobians and multipliers (≤ 1e-12), or the same
 //! trajectory through the same events, from the same guesses and solver settings.
 
-use saltation_hybrid::{simulate, HybridModel, SimulateOptions};
+use saltation_hybrid::{simulate, EvalModel, SimulateOptions};
 use saltation_models::Model;
 use saltation_orbit::{find_periodic_orbit, PeriodicOrbit};
 use saltation_scenario::{load_model_file, ModelFile};

@@ -7,7 +7,7 @@
 use nalgebra::DMatrix;
 use saltation_hybrid::ad::{flow_jacobian, guard_gradient, reset_jacobian};
 use saltation_hybrid::saltation::{saltation_matrix, Jump};
-use saltation_hybrid::{simulate, HybridModel, SimulateOptions, StrideOptions};
+use saltation_hybrid::{simulate, EvalModel, SimulateOptions, StrideOptions};
 use saltation_mechanics::{
     check_admissibility, AdmissibilityOptions, Constrained, ConstraintOptions, MechanicalSystem,
     ViolationKind,
@@ -34,7 +34,7 @@ fn constrained(p: HopperParams, mu_u: f64, mu_l: f64) -> Hopper {
     Hopper::from_system(HopperParticles::from_params(p, mu_u, mu_l)).unwrap()
 }
 
-fn solve<M: HybridModel>(m: &M) -> PeriodicOrbit {
+fn solve<M: EvalModel>(m: &M) -> PeriodicOrbit {
     find_periodic_orbit(m, &GUESS, &options(1e-14)).unwrap()
 }
 

@@ -2,7 +2,7 @@
 
 use crate::eigen::EigenBackend;
 use crate::newton::{NewtonOptions, NewtonOptionsError};
-use saltation_hybrid::{HybridError, HybridModel, StrideOptions};
+use saltation_hybrid::{EvalModel, HybridError, StrideOptions};
 use saltation_ode::OdeError;
 use serde::{Deserialize, Serialize};
 use thiserror::Error;
@@ -89,10 +89,7 @@ impl OrbitOptions {
     /// [`OrbitOptions::validate`] plus what depends on the model
     /// ([`StrideOptions::validate_for`]: `stride.start_mode` is one of its modes, a vector
     /// `stride.ode.atol` has one entry per state component).
-    pub fn validate_for<M: HybridModel + ?Sized>(
-        &self,
-        model: &M,
-    ) -> Result<(), OrbitOptionsError> {
+    pub fn validate_for<M: EvalModel + ?Sized>(&self, model: &M) -> Result<(), OrbitOptionsError> {
         self.validate()?;
         self.stride
             .validate_for(model)

@@ -4,7 +4,7 @@
 use crate::newton::{norm2, SquareSystem};
 use nalgebra::{DMatrix, DVector};
 use saltation_hybrid::{
-    HybridError, HybridModel, JacobianKind, StrideMap, StrideOptions, StrideResult,
+    EvalModel, HybridError, JacobianKind, StrideMap, StrideOptions, StrideResult,
 };
 use std::cell::{Cell, RefCell};
 
@@ -40,7 +40,7 @@ const SEED_MIN_DIM: usize = 6;
 /// (see [`FINAL_MARGIN`]): the orbit reports the full `P_x` of the stride at its solution, so
 /// that one integrates `Φ`, and [`ReducedStride::fine_stride_at`] integrates it afresh if
 /// Newton's last fine stride did not.
-pub(crate) struct ReducedStride<'a, M: HybridModel + ?Sized> {
+pub(crate) struct ReducedStride<'a, M: EvalModel + ?Sized> {
     fine: RefCell<StrideMap<'a, M>>,
     coarse: Option<RefCell<StrideMap<'a, M>>>,
     coarse_active: Cell<bool>,
@@ -55,7 +55,7 @@ pub(crate) struct ReducedStride<'a, M: HybridModel + ?Sized> {
     last_fine: RefCell<Option<(DVector<f64>, StrideResult, bool)>>,
 }
 
-impl<'a, M: HybridModel + ?Sized> ReducedStride<'a, M> {
+impl<'a, M: EvalModel + ?Sized> ReducedStride<'a, M> {
     /// Newton's system for `model` with the requested stride options (starts coarse when the
     /// coarse tolerance is looser than the requested one); `ftol` is Newton's residual
     /// tolerance.
@@ -118,7 +118,7 @@ impl<'a, M: HybridModel + ?Sized> ReducedStride<'a, M> {
     }
 }
 
-impl<M: HybridModel + ?Sized> SquareSystem for ReducedStride<'_, M> {
+impl<M: EvalModel + ?Sized> SquareSystem for ReducedStride<'_, M> {
     type Error = HybridError;
 
     fn dim(&self) -> usize {
@@ -206,7 +206,7 @@ pub(crate) enum Seeding {
 
 /// `F(u) = π(P(χ(u))) − u`, its exact Jacobian `F_u = Dπ · P_x · Dχ − I` (r×r) and the stride
 /// itself, for one stride map.
-pub fn reduced_residual<M: HybridModel + ?Sized>(
+pub fn reduced_residual<M: EvalModel + ?Sized>(
     map: &mut StrideMap<'_, M>,
     u: &[f64],
 ) -> Result<(DVector<f64>, DMatrix<f64>, StrideResult), HybridError> {
@@ -216,7 +216,7 @@ pub fn reduced_residual<M: HybridModel + ?Sized>(
 /// [`reduced_residual`] with the stride's variational matrix chosen by `seeding`: with
 /// [`Seeding::Chart`] the stride's Jacobian is `P_x Dχ` (n × r) and
 /// `F_u = Dπ · (P_x Dχ) − I`.
-pub(crate) fn reduced_eval<M: HybridModel + ?Sized>(
+pub(crate) fn reduced_eval<M: EvalModel + ?Sized>(
     map: &mut StrideMap<'_, M>,
     u: &[f64],
     seeding: Seeding,
@@ -240,7 +240,7 @@ pub(crate) fn reduced_eval<M: HybridModel + ?Sized>(
 
 /// `F(u)` and `F_u` from the stride `res` from `χ(u)`, whose Jacobian is `P_x` (n × n) or
 /// `P_x Dχ` (n × r) as `seeding` says.
-fn residual_of<M: HybridModel + ?Sized>(
+fn residual_of<M: EvalModel + ?Sized>(
     model: &M,
     u: &[f64],
     res: &StrideResult,
@@ -277,7 +277,7 @@ fn residual_of<M: HybridModel + ?Sized>(
 }
 
 /// The state-only reduced map `π(P(χ(u)))` (no Jacobian), e.g. for parameter derivatives.
-pub fn reduced_map<M: HybridModel + ?Sized>(
+pub fn reduced_map<M: EvalModel + ?Sized>(
     map: &mut StrideMap<'_, M>,
     u: &[f64],
 ) -> Result<DVector<f64>, HybridError> {

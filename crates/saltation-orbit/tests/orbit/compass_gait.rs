@@ -6,7 +6,7 @@
 
 use crate::models::compass_gait::CompassGait;
 use nalgebra::{DMatrix, DVector};
-use saltation_hybrid::{HybridError, HybridModel, JacobianKind, StrideMap, StrideOptions};
+use saltation_hybrid::{EvalModel, HybridError, JacobianKind, StrideMap, StrideOptions};
 use saltation_orbit::{
     find_periodic_orbit, multipliers_of, norm2, reduced_map, reduced_residual, solve,
     stride_jacobian_fd, NewtonError, NewtonOptions, OrbitError, OrbitOptions, PeriodicOrbit,

@@ -237,7 +237,7 @@ impl StudySpec {
             return fail("sets", format!("give 1 to {MAX_SETS} parameter sets"));
         }
         for (i, s) in self.sets.iter().enumerate() {
-            use saltation_hybrid::HybridModel;
+            use saltation_hybrid::EvalModel;
             if let Err(e) = s.model(Strategy::Events).check_params() {
                 return fail(format!("sets[{i}]"), e.to_string());
             }

@@ -11,7 +11,7 @@
 
 use nalgebra::{Complex, DMatrix};
 use saltation_hybrid::ad::flow_jacobian_ad;
-use saltation_hybrid::{simulate, HybridModel, ParamError, SimulateOptions, StrideOptions, Trace};
+use saltation_hybrid::{simulate, EvalModel, ParamError, SimulateOptions, StrideOptions, Trace};
 use saltation_models::monopod::{
     CharacteristicPolynomial, Monopod, Strategy, FLIGHT, FOUR_PI_SQ, STANCE,
 };

@@ -34,7 +34,7 @@
 
 #![allow(dead_code)]
 
-use saltation_hybrid::{Guard, HybridModel, Scalar};
+use saltation_hybrid::{EvalModel, Guard, Scalar};
 use std::f64::consts::FRAC_PI_2;
 
 /// Index of the heel-strike guard.
@@ -123,7 +123,7 @@ impl CompassGait {
     }
 }
 
-impl HybridModel for CompassGait {
+impl EvalModel for CompassGait {
     fn name(&self) -> &str {
         "compass_gait"
     }

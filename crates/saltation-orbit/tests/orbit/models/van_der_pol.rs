@@ -6,7 +6,7 @@
 
 #![allow(dead_code)]
 
-use saltation_hybrid::{Guard, HybridModel, Scalar};
+use saltation_hybrid::{EvalModel, Guard, Scalar};
 
 /// The van der Pol oscillator with the section `y = 0`, `x > 0`.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -15,7 +15,7 @@ pub struct VanDerPol {
     pub epsilon: f64,
 }
 
-impl HybridModel for VanDerPol {
+impl EvalModel for VanDerPol {
     fn name(&self) -> &str {
         "van_der_pol"
     }

@@ -1,0 +1,358 @@
+//! A model with its parameter values: the equations ([`HybridModel`]) and one vector `p` beside
+//! them, evaluated as an [`EvalModel`] by every layer above (stride maps, Newton,
+//! continuation). Setting a parameter writes `p[k]` after checking it against the model's
+//! declarations; derivatives in `p[k]` seed a dual number there.
+
+use crate::hybrid_model::HybridModel;
+use crate::model::{EvalModel, GuardInfo, Scalar};
+use crate::param::{self, with_scalars};
+use crate::{Guard, ParamError};
+
+/// A [`HybridModel`] with its parameter values.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Bound<M> {
+    model: M,
+    p: Vec<f64>,
+}
+
+impl<M: HybridModel> Bound<M> {
+    /// `model` at its declared default parameter values.
+    pub fn new(model: M) -> Self {
+        let p = param::defaults(model.params());
+        Self { model, p }
+    }
+
+    /// `model` at the values `p` (in the order of its declarations), checked.
+    pub fn with_values(model: M, p: Vec<f64>) -> Result<Self, ParamError> {
+        param::check_values(model.params(), &p)?;
+        model.check_params(&p)?;
+        Ok(Self { model, p })
+    }
+
+    /// `model` at its defaults with the named values replaced, checked.
+    pub fn with_named<'a>(
+        model: M,
+        values: impl IntoIterator<Item = (&'a str, f64)>,
+    ) -> Result<Self, ParamError> {
+        let mut p = param::defaults(model.params());
+        for (name, v) in values {
+            p[param::index_of(model.params(), name)?] = v;
+        }
+        Self::with_values(model, p)
+    }
+
+    /// The equations.
+    pub fn model(&self) -> &M {
+        &self.model
+    }
+
+    /// The parameter values, in the order of the declarations.
+    pub fn values(&self) -> &[f64] {
+        &self.p
+    }
+
+    /// Value of the parameter called `name`.
+    pub fn get(&self, name: &str) -> Result<f64, ParamError> {
+        Ok(self.p[param::index_of(self.model.params(), name)?])
+    }
+
+    /// Sets the parameter called `name` (checked; unchanged on error).
+    pub fn set(&mut self, name: &str, value: f64) -> Result<(), ParamError> {
+        let k = param::index_of(self.model.params(), name)?;
+        self.set_param_value(k, value)
+    }
+
+    /// The guard id of index `j` in `mode`.
+    fn id(&self, mode: usize, j: usize) -> M::Guard {
+        self.model.guards(mode)[j]
+    }
+}
+
+impl<M: HybridModel> EvalModel for Bound<M> {
+    fn name(&self) -> &str {
+        self.model.name()
+    }
+    fn dim(&self) -> usize {
+        self.model.dim()
+    }
+    fn modes(&self) -> usize {
+        self.model.modes()
+    }
+    fn mode_name(&self, mode: usize) -> String {
+        self.model.mode_name(mode)
+    }
+    fn flow<D: Scalar>(&self, mode: usize, t: f64, x: &[D], dx: &mut [D]) {
+        with_scalars(&self.p, None, |p| self.model.flow(p, mode, t, x, dx))
+    }
+    fn guards(&self, mode: usize) -> usize {
+        self.model.guards(mode).len()
+    }
+    fn guard<D: Scalar>(&self, mode: usize, j: usize, x: &[D]) -> D {
+        let g = self.id(mode, j);
+        with_scalars(&self.p, None, |p| self.model.guard(p, mode, g, x))
+    }
+    /// The guard without its condition (typed by the equations, not by `Bound`):
+    /// [`EvalModel::guard_enabled`] asks the equations instead.
+    fn describe_guard(&self, mode: usize, j: usize) -> Guard<Self> {
+        let g = self.model.describe(mode, self.id(mode, j));
+        Guard {
+            direction: g.direction,
+            target: g.target,
+            enabled: None,
+            failure: g.failure,
+        }
+    }
+    fn guard_info(&self, mode: usize, j: usize) -> GuardInfo {
+        let g = self.model.describe(mode, self.id(mode, j));
+        GuardInfo {
+            direction: g.direction,
+            target: g.target,
+        }
+    }
+    fn guard_enabled(&self, mode: usize, j: usize, x: &[f64]) -> bool {
+        self.model.enabled(&self.p, mode, self.id(mode, j), x)
+    }
+    fn guard_failure(&self, mode: usize, j: usize) -> Option<String> {
+        self.model
+            .describe(mode, self.id(mode, j))
+            .failure
+            .map(|f| f.into_owned())
+    }
+    fn reset<D: Scalar>(&self, mode: usize, j: usize, x: &[D], out: &mut [D]) {
+        let g = self.id(mode, j);
+        with_scalars(&self.p, None, |p| self.model.reset(p, mode, g, x, out))
+    }
+    fn flow_jacobian(&self, mode: usize, t: f64, x: &[f64], jac: &mut [f64]) -> bool {
+        let Some(h) = self.model.hand_flow_jacobian() else {
+            return false;
+        };
+        crate::with_buffer(0.0, x.len(), |dx| {
+            h.flow_and_jacobian(&self.p, mode, t, x, dx, jac)
+        });
+        true
+    }
+    fn flow_jacobian_is_constant(&self, mode: usize) -> bool {
+        self.model
+            .affine_modes()
+            .is_some_and(|a| a.jacobian_is_constant(mode))
+    }
+    fn flow_is_autonomous(&self, mode: usize) -> bool {
+        self.model.autonomous(mode)
+    }
+    fn flow_and_jacobian(
+        &self,
+        mode: usize,
+        t: f64,
+        x: &[f64],
+        dx: &mut [f64],
+        jac: &mut [f64],
+    ) -> bool {
+        let Some(h) = self.model.hand_flow_jacobian() else {
+            return false;
+        };
+        h.flow_and_jacobian(&self.p, mode, t, x, dx, jac);
+        true
+    }
+    /// Zero in an autonomous mode; otherwise not given (a finite difference in `t`).
+    fn flow_time_derivative(&self, mode: usize, _t: f64, _x: &[f64], dfdt: &mut [f64]) -> bool {
+        if !self.model.autonomous(mode) {
+            return false;
+        }
+        dfdt.fill(0.0);
+        true
+    }
+    fn guard_gradient(&self, mode: usize, j: usize, x: &[f64], grad: &mut [f64]) -> bool {
+        let Some(h) = self.model.hand_guard_gradient() else {
+            return false;
+        };
+        h.guard_gradient(&self.p, mode, self.id(mode, j), x, grad);
+        true
+    }
+    fn reset_jacobian(&self, mode: usize, j: usize, x: &[f64], jac: &mut [f64]) -> bool {
+        let Some(h) = self.model.hand_reset_jacobian() else {
+            return false;
+        };
+        h.reset_jacobian(&self.p, mode, self.id(mode, j), x, jac);
+        true
+    }
+    fn reduced_dim(&self) -> usize {
+        self.model.reduced_dim()
+    }
+    fn chart<D: Scalar>(&self, u: &[D], x: &mut [D]) {
+        with_scalars(&self.p, None, |p| self.model.chart(p, u, x))
+    }
+    fn chart_jacobian(&self, u: &[f64], jac: &mut [f64]) {
+        match self.model.hand_section_jacobians() {
+            Some(h) => h.chart_jacobian(&self.p, u, jac),
+            None => crate::ad::chart_jacobian_ad(self, u, jac),
+        }
+    }
+    fn project<D: Scalar>(&self, x: &[D], u: &mut [D]) {
+        with_scalars(&self.p, None, |p| self.model.project(p, x, u))
+    }
+    fn project_jacobian(&self, x: &[f64], jac: &mut [f64]) {
+        match self.model.hand_section_jacobians() {
+            Some(h) => h.project_jacobian(&self.p, x, jac),
+            None => crate::ad::project_jacobian_ad(self, x, jac),
+        }
+    }
+    fn multipliers_on_section(&self) -> bool {
+        self.model.multipliers_on_section()
+    }
+    fn admissibility(
+        &self,
+        x0: &[f64],
+        opts: &crate::StrideOptions,
+    ) -> Option<Result<crate::Admissibility, crate::HybridError>> {
+        self.model
+            .admissibility()
+            .map(|a| a.admissibility(&self.p, x0, opts))
+    }
+    fn state_names(&self) -> Vec<String> {
+        self.model.state_names()
+    }
+    fn check_params(&self) -> Result<(), ParamError> {
+        param::check_values(self.model.params(), &self.p)?;
+        self.model.check_params(&self.p)
+    }
+    fn param_names(&self) -> Vec<String> {
+        self.model
+            .params()
+            .iter()
+            .map(|p| p.name.to_string())
+            .collect()
+    }
+    fn param_value(&self, k: usize) -> Option<f64> {
+        self.p.get(k).copied()
+    }
+    fn set_param_value(&mut self, k: usize, value: f64) -> Result<(), ParamError> {
+        let Some(decl) = self.model.params().get(k) else {
+            return Err(ParamError::Unknown {
+                name: format!("#{k}"),
+                known: self.param_names(),
+            });
+        };
+        decl.check(value)?;
+        let old = std::mem::replace(&mut self.p[k], value);
+        if let Err(e) = self.model.check_params(&self.p) {
+            self.p[k] = old;
+            return Err(e);
+        }
+        Ok(())
+    }
+    /// Every parameter: its value is a dual number in the formulas.
+    fn param_derivatives(&self, k: usize) -> bool {
+        k < self.p.len()
+    }
+    fn flow_with_param<D: Scalar>(
+        &self,
+        k: usize,
+        pk: D,
+        mode: usize,
+        t: f64,
+        x: &[D],
+        dx: &mut [D],
+    ) {
+        with_scalars(&self.p, Some((k, pk)), |p| {
+            self.model.flow(p, mode, t, x, dx)
+        })
+    }
+    fn guard_with_param<D: Scalar>(&self, k: usize, pk: D, mode: usize, j: usize, x: &[D]) -> D {
+        let g = self.id(mode, j);
+        with_scalars(&self.p, Some((k, pk)), |p| self.model.guard(p, mode, g, x))
+    }
+    fn reset_with_param<D: Scalar>(
+        &self,
+        k: usize,
+        pk: D,
+        mode: usize,
+        j: usize,
+        x: &[D],
+        out: &mut [D],
+    ) {
+        let g = self.id(mode, j);
+        with_scalars(&self.p, Some((k, pk)), |p| {
+            self.model.reset(p, mode, g, x, out)
+        })
+    }
+    fn chart_with_param<D: Scalar>(&self, k: usize, pk: D, u: &[D], x: &mut [D]) {
+        with_scalars(&self.p, Some((k, pk)), |p| self.model.chart(p, u, x))
+    }
+    fn mass_matrix(&self, mode: usize) -> Option<Vec<f64>> {
+        self.model
+            .mass_matrix()
+            .and_then(|m| m.mass_matrix(&self.p, mode))
+    }
+}
+
+impl<M: HybridModel + Default> Default for Bound<M> {
+    /// The model's equations at their default parameter values.
+    fn default() -> Self {
+        Self::new(M::default())
+    }
+}
+
+/// In a file a model's parameters are written by name, any subset, the rest taking their
+/// defaults: `SimplestWalker(gamma: 0.01)`. An unknown name is an error naming the known ones,
+/// at the name's position.
+impl<'de, M: HybridModel + Default> serde::Deserialize<'de> for Bound<M> {
+    fn deserialize<De: serde::Deserializer<'de>>(de: De) -> Result<Self, De::Error> {
+        struct Named<M>(std::marker::PhantomData<M>);
+        impl<'de, M: HybridModel + Default> serde::de::Visitor<'de> for Named<M> {
+            type Value = Bound<M>;
+            fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+                f.write_str("the model's parameters by name")
+            }
+            fn visit_map<A: serde::de::MapAccess<'de>>(
+                self,
+                mut map: A,
+            ) -> Result<Bound<M>, A::Error> {
+                use serde::de::Error;
+                let mut b = Bound::new(M::default());
+                let mut seen = vec![false; b.p.len()];
+                while let Some(key) = map.next_key::<String>()? {
+                    let Ok(k) = param::index_of(b.model.params(), &key) else {
+                        return Err(A::Error::custom(unknown_field(&key, b.model.params())));
+                    };
+                    if std::mem::replace(&mut seen[k], true) {
+                        return Err(A::Error::custom(format!("duplicate field `{key}`")));
+                    }
+                    b.p[k] = map.next_value()?;
+                }
+                // Ranges are checked where the file is validated (`EvalModel::check_params`), as
+                // for every other setting, so that the error names the file's place.
+                Ok(b)
+            }
+        }
+        de.deserialize_struct("Params", &[], Named(std::marker::PhantomData))
+    }
+}
+
+/// serde's own wording for an unknown field.
+fn unknown_field(key: &str, params: &[crate::Param]) -> String {
+    let names: Vec<String> = params.iter().map(|p| format!("`{}`", p.name)).collect();
+    match names.len() {
+        0 => format!("unknown field `{key}`, there are no fields"),
+        1 => format!("unknown field `{key}`, expected {}", names[0]),
+        2 => format!(
+            "unknown field `{key}`, expected {} or {}",
+            names[0], names[1]
+        ),
+        _ => format!(
+            "unknown field `{key}`, expected one of {}",
+            names.join(", ")
+        ),
+    }
+}
+
+/// The parameters by name (a map), as files write them.
+impl<M: HybridModel> serde::Serialize for Bound<M> {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        use serde::ser::SerializeMap;
+        let mut m = s.serialize_map(Some(self.p.len()))?;
+        for (decl, v) in self.model.params().iter().zip(&self.p) {
+            m.serialize_entry(decl.name.as_ref(), v)?;
+        }
+        m.end()
+    }
+}

@@ -1,0 +1,210 @@
+//! The hybrid-model trait: what a user implements.
+//!
+//! A model has `modes()` modes. In mode `m` the state obeys `x' = f_m(t, x; p)`
+//! ([`HybridModel::flow`]); the mode's guards ([`HybridModel::guards`], each a value of the
+//! model's own guard type) fire when `h_{m,g}(x; p)` ([`HybridModel::guard`]) crosses zero in
+//! the guard's direction with its enabling condition true ([`HybridModel::describe`]), and then
+//! the reset `x⁺ = g_{m,g}(x⁻; p)` ([`HybridModel::reset`]) is applied and the mode switches to
+//! the guard's target.
+//!
+//! **Parameters are data.** A model declares its parameters ([`HybridModel::params`]: name,
+//! default, valid range) and every formula receives their values as the slice `p`, in the
+//! order of the declarations. Formulas are written once, generic over the scalar `D` (plain
+//! `f64` or a dual number), for the state *and* the parameters: derivatives in `x` come from
+//! seeding dual numbers in `x`, derivatives in a parameter from seeding one in `p[k]` — the
+//! same mechanism, so every model has exact `∂f/∂p`, `∂h/∂p`, `∂g/∂p` with no extra code. The
+//! values live in one vector beside the model ([`crate::Bound`]).
+//!
+//! **Guards are typed.** `type Guard` is usually an enum; [`HybridModel::guard`],
+//! [`HybridModel::reset`] and [`HybridModel::describe`] each `match` on it, so a guard missing
+//! from one of them is a compile error, not a silently wrong model.
+//!
+//! **Capabilities are opt-in.** Hand-written Jacobians, affine modes, a mass matrix and
+//! admissibility conditions are traits of their own ([`crate::FlowJacobian`], …); a model that
+//! has one implements it and says so in one line, e.g.
+//! `fn hand_flow_jacobian(&self) -> Option<&dyn FlowJacobian> { Some(self) }` (which does not
+//! compile without the implementation). Everything a model leaves out comes from automatic
+//! differentiation.
+//!
+//! # Writing formulas for the generic scalar `D`
+//! `D` has the arithmetic operators with itself and with `f64` on the right, and every
+//! elementary function as a method; constants on the left and integer literals do not compile.
+//!
+//! | you mean | write |
+//! |---|---|
+//! | `2 x₀` | `x[0] * 2.0` |
+//! | `1 − x₀` | `-x[0] + 1.0` (or `D::from(1.0) - x[0]`) |
+//! | `g / x₀` | `x[0].recip() * g` |
+//! | `x₀²`, `√x₀` | `x[0].powi(2)`, `x[0].sqrt()` |
+//! | `sin θ, cos θ` | `let (s, c) = x[0].sin_cos();` |
+//! | a constant `D` | `D::from(9.81)` |
+//! | parameter `k` | `p[K]` (a `D`, like the state) |
+//! | `M⁻¹ b` (mass matrix) | [`crate::solve_dense`] (generic over `D`) |
+//!
+//! Comparisons and branches use the real part: `if x[0].re() < 0.0 { … }`.
+
+use crate::capabilities::{
+    Admissible, AffineModes, FlowJacobian, GuardGradient, MassMatrix, ResetJacobian,
+    SectionJacobians,
+};
+use crate::guard::GuardSpec;
+use crate::model::Scalar;
+use crate::param::Param;
+use crate::ParamError;
+
+/// A hybrid dynamical system: modes, vector fields, typed guards and resets, with its
+/// parameters as data.
+///
+/// Required: [`name`](HybridModel::name), [`dim`](HybridModel::dim),
+/// [`flow`](HybridModel::flow), [`guards`](HybridModel::guards),
+/// [`describe`](HybridModel::describe), [`guard`](HybridModel::guard) and
+/// [`reset`](HybridModel::reset). Provided with defaults: no parameters, one mode, the
+/// section's coordinates equal to the full state, no capabilities.
+///
+/// ```
+/// use saltation_hybrid::{GuardSpec, HybridModel, Param, Scalar};
+///
+/// /// A ball bouncing on the floor with restitution `e`, in gravity `g`.
+/// struct Ball;
+/// #[derive(Debug, Clone, Copy, PartialEq, Eq)]
+/// enum Floor { Impact }
+/// const PARAMS: &[Param] = &[
+///     Param::new("g", 9.81).range(0.0, 1e3),
+///     Param::new("e", 0.8).range(0.0, 1.0),
+/// ];
+///
+/// impl HybridModel for Ball {
+///     type Guard = Floor;
+///     fn name(&self) -> &str { "ball" }
+///     fn dim(&self) -> usize { 2 }
+///     fn params(&self) -> &[Param] { PARAMS }
+///     fn flow<D: Scalar>(&self, p: &[D], _: usize, _: f64, x: &[D], dx: &mut [D]) {
+///         dx[0] = x[1];
+///         dx[1] = -p[0];
+///     }
+///     fn guards(&self, _: usize) -> &[Floor] { &[Floor::Impact] }
+///     fn describe(&self, _: usize, g: Floor) -> GuardSpec {
+///         match g { Floor::Impact => GuardSpec::to(0).falling() }
+///     }
+///     fn guard<D: Scalar>(&self, _: &[D], _: usize, g: Floor, x: &[D]) -> D {
+///         match g { Floor::Impact => x[0] }
+///     }
+///     fn reset<D: Scalar>(&self, p: &[D], _: usize, g: Floor, x: &[D], out: &mut [D]) {
+///         match g {
+///             Floor::Impact => {
+///                 out[0] = x[0];
+///                 out[1] = -p[1] * x[1];
+///             }
+///         }
+///     }
+/// }
+/// ```
+pub trait HybridModel {
+    /// The model's guard identifiers (usually an enum; `usize` for a model whose guards are
+    /// only known at run time).
+    type Guard: Copy + Eq + std::fmt::Debug;
+
+    /// Short model name (`"simplest_walker"`).
+    fn name(&self) -> &str;
+    /// State dimension `n`.
+    fn dim(&self) -> usize;
+    /// The parameters, declared once (name, default, valid range); `p[k]` in every formula is
+    /// the value of the `k`-th (default: none).
+    fn params(&self) -> &[Param] {
+        &[]
+    }
+    /// Conditions on the parameter values beyond each one's declared range (e.g. between two
+    /// of them); the declared ranges are checked before this is called (default: none).
+    fn check_params(&self, _p: &[f64]) -> Result<(), ParamError> {
+        Ok(())
+    }
+    /// Number of modes (default 1).
+    fn modes(&self) -> usize {
+        1
+    }
+    /// Name of a mode, for traces and messages.
+    fn mode_name(&self, mode: usize) -> String {
+        format!("mode {mode}")
+    }
+    /// Names of the state components (for tables and plots).
+    fn state_names(&self) -> Vec<String> {
+        (0..self.dim()).map(|i| format!("x{i}")).collect()
+    }
+    /// Whether the vector field of `mode` does not depend on time, `f = f(x; p)` (default
+    /// `false`). A wrong `true` gives wrong strides; [`crate::ad::check_hand_written`] compares
+    /// `f` at other times to catch it.
+    fn autonomous(&self, _mode: usize) -> bool {
+        false
+    }
+
+    /// Vector field `f_m(t, x; p)` written to `dx`.
+    fn flow<D: Scalar>(&self, p: &[D], mode: usize, t: f64, x: &[D], dx: &mut [D]);
+    /// The guards active in `mode`, in the order events are reported.
+    fn guards(&self, mode: usize) -> &[Self::Guard];
+    /// Guard `guard` of `mode` described once: crossing direction, target mode, enabling
+    /// condition, failure ([`GuardSpec`]).
+    fn describe(&self, mode: usize, guard: Self::Guard) -> GuardSpec;
+    /// Guard function `h_{m,g}(x; p)`.
+    fn guard<D: Scalar>(&self, p: &[D], mode: usize, guard: Self::Guard, x: &[D]) -> D;
+    /// Reset map `g_{m,g}(x⁻; p)` written to `out`.
+    fn reset<D: Scalar>(&self, p: &[D], mode: usize, guard: Self::Guard, x: &[D], out: &mut [D]);
+    /// Whether `guard` counts at the located crossing `x` (default: the condition of
+    /// [`HybridModel::describe`]). A model whose conditions are only known at run time (an
+    /// equation model) overrides this.
+    fn enabled(&self, p: &[f64], mode: usize, guard: Self::Guard, x: &[f64]) -> bool {
+        self.describe(mode, guard).enabled.is_none_or(|c| c(p, x))
+    }
+
+    /// Dimension of the section's reduced coordinates (default: `dim()`).
+    fn reduced_dim(&self) -> usize {
+        self.dim()
+    }
+    /// Chart `x = χ(u; p)` from reduced coordinates to a full state on the section (default:
+    /// `x = u`).
+    fn chart<D: Scalar>(&self, _p: &[D], u: &[D], x: &mut [D]) {
+        x.copy_from_slice(u);
+    }
+    /// Projection `u = π(x; p)` (default: `u = x`).
+    fn project<D: Scalar>(&self, _p: &[D], x: &[D], u: &mut [D]) {
+        u.copy_from_slice(x);
+    }
+    /// Whether an orbit's multipliers are those of the stride map in the section's reduced
+    /// coordinates, `M = Dπ · P_x · Dχ`, instead of the full-state `P_x` (default `false`). A
+    /// model in redundant coordinates (a constrained mechanical system) says `true`.
+    fn multipliers_on_section(&self) -> bool {
+        false
+    }
+
+    /// Hand-written `f` and `f_x` ([`FlowJacobian`]); `None` (default): automatic
+    /// differentiation.
+    fn hand_flow_jacobian(&self) -> Option<&dyn FlowJacobian> {
+        None
+    }
+    /// Hand-written guard gradients `h_x` ([`GuardGradient`]); `None` (default): automatic.
+    fn hand_guard_gradient(&self) -> Option<&dyn GuardGradient<Self::Guard>> {
+        None
+    }
+    /// Hand-written reset Jacobians `g_x` ([`ResetJacobian`]); `None` (default): automatic.
+    fn hand_reset_jacobian(&self) -> Option<&dyn ResetJacobian<Self::Guard>> {
+        None
+    }
+    /// Hand-written chart and projection Jacobians ([`SectionJacobians`]); `None` (default):
+    /// automatic.
+    fn hand_section_jacobians(&self) -> Option<&dyn SectionJacobians> {
+        None
+    }
+    /// Which modes have a flow affine in the state ([`AffineModes`]); `None` (default): none.
+    fn affine_modes(&self) -> Option<&dyn AffineModes> {
+        None
+    }
+    /// The constant mass matrices of a model written `M x' = f` ([`MassMatrix`]); `None`
+    /// (default): `M = I`.
+    fn mass_matrix(&self) -> Option<&dyn MassMatrix> {
+        None
+    }
+    /// Physical conditions along a stride that the equations do not enforce ([`Admissible`]);
+    /// `None` (default): none.
+    fn admissibility(&self) -> Option<&dyn Admissible> {
+        None
+    }
+}
