@@ -115,8 +115,11 @@ pub(crate) fn first_step(opts: &SolverOptions, estimate: impl FnOnce() -> f64) -
     }
 }
 
-/// One integration method: explicit Runge–Kutta now; implicit and multistep methods implement the
-/// same interface.
+/// One integration method. Every family implements it: explicit Runge–Kutta
+/// ([`crate::ExplicitRk`]), Radau IIA ([`crate::Radau5`]), BDF/NDF ([`crate::Bdf`]), Rosenbrock 2(3)
+/// ([`crate::Rosenbrock23`]), the trapezoidal rule ([`crate::Trapezoid`]), TR-BDF2
+/// ([`crate::Trbdf2`]), Adams–Bashforth–Moulton ([`crate::Abm`]) and the exact stepper of
+/// autonomous affine systems ([`crate::AffineExp`]); [`crate::AnyStepper`] is their closed sum.
 pub trait Stepper {
     /// Method name (`"dop853"`).
     fn name(&self) -> &'static str;
