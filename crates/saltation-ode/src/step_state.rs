@@ -12,7 +12,7 @@
 //! [`Stepper`]: crate::Stepper
 //! [`Stepper::ends`]: crate::Stepper::ends
 
-use crate::stepper::{all_finite, initial_rhs, StepEnds};
+use crate::stepper::{all_finite, initial_rhs, zeroed, StepEnds};
 use crate::{OdeError, OdeSystem, SolverOptions, Stats};
 
 /// The current point, the start of the last accepted step and the next step size of a stepper.
@@ -84,10 +84,10 @@ impl StepState {
     /// fit; contents zeroed).
     pub(crate) fn resize(&mut self, n: usize) {
         self.n = n;
-        for v in [&mut self.y, &mut self.y_prev, &mut self.f, &mut self.f_prev] {
-            v.clear();
-            v.resize(n, 0.0);
-        }
+        zeroed(
+            [&mut self.y, &mut self.y_prev, &mut self.f, &mut self.f_prev],
+            n,
+        );
     }
 
     /// Sits at `(t, y)` with an empty last step (`t_prev = t`, `y_prev = y`); `f` is left as
@@ -243,3 +243,24 @@ impl StepState {
         Ok(())
     }
 }
+
+/// The accessors `t`, `y` and `ends` of [`crate::Stepper`] for a stepper whose [`StepState`] is
+/// the field `self.$path`: written once here rather than in every `impl Stepper`.
+macro_rules! state_accessors {
+    ($($path:ident).+) => {
+        #[inline]
+        fn t(&self) -> f64 {
+            self.$($path).+.t
+        }
+
+        #[inline]
+        fn y(&self) -> &[f64] {
+            &self.$($path).+.y
+        }
+
+        fn ends(&self) -> $crate::StepEnds<'_> {
+            self.$($path).+.ends()
+        }
+    };
+}
+pub(crate) use state_accessors;

@@ -66,6 +66,14 @@ pub(crate) fn all_finite(v: &[f64]) -> bool {
     v.iter().fold(0.0, |acc, &x| acc + x * 0.0) == 0.0
 }
 
+/// Sizes every vector of a workspace to length `n`, zeroed (keeping each allocation that fits).
+pub(crate) fn zeroed<'a>(vectors: impl IntoIterator<Item = &'a mut Vec<f64>>, n: usize) {
+    for v in vectors {
+        v.clear();
+        v.resize(n, 0.0);
+    }
+}
+
 /// The checks every [`Stepper::start`] begins with: `y` has the system's dimension, and `t` and
 /// `y` are finite.
 pub(crate) fn check_initial<S: OdeSystem + ?Sized>(

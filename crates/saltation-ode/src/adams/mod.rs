@@ -46,8 +46,8 @@ mod step;
 pub use stability::amplification;
 
 use crate::control::{controlled_dims, weight, NormAcc};
-use crate::step_state::StepState;
-use crate::stepper::{all_finite, check_initial, first_step, initial_rhs, StepEnds, Stepper};
+use crate::step_state::{state_accessors, StepState};
+use crate::stepper::{all_finite, check_initial, first_step, initial_rhs, zeroed, Stepper};
 use crate::system::base_dim;
 use crate::{OdeError, OdeSystem, SolverOptions, Stats};
 use coefficients::{KMAX, LEN};
@@ -141,10 +141,7 @@ impl Abm {
             return;
         }
         self.state.resize(n);
-        for v in [&mut self.p, &mut self.fp, &mut self.dy, &mut self.sk] {
-            v.clear();
-            v.resize(n, 0.0);
-        }
+        zeroed([&mut self.p, &mut self.fp, &mut self.dy, &mut self.sk], n);
         self.phi.clear();
         self.phi.resize((KMAX + 2) * n, 0.0);
     }
@@ -292,17 +289,7 @@ impl Stepper for Abm {
         self.advance(sys, t_stop, opts, stats)
     }
 
-    fn t(&self) -> f64 {
-        self.state.t
-    }
-
-    fn y(&self) -> &[f64] {
-        &self.state.y
-    }
-
-    fn ends(&self) -> StepEnds<'_> {
-        self.state.ends()
-    }
+    state_accessors!(state);
 
     fn dense<S: OdeSystem + ?Sized>(
         &mut self,

@@ -37,8 +37,8 @@ mod work;
 pub use stability::{amplification, boundary_locus, stability_angle};
 
 use crate::linalg::{JacobianWork, Lu};
-use crate::step_state::StepState;
-use crate::stepper::{all_finite, check_initial, StepEnds, Stepper};
+use crate::step_state::{state_accessors, StepState};
+use crate::stepper::{all_finite, check_initial, Stepper};
 use crate::{OdeError, OdeSystem, SolverOptions, Stats};
 use coefficients::{Coefficients, MAX_ORDER};
 use work::Work;
@@ -194,17 +194,7 @@ impl Stepper for Bdf {
         self.advance(sys, t_stop, opts, stats)
     }
 
-    fn t(&self) -> f64 {
-        self.state.t
-    }
-
-    fn y(&self) -> &[f64] {
-        &self.state.y
-    }
-
-    fn ends(&self) -> StepEnds<'_> {
-        self.state.ends()
-    }
+    state_accessors!(state);
 
     fn dense<S: OdeSystem + ?Sized>(
         &mut self,

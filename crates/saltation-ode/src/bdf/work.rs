@@ -3,6 +3,7 @@
 
 use super::differences::Differences;
 use crate::control::NormAcc;
+use crate::stepper::zeroed;
 use crate::SolverOptions;
 
 /// Vectors of full length (state plus variational columns) and the difference array; `y_n`,
@@ -33,19 +34,19 @@ pub struct Work {
 impl Work {
     /// Sizes every vector for states of length `n` (contents zeroed).
     pub fn resize(&mut self, n: usize) {
-        for v in [
-            &mut self.ynew,
-            &mut self.fnew,
-            &mut self.pred,
-            &mut self.psi,
-            &mut self.d,
-            &mut self.del,
-            &mut self.tmp,
-            &mut self.w,
-        ] {
-            v.clear();
-            v.resize(n, 0.0);
-        }
+        zeroed(
+            [
+                &mut self.ynew,
+                &mut self.fnew,
+                &mut self.pred,
+                &mut self.psi,
+                &mut self.d,
+                &mut self.del,
+                &mut self.tmp,
+                &mut self.w,
+            ],
+            n,
+        );
         self.dif.resize(n);
     }
 }

@@ -13,6 +13,17 @@ impl ExplicitRk {
         self.state.t - self.state.t_prev
     }
 
+    /// `θ = (t − t_prev) / h` in the last step (1 for an empty one).
+    #[inline(always)]
+    fn theta(&self, t: f64) -> f64 {
+        let h = self.h_last();
+        if h == 0.0 {
+            1.0
+        } else {
+            (t - self.state.t_prev) / h
+        }
+    }
+
     #[inline(always)]
     fn prepare_common<D: Dim>(&mut self, dim: D) {
         let (n, h) = (dim.n(), self.h_last());
@@ -45,12 +56,7 @@ impl ExplicitRk {
     pub(super) fn eval_dp5<D: Dim>(&self, dim: D, t: f64, out: &mut [f64]) {
         let n = dim.n();
         let out = &mut out[..n];
-        let h = self.h_last();
-        let th = if h == 0.0 {
-            1.0
-        } else {
-            (t - self.state.t_prev) / h
-        };
+        let th = self.theta(t);
         let th1 = 1.0 - th;
         let r = &self.work[self.work.len() - 8 * n..][..5 * n];
         for i in 0..n {
@@ -120,12 +126,7 @@ impl ExplicitRk {
     pub(super) fn eval_dop853<D: Dim>(&self, dim: D, t: f64, out: &mut [f64]) {
         let n = dim.n();
         let out = &mut out[..n];
-        let h = self.h_last();
-        let th = if h == 0.0 {
-            1.0
-        } else {
-            (t - self.state.t_prev) / h
-        };
+        let th = self.theta(t);
         let th1 = 1.0 - th;
         let r = &self.work[self.work.len() - 8 * n..];
         for i in 0..n {

@@ -14,8 +14,8 @@ mod kernel;
 mod stiffness;
 
 use crate::control::{initial_step, PiController};
-use crate::step_state::StepState;
-use crate::stepper::{check_initial, first_step, StepEnds, Stepper};
+use crate::step_state::{state_accessors, StepState};
+use crate::stepper::{check_initial, first_step, Stepper};
 use crate::tableau::{DenseOutput, ErrorEstimate, Tableau};
 use crate::{OdeError, OdeSystem, SolverOptions, Stats};
 
@@ -192,17 +192,7 @@ impl Stepper for ExplicitRk {
         self.advance(sys, t_stop, opts, stats)
     }
 
-    fn t(&self) -> f64 {
-        self.state.t
-    }
-
-    fn y(&self) -> &[f64] {
-        &self.state.y
-    }
-
-    fn ends(&self) -> StepEnds<'_> {
-        self.state.ends()
-    }
+    state_accessors!(state);
 
     fn dense<S: OdeSystem + ?Sized>(
         &mut self,

@@ -36,8 +36,8 @@ mod expm;
 mod series;
 
 use crate::control::initial_step;
-use crate::step_state::StepState;
-use crate::stepper::{all_finite, check_initial, first_step, StepEnds, Stepper};
+use crate::step_state::{state_accessors, StepState};
+use crate::stepper::{all_finite, check_initial, first_step, Stepper};
 use crate::{OdeError, OdeSystem, SolverOptions, Stats};
 use expm::{expm, spectral_bound};
 use series::Series;
@@ -412,15 +412,7 @@ impl Stepper for AffineExp {
         Ok(())
     }
 
-    fn t(&self) -> f64 {
-        self.state.t
-    }
-    fn y(&self) -> &[f64] {
-        &self.state.y
-    }
-    fn ends(&self) -> StepEnds<'_> {
-        self.state.ends()
-    }
+    state_accessors!(state);
 
     fn dense<S: OdeSystem + ?Sized>(
         &mut self,

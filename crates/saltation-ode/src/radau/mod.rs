@@ -43,8 +43,8 @@ pub use stability::stability_function;
 
 use crate::control::initial_step;
 use crate::linalg::{ComplexLu, JacobianWork, Lu};
-use crate::step_state::StepState;
-use crate::stepper::{check_initial, first_step, StepEnds, Stepper};
+use crate::step_state::{state_accessors, StepState};
+use crate::stepper::{check_initial, first_step, Stepper};
 use crate::{OdeError, OdeSystem, SolverOptions, Stats};
 use controller::{fixed_step_newton_tolerance, newton_tolerance, Controller};
 use newton::Contraction;
@@ -207,17 +207,7 @@ impl Stepper for Radau5 {
         self.advance(sys, t_stop, opts, stats)
     }
 
-    fn t(&self) -> f64 {
-        self.state.t
-    }
-
-    fn y(&self) -> &[f64] {
-        &self.state.y
-    }
-
-    fn ends(&self) -> StepEnds<'_> {
-        self.state.ends()
-    }
+    state_accessors!(state);
 
     fn dense<S: OdeSystem + ?Sized>(
         &mut self,

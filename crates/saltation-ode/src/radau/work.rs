@@ -1,6 +1,8 @@
 //! The workspace of the Radau IIA stepper: every vector a step needs, allocated once in
 //! `start` (the step loop does not allocate).
 
+use crate::stepper::zeroed;
+
 /// Vectors of the full state length `N = n (1 + c)` (the current point and the last step's
 /// start are in the stepper's [`crate::step_state::StepState`]).
 #[derive(Debug, Clone, Default)]
@@ -35,9 +37,6 @@ impl Work {
             scal,
         } = self;
         let singles = [tmp, tmp2, scal];
-        for v in singles.into_iter().chain(z).chain(w).chain(k).chain(q) {
-            v.clear();
-            v.resize(len, 0.0);
-        }
+        zeroed(singles.into_iter().chain(z).chain(w).chain(k).chain(q), len);
     }
 }

@@ -36,8 +36,8 @@ use crate::control::{controlled_dims, initial_step};
 use crate::linalg::{JacobianWork, Lu};
 use crate::sdirk::mass::Mass;
 use crate::sdirk::step::step_ratio;
-use crate::step_state::{Failure, StepState};
-use crate::stepper::{all_finite, check_initial, first_step, initial_rhs, StepEnds, Stepper};
+use crate::step_state::{state_accessors, Failure, StepState};
+use crate::stepper::{all_finite, check_initial, first_step, initial_rhs, zeroed, Stepper};
 use crate::{OdeError, OdeSystem, SolverOptions, Stats};
 use std::f64::consts::SQRT_2;
 
@@ -138,21 +138,21 @@ impl Stepper for Rosenbrock23 {
             });
         }
         self.state.resize(len);
-        for v in [
-            &mut self.f0,
-            &mut self.k1,
-            &mut self.k2,
-            &mut self.k3,
-            &mut self.mk1,
-            &mut self.f1,
-            &mut self.f2,
-            &mut self.ytmp,
-            &mut self.ynew,
-            &mut self.tdot,
-        ] {
-            v.clear();
-            v.resize(len, 0.0);
-        }
+        zeroed(
+            [
+                &mut self.f0,
+                &mut self.k1,
+                &mut self.k2,
+                &mut self.k3,
+                &mut self.mk1,
+                &mut self.f1,
+                &mut self.f2,
+                &mut self.ytmp,
+                &mut self.ynew,
+                &mut self.tdot,
+            ],
+            len,
+        );
         let st = &mut self.state;
         st.place(t, y);
         initial_rhs(sys, t, y, &mut self.f0, stats)?;
@@ -236,17 +236,7 @@ impl Stepper for Rosenbrock23 {
         }
     }
 
-    fn t(&self) -> f64 {
-        self.state.t
-    }
-
-    fn y(&self) -> &[f64] {
-        &self.state.y
-    }
-
-    fn ends(&self) -> StepEnds<'_> {
-        self.state.ends()
-    }
+    state_accessors!(state);
 
     /// The free interpolant `y_n + h (s(1−s)/(1−2d) k₁ + s(s−2d)/(1−2d) k₂)`.
     fn dense<S: OdeSystem + ?Sized>(

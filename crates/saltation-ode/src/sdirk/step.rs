@@ -48,7 +48,7 @@ use super::newton::{newton_weights, Iteration, NewtonSettings, Outcome, FIXED_ST
 use crate::control::{controlled_dims, initial_step, weight, NormAcc};
 use crate::options::Atol;
 use crate::step_state::{Failure, StepState};
-use crate::stepper::{all_finite, check_initial, initial_rhs};
+use crate::stepper::{all_finite, check_initial, initial_rhs, zeroed};
 use crate::{OdeError, OdeSystem, SolverOptions, Stats};
 
 /// `τ₀`: the tolerance level at and above which [`tolerance_scale`] is 1.
@@ -191,17 +191,17 @@ impl Core {
     ) -> Result<(), OdeError> {
         let len = y.len();
         self.state.resize(len);
-        for v in [
-            &mut self.f_now,
-            &mut self.v,
-            &mut self.ynew,
-            &mut self.fbuf,
-            &mut self.res,
-            &mut self.wt,
-        ] {
-            v.clear();
-            v.resize(len, 0.0);
-        }
+        zeroed(
+            [
+                &mut self.f_now,
+                &mut self.v,
+                &mut self.ynew,
+                &mut self.fbuf,
+                &mut self.res,
+                &mut self.wt,
+            ],
+            len,
+        );
         self.state.place(t, y);
         initial_rhs(sys, t, y, &mut self.f_now, stats)?;
         self.f_now_valid = true;

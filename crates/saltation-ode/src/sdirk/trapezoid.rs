@@ -61,7 +61,8 @@
 use super::newton::{Outcome, StageBuffers};
 use super::step::{step_ratio, Core, Flow};
 use crate::control::{weight, NormAcc};
-use crate::stepper::{first_step, hermite_basis, StepEnds, Stepper};
+use crate::step_state::state_accessors;
+use crate::stepper::{first_step, hermite_basis, zeroed, Stepper};
 use crate::{OdeError, OdeSystem, SolverOptions, Stats};
 
 /// Newton failures with a Jacobian from the current point within one step after which the
@@ -266,16 +267,16 @@ impl Stepper for Trapezoid {
         self.core.setup(sys, t, y)?;
         self.core.begin(sys, t, y, opts, stats)?;
         let len = self.core.state.n;
-        for v in [
-            &mut self.yp,
-            &mut self.yp_prev,
-            &mut self.hist_y0,
-            &mut self.hist_y1,
-            &mut self.z,
-        ] {
-            v.clear();
-            v.resize(len, 0.0);
-        }
+        zeroed(
+            [
+                &mut self.yp,
+                &mut self.yp_prev,
+                &mut self.hist_y0,
+                &mut self.hist_y1,
+                &mut self.z,
+            ],
+            len,
+        );
         let c = &mut self.core;
         self.yp_valid = c.mass.derivative(&c.it.jw, &c.f_now, &mut self.yp);
         if self.yp_valid {
@@ -384,17 +385,7 @@ impl Stepper for Trapezoid {
         }
     }
 
-    fn t(&self) -> f64 {
-        self.core.state.t
-    }
-
-    fn y(&self) -> &[f64] {
-        &self.core.state.y
-    }
-
-    fn ends(&self) -> StepEnds<'_> {
-        self.core.state.ends()
-    }
+    state_accessors!(core.state);
 
     fn dense<S: OdeSystem + ?Sized>(
         &mut self,

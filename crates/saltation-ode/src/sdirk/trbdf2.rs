@@ -43,7 +43,8 @@
 
 use super::newton::{NewtonSettings, Outcome, StageBuffers};
 use super::step::{Core, Flow};
-use crate::stepper::{first_step, StepEnds, Stepper};
+use crate::step_state::state_accessors;
+use crate::stepper::{first_step, zeroed, Stepper};
 use crate::{OdeError, OdeSystem, SolverOptions, Stats};
 use std::f64::consts::SQRT_2;
 
@@ -190,18 +191,18 @@ impl Stepper for Trbdf2 {
         }
         self.core.begin(sys, t, y, opts, stats)?;
         let len = self.core.state.n;
-        for v in [
-            &mut self.y_mid,
-            &mut self.yp,
-            &mut self.z1,
-            &mut self.zg,
-            &mut self.z3,
-            &mut self.yg,
-            &mut self.est,
-        ] {
-            v.clear();
-            v.resize(len, 0.0);
-        }
+        zeroed(
+            [
+                &mut self.y_mid,
+                &mut self.yp,
+                &mut self.z1,
+                &mut self.zg,
+                &mut self.z3,
+                &mut self.yg,
+                &mut self.est,
+            ],
+            len,
+        );
         self.y_mid.copy_from_slice(y);
         let c = &mut self.core;
         c.mass.derivative(&c.it.jw, &c.f_now, &mut self.yp);
@@ -255,17 +256,7 @@ impl Stepper for Trbdf2 {
         }
     }
 
-    fn t(&self) -> f64 {
-        self.core.state.t
-    }
-
-    fn y(&self) -> &[f64] {
-        &self.core.state.y
-    }
-
-    fn ends(&self) -> StepEnds<'_> {
-        self.core.state.ends()
-    }
+    state_accessors!(core.state);
 
     fn dense<S: OdeSystem + ?Sized>(
         &mut self,
