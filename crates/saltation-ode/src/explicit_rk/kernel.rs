@@ -200,20 +200,21 @@ impl ExplicitRk {
         let n = d.n();
         let tab = src.tab();
         let s = tab.stages();
-        let st = &self.state;
+        // The current point as local slices of length `n`, like the workspace's.
+        let (t, y, f) = (self.state.t, &self.state.y[..n], &self.state.f[..n]);
         let p = split(&mut self.work, n);
-        p.k[..n].copy_from_slice(&st.f[..n]);
+        p.k[..n].copy_from_slice(f);
         for_stages!(s, |i| {
             let (done, rest) = p.k.split_at_mut(i * n);
-            combine(d, p.ytmp, &st.y, h, tab.a[i], done);
-            sys.rhs(st.t + tab.c[i] * h, &p.ytmp[..n], &mut rest[..n]);
+            combine(d, p.ytmp, y, h, tab.a[i], done);
+            sys.rhs(t + tab.c[i] * h, &p.ytmp[..n], &mut rest[..n]);
         });
         stats.rhs_evals += s - 1;
         if tab.fsal {
             // The last stage was evaluated at y + h Σ b_j k_j (its a-row equals b).
             p.ynew[..n].copy_from_slice(&p.ytmp[..n]);
         } else {
-            combine(d, p.ynew, &st.y, h, tab.b, p.k);
+            combine(d, p.ynew, y, h, tab.b, p.k);
             // The derivative at the new point, into the slot after the stages, before the error
             // estimate rather than after acceptance: its RHS latency then overlaps the error
             // norm and the controller instead of following them (a rejected step wastes it).
@@ -227,7 +228,7 @@ impl ExplicitRk {
                 f64::NAN
             };
         }
-        let (y, ynew, k) = (&st.y[..n], &p.ynew[..n], &p.k[..]);
+        let (ynew, k) = (&p.ynew[..n], &p.k[..]);
         // All components controlled (the usual case) gives the norm loop a constant length.
         match controlled_dims(opts, n) {
             mc if mc == n => error_norm(tab, n, n, h, y, ynew, k, opts),
