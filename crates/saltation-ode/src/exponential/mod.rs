@@ -356,6 +356,7 @@ impl Stepper for AffineExp {
                 reason: "leaves no positive step for the exact affine stepper",
             });
         }
+        self.state.started = true;
         Ok(())
     }
 
@@ -366,7 +367,8 @@ impl Stepper for AffineExp {
         _opts: &SolverOptions,
         stats: &mut Stats,
     ) -> Result<(), OdeError> {
-        // Before a start `h` is 0: the step fails with `StepTooSmall` here.
+        // (No not-started check: before a start `h` is 0, and the step fails with
+        // `StepTooSmall` here, as it always has.)
         let st = &mut self.state;
         let remaining = t_stop - st.t;
         // A step that would leave less than 1e-12 of itself before t_stop goes to t_stop (a
