@@ -52,6 +52,7 @@ pub mod sdirk;
 mod solver;
 pub mod stability;
 mod stats;
+mod step_state;
 mod stepper;
 mod system;
 pub mod tableau;

@@ -66,6 +66,14 @@ pub(crate) fn all_finite(v: &[f64]) -> bool {
     v.iter().fold(0.0, |acc, &x| acc + x * 0.0) == 0.0
 }
 
+/// Sizes every vector of a workspace to length `n`, zeroed (keeping each allocation that fits).
+pub(crate) fn zeroed<'a>(vectors: impl IntoIterator<Item = &'a mut Vec<f64>>, n: usize) {
+    for v in vectors {
+        v.clear();
+        v.resize(n, 0.0);
+    }
+}
+
 /// The checks every [`Stepper::start`] begins with: `y` has the system's dimension, and `t` and
 /// `y` are finite.
 pub(crate) fn check_initial<S: OdeSystem + ?Sized>(
@@ -115,8 +123,11 @@ pub(crate) fn first_step(opts: &SolverOptions, estimate: impl FnOnce() -> f64) -
     }
 }
 
-/// One integration method: explicit Runge–Kutta now; implicit and multistep methods implement the
-/// same interface.
+/// One integration method. Every family implements it: explicit Runge–Kutta
+/// ([`crate::ExplicitRk`]), Radau IIA ([`crate::Radau5`]), BDF/NDF ([`crate::Bdf`]), Rosenbrock 2(3)
+/// ([`crate::Rosenbrock23`]), the trapezoidal rule ([`crate::Trapezoid`]), TR-BDF2
+/// ([`crate::Trbdf2`]), Adams–Bashforth–Moulton ([`crate::Abm`]) and the exact stepper of
+/// autonomous affine systems ([`crate::AffineExp`]); [`crate::AnyStepper`] is their closed sum.
 pub trait Stepper {
     /// Method name (`"dop853"`).
     fn name(&self) -> &'static str;

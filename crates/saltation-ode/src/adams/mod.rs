@@ -46,7 +46,8 @@ mod step;
 pub use stability::amplification;
 
 use crate::control::{controlled_dims, weight, NormAcc};
-use crate::stepper::{all_finite, check_initial, first_step, initial_rhs, StepEnds, Stepper};
+use crate::step_state::{state_accessors, StepState};
+use crate::stepper::{all_finite, check_initial, first_step, initial_rhs, zeroed, Stepper};
 use crate::system::base_dim;
 use crate::{OdeError, OdeSystem, SolverOptions, Stats};
 use coefficients::{KMAX, LEN};
@@ -57,36 +58,28 @@ const NAME: &str = "abm";
 /// The `abm` stepper (MATLAB `ode113`): variable-order Adams–Bashforth–Moulton PECE.
 #[derive(Debug, Clone)]
 pub struct Abm {
-    n: usize,
+    /// The current point, the last step's start and the step proposed for the next step
+    /// (`fixed`: constant steps, no error control; `f_stale`: after a truncation, `f` at the
+    /// current point is still to be evaluated and the history restarted).
+    state: StepState,
     /// Order cap (`multistep.max_order`, default 12).
     kmax: usize,
     /// Order for the next step.
     k: usize,
     /// Order of the last accepted step (0 before the first one).
     k_old: usize,
-    /// Step size proposed for the next step.
-    h: f64,
     /// Size of the last accepted step.
     h_old: f64,
     /// Steps taken with the current step size (STEP's `ns`, at most `k_old + 1`).
     ns: usize,
     /// Start phase: raise the order and double the step at every step.
     phase1: bool,
-    /// Constant step, no error control (`h_fixed`).
-    fixed: bool,
     /// Fixed steps: the times are `t_base + j h` (no drift from summing `h`), `j = n_fixed`
     /// steps since `t_base` (the start, a restart or a step cut short at a stop time).
     t_base: f64,
     n_fixed: usize,
-    t: f64,
-    t_prev: f64,
     /// History lengths `ψ_j` at the current point (0 where the history is shorter).
     psi: [f64; LEN],
-    /// State at the current point and at the start of the last step, their derivatives.
-    y: Vec<f64>,
-    y_prev: Vec<f64>,
-    f: Vec<f64>,
-    f_prev: Vec<f64>,
     /// Predicted, then corrected state of an attempt, and `f` there.
     p: Vec<f64>,
     fp: Vec<f64>,
@@ -96,10 +89,6 @@ pub struct Abm {
     sk: Vec<f64>,
     /// `φ_i` at `[(i−1) n, i n)`, `i = 1..=KMAX+2`.
     phi: Vec<f64>,
-    /// `f` at the current point is still to be evaluated and the history restarted (after a
-    /// truncation).
-    restart_pending: bool,
-    started: bool,
 }
 
 impl Default for Abm {
@@ -112,31 +101,21 @@ impl Abm {
     /// A fresh stepper (workspace sized on `start`).
     pub fn new() -> Self {
         Self {
-            n: 0,
+            state: StepState::default(),
             kmax: KMAX,
             k: 1,
             k_old: 0,
-            h: 0.0,
             h_old: 0.0,
             ns: 0,
             phase1: true,
-            fixed: false,
             t_base: 0.0,
             n_fixed: 0,
-            t: 0.0,
-            t_prev: 0.0,
             psi: [0.0; LEN],
-            y: Vec::new(),
-            y_prev: Vec::new(),
-            f: Vec::new(),
-            f_prev: Vec::new(),
             p: Vec::new(),
             fp: Vec::new(),
             dy: Vec::new(),
             sk: Vec::new(),
             phi: Vec::new(),
-            restart_pending: false,
-            started: false,
         }
     }
 
@@ -153,40 +132,29 @@ impl Abm {
 
     /// Step size proposed for the next step.
     pub fn next_step_size(&self) -> f64 {
-        self.h
+        self.state.h
     }
 
     /// Sizes the workspace for dimension `n` (only when it changes).
     fn allocate(&mut self, n: usize) {
-        if self.n == n && self.phi.len() == (KMAX + 2) * n && !self.y.is_empty() {
+        if self.state.n == n && self.phi.len() == (KMAX + 2) * n && !self.state.y.is_empty() {
             return;
         }
-        self.n = n;
-        for v in [
-            &mut self.y,
-            &mut self.y_prev,
-            &mut self.f,
-            &mut self.f_prev,
-            &mut self.p,
-            &mut self.fp,
-            &mut self.dy,
-            &mut self.sk,
-        ] {
-            v.clear();
-            v.resize(n, 0.0);
-        }
+        self.state.resize(n);
+        zeroed([&mut self.p, &mut self.fp, &mut self.dy, &mut self.sk], n);
         self.phi.clear();
         self.phi.resize((KMAX + 2) * n, 0.0);
     }
 
-    /// Restarts the history at the current point, whose `f` is in `self.f`: order 1, one
+    /// Restarts the history at the current point, whose `f` is in the state: order 1, one
     /// point, `φ_1 = f`, the other differences 0, an empty last step.
     fn reset_history(&mut self) {
-        let n = self.n;
-        self.t_prev = self.t;
-        self.y_prev.copy_from_slice(&self.y);
-        self.f_prev.copy_from_slice(&self.f);
-        self.phi[..n].copy_from_slice(&self.f);
+        let st = &mut self.state;
+        let n = st.n;
+        st.t_prev = st.t;
+        st.y_prev.copy_from_slice(&st.y);
+        st.f_prev.copy_from_slice(&st.f);
+        self.phi[..n].copy_from_slice(&st.f);
         self.phi[n..].fill(0.0);
         self.psi = [0.0; LEN];
         self.k = 1;
@@ -194,7 +162,7 @@ impl Abm {
         self.h_old = 0.0;
         self.ns = 0;
         self.phase1 = true;
-        self.t_base = self.t;
+        self.t_base = st.t;
         self.n_fixed = 0;
     }
 
@@ -204,9 +172,9 @@ impl Abm {
         let h = match opts.h_init {
             Some(h) => h,
             None => {
-                let mut acc = NormAcc::new(opts.norm);
-                for m in 0..controlled_dims(opts, self.n) {
-                    acc.add(self.f[m] / weight(opts, m, self.y[m], self.y[m]));
+                let (mut acc, st) = (NormAcc::new(opts.norm), &self.state);
+                for m in 0..controlled_dims(opts, st.n) {
+                    acc.add(st.f[m] / weight(opts, m, st.y[m], st.y[m]));
                 }
                 let norm = acc.finish();
                 if norm > 0.0 {
@@ -226,16 +194,17 @@ impl Abm {
         opts: &SolverOptions,
         stats: &mut Stats,
     ) -> Result<(), OdeError> {
-        sys.rhs(self.t, &self.y, &mut self.f);
+        let st = &mut self.state;
+        sys.rhs(st.t, &st.y, &mut st.f);
         stats.rhs_evals += 1;
-        if !all_finite(&self.f) {
-            return Err(OdeError::NonFiniteRhs { t: self.t });
+        if !all_finite(&st.f) {
+            return Err(OdeError::NonFiniteRhs { t: st.t });
         }
         self.reset_history();
-        if !self.fixed {
-            self.h = self.h.min(self.starting_step(opts));
+        if !self.state.fixed {
+            self.state.h = self.state.h.min(self.starting_step(opts));
         }
-        self.restart_pending = false;
+        self.state.f_stale = false;
         Ok(())
     }
 }
@@ -260,7 +229,7 @@ impl Stepper for Abm {
     }
 
     fn is_adaptive(&self) -> bool {
-        !self.fixed
+        !self.state.fixed
     }
 
     fn start<S: OdeSystem + ?Sized>(
@@ -291,16 +260,18 @@ impl Stepper for Abm {
                 });
             }
         }
-        self.fixed = opts.h_fixed.is_some();
+        self.state.fixed = opts.h_fixed.is_some();
         self.kmax = opts.multistep.max_order.unwrap_or(KMAX).clamp(1, KMAX);
         self.allocate(n);
-        self.t = t;
-        self.y.copy_from_slice(y);
-        initial_rhs(sys, t, &self.y, &mut self.f, stats)?;
+        let st = &mut self.state;
+        st.t = t;
+        st.y.copy_from_slice(y);
+        initial_rhs(sys, t, &st.y, &mut st.f, stats)?;
+        // The empty last step is made by `reset_history`.
         self.reset_history();
-        self.h = first_step(opts, || self.starting_step(opts));
-        self.restart_pending = false;
-        self.started = true;
+        self.state.h = first_step(opts, || self.starting_step(opts));
+        self.state.f_stale = false;
+        self.state.started = true;
         Ok(())
     }
 
@@ -311,33 +282,14 @@ impl Stepper for Abm {
         opts: &SolverOptions,
         stats: &mut Stats,
     ) -> Result<(), OdeError> {
-        if !self.started {
-            return Err(OdeError::NotStarted);
-        }
-        if self.restart_pending {
+        self.state.ensure_started()?;
+        if self.state.f_stale {
             self.restart_here(sys, opts, stats)?;
         }
         self.advance(sys, t_stop, opts, stats)
     }
 
-    fn t(&self) -> f64 {
-        self.t
-    }
-
-    fn y(&self) -> &[f64] {
-        &self.y
-    }
-
-    fn ends(&self) -> StepEnds<'_> {
-        StepEnds {
-            t0: self.t_prev,
-            t1: self.t,
-            y0: &self.y_prev,
-            y1: &self.y,
-            f0: &self.f_prev,
-            f1: &self.f,
-        }
-    }
+    state_accessors!(state);
 
     fn dense<S: OdeSystem + ?Sized>(
         &mut self,
@@ -346,29 +298,25 @@ impl Stepper for Abm {
         out: &mut [f64],
         _stats: &mut Stats,
     ) {
-        let n = self.n;
-        if self.k_old == 0 || t == self.t {
-            out[..n].copy_from_slice(&self.y);
+        let st = &self.state;
+        if self.k_old == 0 || t == st.t {
+            st.copy_y(out);
             return;
         }
         dense::interpolate(
-            t - self.t,
+            t - st.t,
             &self.psi,
             self.k_old + 1,
-            &self.y,
+            &st.y,
             &self.phi,
-            &mut out[..n],
+            &mut out[..st.n],
         );
     }
 
     fn truncate<S: OdeSystem + ?Sized>(&mut self, _sys: &S, t: f64, y: &[f64], _stats: &mut Stats) {
-        self.t = t;
-        self.y.copy_from_slice(&y[..self.n]);
         // The old step's polynomial no longer matches its ends: make the last step empty. `f`
         // here is evaluated, and the history restarted at order 1, by the next step, if any.
-        self.t_prev = t;
-        self.y_prev.copy_from_slice(&self.y);
+        self.state.truncate(t, y);
         self.k_old = 0;
-        self.restart_pending = true;
     }
 }

@@ -21,16 +21,16 @@ impl Abm {
     ) -> Result<(), OdeError> {
         let mut ifail = 0;
         loop {
-            let remaining = t_stop - self.t;
+            let remaining = t_stop - self.state.t;
             if !(remaining > 0.0) {
                 // Already at (or past) the stop time: nothing to do.
                 return Ok(());
             }
-            let mut h = self.h.min(opts.h_max);
+            let mut h = self.state.h.min(opts.h_max);
             if !(h < f64::INFINITY) && !(remaining < f64::INFINITY) {
                 // f = 0 at the start gives no starting step, and an unbounded stop time none
                 // either: any finite step will do, the error test corrects it.
-                h = 0.01 * self.t.abs().max(1.0);
+                h = 0.01 * self.state.t.abs().max(1.0);
             }
             // Land exactly on t_stop, and avoid a sliver of a last step.
             let last = !(h < remaining * (1.0 - 1e-12));
@@ -39,17 +39,12 @@ impl Abm {
             }
             let t_new = if last {
                 t_stop
-            } else if self.fixed {
+            } else if self.state.fixed {
                 self.t_base + (self.n_fixed + 1) as f64 * h
             } else {
-                self.t + h
+                self.state.t + h
             };
-            // Never zero (at t = 0 the relative floor is): a step whose error stays NaN or
-            // above tolerance shrinks geometrically and must end here.
-            let floor = opts
-                .h_min
-                .max(16.0 * f64::EPSILON * self.t.abs())
-                .max(f64::MIN_POSITIVE);
+            let floor = self.state.floor(opts);
             let k = self.k;
             let ns = if h == self.h_old { self.ns } else { 0 };
             let ns = if ns <= self.k_old { ns + 1 } else { ns };
@@ -59,7 +54,7 @@ impl Abm {
             sys.rhs(t_new, &self.p, &mut self.fp);
             stats.rhs_evals += 1;
 
-            let (est, knew) = if self.fixed {
+            let (est, knew) = if self.state.fixed {
                 (None, k)
             } else {
                 let e = self.estimate(&c, k, h, opts);
@@ -72,8 +67,8 @@ impl Abm {
                 sys.rhs(t_new, &self.p, &mut self.fp);
                 stats.rhs_evals += 1;
                 finite = all_finite(&self.p) && all_finite(&self.fp);
-                if !finite && self.fixed {
-                    return Err(OdeError::NonFinite { t: self.t, h });
+                if !finite && self.state.fixed {
+                    return Err(OdeError::NonFinite { t: self.state.t, h });
                 }
             }
             // (A fixed step is never rejected: it failed above or passes here.)
@@ -88,14 +83,14 @@ impl Abm {
                 if !(h_new >= floor) {
                     return Err(if finite && e.err > 1.0 {
                         OdeError::StepTooSmall {
-                            t: self.t,
+                            t: self.state.t,
                             h: h_new,
                         }
                     } else {
-                        OdeError::NonFinite { t: self.t, h }
+                        OdeError::NonFinite { t: self.state.t, h }
                     });
                 }
-                self.h = h_new;
+                self.state.h = h_new;
                 self.k = k_new;
                 continue;
             }
@@ -109,7 +104,7 @@ impl Abm {
                 self.k = (k + 1).min(self.kmax);
                 self.n_fixed += 1;
                 if last {
-                    (self.t_base, self.n_fixed) = (self.t, 0);
+                    (self.t_base, self.n_fixed) = (self.state.t, 0);
                 }
                 return Ok(());
             };
@@ -126,9 +121,9 @@ impl Abm {
             self.k = k_next;
             if !last {
                 let h_next = selection::next_step(h, k_next, erk, phase1, opts);
-                self.h = h_next
+                self.state.h = h_next
                     .min(opts.h_max)
-                    .max(16.0 * f64::EPSILON * self.t.abs());
+                    .max(16.0 * f64::EPSILON * self.state.t.abs());
             }
             return Ok(());
         }
@@ -136,7 +131,7 @@ impl Abm {
 
     /// `dy = Σ_{i≤k} g_i φ*_i`, `sk = Σ_{i≤k} φ*_i`, `p = y + h dy`.
     fn predict(&mut self, c: &Coefficients, k: usize, h: f64) {
-        let n = self.n;
+        let n = self.state.n;
         self.dy.fill(0.0);
         self.sk.fill(0.0);
         // Highest differences first: the small terms are summed before the large ones.
@@ -148,14 +143,14 @@ impl Abm {
                 *s += b * v;
             }
         }
-        for ((p, &y), &d) in self.p.iter_mut().zip(&self.y).zip(&self.dy) {
+        for ((p, &y), &d) in self.p.iter_mut().zip(&self.state.y).zip(&self.dy) {
             *p = y + h * d;
         }
     }
 
     /// The scaled error estimates from `φ^p_{k+1} = f^p − sk` (weights from `y_n` and `p`).
     fn estimate(&self, c: &Coefficients, k: usize, h: f64, opts: &SolverOptions) -> Estimates {
-        let n = self.n;
+        let n = self.state.n;
         let mc = controlled_dims(opts, n);
         let (mut a1, mut a0, mut am) = (
             NormAcc::new(opts.norm),
@@ -170,7 +165,7 @@ impl Abm {
         };
         let (bk, bkm1) = (c.beta[k], if k >= 2 { c.beta[k - 1] } else { 0.0 });
         for m in 0..mc {
-            let w = weight(opts, m, self.y[m], self.p[m]);
+            let w = weight(opts, m, self.state.y[m], self.p[m]);
             let e1 = self.fp[m] - self.sk[m];
             let e0 = e1 + bk * phi_k[m];
             let em = e0 + bkm1 * phi_km1[m];
@@ -198,9 +193,9 @@ impl Abm {
     /// The corrector of order `k+1`, into `p`: `y_{n+1} = y_n + h (dy + g_{k+1} φ^p_{k+1})`.
     fn correct(&mut self, c: &Coefficients, k: usize, h: f64) {
         let gk1 = c.g[k + 1];
-        for m in 0..self.n {
+        for m in 0..self.state.n {
             let phi = self.fp[m] - self.sk[m];
-            self.p[m] = self.y[m] + h * (self.dy[m] + gk1 * phi);
+            self.p[m] = self.state.y[m] + h * (self.dy[m] + gk1 * phi);
         }
     }
 
@@ -208,7 +203,7 @@ impl Abm {
     /// `φ_1(n+1) = f_{n+1}`, `φ_{i+1}(n+1) = φ_i(n+1) − β_i φ_i(n)` for `i = 1..=k+1` and the
     /// history lengths, and moves the current point to the previous one.
     fn commit(&mut self, c: &Coefficients, k: usize, t_new: f64) {
-        let n = self.n;
+        let n = self.state.n;
         // temp (in sk) runs through φ_1(n+1), φ_2(n+1), …; φ_i(n) is overwritten once used.
         self.sk.copy_from_slice(&self.fp);
         for i in 1..=k + 1 {
@@ -222,21 +217,18 @@ impl Abm {
         }
         self.phi[(k + 1) * n..(k + 2) * n].copy_from_slice(&self.sk);
         self.psi = c.psi;
-        std::mem::swap(&mut self.y_prev, &mut self.y);
-        std::mem::swap(&mut self.y, &mut self.p);
-        std::mem::swap(&mut self.f_prev, &mut self.f);
-        std::mem::swap(&mut self.f, &mut self.fp);
-        self.t_prev = self.t;
-        self.t = t_new;
+        self.state.shift(t_new);
+        std::mem::swap(&mut self.state.y, &mut self.p);
+        std::mem::swap(&mut self.state.f, &mut self.fp);
     }
 
     /// `ERK_{k+1} = |h| γ*_{k+1} ‖φ_{k+2}(n+1)‖` after the step (constant steps: `σ = 1`).
     fn erkp1(&self, k: usize, h: f64, opts: &SolverOptions) -> f64 {
-        let n = self.n;
+        let n = self.state.n;
         let phi = &self.phi[(k + 1) * n..(k + 2) * n];
         let mut acc = NormAcc::new(opts.norm);
         for (m, &v) in phi.iter().enumerate().take(controlled_dims(opts, n)) {
-            acc.add(v / weight(opts, m, self.y_prev[m], self.y[m]));
+            acc.add(v / weight(opts, m, self.state.y_prev[m], self.state.y[m]));
         }
         h.abs() * GSTAR[k + 1] * acc.finish()
     }

@@ -37,7 +37,8 @@ mod work;
 pub use stability::{amplification, boundary_locus, stability_angle};
 
 use crate::linalg::{JacobianWork, Lu};
-use crate::stepper::{all_finite, check_initial, initial_rhs, StepEnds, Stepper};
+use crate::step_state::{state_accessors, StepState};
+use crate::stepper::{all_finite, check_initial, Stepper};
 use crate::{OdeError, OdeSystem, SolverOptions, Stats};
 use coefficients::{Coefficients, MAX_ORDER};
 use work::Work;
@@ -47,29 +48,23 @@ use work::Work;
 pub struct Bdf {
     coef: Coefficients,
     name: &'static str,
-    /// Full state length (state plus variational columns).
-    dim: usize,
     /// Highest order allowed.
     kmax: usize,
-    t: f64,
-    t_prev: f64,
+    /// The current point, the last step's start and the step proposed for the next attempt
+    /// (`fixed`: constant steps, error control off; `f_stale`: after a truncation, the next step
+    /// begins a new history at the current point).
+    state: StepState,
     /// Step of the last accepted step (the differences belong to it until the next attempt).
-    h: f64,
+    h_dif: f64,
     /// Order of the last step.
     k: usize,
-    /// Step and order proposed for the next attempt.
-    h_next: f64,
+    /// Order proposed for the next attempt.
     k_next: usize,
     /// Accepted steps since the step size or order last changed (`ode15s`'s `nconhk`).
     same_steps: usize,
-    /// Constant step (`h_fixed`), error control off.
-    fixed: bool,
     /// With a fixed step: the grid `fixed_origin + j h`, and the steps taken on it.
     fixed_origin: f64,
     fixed_count: u64,
-    started: bool,
-    /// After a truncation: the next step begins a new history at the current point.
-    restart_pending: bool,
     /// A Jacobian is held; it was evaluated at the current point.
     jac_have: bool,
     jac_current: bool,
@@ -88,20 +83,14 @@ impl Bdf {
         Self {
             coef: Coefficients::new(ndf),
             name: if ndf { "ndf" } else { "bdf" },
-            dim: 0,
             kmax: MAX_ORDER,
-            t: 0.0,
-            t_prev: 0.0,
-            h: 0.0,
+            state: StepState::default(),
+            h_dif: 0.0,
             k: 1,
-            h_next: 0.0,
             k_next: 1,
             same_steps: 0,
-            fixed: false,
             fixed_origin: 0.0,
             fixed_count: 0,
-            started: false,
-            restart_pending: false,
             jac_have: false,
             jac_current: false,
             lu_ok: false,
@@ -124,7 +113,7 @@ impl Bdf {
 
     /// Step size proposed for the next step.
     pub fn next_step_size(&self) -> f64 {
-        self.h_next
+        self.state.h
     }
 }
 
@@ -135,7 +124,7 @@ impl Stepper for Bdf {
 
     /// The order of the last step (the highest allowed before the first).
     fn order(&self) -> u32 {
-        if self.started {
+        if self.state.started {
             self.k as u32
         } else {
             self.kmax as u32
@@ -143,7 +132,7 @@ impl Stepper for Bdf {
     }
 
     fn is_adaptive(&self) -> bool {
-        !self.fixed
+        !self.state.fixed
     }
 
     fn start<S: OdeSystem + ?Sized>(
@@ -166,24 +155,18 @@ impl Stepper for Bdf {
         self.jw.setup(sys)?;
         // Size the LU storage now: the first factorization happens inside a step.
         self.lu.matrix_mut(self.jw.n());
-        self.started = false;
-        if self.dim != n || self.work.y.len() != n {
+        self.state.started = false;
+        if self.state.n != n || self.work.ynew.len() != n {
             self.work.resize(n);
-            self.dim = n;
         }
+        self.state.resize(n);
         self.kmax = kmax;
-        self.fixed = opts.h_fixed.is_some();
-        self.t = t;
-        self.t_prev = t;
-        self.work.y.copy_from_slice(y);
-        initial_rhs(sys, t, &self.work.y, &mut self.work.f, stats)?;
-        self.work.y_prev.copy_from_slice(y);
-        self.work.f_prev.copy_from_slice(&self.work.f);
+        self.state.fixed = opts.h_fixed.is_some();
+        self.state.start_at(sys, t, y, stats)?;
         self.jac_have = false;
         self.jac_current = false;
-        self.restart_pending = false;
         self.begin_history(sys, opts, stats)?;
-        self.started = true;
+        self.state.started = true;
         Ok(())
     }
 
@@ -194,43 +177,24 @@ impl Stepper for Bdf {
         opts: &SolverOptions,
         stats: &mut Stats,
     ) -> Result<(), OdeError> {
-        if !self.started {
-            return Err(OdeError::NotStarted);
-        }
-        if self.restart_pending {
-            let w = &mut self.work;
-            sys.rhs(self.t, &w.y, &mut w.f);
+        self.state.ensure_started()?;
+        if self.state.f_stale {
+            let st = &mut self.state;
+            sys.rhs(st.t, &st.y, &mut st.f);
             stats.rhs_evals += 1;
-            if !all_finite(&w.f) {
-                return Err(OdeError::NonFinite { t: self.t, h: 0.0 });
+            if !all_finite(&st.f) {
+                return Err(OdeError::NonFinite { t: st.t, h: 0.0 });
             }
-            w.f_prev.copy_from_slice(&w.f);
+            st.f_prev.copy_from_slice(&st.f);
             // The old Jacobian is from another point; keep it only as an "old" one.
             self.jac_current = false;
             self.begin_history(sys, opts, stats)?;
-            self.restart_pending = false;
+            self.state.f_stale = false;
         }
         self.advance(sys, t_stop, opts, stats)
     }
 
-    fn t(&self) -> f64 {
-        self.t
-    }
-
-    fn y(&self) -> &[f64] {
-        &self.work.y
-    }
-
-    fn ends(&self) -> StepEnds<'_> {
-        StepEnds {
-            t0: self.t_prev,
-            t1: self.t,
-            y0: &self.work.y_prev,
-            y1: &self.work.y,
-            f0: &self.work.f_prev,
-            f1: &self.work.f,
-        }
-    }
+    state_accessors!(state);
 
     fn dense<S: OdeSystem + ?Sized>(
         &mut self,
@@ -239,17 +203,18 @@ impl Stepper for Bdf {
         out: &mut [f64],
         _stats: &mut Stats,
     ) {
-        let n = out.len().min(self.dim);
-        if self.restart_pending || self.t_prev == self.t {
-            out[..n].copy_from_slice(&self.work.y[..n]);
+        let st = &self.state;
+        if st.f_stale || st.t_prev == st.t {
+            st.copy_y(out);
             return;
         }
+        let n = out.len().min(st.n);
         dense::interpolate(
             &self.work.dif,
             self.k,
-            self.t,
-            self.h,
-            &self.work.y,
+            st.t,
+            self.h_dif,
+            &st.y,
             t,
             &mut out[..n],
         );
@@ -258,12 +223,7 @@ impl Stepper for Bdf {
     fn truncate<S: OdeSystem + ?Sized>(&mut self, _sys: &S, t: f64, y: &[f64], _stats: &mut Stats) {
         // The history no longer belongs to this point: the next step begins a new one at
         // order 1 (with f(t, y) evaluated then).
-        self.t = t;
-        self.t_prev = t;
-        let n = y.len().min(self.dim);
-        self.work.y[..n].copy_from_slice(&y[..n]);
-        self.work.y_prev[..n].copy_from_slice(&y[..n]);
-        self.restart_pending = true;
+        self.state.truncate(t, y);
         self.k = 1;
         self.k_next = 1;
     }

@@ -30,7 +30,7 @@ impl Bdf {
         opts: &SolverOptions,
         stats: &mut Stats,
     ) -> Result<(), OdeError> {
-        let t = self.t;
+        let t = self.state.t;
         let mass = self.jw.mass().is_some();
         if mass {
             self.evaluate_jacobian(sys, stats);
@@ -50,10 +50,10 @@ impl Bdf {
             };
             self.slope(c0, stats)?;
         } else {
-            self.work.pred.copy_from_slice(&self.work.f);
+            self.work.pred.copy_from_slice(&self.state.f);
         }
         let h = first_step(opts, || {
-            let (jw, lu, w) = (&self.jw, &self.lu, &mut self.work);
+            let (jw, lu, w, st) = (&self.jw, &self.lu, &mut self.work, &self.state);
             let mut rhs = |t: f64, y: &[f64], dy: &mut [f64]| {
                 sys.rhs(t, y, dy);
                 if mass {
@@ -64,7 +64,7 @@ impl Bdf {
             initial_step(
                 &mut rhs,
                 t,
-                &w.y,
+                &st.y,
                 &w.pred,
                 1,
                 opts,
@@ -79,8 +79,8 @@ impl Bdf {
         for (d, yp) in self.work.dif.col_mut(1).iter_mut().zip(&self.work.pred) {
             *d = h * yp;
         }
-        self.h = h;
-        self.h_next = h;
+        self.h_dif = h;
+        self.state.h = h;
         self.k = 1;
         self.k_next = 1;
         self.same_steps = 0;
@@ -96,8 +96,11 @@ impl Bdf {
         self.lu_ok = false;
         self.jw
             .factor_real(&mut self.lu, 1.0, -c, stats)
-            .map_err(|_| OdeError::SingularMatrix { t: self.t, h: c })?;
-        self.work.pred.copy_from_slice(&self.work.f);
+            .map_err(|_| OdeError::SingularMatrix {
+                t: self.state.t,
+                h: c,
+            })?;
+        self.work.pred.copy_from_slice(&self.state.f);
         self.jw.solve(&self.lu, &mut self.work.pred);
         Ok(())
     }

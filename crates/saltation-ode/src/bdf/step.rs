@@ -20,6 +20,7 @@ use super::selection::{self, Estimates};
 use super::work::weighted_norm;
 use super::Bdf;
 use crate::control::{controlled_dims, weight};
+use crate::step_state::Failure;
 use crate::stepper::all_finite;
 use crate::{OdeError, OdeSystem, SolverOptions, Stats};
 
@@ -37,9 +38,9 @@ impl Bdf {
     /// time. With a fixed step the end times are `origin + j h` (no drift of `t + h + h + …`),
     /// and a step within `10⁻⁹ h` of `t_stop` lands there.
     fn choose_step(&self, t_stop: f64, opts: &SolverOptions) -> (f64, bool, f64) {
-        let remaining = t_stop - self.t;
-        if self.fixed {
-            let h = self.h_next;
+        let remaining = t_stop - self.state.t;
+        if self.state.fixed {
+            let h = self.state.h;
             let next = self.fixed_origin + (self.fixed_count + 1) as f64 * h;
             if h >= remaining || next >= t_stop - 1e-9 * h {
                 (remaining, true, t_stop)
@@ -47,11 +48,11 @@ impl Bdf {
                 (h, false, next)
             }
         } else {
-            let h = self.h_next.min(opts.h_max);
+            let h = self.state.h.min(opts.h_max);
             if h * STRETCH >= remaining && remaining <= opts.h_max {
                 (remaining, true, t_stop)
             } else {
-                (h, false, self.t + h)
+                (h, false, self.state.t + h)
             }
         }
     }
@@ -59,21 +60,21 @@ impl Bdf {
     /// Makes `(h, k)` the step and order of the next attempt: rescales the differences and
     /// marks the iteration matrix stale when they change.
     fn set_step(&mut self, h: f64, k: usize) {
-        if h != self.h {
-            self.work.dif.rescale(k, h / self.h);
+        if h != self.h_dif {
+            self.work.dif.rescale(k, h / self.h_dif);
         }
-        if h != self.h || k != self.k {
+        if h != self.h_dif || k != self.k {
             self.lu_ok = false;
             self.same_steps = 0;
         }
-        self.h = h;
+        self.h_dif = h;
         self.k = k;
     }
 
     /// `J` at `(t_n, y_n)`.
     pub(super) fn evaluate_jacobian<S: OdeSystem + ?Sized>(&mut self, sys: &S, stats: &mut Stats) {
-        self.jw
-            .evaluate(sys, self.t, &self.work.y, &self.work.f, stats);
+        let st = &self.state;
+        self.jw.evaluate(sys, st.t, &st.y, &st.f, stats);
         self.jac_have = true;
         self.jac_current = true;
         self.lu_ok = false;
@@ -87,21 +88,17 @@ impl Bdf {
         opts: &SolverOptions,
         stats: &mut Stats,
     ) -> Result<(), OdeError> {
-        if !(t_stop - self.t > 0.0) {
+        if !(t_stop - self.state.t > 0.0) {
             return Ok(());
         }
-        let m = controlled_dims(opts, self.dim);
+        let m = controlled_dims(opts, self.state.n);
         let mut failures = 0usize;
         let mut singular = 0usize;
         loop {
             let (h, last, t_new) = self.choose_step(t_stop, opts);
-            let planned = self.h_next;
+            let planned = self.state.h;
             self.set_step(h, self.k_next);
             let k = self.k;
-            let floor = opts
-                .h_min
-                .max(16.0 * f64::EPSILON * self.t.abs())
-                .max(f64::MIN_POSITIVE);
             if !self.jac_have {
                 self.evaluate_jacobian(sys, stats);
             }
@@ -114,11 +111,11 @@ impl Bdf {
                         self.evaluate_jacobian(sys, stats);
                         continue;
                     }
-                    let h_new = h * SINGULAR_SHRINK;
-                    if self.fixed || singular >= MAX_SINGULAR || !(h_new >= floor) {
-                        return Err(OdeError::SingularMatrix { t: self.t, h });
+                    if singular >= MAX_SINGULAR {
+                        return Err(Failure::Singular.error(self.state.t, h));
                     }
-                    self.h_next = h_new;
+                    self.state
+                        .retry_smaller(h, SINGULAR_SHRINK, Failure::Singular, opts)?;
                     continue;
                 }
                 self.lu_ok = true;
@@ -126,10 +123,10 @@ impl Bdf {
             }
             // Predictor, ψ and the Newton weights (from y_n and the predictor).
             {
-                let w = &mut self.work;
-                super::differences::predict(&w.dif, &self.coef, k, &w.y, &mut w.pred, &mut w.psi);
+                let (w, st) = (&mut self.work, &self.state);
+                super::differences::predict(&w.dif, &self.coef, k, &st.y, &mut w.pred, &mut w.psi);
                 for i in 0..m {
-                    w.w[i] = weight(opts, i, w.y[i], w.pred[i]);
+                    w.w[i] = weight(opts, i, st.y[i], w.pred[i]);
                 }
             }
             let outcome = {
@@ -142,7 +139,7 @@ impl Bdf {
                     w: &w.w,
                     m,
                     opts,
-                    fixed: self.fixed,
+                    fixed: self.state.fixed,
                 };
                 let scratch = newton::Scratch {
                     d: &mut w.d,
@@ -168,29 +165,27 @@ impl Bdf {
                     stats.rejected_steps += 1;
                     if !self.jac_current {
                         self.evaluate_jacobian(sys, stats);
-                        self.h_next = planned;
+                        self.state.h = planned;
                         continue;
                     }
-                    let h_new = h * NEWTON_SHRINK.max(opts.min_shrink);
-                    if self.fixed || !(h_new >= floor) {
-                        return Err(OdeError::NewtonFailed { t: self.t, h });
-                    }
-                    self.h_next = h_new;
+                    let shrink = NEWTON_SHRINK.max(opts.min_shrink);
+                    self.state.retry_smaller(h, shrink, Failure::Newton, opts)?;
                     continue;
                 }
                 Outcome::NonFinite => {
                     stats.rejected_steps += 1;
-                    self.shrink_non_finite(h, floor, opts)?;
+                    self.state
+                        .retry_smaller(h, opts.min_shrink, Failure::NonFinite, opts)?;
                     continue;
                 }
             }
             // Local error test (weights from y_n and y_{n+1}).
-            let err = if self.fixed {
+            let err = if self.state.fixed {
                 0.0
             } else {
-                let w = &mut self.work;
+                let (w, st) = (&mut self.work, &self.state);
                 for i in 0..m {
-                    w.w[i] = weight(opts, i, w.y[i], w.ynew[i]);
+                    w.w[i] = weight(opts, i, st.y[i], w.ynew[i]);
                 }
                 self.coef.error_constant(k) * weighted_norm(&w.d, &w.w, m, opts)
             };
@@ -206,13 +201,13 @@ impl Bdf {
                     self.coef.error_constant(k - 1) * weighted_norm(&w.tmp, &w.w, m, opts)
                 });
                 let (h_new, k_new) = selection::after_failure(h, k, failures, err, lower, opts);
-                if !(h_new >= floor) {
+                if !(h_new >= self.state.floor(opts)) {
                     return Err(OdeError::StepTooSmall {
-                        t: self.t,
+                        t: self.state.t,
                         h: h_new,
                     });
                 }
-                self.h_next = h_new;
+                self.state.h = h_new;
                 self.k_next = k_new;
                 continue;
             }
@@ -221,27 +216,13 @@ impl Bdf {
             stats.rhs_evals += 1;
             if !all_finite(&self.work.ynew) || !all_finite(&self.work.fnew) {
                 stats.rejected_steps += 1;
-                self.shrink_non_finite(h, floor, opts)?;
+                self.state
+                    .retry_smaller(h, opts.min_shrink, Failure::NonFinite, opts)?;
                 continue;
             }
             self.accept(t_new, err, last, planned, m, opts, stats);
             return Ok(());
         }
-    }
-
-    /// The retry after a non-finite value, or the error at the floor or with a fixed step.
-    fn shrink_non_finite(
-        &mut self,
-        h: f64,
-        floor: f64,
-        opts: &SolverOptions,
-    ) -> Result<(), OdeError> {
-        let h_new = h * opts.min_shrink;
-        if self.fixed || !(h_new >= floor) {
-            return Err(OdeError::NonFinite { t: self.t, h });
-        }
-        self.h_next = h_new;
-        Ok(())
     }
 
     /// Moves to the accepted `y_{n+1}`, updates the differences and proposes the next step
@@ -257,17 +238,14 @@ impl Bdf {
         opts: &SolverOptions,
         stats: &mut Stats,
     ) {
-        let (h, k) = (self.h, self.k);
+        let (h, k) = (self.h_dif, self.k);
         {
-            let w = &mut self.work;
-            std::mem::swap(&mut w.y_prev, &mut w.y);
-            std::mem::swap(&mut w.f_prev, &mut w.f);
-            std::mem::swap(&mut w.y, &mut w.ynew);
-            std::mem::swap(&mut w.f, &mut w.fnew);
+            let (st, w) = (&mut self.state, &mut self.work);
+            st.shift(t_new);
+            std::mem::swap(&mut st.y, &mut w.ynew);
+            std::mem::swap(&mut st.f, &mut w.fnew);
             w.dif.update(k, &w.d);
         }
-        self.t_prev = self.t;
-        self.t = t_new;
         self.jac_current = false;
         if let (Some(limit), Some(rate)) = (opts.newton.jacobian_reuse, self.rate) {
             if rate > limit {
@@ -276,9 +254,9 @@ impl Bdf {
         }
         stats.steps += 1;
         self.same_steps = (self.same_steps + 1).min(self.kmax + 2);
-        if self.fixed {
+        if self.state.fixed {
             self.k_next = (k + 1).min(self.kmax);
-            self.h_next = planned;
+            self.state.h = planned;
             if last {
                 self.fixed_origin = t_new;
                 self.fixed_count = 0;
@@ -288,7 +266,7 @@ impl Bdf {
             return;
         }
         self.k_next = k;
-        self.h_next = h;
+        self.state.h = h;
         if self.same_steps >= k + 2 {
             let w = &self.work;
             let lower = (k > 1).then(|| {
@@ -300,13 +278,13 @@ impl Bdf {
             if let Some((h_new, k_new)) =
                 selection::after_success(h, k, Estimates { err, lower, higher }, opts)
             {
-                self.h_next = h_new;
+                self.state.h = h_new;
                 self.k_next = k_new;
             }
         }
         // A last step cut short to land on `t_stop` does not shrink the steps after it.
         if last && h < planned {
-            self.h_next = self.h_next.max(planned.min(opts.max_growth * h));
+            self.state.h = self.state.h.max(planned.min(opts.max_growth * h));
         }
     }
 }

@@ -3,19 +3,14 @@
 
 use super::differences::Differences;
 use crate::control::NormAcc;
+use crate::stepper::zeroed;
 use crate::SolverOptions;
 
-/// State vectors (full length: state plus variational columns) and the difference array.
+/// Vectors of full length (state plus variational columns) and the difference array; `y_n`,
+/// `f(t_n, y_n)` and the last step's start are in the stepper's
+/// [`crate::step_state::StepState`].
 #[derive(Debug, Clone, Default)]
 pub struct Work {
-    /// `y_n`: the current state.
-    pub y: Vec<f64>,
-    /// State at the start of the last step.
-    pub y_prev: Vec<f64>,
-    /// `f(t_n, y_n)`.
-    pub f: Vec<f64>,
-    /// `f` at the start of the last step.
-    pub f_prev: Vec<f64>,
     /// Candidate `y_{n+1}`.
     pub ynew: Vec<f64>,
     /// `f` at the Newton iterate, then at the accepted `y_{n+1}`.
@@ -39,23 +34,19 @@ pub struct Work {
 impl Work {
     /// Sizes every vector for states of length `n` (contents zeroed).
     pub fn resize(&mut self, n: usize) {
-        for v in [
-            &mut self.y,
-            &mut self.y_prev,
-            &mut self.f,
-            &mut self.f_prev,
-            &mut self.ynew,
-            &mut self.fnew,
-            &mut self.pred,
-            &mut self.psi,
-            &mut self.d,
-            &mut self.del,
-            &mut self.tmp,
-            &mut self.w,
-        ] {
-            v.clear();
-            v.resize(n, 0.0);
-        }
+        zeroed(
+            [
+                &mut self.ynew,
+                &mut self.fnew,
+                &mut self.pred,
+                &mut self.psi,
+                &mut self.d,
+                &mut self.del,
+                &mut self.tmp,
+                &mut self.w,
+            ],
+            n,
+        );
         self.dif.resize(n);
     }
 }

@@ -10,14 +10,26 @@ use crate::{OdeSystem, Stats};
 
 impl ExplicitRk {
     fn h_last(&self) -> f64 {
-        self.t - self.t_prev
+        self.state.t - self.state.t_prev
+    }
+
+    /// `θ = (t − t_prev) / h` in the last step (1 for an empty one).
+    #[inline(always)]
+    fn theta(&self, t: f64) -> f64 {
+        let h = self.h_last();
+        if h == 0.0 {
+            1.0
+        } else {
+            (t - self.state.t_prev) / h
+        }
     }
 
     #[inline(always)]
     fn prepare_common<D: Dim>(&mut self, dim: D) {
         let (n, h) = (dim.n(), self.h_last());
+        let st = &self.state;
         let p = split(&mut self.work, n);
-        let (y, y0, f, f0) = (&p.y[..n], &p.y_prev[..n], &p.f[..n], &p.f_prev[..n]);
+        let (y, y0, f, f0) = (&st.y[..n], &st.y_prev[..n], &st.f[..n], &st.f_prev[..n]);
         let r = &mut p.rcont[..4 * n];
         for i in 0..n {
             let d = y[i] - y0[i];
@@ -44,8 +56,7 @@ impl ExplicitRk {
     pub(super) fn eval_dp5<D: Dim>(&self, dim: D, t: f64, out: &mut [f64]) {
         let n = dim.n();
         let out = &mut out[..n];
-        let h = self.h_last();
-        let th = if h == 0.0 { 1.0 } else { (t - self.t_prev) / h };
+        let th = self.theta(t);
         let th1 = 1.0 - th;
         let r = &self.work[self.work.len() - 8 * n..][..5 * n];
         for i in 0..n {
@@ -89,11 +100,12 @@ impl ExplicitRk {
     ) {
         let n = dim.n();
         let base = 13; // k₁..k₁₃ (k₁₃ = f(t+h, y₁)) are in place.
+        let st = &self.state;
         let p = split(&mut self.work, n);
         let (done, rest) = p.k.split_at_mut((base + Q) * n);
-        crate::dim::combine(dim, p.ytmp, p.y_prev, h, coef.a_extra[Q], done);
+        crate::dim::combine(dim, p.ytmp, &st.y_prev, h, coef.a_extra[Q], done);
         sys.rhs(
-            self.t_prev + coef.c_extra[Q] * h,
+            st.t_prev + coef.c_extra[Q] * h,
             &p.ytmp[..n],
             &mut rest[..n],
         );
@@ -114,8 +126,7 @@ impl ExplicitRk {
     pub(super) fn eval_dop853<D: Dim>(&self, dim: D, t: f64, out: &mut [f64]) {
         let n = dim.n();
         let out = &mut out[..n];
-        let h = self.h_last();
-        let th = if h == 0.0 { 1.0 } else { (t - self.t_prev) / h };
+        let th = self.theta(t);
         let th1 = 1.0 - th;
         let r = &self.work[self.work.len() - 8 * n..];
         for i in 0..n {

@@ -96,7 +96,7 @@ impl ExplicitRk {
         } else if std::ptr::eq(tab, &BS23) {
             self.advance_dims(Bs23Tab, sys, t_stop, opts, stats)
         } else {
-            self.advance_instance(RuntimeTab(tab), Dyn(self.n), sys, t_stop, opts, stats)
+            self.advance_instance(RuntimeTab(tab), Dyn(self.state.n), sys, t_stop, opts, stats)
         }
     }
 
@@ -109,7 +109,7 @@ impl ExplicitRk {
         opts: &SolverOptions,
         stats: &mut Stats,
     ) -> Result<(), OdeError> {
-        with_dim!(self.n, |d| self
+        with_dim!(self.state.n, |d| self
             .advance_instance(t, d, sys, t_stop, opts, stats))
     }
 
@@ -129,59 +129,29 @@ impl ExplicitRk {
         let n = d.n();
         let tab = src.tab();
         loop {
-            let remaining = t_stop - self.t;
-            let mut h = self.h.min(opts.h_max);
-            let mut last = false;
-            // Land exactly on t_stop, and avoid a sliver of a last step.
-            if h >= remaining * (1.0 - 1e-12) {
-                h = remaining;
-                last = true;
-            }
-            // Never zero (at t = 0 the relative floor is): a step whose error stays NaN or
-            // above tolerance shrinks geometrically and must end here, not loop at h = 0.
-            let floor = opts
-                .h_min
-                .max(16.0 * f64::EPSILON * self.t.abs())
-                .max(f64::MIN_POSITIVE);
-            let t_new = if last { t_stop } else { self.t + h };
+            let (h, last, t_new) = self.state.clip(self.state.h, t_stop, opts);
             let err = self.attempt_in(src, d, sys, h, t_new, opts, stats);
             let (accept, h_next) = match self.ctl.as_mut() {
-                None if err.is_nan() => return Err(OdeError::NonFinite { t: self.t, h }),
-                None => (true, self.h),
+                None if err.is_nan() => return Err(OdeError::NonFinite { t: self.state.t, h }),
+                None => (true, self.state.h),
                 Some(_) if !err.is_finite() => (false, h * opts.min_shrink),
                 Some(c) => c.next(h, err),
             };
             if !accept {
-                stats.rejected_steps += 1;
-                if !(h_next >= floor) {
-                    return Err(if err.is_finite() {
-                        OdeError::StepTooSmall {
-                            t: self.t,
-                            h: h_next,
-                        }
-                    } else {
-                        OdeError::NonFinite { t: self.t, h }
-                    });
-                }
-                self.h = h_next;
+                self.state.reject(err, h, h_next, opts, stats)?;
                 continue;
             }
-            // Accept: shift the current point to the previous one.
+            // Accept: the current point becomes the previous one.
             let s = tab.stages();
+            let st = &mut self.state;
+            st.shift(t_new);
             let p = split(&mut self.work, n);
-            p.y_prev[..n].copy_from_slice(&p.y[..n]);
-            p.f_prev[..n].copy_from_slice(&p.f[..n]);
-            p.y[..n].copy_from_slice(&p.ynew[..n]);
-            self.t_prev = self.t;
-            self.t = t_new;
+            st.y[..n].copy_from_slice(&p.ynew[..n]);
             // The new point's derivative: the last stage (FSAL) or the extra one `attempt_in`
             // evaluated (also DOP853's stage 13 for its dense output).
             let f_new = if tab.fsal { s - 1 } else { s };
-            p.f[..n].copy_from_slice(&p.k[f_new * n..(f_new + 1) * n]);
-            if !all_finite(&p.y[..n]) || !all_finite(&p.f[..n]) {
-                return Err(OdeError::NonFinite { t: self.t_prev, h });
-            }
-            stats.steps += 1;
+            st.f[..n].copy_from_slice(&p.k[f_new * n..(f_new + 1) * n]);
+            st.count_accepted(h, stats)?;
             if let Some(m) = self.stiff.as_mut() {
                 if m.due() {
                     let i = m.stage();
@@ -193,15 +163,15 @@ impl ExplicitRk {
                         n,
                         mc,
                         h,
-                        &p.y_prev[..n],
-                        &p.y[..n],
+                        &st.y_prev[..n],
+                        &st.y[..n],
                         k,
                         &f1[..n],
                     );
                     if m.record(hl) {
                         return Err(OdeError::Stiff {
                             method: tab.name,
-                            t: self.t,
+                            t: st.t,
                             steps: m.accepted(),
                         });
                     }
@@ -209,7 +179,7 @@ impl ExplicitRk {
             }
             self.dense_ready = false;
             if self.ctl.is_some() && !last {
-                self.h = h_next;
+                st.h = h_next;
             }
             return Ok(());
         }
@@ -230,19 +200,21 @@ impl ExplicitRk {
         let n = d.n();
         let tab = src.tab();
         let s = tab.stages();
+        // The current point as local slices of length `n`, like the workspace's.
+        let (t, y, f) = (self.state.t, &self.state.y[..n], &self.state.f[..n]);
         let p = split(&mut self.work, n);
-        p.k[..n].copy_from_slice(&p.f[..n]);
+        p.k[..n].copy_from_slice(f);
         for_stages!(s, |i| {
             let (done, rest) = p.k.split_at_mut(i * n);
-            combine(d, p.ytmp, p.y, h, tab.a[i], done);
-            sys.rhs(self.t + tab.c[i] * h, &p.ytmp[..n], &mut rest[..n]);
+            combine(d, p.ytmp, y, h, tab.a[i], done);
+            sys.rhs(t + tab.c[i] * h, &p.ytmp[..n], &mut rest[..n]);
         });
         stats.rhs_evals += s - 1;
         if tab.fsal {
             // The last stage was evaluated at y + h Σ b_j k_j (its a-row equals b).
             p.ynew[..n].copy_from_slice(&p.ytmp[..n]);
         } else {
-            combine(d, p.ynew, p.y, h, tab.b, p.k);
+            combine(d, p.ynew, y, h, tab.b, p.k);
             // The derivative at the new point, into the slot after the stages, before the error
             // estimate rather than after acceptance: its RHS latency then overlaps the error
             // norm and the controller instead of following them (a rejected step wastes it).
@@ -256,7 +228,7 @@ impl ExplicitRk {
                 f64::NAN
             };
         }
-        let (y, ynew, k) = (&p.y[..n], &p.ynew[..n], &p.k[..]);
+        let (ynew, k) = (&p.ynew[..n], &p.k[..]);
         // All components controlled (the usual case) gives the norm loop a constant length.
         match controlled_dims(opts, n) {
             mc if mc == n => error_norm(tab, n, n, h, y, ynew, k, opts),

@@ -14,20 +14,13 @@ mod kernel;
 mod stiffness;
 
 use crate::control::{initial_step, PiController};
-use crate::stepper::{check_initial, first_step, initial_rhs, StepEnds, Stepper};
+use crate::step_state::{state_accessors, StepState};
+use crate::stepper::{check_initial, first_step, Stepper};
 use crate::tableau::{DenseOutput, ErrorEstimate, Tableau};
 use crate::{OdeError, OdeSystem, SolverOptions, Stats};
 
-/// The workspace of an [`ExplicitRk`], as named slices of one buffer.
+/// The workspace of an [`ExplicitRk`] besides its [`StepState`], as named slices of one buffer.
 pub(super) struct Parts<'a> {
-    /// State at the current point.
-    pub y: &'a mut [f64],
-    /// State at the start of the last step.
-    pub y_prev: &'a mut [f64],
-    /// `f(t, y)`.
-    pub f: &'a mut [f64],
-    /// `f` at the start of the last step.
-    pub f_prev: &'a mut [f64],
     /// Stage argument.
     pub ytmp: &'a mut [f64],
     /// Candidate new state.
@@ -42,24 +35,16 @@ pub(super) struct Parts<'a> {
 
 /// Workspace length for dimension `n` and `stages` stages.
 fn work_len(n: usize, stages: usize) -> usize {
-    (6 + stages + 4 + 8) * n
+    (2 + stages + 4 + 8) * n
 }
 
-/// Splits the workspace (layout `y, y_prev, f, f_prev, ytmp, ynew, k, rcont`).
+/// Splits the workspace (layout `ytmp, ynew, k, rcont`).
 #[inline(always)]
 pub(super) fn split(work: &mut [f64], n: usize) -> Parts<'_> {
-    let (y, r) = work.split_at_mut(n);
-    let (y_prev, r) = r.split_at_mut(n);
-    let (f, r) = r.split_at_mut(n);
-    let (f_prev, r) = r.split_at_mut(n);
-    let (ytmp, r) = r.split_at_mut(n);
+    let (ytmp, r) = work.split_at_mut(n);
     let (ynew, r) = r.split_at_mut(n);
     let (k, rcont) = r.split_at_mut(r.len() - 8 * n);
     Parts {
-        y,
-        y_prev,
-        f,
-        f_prev,
         ytmp,
         ynew,
         k,
@@ -71,19 +56,15 @@ pub(super) fn split(work: &mut [f64], n: usize) -> Parts<'_> {
 #[derive(Debug, Clone)]
 pub struct ExplicitRk {
     tab: &'static Tableau,
-    n: usize,
-    t: f64,
-    t_prev: f64,
-    h: f64,
-    /// The whole workspace in one allocation, split by [`split`] into [`Parts`].
+    /// The current point, the last step's start and the next step size (`fixed`: no
+    /// controller).
+    state: StepState,
+    /// The rest of the workspace in one allocation, split by [`split`] into [`Parts`].
     work: Vec<f64>,
-    /// Whether `f` at the current point is still to be evaluated (after a truncation).
-    f_stale: bool,
     dense_ready: bool,
     ctl: Option<PiController>,
     /// Stiffness detection (adaptive pairs with a second stage at `c = 1`).
     stiff: Option<stiffness::StiffnessMonitor>,
-    started: bool,
 }
 
 impl ExplicitRk {
@@ -101,16 +82,11 @@ impl ExplicitRk {
     pub fn new(tab: &'static Tableau) -> Self {
         Self {
             tab,
-            n: 0,
-            t: 0.0,
-            t_prev: 0.0,
-            h: 0.0,
+            state: StepState::default(),
             work: Vec::new(),
-            f_stale: false,
             dense_ready: false,
             ctl: None,
             stiff: None,
-            started: false,
         }
     }
 
@@ -121,7 +97,7 @@ impl ExplicitRk {
 
     /// Step size proposed for the next step.
     pub fn next_step_size(&self) -> f64 {
-        self.h
+        self.state.h
     }
 }
 
@@ -135,7 +111,7 @@ impl Stepper for ExplicitRk {
     }
 
     fn is_adaptive(&self) -> bool {
-        self.ctl.is_some() || (!self.started && self.tab.is_adaptive())
+        self.ctl.is_some() || (!self.state.started && self.tab.is_adaptive())
     }
 
     fn start<S: OdeSystem + ?Sized>(
@@ -155,23 +131,17 @@ impl Stepper for ExplicitRk {
         } else {
             None
         };
-        if self.n != n || self.work.is_empty() {
-            self.n = n;
+        if self.state.n != n || self.work.is_empty() {
             // `vec![0.0; len]` would be a `calloc`, which glibc serves without its thread cache:
             // reserving and filling reuses a cached block when solves repeat.
             let len = work_len(n, self.tab.stages());
             self.work = Vec::with_capacity(len);
             self.work.resize(len, 0.0);
         }
-        self.t = t;
-        self.t_prev = t;
-        let p = split(&mut self.work, n);
-        p.y.copy_from_slice(y);
-        p.y_prev.copy_from_slice(y);
-        initial_rhs(sys, t, p.y, p.f, stats)?;
-        p.f_prev.copy_from_slice(p.f);
-        self.f_stale = false;
+        self.state.resize(n);
+        self.state.start_at(sys, t, y, stats)?;
         self.dense_ready = false;
+        self.state.fixed = ctl.is_none();
         self.ctl = ctl;
         // The count of suspicious steps carries over restarts after events (the problem does
         // not stop being stiff at an impact); a new monitor only when there is none.
@@ -187,21 +157,23 @@ impl Stepper for ExplicitRk {
                 stiffness::StiffnessMonitor::new(self.tab, f_new, opts.explicit.stiffness_limit);
         }
         if self.ctl.is_some() {
-            self.h = first_step(opts, || {
+            let (st, order) = (&self.state, self.tab.order);
+            let h = first_step(opts, || {
                 let mut rhs = |t: f64, y: &[f64], dy: &mut [f64]| sys.rhs(t, y, dy);
                 stats.rhs_evals += 1;
                 let p = split(&mut self.work, n);
-                initial_step(&mut rhs, t, p.y, p.f, self.tab.order, opts, p.ytmp, p.ynew)
+                initial_step(&mut rhs, t, &st.y, &st.f, order, opts, p.ytmp, p.ynew)
             });
+            self.state.h = h;
         } else {
-            self.h = opts
+            self.state.h = opts
                 .h_fixed
                 .or(opts.h_init)
                 .ok_or(OdeError::FixedStepNeedsStep {
                     method: self.tab.name,
                 })?;
         }
-        self.started = true;
+        self.state.started = true;
         Ok(())
     }
 
@@ -212,41 +184,15 @@ impl Stepper for ExplicitRk {
         opts: &SolverOptions,
         stats: &mut Stats,
     ) -> Result<(), OdeError> {
-        if !self.started {
-            return Err(OdeError::NotStarted);
-        }
-        if self.f_stale {
-            let p = split(&mut self.work, self.n);
-            sys.rhs(self.t, p.y, p.f);
-            stats.rhs_evals += 1;
-            p.f_prev.copy_from_slice(p.f);
-            self.f_stale = false;
+        self.state.ensure_started()?;
+        if self.state.f_stale {
+            // A non-finite f fails the first attempt's error estimate.
+            self.state.refresh_f(sys, stats);
         }
         self.advance(sys, t_stop, opts, stats)
     }
 
-    fn t(&self) -> f64 {
-        self.t
-    }
-
-    fn y(&self) -> &[f64] {
-        &self.work[..self.n]
-    }
-
-    fn ends(&self) -> StepEnds<'_> {
-        let n = self.n;
-        let (y1, r) = self.work.split_at(n);
-        let (y0, r) = r.split_at(n);
-        let (f1, r) = r.split_at(n);
-        StepEnds {
-            t0: self.t_prev,
-            t1: self.t,
-            y0,
-            y1,
-            f0: &r[..n],
-            f1,
-        }
-    }
+    state_accessors!(state);
 
     fn dense<S: OdeSystem + ?Sized>(
         &mut self,
@@ -257,14 +203,14 @@ impl Stepper for ExplicitRk {
     ) {
         match self.tab.dense {
             DenseOutput::Hermite => self.ends().hermite(t, out),
-            DenseOutput::Dp5 { d } => crate::dim::with_dim!(self.n, |dim| {
+            DenseOutput::Dp5 { d } => crate::dim::with_dim!(self.state.n, |dim| {
                 if !self.dense_ready {
                     self.prepare_dp5(dim, d);
                 }
                 self.eval_dp5(dim, t, out)
             }),
             DenseOutput::Dop853(coef) if std::ptr::eq(coef, &crate::tableau::DOP853_DENSE) => {
-                crate::dim::with_dim!(self.n, |dim| {
+                crate::dim::with_dim!(self.state.n, |dim| {
                     if !self.dense_ready {
                         self.prepare_dop853(dim, sys, &crate::tableau::DOP853_DENSE, stats);
                     }
@@ -273,7 +219,7 @@ impl Stepper for ExplicitRk {
             }
             // A user-made DOP853-style tableau: run-time coefficients and length.
             DenseOutput::Dop853(coef) => {
-                let dim = crate::dim::Dyn(self.n);
+                let dim = crate::dim::Dyn(self.state.n);
                 if !self.dense_ready {
                     self.prepare_dop853(dim, sys, coef, stats);
                 }
@@ -283,16 +229,11 @@ impl Stepper for ExplicitRk {
     }
 
     fn truncate<S: OdeSystem + ?Sized>(&mut self, _sys: &S, t: f64, y: &[f64], _stats: &mut Stats) {
-        self.t = t;
-        let p = split(&mut self.work, self.n);
-        p.y.copy_from_slice(y);
-        // f(t, y) is evaluated by the next step, if there is one: after a terminal event the
-        // integration usually ends or restarts after a reset.
-        self.f_stale = true;
+        // The old step's polynomial no longer matches its ends: make the last step empty. f(t, y)
+        // is evaluated by the next step, if there is one: after a terminal event the integration
+        // usually ends or restarts after a reset.
+        self.state.truncate(t, y);
         self.dense_ready = false;
-        // The old step's polynomial no longer matches its ends: make the last step empty.
-        self.t_prev = t;
-        p.y_prev.copy_from_slice(y);
         if let Some(c) = self.ctl.as_mut() {
             c.reset();
         }

@@ -36,7 +36,8 @@ mod expm;
 mod series;
 
 use crate::control::initial_step;
-use crate::stepper::{all_finite, check_initial, first_step, initial_rhs, StepEnds, Stepper};
+use crate::step_state::{state_accessors, StepState};
+use crate::stepper::{all_finite, check_initial, first_step, Stepper};
 use crate::{OdeError, OdeSystem, SolverOptions, Stats};
 use expm::{expm, spectral_bound};
 use series::Series;
@@ -91,18 +92,11 @@ struct Propagator {
 /// The exact stepper of an autonomous affine system (see the module documentation).
 #[derive(Debug, Clone, Default)]
 pub struct AffineExp {
-    n: usize,
-    t: f64,
-    t_prev: f64,
-    y: Vec<f64>,
-    y_prev: Vec<f64>,
-    f: Vec<f64>,
-    f_prev: Vec<f64>,
+    /// The current point (`f = A y + b`), the last step's start and the next step.
+    state: StepState,
     /// The current propagator (index into `cache`).
     current: usize,
     cache: Vec<Propagator>,
-    /// The next step.
-    h: f64,
     series: Series,
     /// Whether `series` is the last step's.
     series_valid: bool,
@@ -125,15 +119,6 @@ impl AffineExp {
 
     fn prop(&self) -> &Propagator {
         &self.cache[self.current]
-    }
-
-    /// `out = A x + b` of the current propagator.
-    fn affine(&self, x: &[f64], out: &mut [f64]) {
-        let (p, n) = (self.prop(), self.n);
-        mat_vec(&p.a, n, &x[..n], &mut out[..n]);
-        for (o, b) in out[..n].iter_mut().zip(&p.b) {
-            *o += b;
-        }
     }
 
     /// Finds or makes the propagator of `(a, b)` under `cap`; returns its index.
@@ -170,6 +155,15 @@ impl AffineExp {
 }
 
 impl Propagator {
+    /// `out = A x + b`.
+    fn affine(&self, x: &[f64], out: &mut [f64]) {
+        let n = self.b.len();
+        mat_vec(&self.a, n, &x[..n], &mut out[..n]);
+        for (o, b) in out[..n].iter_mut().zip(&self.b) {
+            *o += b;
+        }
+    }
+
     /// The propagator of `(A, b)` (`n × n`, `n`) with its regular step under `cap`.
     fn new(a: &[f64], b: &[f64], cap: f64) -> Self {
         let n = b.len();
@@ -298,27 +292,16 @@ impl Stepper for AffineExp {
             });
         }
         let n = y.len();
-        self.n = n;
-        for v in [
-            &mut self.y,
-            &mut self.y_prev,
-            &mut self.f,
-            &mut self.f_prev,
-            &mut self.scratch,
-            &mut self.scratch2,
-            &mut self.atol,
-        ] {
+        self.state.resize(n);
+        for v in [&mut self.scratch, &mut self.scratch2, &mut self.atol] {
             v.resize(n, 0.0);
         }
         self.rtol = opts.rtol;
         for (i, a) in self.atol.iter_mut().enumerate() {
             *a = opts.atol.get(i);
         }
-        self.y.copy_from_slice(y);
-        self.t = t;
-        self.t_prev = t;
         self.series_valid = false;
-        initial_rhs(sys, t, y, &mut self.f, stats)?;
+        self.state.start_at(sys, t, y, stats)?;
         // A from the Jacobian (or, when the system gives none, from f at the unit vectors:
         // exact for an affine f up to rounding), b = f(0).
         let mut a = vec![0.0; n * n];
@@ -349,30 +332,31 @@ impl Stepper for AffineExp {
             // f is not defined at 0: b from the start point instead (exact in exact
             // arithmetic, and the affinity check below still holds).
             mat_vec(&a, n, y, &mut b);
-            for (bi, fi) in b.iter_mut().zip(&self.f) {
+            for (bi, fi) in b.iter_mut().zip(&self.state.f) {
                 *bi = fi - *bi;
             }
         }
-        if let Some(reason) = affine_mismatch(&a, &b, y, &self.f) {
+        if let Some(reason) = affine_mismatch(&a, &b, y, &self.state.f) {
             return Err(OdeError::NotAffine { t, reason });
         }
         let cap = opts.h_max.min(opts.h_fixed.unwrap_or(f64::INFINITY));
         self.current = self.propagator(&a, &b, cap);
         let h_reg = self.prop().h;
-        let (f0, s1, s2) = (&self.f, &mut self.scratch, &mut self.scratch2);
+        let (f0, s1, s2) = (&self.state.f, &mut self.scratch, &mut self.scratch2);
         let h1 = first_step(opts, || {
             let mut rhs = |t: f64, y: &[f64], dy: &mut [f64]| sys.rhs(t, y, dy);
             stats.rhs_evals += 1;
             initial_step(&mut rhs, t, y, f0, START_ORDER, opts, s1, s2)
         });
-        self.h = h1.min(h_reg);
+        self.state.h = h1.min(h_reg);
         self.verify = true;
-        if !(self.h > 0.0) {
+        if !(self.state.h > 0.0) {
             return Err(OdeError::InvalidOption {
                 field: "h_max",
                 reason: "leaves no positive step for the exact affine stepper",
             });
         }
+        self.state.started = true;
         Ok(())
     }
 
@@ -383,81 +367,54 @@ impl Stepper for AffineExp {
         _opts: &SolverOptions,
         stats: &mut Stats,
     ) -> Result<(), OdeError> {
-        let remaining = t_stop - self.t;
+        // (No not-started check: before a start `h` is 0, and the step fails with
+        // `StepTooSmall` here, as it always has.)
+        let st = &mut self.state;
+        let remaining = t_stop - st.t;
         // A step that would leave less than 1e-12 of itself before t_stop goes to t_stop (a
         // leftover of an ulp would be a step below the floor).
-        let last = self.h >= remaining * (1.0 - 1e-12);
-        let h = if last { remaining } else { self.h };
-        if !(h > 0.0) || self.t + h == self.t {
-            return Err(OdeError::StepTooSmall { t: self.t, h });
+        let last = st.h >= remaining * (1.0 - 1e-12);
+        let h = if last { remaining } else { st.h };
+        if !(h > 0.0) || st.t + h == st.t {
+            return Err(OdeError::StepTooSmall { t: st.t, h });
         }
-        std::mem::swap(&mut self.y, &mut self.y_prev);
-        std::mem::swap(&mut self.f, &mut self.f_prev);
-        self.t_prev = self.t;
-        let regular = !last && h == self.prop().h;
-        let series_ok = self.prop().dense != DenseBy::Exponential;
+        st.shift(if last { t_stop } else { st.t + h });
+        let p = &self.cache[self.current];
+        let regular = !last && h == p.h;
+        let series_ok = p.dense != DenseBy::Exponential;
         if regular {
-            let p = &self.cache[self.current];
-            apply(&p.e, &self.y_prev, &mut self.y);
+            apply(&p.e, &st.y_prev, &mut st.y);
             self.series_valid = false;
-        } else if series_ok
-            && self
-                .series
-                .build(&self.cache[self.current].a, &self.y_prev, &self.f_prev, h)
-        {
-            self.series.eval(&self.y_prev, 1.0, &mut self.y);
+        } else if series_ok && self.series.build(&p.a, &st.y_prev, &st.f_prev, h) {
+            self.series.eval(&st.y_prev, 1.0, &mut st.y);
             self.series_valid = true;
         } else {
-            let p = self.prop();
-            let e = augmented_exponential(&p.a, &p.b, self.n, h);
-            apply(&e, &self.y_prev, &mut self.y);
+            let e = augmented_exponential(&p.a, &p.b, st.n, h);
+            apply(&e, &st.y_prev, &mut st.y);
             self.series_valid = false;
         }
-        self.t = if last { t_stop } else { self.t_prev + h };
-        let (y, mut f) = (std::mem::take(&mut self.y), std::mem::take(&mut self.f));
-        self.affine(&y, &mut f);
-        (self.y, self.f) = (y, f);
-        if !all_finite(&self.y) || !all_finite(&self.f) {
-            return Err(OdeError::NonFinite { t: self.t_prev, h });
-        }
-        stats.steps += 1;
+        p.affine(&st.y, &mut st.f);
+        st.count_accepted(h, stats)?;
         if self.verify {
             // Checked at every step until the first regular or last one: the short starting
             // steps alone may not move the state far enough to show a false claim, and a
             // nilpotent A (h = ∞) or a phase that ends at an event may have no regular step.
             self.verify = !(regular || last);
-            let mut f = std::mem::take(&mut self.scratch);
-            sys.rhs(self.t, &self.y, &mut f);
+            let st = &self.state;
+            sys.rhs(st.t, &st.y, &mut self.scratch);
             stats.rhs_evals += 1;
-            let p = self.prop();
-            let why = affine_mismatch(&p.a, &p.b, &self.y, &f);
-            self.scratch = f;
-            if let Some(reason) = why {
-                return Err(OdeError::NotAffine { t: self.t, reason });
+            let p = &self.cache[self.current];
+            if let Some(reason) = affine_mismatch(&p.a, &p.b, &st.y, &self.scratch) {
+                return Err(OdeError::NotAffine { t: st.t, reason });
             }
         }
         if !last {
-            self.h = (2.0 * h).min(self.prop().h);
+            self.state.h = (2.0 * h).min(self.prop().h);
         }
         Ok(())
     }
 
-    fn t(&self) -> f64 {
-        self.t
-    }
-    fn y(&self) -> &[f64] {
-        &self.y
-    }
-    fn ends(&self) -> StepEnds<'_> {
-        StepEnds {
-            t0: self.t_prev,
-            t1: self.t,
-            y0: &self.y_prev,
-            y1: &self.y,
-            f0: &self.f_prev,
-            f1: &self.f,
-        }
-    }
+    state_accessors!(state);
 
     fn dense<S: OdeSystem + ?Sized>(
         &mut self,
@@ -466,14 +423,15 @@ impl Stepper for AffineExp {
         out: &mut [f64],
         _stats: &mut Stats,
     ) {
-        let h = self.t - self.t_prev;
+        let st = &self.state;
+        let h = st.t - st.t_prev;
         if h == 0.0 {
-            out[..self.n].copy_from_slice(&self.y);
+            st.copy_y(out);
             return;
         }
         if !self.series_valid && self.prop().dense != DenseBy::Exponential {
             let a = &self.cache[self.current].a;
-            let built = self.series.build(a, &self.y_prev, &self.f_prev, h);
+            let built = self.series.build(a, &st.y_prev, &st.f_prev, h);
             let ok = built && (self.prop().dense == DenseBy::Series || self.series_matches_step());
             let p = &mut self.cache[self.current];
             p.dense = if ok {
@@ -483,21 +441,23 @@ impl Stepper for AffineExp {
             };
             self.series_valid = ok;
         }
+        let st = &self.state;
         if self.series_valid {
-            self.series.eval(&self.y_prev, (t - self.t_prev) / h, out);
+            self.series.eval(&st.y_prev, (t - st.t_prev) / h, out);
         } else {
             let p = self.prop();
-            let e = augmented_exponential(&p.a, &p.b, self.n, t - self.t_prev);
-            apply(&e, &self.y_prev, out);
+            let e = augmented_exponential(&p.a, &p.b, st.n, t - st.t_prev);
+            apply(&e, &st.y_prev, out);
         }
     }
 
     fn truncate<S: OdeSystem + ?Sized>(&mut self, _sys: &S, t: f64, y: &[f64], _stats: &mut Stats) {
-        self.t = t;
-        self.y.copy_from_slice(y);
-        let mut f = std::mem::take(&mut self.f);
-        self.affine(y, &mut f);
-        self.f = f;
+        // The last step is kept, cut to `[t_prev, t]`: the dense output of the exact flow
+        // needs only its start.
+        let st = &mut self.state;
+        st.t = t;
+        st.y.copy_from_slice(y);
+        self.cache[self.current].affine(y, &mut st.f);
         self.series_valid = false;
     }
 }
@@ -521,7 +481,7 @@ impl AffineExp {
     /// failed its check against the exponential for this `(A, b)`: the caller then forms
     /// `e^{Aτ}` otherwise.
     pub fn propagate_columns(&self, tau: f64, psi: &mut [f64], c: usize) -> bool {
-        let n = self.n;
+        let n = self.state.n;
         if self.cache.is_empty() || !(tau >= 0.0) || !tau.is_finite() || psi.len() < n * c {
             return false;
         }
@@ -573,13 +533,11 @@ impl AffineExp {
     /// Whether the series just built for the last step reproduces its end point (from the
     /// exponential) within the error weights `atol_i + rtol |y_i|`.
     fn series_matches_step(&mut self) -> bool {
-        let mut end = std::mem::take(&mut self.scratch);
-        self.series.eval(&self.y_prev, 1.0, &mut end);
-        let ok = (0..self.n).all(|i| {
-            let w = self.atol[i] + self.rtol * self.y[i].abs().max(self.y_prev[i].abs());
-            (end[i] - self.y[i]).abs() <= w
-        });
-        self.scratch = end;
-        ok
+        let (st, end) = (&self.state, &mut self.scratch);
+        self.series.eval(&st.y_prev, 1.0, end);
+        (0..st.n).all(|i| {
+            let w = self.atol[i] + self.rtol * st.y[i].abs().max(st.y_prev[i].abs());
+            (end[i] - st.y[i]).abs() <= w
+        })
     }
 }

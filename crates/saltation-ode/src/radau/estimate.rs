@@ -18,9 +18,11 @@ use super::coefficients::DD;
 use super::work::Work;
 use crate::control::{weight, NormAcc};
 use crate::linalg::{JacobianWork, Lu};
+use crate::step_state::StepState;
 use crate::{OdeSystem, SolverOptions, Stats};
 
-/// The scaled error estimate of the step `(t, y) → y + Z₃` of size `h`, computed in `w.k`
+/// The scaled error estimate of the step `(t, y) → y + Z₃` of size `h` from the current point
+/// of `st` (with `f(t, y)` there), computed in `w.k`
 /// (`lu` holds the real factors of `γ̂/h M − J`). `second` allows the second estimate (first
 /// step, after a rejection). `mc` is the number of controlled components.
 #[allow(clippy::too_many_arguments)]
@@ -29,7 +31,7 @@ pub(super) fn error_norm<S: OdeSystem + ?Sized>(
     jw: &JacobianWork,
     lu: &Lu,
     w: &mut Work,
-    t: f64,
+    st: &StepState,
     h: f64,
     second: bool,
     mc: usize,
@@ -46,23 +48,23 @@ pub(super) fn error_norm<S: OdeSystem + ?Sized>(
         }
         jw.mass_times(e1, e2);
         for i in 0..e3.len() {
-            e3[i] = e2[i] + w.f[i];
+            e3[i] = e2[i] + st.f[i];
         }
         jw.solve(lu, e3);
     }
-    let mut err = scaled_norm(w, mc, opts);
+    let mut err = scaled_norm(w, &st.y, mc, opts);
     if second && !(err < 1.0) {
         for i in 0..w.tmp.len() {
-            w.tmp[i] = w.y[i] + w.k[2][i];
+            w.tmp[i] = st.y[i] + w.k[2][i];
         }
         let [e1, e2, e3] = &mut w.k;
-        sys.rhs(t, &w.tmp, e1);
+        sys.rhs(st.t, &w.tmp, e1);
         stats.rhs_evals += 1;
         for i in 0..e3.len() {
             e3[i] = e1[i] + e2[i];
         }
         jw.solve(lu, e3);
-        err = scaled_norm(w, mc, opts);
+        err = scaled_norm(w, &st.y, mc, opts);
     }
     if err < 1e-10 {
         1e-10
@@ -72,9 +74,9 @@ pub(super) fn error_norm<S: OdeSystem + ?Sized>(
 }
 
 /// `‖e / w(y₀, y₀ + Z₃)‖` of `e = w.k[2]` over the first `mc` components.
-fn scaled_norm(w: &Work, mc: usize, opts: &SolverOptions) -> f64 {
+fn scaled_norm(w: &Work, y: &[f64], mc: usize, opts: &SolverOptions) -> f64 {
     let mut acc = NormAcc::new(opts.norm);
-    let stages = w.k[2].iter().zip(&w.y).zip(&w.z[2]).take(mc);
+    let stages = w.k[2].iter().zip(y).zip(&w.z[2]).take(mc);
     for (i, ((e, &y0), z3)) in stages.enumerate() {
         acc.add(e / weight(opts, i, y0, y0 + z3));
     }

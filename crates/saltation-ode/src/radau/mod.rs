@@ -43,7 +43,8 @@ pub use stability::stability_function;
 
 use crate::control::initial_step;
 use crate::linalg::{ComplexLu, JacobianWork, Lu};
-use crate::stepper::{check_initial, first_step, initial_rhs, StepEnds, Stepper};
+use crate::step_state::{state_accessors, StepState};
+use crate::stepper::{check_initial, first_step, Stepper};
 use crate::{OdeError, OdeSystem, SolverOptions, Stats};
 use controller::{fixed_step_newton_tolerance, newton_tolerance, Controller};
 use newton::Contraction;
@@ -66,11 +67,9 @@ pub struct Radau5 {
     lu: Lu,
     clu: ComplexLu,
     w: Work,
-    dim: usize,
-    t: f64,
-    t_prev: f64,
-    /// Step size proposed for the next attempt.
-    h: f64,
+    /// The current point, the last step's start and the next step size (constant with
+    /// `h_fixed`).
+    state: StepState,
     /// Size of the last accepted step (for the extrapolated starting values).
     h_old: f64,
     /// Step size the LU factors were computed for (`None`: none valid).
@@ -84,14 +83,10 @@ pub struct Radau5 {
     first: bool,
     /// The last attempt was rejected (second error estimate, no growth after acceptance).
     reject: bool,
-    /// `f(t, y)` is still to be evaluated (after a truncation).
-    f_stale: bool,
     con: Contraction,
     /// Newton stopping tolerance.
     fnewt: f64,
     ctl: Controller,
-    fixed: Option<f64>,
-    started: bool,
 }
 
 impl Default for Radau5 {
@@ -109,31 +104,25 @@ impl Radau5 {
             lu: Lu::new(),
             clu: ComplexLu::new(),
             w: Work::default(),
-            dim: 0,
-            t: 0.0,
-            t_prev: 0.0,
-            h: 0.0,
+            state: StepState::default(),
             h_old: 0.0,
             lu_h: None,
             need_jac: true,
             jac_current: false,
             first: true,
             reject: false,
-            f_stale: false,
             con: Contraction {
                 theta: DEFAULT_THET,
                 faccon: 1.0,
             },
             fnewt: newton_tolerance(&opts),
             ctl: Controller::new(&opts, DEFAULT_NIT),
-            fixed: None,
-            started: false,
         }
     }
 
     /// Step size proposed for the next step.
     pub fn next_step_size(&self) -> f64 {
-        self.h
+        self.state.h
     }
 }
 
@@ -147,7 +136,7 @@ impl Stepper for Radau5 {
     }
 
     fn is_adaptive(&self) -> bool {
-        self.fixed.is_none()
+        !self.state.fixed
     }
 
     fn start<S: OdeSystem + ?Sized>(
@@ -161,38 +150,34 @@ impl Stepper for Radau5 {
         check_initial(sys, t, y)?;
         let dim = sys.dim();
         self.jw.setup(sys)?;
-        self.dim = dim;
         self.w.resize(dim);
-        let w = &mut self.w;
-        w.y.copy_from_slice(y);
-        w.y_prev.copy_from_slice(y);
-        initial_rhs(sys, t, &w.y, &mut w.f, stats)?;
-        w.f_prev.copy_from_slice(&w.f);
-        self.t = t;
-        self.t_prev = t;
-        self.fixed = opts.h_fixed;
+        self.state.resize(dim);
+        self.state.start_at(sys, t, y, stats)?;
+        // With `h_fixed` the first step (`h_fixed`) is every step: `state.h` stays.
+        self.state.fixed = opts.h_fixed.is_some();
         let identity_mass = self.jw.has_identity_mass();
-        self.h = first_step(opts, || {
+        let (st, w) = (&self.state, &mut self.w);
+        let h = first_step(opts, || {
             if !identity_mass {
                 return DEFAULT_H0.min(opts.h_max);
             }
             let mut rhs = |t: f64, y: &[f64], dy: &mut [f64]| sys.rhs(t, y, dy);
             stats.rhs_evals += 1;
             // Order 3: the error estimate the controller sees is O(h⁴).
-            let h = initial_step(&mut rhs, t, &w.y, &w.f, 3, opts, &mut w.tmp, &mut w.tmp2);
+            let h = initial_step(&mut rhs, t, &st.y, &st.f, 3, opts, &mut w.tmp, &mut w.tmp2);
             if h > 0.0 && h.is_finite() {
                 h
             } else {
                 DEFAULT_H0.min(opts.h_max)
             }
         });
-        self.h_old = self.h;
+        self.state.h = h;
+        self.h_old = h;
         self.lu_h = None;
         self.need_jac = true;
         self.jac_current = false;
         self.first = true;
         self.reject = false;
-        self.f_stale = false;
         let thet = opts.newton.jacobian_reuse.unwrap_or(DEFAULT_THET);
         self.con = Contraction {
             theta: thet,
@@ -207,7 +192,7 @@ impl Stepper for Radau5 {
         for q in &mut self.w.q {
             q.fill(0.0);
         }
-        self.started = true;
+        self.state.started = true;
         Ok(())
     }
 
@@ -218,30 +203,11 @@ impl Stepper for Radau5 {
         opts: &SolverOptions,
         stats: &mut Stats,
     ) -> Result<(), OdeError> {
-        if !self.started {
-            return Err(OdeError::NotStarted);
-        }
+        self.state.ensure_started()?;
         self.advance(sys, t_stop, opts, stats)
     }
 
-    fn t(&self) -> f64 {
-        self.t
-    }
-
-    fn y(&self) -> &[f64] {
-        &self.w.y
-    }
-
-    fn ends(&self) -> StepEnds<'_> {
-        StepEnds {
-            t0: self.t_prev,
-            t1: self.t,
-            y0: &self.w.y_prev,
-            y1: &self.w.y,
-            f0: &self.w.f_prev,
-            f1: &self.w.f,
-        }
-    }
+    state_accessors!(state);
 
     fn dense<S: OdeSystem + ?Sized>(
         &mut self,
@@ -250,29 +216,25 @@ impl Stepper for Radau5 {
         out: &mut [f64],
         _stats: &mut Stats,
     ) {
-        let h = self.t - self.t_prev;
-        let n = out.len().min(self.dim);
-        let out = &mut out[..n];
+        let st = &self.state;
+        let h = st.t - st.t_prev;
         if h == 0.0 {
-            out.copy_from_slice(&self.w.y[..n]);
+            st.copy_y(out);
             return;
         }
+        let n = out.len().min(st.n);
         let q = &self.w.q;
         dense::eval(
-            &self.w.y[..n],
+            &st.y[..n],
             [&q[0][..n], &q[1][..n], &q[2][..n]],
-            (t - self.t) / h,
-            out,
+            (t - st.t) / h,
+            &mut out[..n],
         );
     }
 
     fn truncate<S: OdeSystem + ?Sized>(&mut self, _sys: &S, t: f64, y: &[f64], _stats: &mut Stats) {
-        self.t = t;
-        self.t_prev = t;
-        self.w.y.copy_from_slice(y);
-        self.w.y_prev.copy_from_slice(y);
         // f(t, y) is evaluated by the next step, if there is one.
-        self.f_stale = true;
+        self.state.truncate(t, y);
         // The old collocation polynomial no longer starts here: zero starting values, and the
         // controller forgets its history. The Jacobian and LU factors stay (they are
         // approximations anyway; a Newton failure with them recomputes J).

@@ -24,6 +24,7 @@ use super::work::Work;
 use crate::control::NormAcc;
 use crate::linalg::{ComplexLu, JacobianWork, Lu};
 use crate::options::ErrorNorm;
+use crate::step_state::StepState;
 use crate::stepper::all_finite;
 use crate::{OdeSystem, Stats};
 
@@ -90,8 +91,8 @@ pub(super) fn transform_start(w: &mut Work) {
     }
 }
 
-/// The simplified Newton iteration of one step of size `h` from `(t, y)` (stages at
-/// `t + cᵢh`, the last at `t_new`). `lu`/`clu` hold the factors of `γ̂/h M − J` and
+/// The simplified Newton iteration of one step of size `h` from the current point `(t, y)` of
+/// `st` (stages at `t + cᵢh`, the last at `t_new`). `lu`/`clu` hold the factors of `γ̂/h M − J` and
 /// `(α̂ + iβ̂)/h M − J`; `w.z`, `w.w` hold the starting values; `w.scal` the weights.
 #[allow(clippy::too_many_arguments)]
 pub(super) fn iterate<S: OdeSystem + ?Sized>(
@@ -100,7 +101,7 @@ pub(super) fn iterate<S: OdeSystem + ?Sized>(
     lu: &Lu,
     clu: &ComplexLu,
     w: &mut Work,
-    t: f64,
+    st: &StepState,
     t_new: f64,
     h: f64,
     set: &Settings,
@@ -125,10 +126,10 @@ pub(super) fn iterate<S: OdeSystem + ?Sized>(
         }
         // Stage derivatives f(t + cᵢh, y + Zᵢ) into k.
         for (s, ((k, z), c)) in w.k.iter_mut().zip(&w.z).zip(C).enumerate() {
-            for ((a, y), zi) in w.tmp.iter_mut().zip(&w.y).zip(z) {
+            for ((a, y), zi) in w.tmp.iter_mut().zip(&st.y).zip(z) {
                 *a = y + zi;
             }
-            let ts = if s == 2 { t_new } else { t + c * h };
+            let ts = if s == 2 { t_new } else { st.t + c * h };
             sys.rhs(ts, &w.tmp, k);
         }
         stats.rhs_evals += 3;

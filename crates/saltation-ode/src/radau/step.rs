@@ -19,31 +19,12 @@ use super::coefficients::{ALPHA, BETA, GAMMA};
 use super::newton::{self, Outcome, Settings};
 use super::{controller, dense, estimate, Radau5, DEFAULT_NIT, DEFAULT_THET, FIXED_STEP_NIT};
 use crate::control::{controlled_dims, weight};
+use crate::step_state::Failure;
 use crate::stepper::all_finite;
 use crate::{OdeError, OdeSystem, SolverOptions, Stats};
 
 /// Singular iteration matrices tolerated within one step before [`OdeError::SingularMatrix`].
 pub(super) const MAX_SINGULAR: usize = 5;
-
-/// Why an attempt failed (which error ends the step at the floor).
-#[derive(Debug, Clone, Copy, PartialEq)]
-enum Failure {
-    ErrorTest,
-    Newton,
-    NonFinite,
-    Singular,
-}
-
-impl Failure {
-    fn error(self, t: f64, h: f64) -> OdeError {
-        match self {
-            Failure::ErrorTest => OdeError::StepTooSmall { t, h },
-            Failure::Newton => OdeError::NewtonFailed { t, h },
-            Failure::NonFinite => OdeError::NonFinite { t, h },
-            Failure::Singular => OdeError::SingularMatrix { t, h },
-        }
-    }
-}
 
 impl Radau5 {
     /// One accepted step towards `t_stop` (never beyond it, landing on it when reached).
@@ -54,62 +35,46 @@ impl Radau5 {
         opts: &SolverOptions,
         stats: &mut Stats,
     ) -> Result<(), OdeError> {
-        if !(t_stop >= self.t) {
+        let st = &mut self.state;
+        if !(t_stop >= st.t) {
             return Err(OdeError::BackwardSpan {
-                t: self.t,
+                t: st.t,
                 t_end: t_stop,
             });
         }
-        if t_stop == self.t {
+        if t_stop == st.t {
             return Ok(());
         }
-        if self.f_stale {
-            let w = &mut self.w;
-            sys.rhs(self.t, &w.y, &mut w.f);
-            stats.rhs_evals += 1;
-            w.f_prev.copy_from_slice(&w.f);
-            self.f_stale = false;
-            if !all_finite(&w.f) {
-                return Err(OdeError::NonFinite {
-                    t: self.t,
-                    h: self.h,
-                });
-            }
+        if st.f_stale && !st.refresh_f(sys, stats) {
+            return Err(OdeError::NonFinite { t: st.t, h: st.h });
         }
-        let mc = controlled_dims(opts, self.dim);
+        let mc = controlled_dims(opts, st.n);
         for i in 0..mc {
-            let y = self.w.y[i];
+            let y = st.y[i];
             self.w.scal[i] = weight(opts, i, y, y);
         }
         let set = Settings {
-            nit: opts.newton.max_iters.unwrap_or(if self.fixed.is_some() {
+            nit: opts.newton.max_iters.unwrap_or(if st.fixed {
                 FIXED_STEP_NIT
             } else {
                 DEFAULT_NIT
             }),
             fnewt: self.fnewt,
             thet: opts.newton.jacobian_reuse.unwrap_or(DEFAULT_THET),
-            adaptive: self.fixed.is_none(),
+            adaptive: !st.fixed,
             roundoff: controller::roundoff(opts),
             norm: opts.norm,
             mc,
         };
         let mut singular = 0usize;
         loop {
-            let remaining = t_stop - self.t;
-            let mut h = self.fixed.unwrap_or(self.h).min(opts.h_max);
-            let mut last = false;
-            // Land exactly on t_stop, and avoid a sliver of a last step.
-            if h >= remaining * (1.0 - 1e-12) {
-                h = remaining;
-                last = true;
-            }
-            let t_new = if last { t_stop } else { self.t + h };
+            let (h, last, t_new) = self.state.clip(self.state.h, t_stop, opts);
 
             if self.need_jac {
-                self.jw.evaluate(sys, self.t, &self.w.y, &self.w.f, stats);
+                let st = &self.state;
+                self.jw.evaluate(sys, st.t, &st.y, &st.f, stats);
                 if !all_finite(&self.jw.jac) {
-                    return Err(OdeError::NonFinite { t: self.t, h });
+                    return Err(OdeError::NonFinite { t: st.t, h });
                 }
                 self.need_jac = false;
                 self.jac_current = true;
@@ -130,7 +95,7 @@ impl Radau5 {
                     singular += 1;
                     stats.rejected_steps += 1;
                     if singular >= MAX_SINGULAR {
-                        return Err(OdeError::SingularMatrix { t: self.t, h });
+                        return Err(OdeError::SingularMatrix { t: self.state.t, h });
                     }
                     self.retry(h, 0.5, Failure::Singular, opts)?;
                     continue;
@@ -154,7 +119,7 @@ impl Radau5 {
                 &self.lu,
                 &self.clu,
                 &mut self.w,
-                self.t,
+                &self.state,
                 t_new,
                 h,
                 &set,
@@ -176,7 +141,7 @@ impl Radau5 {
                 }
             };
 
-            if self.fixed.is_some() {
+            if self.state.fixed {
                 self.accept(sys, h, t_new, None, last, &set, opts, stats)?;
                 return Ok(());
             }
@@ -185,7 +150,7 @@ impl Radau5 {
                 &self.jw,
                 &self.lu,
                 &mut self.w,
-                self.t,
+                &self.state,
                 h,
                 self.first || self.reject,
                 mc,
@@ -223,23 +188,14 @@ impl Radau5 {
         if old_jacobian {
             self.need_jac = true;
         }
-        if self.fixed.is_some() {
+        if self.state.fixed {
             return if old_jacobian {
                 Ok(())
             } else {
-                Err(why.error(self.t, h))
+                Err(why.error(self.state.t, h))
             };
         }
-        let floor = opts
-            .h_min
-            .max(16.0 * f64::EPSILON * self.t.abs())
-            .max(f64::MIN_POSITIVE);
-        let h_next = h * fac;
-        if !(h_next >= floor) {
-            return Err(why.error(self.t, h));
-        }
-        self.h = h_next;
-        Ok(())
+        self.state.retry_smaller(h, fac, why, opts)
     }
 
     /// Accepts the attempt of size `h` ending at `t_new`: new state and collocation polynomial,
@@ -257,26 +213,20 @@ impl Radau5 {
         opts: &SolverOptions,
         stats: &mut Stats,
     ) -> Result<(), OdeError> {
-        let w = &mut self.w;
-        w.y_prev.copy_from_slice(&w.y);
-        w.f_prev.copy_from_slice(&w.f);
-        for (y, z) in w.y.iter_mut().zip(&w.z[2]) {
-            *y += z;
+        let (st, w) = (&mut self.state, &mut self.w);
+        st.shift(t_new);
+        for ((y, y0), z) in st.y.iter_mut().zip(&st.y_prev).zip(&w.z[2]) {
+            *y = y0 + z;
         }
         {
             let [z1, z2, z3] = &w.z;
             let [q1, q2, q3] = &mut w.q;
             dense::update([z1, z2, z3], [q1, q2, q3]);
         }
-        self.t_prev = self.t;
-        self.t = t_new;
         self.h_old = h;
-        sys.rhs(t_new, &w.y, &mut w.f);
+        sys.rhs(t_new, &st.y, &mut st.f);
         stats.rhs_evals += 1;
-        if !all_finite(&w.y) || !all_finite(&w.f) {
-            return Err(OdeError::NonFinite { t: self.t_prev, h });
-        }
-        stats.steps += 1;
+        st.count_accepted(h, stats)?;
         self.first = false;
         self.jac_current = false;
         let was_rejected = std::mem::replace(&mut self.reject, false);
@@ -294,13 +244,13 @@ impl Radau5 {
             // The step was cut to land on t_stop: keep the proposal unless the error asks for
             // less.
             if h_new < h {
-                self.h = h_new;
+                self.state.h = h_new;
             }
         } else if !slow && (1.0..=1.2).contains(&(h_new / h)) {
             // Keep h, J and the LU factors (RADAU5's quot1 = 1, quot2 = 1.2).
-            self.h = h;
+            self.state.h = h;
         } else {
-            self.h = h_new;
+            self.state.h = h_new;
         }
         Ok(())
     }

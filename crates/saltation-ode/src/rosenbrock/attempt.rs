@@ -39,15 +39,16 @@ impl Rosenbrock23 {
         stats: &mut Stats,
     ) -> f64 {
         let hd = h * D;
-        let len = self.len;
+        let st = &self.state;
+        let len = st.n;
         for i in 0..len {
             self.k1[i] = self.f0[i] + hd * self.tdot[i];
         }
         self.jw.solve(&self.lu, &mut self.k1);
         for i in 0..len {
-            self.ytmp[i] = self.y[i] + 0.5 * h * self.k1[i];
+            self.ytmp[i] = st.y[i] + 0.5 * h * self.k1[i];
         }
-        sys.rhs(self.t + 0.5 * h, &self.ytmp, &mut self.f1);
+        sys.rhs(st.t + 0.5 * h, &self.ytmp, &mut self.f1);
         stats.rhs_evals += 1;
         self.jw.mass_times(&self.k1, &mut self.mk1);
         for i in 0..len {
@@ -56,7 +57,7 @@ impl Rosenbrock23 {
         self.jw.solve(&self.lu, &mut self.k2);
         for i in 0..len {
             self.k2[i] += self.k1[i];
-            self.ynew[i] = self.y[i] + h * self.k2[i];
+            self.ynew[i] = st.y[i] + h * self.k2[i];
         }
         sys.rhs(t_new, &self.ynew, &mut self.f2);
         stats.rhs_evals += 1;
@@ -71,7 +72,7 @@ impl Rosenbrock23 {
         let mut acc = NormAcc::new(opts.norm);
         for i in 0..m {
             let est = h / 6.0 * (self.k1[i] - 2.0 * self.k2[i] + self.k3[i]);
-            acc.add(est / weight(opts, i, self.y[i], self.ynew[i]));
+            acc.add(est / weight(opts, i, st.y[i], self.ynew[i]));
         }
         acc.finish()
     }

@@ -35,8 +35,9 @@ pub use stability::stability_function;
 use crate::control::{controlled_dims, initial_step};
 use crate::linalg::{JacobianWork, Lu};
 use crate::sdirk::mass::Mass;
-use crate::sdirk::step::{clip_step, step_floor, step_ratio};
-use crate::stepper::{all_finite, check_initial, first_step, initial_rhs, StepEnds, Stepper};
+use crate::sdirk::step::step_ratio;
+use crate::step_state::{state_accessors, Failure, StepState};
+use crate::stepper::{all_finite, check_initial, first_step, initial_rhs, zeroed, Stepper};
 use crate::{OdeError, OdeSystem, SolverOptions, Stats};
 use std::f64::consts::SQRT_2;
 
@@ -51,19 +52,11 @@ const MAX_SINGULAR: usize = 8;
 /// The Rosenbrock 2(3) W-method with its free interpolant (MATLAB `ode23s`).
 #[derive(Debug, Clone, Default)]
 pub struct Rosenbrock23 {
-    len: usize,
-    t: f64,
-    t_prev: f64,
-    h: f64,
-    fixed: bool,
-    started: bool,
-    y: Vec<f64>,
-    y_prev: Vec<f64>,
+    /// The current point, the last step's start and the next step size; `f` and `f_prev` are
+    /// `y' = M⁻¹ f` at `t` and `t_prev` (for [`Stepper::ends`]).
+    state: StepState,
     /// `F₀ = f(t, y)`.
     f0: Vec<f64>,
-    /// `y' = M⁻¹ f` at `t` and `t_prev` (for [`Stepper::ends`]).
-    dy: Vec<f64>,
-    dy_prev: Vec<f64>,
     k1: Vec<f64>,
     k2: Vec<f64>,
     k3: Vec<f64>,
@@ -79,7 +72,7 @@ pub struct Rosenbrock23 {
     mass: Mass,
     /// Whether `J` and `T` belong to the current point.
     jac_current: bool,
-    f_stale: bool,
+    /// The last attempt was rejected (the next step does not grow).
     rejected_last: bool,
 }
 
@@ -91,21 +84,19 @@ impl Rosenbrock23 {
 
     /// Step size proposed for the next step.
     pub fn next_step_size(&self) -> f64 {
-        self.h
+        self.state.h
     }
 
     /// Moves to the accepted attempt's end.
     fn accept(&mut self, h: f64, t_new: f64, stats: &mut Stats) -> Result<(), OdeError> {
-        self.t_prev = self.t;
-        self.t = t_new;
-        std::mem::swap(&mut self.y_prev, &mut self.y);
-        std::mem::swap(&mut self.y, &mut self.ynew);
+        let st = &mut self.state;
+        st.shift(t_new);
+        std::mem::swap(&mut st.y, &mut self.ynew);
         std::mem::swap(&mut self.f0, &mut self.f2);
-        std::mem::swap(&mut self.dy_prev, &mut self.dy);
-        if !all_finite(&self.y) || !all_finite(&self.f0) {
-            return Err(OdeError::NonFinite { t: self.t_prev, h });
+        if !all_finite(&st.y) || !all_finite(&self.f0) {
+            return Err(OdeError::NonFinite { t: st.t_prev, h });
         }
-        self.mass.derivative(&self.jw, &self.f0, &mut self.dy);
+        self.mass.derivative(&self.jw, &self.f0, &mut st.f);
         self.jac_current = false;
         stats.steps += 1;
         Ok(())
@@ -122,7 +113,7 @@ impl Stepper for Rosenbrock23 {
     }
 
     fn is_adaptive(&self) -> bool {
-        !self.fixed
+        !self.state.fixed
     }
 
     fn start<S: OdeSystem + ?Sized>(
@@ -146,52 +137,38 @@ impl Stepper for Rosenbrock23 {
                          use trapezoid, radau5 or ndf for a differential-algebraic system",
             });
         }
-        self.len = len;
-        for v in [
-            &mut self.y,
-            &mut self.y_prev,
-            &mut self.f0,
-            &mut self.dy,
-            &mut self.dy_prev,
-            &mut self.k1,
-            &mut self.k2,
-            &mut self.k3,
-            &mut self.mk1,
-            &mut self.f1,
-            &mut self.f2,
-            &mut self.ytmp,
-            &mut self.ynew,
-            &mut self.tdot,
-        ] {
-            v.clear();
-            v.resize(len, 0.0);
-        }
-        self.t = t;
-        self.t_prev = t;
-        self.y.copy_from_slice(y);
-        self.y_prev.copy_from_slice(y);
+        self.state.resize(len);
+        zeroed(
+            [
+                &mut self.f0,
+                &mut self.k1,
+                &mut self.k2,
+                &mut self.k3,
+                &mut self.mk1,
+                &mut self.f1,
+                &mut self.f2,
+                &mut self.ytmp,
+                &mut self.ynew,
+                &mut self.tdot,
+            ],
+            len,
+        );
+        let st = &mut self.state;
+        st.place(t, y);
         initial_rhs(sys, t, y, &mut self.f0, stats)?;
-        self.mass.derivative(&self.jw, &self.f0, &mut self.dy);
-        self.dy_prev.copy_from_slice(&self.dy);
-        self.f_stale = false;
+        self.mass.derivative(&self.jw, &self.f0, &mut st.f);
+        st.f_prev.copy_from_slice(&st.f);
+        st.f_stale = false;
         self.jac_current = false;
         self.rejected_last = false;
-        self.fixed = opts.h_fixed.is_some();
-        self.h = first_step(opts, || {
+        st.fixed = opts.h_fixed.is_some();
+        let (ynew, f2) = (&mut self.ynew, &mut self.f2);
+        st.h = first_step(opts, || {
             let mut rhs = |t: f64, y: &[f64], dy: &mut [f64]| sys.rhs(t, y, dy);
             stats.rhs_evals += 1;
-            initial_step(
-                &mut rhs,
-                t,
-                &self.y,
-                &self.dy,
-                2,
-                opts,
-                &mut self.ynew,
-                &mut self.f2,
-            )
+            initial_step(&mut rhs, t, &st.y, &st.f, 2, opts, ynew, f2)
         });
-        self.started = true;
+        st.started = true;
         Ok(())
     }
 
@@ -202,35 +179,29 @@ impl Stepper for Rosenbrock23 {
         opts: &SolverOptions,
         stats: &mut Stats,
     ) -> Result<(), OdeError> {
-        if !self.started {
-            return Err(OdeError::NotStarted);
-        }
-        if self.f_stale {
-            sys.rhs(self.t, &self.y, &mut self.f0);
+        self.state.ensure_started()?;
+        let st = &mut self.state;
+        if st.f_stale {
+            sys.rhs(st.t, &st.y, &mut self.f0);
             stats.rhs_evals += 1;
             if !all_finite(&self.f0) {
-                return Err(OdeError::NonFinite {
-                    t: self.t,
-                    h: self.h,
-                });
+                return Err(OdeError::NonFinite { t: st.t, h: st.h });
             }
-            self.mass.derivative(&self.jw, &self.f0, &mut self.dy);
-            self.dy_prev.copy_from_slice(&self.dy);
-            self.f_stale = false;
+            self.mass.derivative(&self.jw, &self.f0, &mut st.f);
+            st.f_prev.copy_from_slice(&st.f);
+            st.f_stale = false;
         }
         if !self.jac_current {
-            self.jw.evaluate(sys, self.t, &self.y, &self.f0, stats);
+            self.jw.evaluate(sys, st.t, &st.y, &self.f0, stats);
             let n = self.jw.n();
             self.jw
-                .time_derivative(sys, self.t, &self.y, &self.f0, &mut self.tdot[..n], stats);
+                .time_derivative(sys, st.t, &st.y, &self.f0, &mut self.tdot[..n], stats);
             self.jac_current = true;
         }
-        let m = controlled_dims(opts, self.len);
+        let m = controlled_dims(opts, st.n);
         let mut singular = 0;
         loop {
-            let (h, last) = clip_step(self.h, self.t, t_stop, opts);
-            let floor = step_floor(opts, self.t);
-            let t_new = if last { t_stop } else { self.t + h };
+            let (h, last, t_new) = self.state.clip(self.state.h, t_stop, opts);
             if self
                 .jw
                 .factor_real(&mut self.lu, 1.0, -h * D, stats)
@@ -238,62 +209,34 @@ impl Stepper for Rosenbrock23 {
             {
                 stats.rejected_steps += 1;
                 singular += 1;
-                if self.fixed || singular > MAX_SINGULAR || !(0.5 * h >= floor) {
-                    return Err(OdeError::SingularMatrix { t: self.t, h });
+                if singular > MAX_SINGULAR {
+                    return Err(Failure::Singular.error(self.state.t, h));
                 }
-                self.h = 0.5 * h;
+                self.state.retry_smaller(h, 0.5, Failure::Singular, opts)?;
                 self.rejected_last = true;
                 continue;
             }
             let err = self.attempt(sys, h, t_new, m, opts, stats);
-            if self.fixed {
+            if self.state.fixed {
                 if err.is_nan() || !all_finite(&self.ynew) {
-                    return Err(OdeError::NonFinite { t: self.t, h });
+                    return Err(OdeError::NonFinite { t: self.state.t, h });
                 }
             } else if !(err <= 1.0) {
-                stats.rejected_steps += 1;
                 let h_next = h * step_ratio(err, 1.0 / 3.0, opts, true, false);
-                if !(h_next >= floor) {
-                    return Err(if err.is_finite() {
-                        OdeError::StepTooSmall {
-                            t: self.t,
-                            h: h_next,
-                        }
-                    } else {
-                        OdeError::NonFinite { t: self.t, h }
-                    });
-                }
-                self.h = h_next;
+                self.state.reject(err, h, h_next, opts, stats)?;
                 self.rejected_last = true;
                 continue;
             }
             self.accept(h, t_new, stats)?;
-            if !self.fixed && !last {
-                self.h = h * step_ratio(err, 1.0 / 3.0, opts, self.rejected_last, false);
+            if !self.state.fixed && !last {
+                self.state.h = h * step_ratio(err, 1.0 / 3.0, opts, self.rejected_last, false);
             }
             self.rejected_last = false;
             return Ok(());
         }
     }
 
-    fn t(&self) -> f64 {
-        self.t
-    }
-
-    fn y(&self) -> &[f64] {
-        &self.y
-    }
-
-    fn ends(&self) -> StepEnds<'_> {
-        StepEnds {
-            t0: self.t_prev,
-            t1: self.t,
-            y0: &self.y_prev,
-            y1: &self.y,
-            f0: &self.dy_prev,
-            f1: &self.dy,
-        }
-    }
+    state_accessors!(state);
 
     /// The free interpolant `y_n + h (s(1−s)/(1−2d) k₁ + s(s−2d)/(1−2d) k₂)`.
     fn dense<S: OdeSystem + ?Sized>(
@@ -303,18 +246,18 @@ impl Stepper for Rosenbrock23 {
         out: &mut [f64],
         _stats: &mut Stats,
     ) {
-        let h = self.t - self.t_prev;
+        let st = &self.state;
+        let h = st.t - st.t_prev;
         if h == 0.0 {
-            out.copy_from_slice(&self.y);
+            st.copy_y(out);
             return;
         }
-        let s = (t - self.t_prev) / h;
+        let s = (t - st.t_prev) / h;
         let c1 = h * s * (1.0 - s) / (1.0 - 2.0 * D);
         let c2 = h * s * (s - 2.0 * D) / (1.0 - 2.0 * D);
-        let n = self.len;
-        for (((o, y0), k1), k2) in out[..n]
+        for (((o, y0), k1), k2) in out[..st.n]
             .iter_mut()
-            .zip(&self.y_prev)
+            .zip(&st.y_prev)
             .zip(&self.k1)
             .zip(&self.k2)
         {
@@ -323,12 +266,8 @@ impl Stepper for Rosenbrock23 {
     }
 
     fn truncate<S: OdeSystem + ?Sized>(&mut self, _sys: &S, t: f64, y: &[f64], _stats: &mut Stats) {
-        self.t = t;
-        self.t_prev = t;
-        self.y.copy_from_slice(y);
-        self.y_prev.copy_from_slice(y);
         // F₀, y', J and T at the new point are evaluated by the next step.
-        self.f_stale = true;
+        self.state.truncate(t, y);
         self.jac_current = false;
         self.rejected_last = false;
     }

@@ -8,7 +8,8 @@
 //!   the trapezoidal rule accepts a singular one, TR-BDF2 and the Rosenbrock method do not).
 //! - [`step`]: the step-size control of the order-2 methods (with the tolerance scaling that
 //!   makes their global error proportional to the tolerance) and the stepping machinery both
-//!   steppers share (`Core`: state, Newton outcome handling, error test, step ends).
+//!   steppers share (`Core`: the shared `StepState` with `f(t, y)`, Newton outcome
+//!   handling, error test, acceptance).
 //! - [`trapezoid`], [`trbdf2`]: the steppers (their formulas, predictors, error estimates, dense
 //!   output) and their stability functions, re-exported as [`trapezoid_stability`] and
 //!   [`trbdf2_stability`].

@@ -47,7 +47,8 @@ use super::mass::Mass;
 use super::newton::{newton_weights, Iteration, NewtonSettings, Outcome, FIXED_STEP_MAX_ITERS};
 use crate::control::{controlled_dims, initial_step, weight, NormAcc};
 use crate::options::Atol;
-use crate::stepper::{all_finite, check_initial, initial_rhs, StepEnds};
+use crate::step_state::{Failure, StepState};
+use crate::stepper::{all_finite, check_initial, initial_rhs, zeroed};
 use crate::{OdeError, OdeSystem, SolverOptions, Stats};
 
 /// `τ₀`: the tolerance level at and above which [`tolerance_scale`] is 1.
@@ -84,26 +85,6 @@ pub(crate) fn step_ratio(
         }
     }
     r
-}
-
-/// The smallest step allowed at `t`: `max(h_min, 16 ε |t|, MIN_POSITIVE)`.
-pub(crate) fn step_floor(opts: &SolverOptions, t: f64) -> f64 {
-    opts.h_min
-        .max(16.0 * f64::EPSILON * t.abs())
-        .max(f64::MIN_POSITIVE)
-}
-
-/// The step towards `t_stop` from `t` with proposal `h`: `(h, last)`, `last` when the step lands
-/// exactly on `t_stop` (a proposal within a relative `1e-12` of the remaining span takes it
-/// whole, avoiding a sliver of a last step).
-pub(crate) fn clip_step(h: f64, t: f64, t_stop: f64, opts: &SolverOptions) -> (f64, bool) {
-    let remaining = t_stop - t;
-    let h = h.min(opts.h_max);
-    if h >= remaining * (1.0 - 1e-12) {
-        (remaining, true)
-    } else {
-        (h, false)
-    }
 }
 
 /// The tolerance scale `s = min(1, sqrt(τ/τ₀))` of the order-2 methods (module docs), with
@@ -143,38 +124,22 @@ fn scaled_options(opts: &SolverOptions, scale: f64) -> SolverOptions {
 pub(crate) enum Flow {
     /// Go on with this attempt.
     Go,
-    /// Start the attempt again (with the step size now in [`Core::h`]).
+    /// Start the attempt again (with the step size now in [`StepState::h`]).
     Retry,
 }
 
-/// The state and work both steppers share: the current point and the last step's ends, `f` at
-/// the current point, the Newton iteration with its Jacobian and factorization, the mass matrix,
-/// and the scratch vectors of the stage solves. Every vector has the full state length.
+/// The state and work both steppers share: the current point and the last step's ends (with
+/// the derivative `y'` they report), `f` at the current point, the Newton iteration with its
+/// Jacobian and factorization, the mass matrix, and the scratch vectors of the stage solves.
+/// Every vector has the full state length.
 #[derive(Debug, Clone, Default)]
 pub(crate) struct Core {
-    /// Full state length `n (1 + c)`.
-    pub len: usize,
-    /// Current time (end of the last step).
-    pub t: f64,
-    /// Start of the last step.
-    pub t_prev: f64,
-    /// Step size proposed for the next step.
-    pub h: f64,
-    /// Constant steps (`h_fixed`), no error control.
-    pub fixed: bool,
-    /// `start` has completed (steps are allowed).
-    pub started: bool,
-    /// The current state and the state at `t_prev`.
-    pub y: Vec<f64>,
-    pub y_prev: Vec<f64>,
-    /// The derivative reported by `ends` at `t` and at `t_prev`.
-    pub fy: Vec<f64>,
-    pub fy_prev: Vec<f64>,
+    /// The current point, the last step's start and the next step size; `f` and `f_prev` are
+    /// the derivatives reported by `ends` (`y'`, or `f` where `M⁻¹ f` is not available).
+    pub state: StepState,
     /// `f(t, y)` when `f_now_valid`.
     pub f_now: Vec<f64>,
     pub f_now_valid: bool,
-    /// `f` at the current point is still to be evaluated (after a truncation).
-    pub f_stale: bool,
     /// The last attempt was rejected (the next step does not grow).
     pub rejected_last: bool,
     /// Newton failures with a Jacobian from the current point in the current step.
@@ -204,7 +169,7 @@ impl Core {
         t: f64,
         y: &[f64],
     ) -> Result<(), OdeError> {
-        self.started = false;
+        self.state.started = false;
         check_initial(sys, t, y)?;
         self.it.setup(sys, false)?;
         self.mass = Mass::classify(&self.it.jw);
@@ -224,32 +189,26 @@ impl Core {
         opts: &SolverOptions,
         stats: &mut Stats,
     ) -> Result<(), OdeError> {
-        self.len = y.len();
-        for v in [
-            &mut self.y,
-            &mut self.y_prev,
-            &mut self.fy,
-            &mut self.fy_prev,
-            &mut self.f_now,
-            &mut self.v,
-            &mut self.ynew,
-            &mut self.fbuf,
-            &mut self.res,
-            &mut self.wt,
-        ] {
-            v.clear();
-            v.resize(self.len, 0.0);
-        }
-        self.t = t;
-        self.t_prev = t;
-        self.y.copy_from_slice(y);
-        self.y_prev.copy_from_slice(y);
+        let len = y.len();
+        self.state.resize(len);
+        zeroed(
+            [
+                &mut self.f_now,
+                &mut self.v,
+                &mut self.ynew,
+                &mut self.fbuf,
+                &mut self.res,
+                &mut self.wt,
+            ],
+            len,
+        );
+        self.state.place(t, y);
         initial_rhs(sys, t, y, &mut self.f_now, stats)?;
         self.f_now_valid = true;
-        self.f_stale = false;
+        self.state.f_stale = false;
         self.rejected_last = false;
         self.set = Some(NewtonSettings::from_options(opts));
-        self.fixed = opts.h_fixed.is_some();
+        self.state.fixed = opts.h_fixed.is_some();
         self.scale = tolerance_scale(opts);
         Ok(())
     }
@@ -269,8 +228,8 @@ impl Core {
         stats.rhs_evals += 1;
         initial_step(
             &mut rhs,
-            self.t,
-            &self.y,
+            self.state.t,
+            &self.state.y,
             yp.unwrap_or(&self.f_now),
             order,
             &inner,
@@ -282,7 +241,7 @@ impl Core {
     /// Evaluates `f(t, y)` into `f_now` unless it is in hand.
     pub(crate) fn ensure_f_now<S: OdeSystem + ?Sized>(&mut self, sys: &S, stats: &mut Stats) {
         if !self.f_now_valid {
-            sys.rhs(self.t, &self.y, &mut self.f_now);
+            sys.rhs(self.state.t, &self.state.y, &mut self.f_now);
             stats.rhs_evals += 1;
             self.f_now_valid = true;
         }
@@ -291,8 +250,9 @@ impl Core {
     /// Evaluates `J` at the current point.
     pub(crate) fn refresh_jacobian<S: OdeSystem + ?Sized>(&mut self, sys: &S, stats: &mut Stats) {
         self.ensure_f_now(sys, stats);
+        let st = &self.state;
         self.it
-            .refresh_jacobian(sys, self.t, &self.y, &self.f_now, stats);
+            .refresh_jacobian(sys, st.t, &st.y, &self.f_now, stats);
     }
 
     /// After a truncation: evaluates `f` at the current point and the derivative `yp = M⁻¹ f`
@@ -303,25 +263,23 @@ impl Core {
         yp: &mut [f64],
         stats: &mut Stats,
     ) -> Result<(), OdeError> {
-        if !self.f_stale {
+        let st = &mut self.state;
+        if !st.f_stale {
             return Ok(());
         }
-        sys.rhs(self.t, &self.y, &mut self.f_now);
+        sys.rhs(st.t, &st.y, &mut self.f_now);
         stats.rhs_evals += 1;
         if !all_finite(&self.f_now) {
-            return Err(OdeError::NonFinite {
-                t: self.t,
-                h: self.h,
-            });
+            return Err(OdeError::NonFinite { t: st.t, h: st.h });
         }
         self.f_now_valid = true;
-        self.f_stale = false;
+        st.f_stale = false;
         if self.mass.derivative(&self.it.jw, &self.f_now, yp) {
-            self.fy.copy_from_slice(yp);
+            st.f.copy_from_slice(yp);
         } else {
-            self.fy.copy_from_slice(&self.f_now);
+            st.f.copy_from_slice(&self.f_now);
         }
-        self.fy_prev.copy_from_slice(&self.fy);
+        st.f_prev.copy_from_slice(&st.f);
         Ok(())
     }
 
@@ -333,12 +291,12 @@ impl Core {
         opts: &SolverOptions,
         stats: &mut Stats,
     ) -> Result<NewtonSettings, OdeError> {
-        let Some(set) = self.set.filter(|_| self.started) else {
-            return Err(OdeError::NotStarted);
-        };
-        self.m = controlled_dims(opts, self.len);
+        self.state.ensure_started()?;
+        // `begin` set it (before `start` completed).
+        let set = self.set.ok_or(OdeError::NotStarted)?;
+        self.m = controlled_dims(opts, self.state.n);
         self.scale = tolerance_scale(opts);
-        newton_weights(opts, self.scale, &self.y, &mut self.wt[..self.m]);
+        newton_weights(opts, self.scale, &self.state.y, &mut self.wt[..self.m]);
         self.failures = 0;
         if self.it.begin_step(&set) {
             self.refresh_jacobian(sys, stats);
@@ -349,13 +307,14 @@ impl Core {
     /// Factors `W = M − g h J` (`gh = g h`). A singular `W` is retried with a fresh `J`, then
     /// with halved steps, at most [`MAX_SINGULAR`] times per step (`singular` counts them)
     /// before [`OdeError::SingularMatrix`].
+    #[allow(clippy::too_many_arguments)]
     pub(crate) fn factor<S: OdeSystem + ?Sized>(
         &mut self,
         sys: &S,
         gh: f64,
         h: f64,
-        floor: f64,
         singular: &mut usize,
+        opts: &SolverOptions,
         stats: &mut Stats,
     ) -> Result<Flow, OdeError> {
         if self.it.factor(gh, stats).is_ok() {
@@ -367,10 +326,10 @@ impl Core {
             self.refresh_jacobian(sys, stats);
             return Ok(Flow::Retry);
         }
-        if self.fixed || *singular > MAX_SINGULAR || !(0.5 * h >= floor) {
-            return Err(OdeError::SingularMatrix { t: self.t, h });
+        if *singular > MAX_SINGULAR {
+            return Err(Failure::Singular.error(self.state.t, h));
         }
-        self.h = 0.5 * h;
+        self.state.retry_smaller(h, 0.5, Failure::Singular, opts)?;
         self.rejected_last = true;
         Ok(Flow::Retry)
     }
@@ -386,7 +345,6 @@ impl Core {
         sys: &S,
         outcome: Outcome,
         h: f64,
-        floor: f64,
         opts: &SolverOptions,
         set: &mut NewtonSettings,
         stats: &mut Stats,
@@ -395,10 +353,8 @@ impl Core {
             Outcome::Converged => Ok(Flow::Go),
             Outcome::NonFinite => {
                 stats.rejected_steps += 1;
-                if self.fixed || !(h * opts.min_shrink >= floor) {
-                    return Err(OdeError::NonFinite { t: self.t, h });
-                }
-                self.h = h * opts.min_shrink;
+                self.state
+                    .retry_smaller(h, opts.min_shrink, Failure::NonFinite, opts)?;
                 self.rejected_last = true;
                 Ok(Flow::Retry)
             }
@@ -410,15 +366,12 @@ impl Core {
                     return Ok(Flow::Retry);
                 }
                 self.failures += 1;
-                if self.fixed && set.max_iters < FIXED_STEP_MAX_ITERS {
+                if self.state.fixed && set.max_iters < FIXED_STEP_MAX_ITERS {
                     set.max_iters = FIXED_STEP_MAX_ITERS;
                     return Ok(Flow::Retry);
                 }
                 let shrink = 0.3f64.max(opts.min_shrink);
-                if self.fixed || !(h * shrink >= floor) {
-                    return Err(OdeError::NewtonFailed { t: self.t, h });
-                }
-                self.h = h * shrink;
+                self.state.retry_smaller(h, shrink, Failure::Newton, opts)?;
                 self.rejected_last = true;
                 Ok(Flow::Retry)
             }
@@ -433,26 +386,14 @@ impl Core {
         err: f64,
         exponent: f64,
         h: f64,
-        floor: f64,
         opts: &SolverOptions,
         stats: &mut Stats,
     ) -> Result<Flow, OdeError> {
         if err <= 1.0 {
             return Ok(Flow::Go);
         }
-        stats.rejected_steps += 1;
         let h_next = h * step_ratio(err, exponent, opts, true, false);
-        if !(h_next >= floor) {
-            return Err(if err.is_finite() {
-                OdeError::StepTooSmall {
-                    t: self.t,
-                    h: h_next,
-                }
-            } else {
-                OdeError::NonFinite { t: self.t, h }
-            });
-        }
-        self.h = h_next;
+        self.state.reject(err, h, h_next, opts, stats)?;
         self.rejected_last = true;
         Ok(Flow::Retry)
     }
@@ -462,7 +403,7 @@ impl Core {
     pub(crate) fn error_norm(&self, opts: &SolverOptions, est: impl Fn(usize) -> f64) -> f64 {
         let mut acc = NormAcc::new(opts.norm);
         for i in 0..self.m {
-            acc.add(est(i) / (self.scale * weight(opts, i, self.y[i], self.ynew[i])));
+            acc.add(est(i) / (self.scale * weight(opts, i, self.state.y[i], self.ynew[i])));
         }
         acc.finish()
     }
@@ -478,24 +419,22 @@ impl Core {
         yp: &[f64],
         stats: &mut Stats,
     ) -> Result<(), OdeError> {
-        self.t_prev = self.t;
-        self.t = t_new;
-        std::mem::swap(&mut self.y_prev, &mut self.y);
-        std::mem::swap(&mut self.y, &mut self.ynew);
-        std::mem::swap(&mut self.fy_prev, &mut self.fy);
-        if !all_finite(&self.y) {
-            return Err(OdeError::NonFinite { t: self.t_prev, h });
+        let st = &mut self.state;
+        st.shift(t_new);
+        std::mem::swap(&mut st.y, &mut self.ynew);
+        if !all_finite(&st.y) {
+            return Err(OdeError::NonFinite { t: st.t_prev, h });
         }
         if self.mass.kind() == super::mass::MassKind::Identity {
-            sys.rhs(self.t, &self.y, &mut self.f_now);
+            sys.rhs(st.t, &st.y, &mut self.f_now);
             stats.rhs_evals += 1;
             if !all_finite(&self.f_now) {
-                return Err(OdeError::NonFinite { t: self.t_prev, h });
+                return Err(OdeError::NonFinite { t: st.t_prev, h });
             }
-            self.fy.copy_from_slice(&self.f_now);
+            st.f.copy_from_slice(&self.f_now);
             self.f_now_valid = true;
         } else {
-            self.fy.copy_from_slice(yp);
+            st.f.copy_from_slice(yp);
             self.f_now_valid = false;
         }
         self.it.point_moved();
@@ -513,32 +452,16 @@ impl Core {
         last: bool,
         opts: &SolverOptions,
     ) {
-        if !self.fixed && !last {
-            self.h = h * step_ratio(err, exponent, opts, self.rejected_last, true);
+        if !self.state.fixed && !last {
+            self.state.h = h * step_ratio(err, exponent, opts, self.rejected_last, true);
         }
         self.rejected_last = false;
-    }
-
-    /// The ends of the last accepted step.
-    pub(crate) fn ends(&self) -> StepEnds<'_> {
-        StepEnds {
-            t0: self.t_prev,
-            t1: self.t,
-            y0: &self.y_prev,
-            y1: &self.y,
-            f0: &self.fy_prev,
-            f1: &self.fy,
-        }
     }
 
     /// Sits at `(t, y)` after an event cut the last step: `f` there is evaluated by the next
     /// step, and `J` belongs to an earlier point.
     pub(crate) fn truncate(&mut self, t: f64, y: &[f64]) {
-        self.t = t;
-        self.t_prev = t;
-        self.y.copy_from_slice(y);
-        self.y_prev.copy_from_slice(y);
-        self.f_stale = true;
+        self.state.truncate(t, y);
         self.f_now_valid = false;
         self.rejected_last = false;
         self.it.point_moved();

@@ -59,9 +59,10 @@
 //! (or, with `newton.jacobian_reuse = θ`, before a step whose predecessor contracted slower).
 
 use super::newton::{Outcome, StageBuffers};
-use super::step::{clip_step, step_floor, step_ratio, Core, Flow};
+use super::step::{step_ratio, Core, Flow};
 use crate::control::{weight, NormAcc};
-use crate::stepper::{first_step, hermite_basis, StepEnds, Stepper};
+use crate::step_state::state_accessors;
+use crate::stepper::{first_step, hermite_basis, zeroed, Stepper};
 use crate::{OdeError, OdeSystem, SolverOptions, Stats};
 
 /// Newton failures with a Jacobian from the current point within one step after which the
@@ -105,7 +106,7 @@ impl Trapezoid {
 
     /// Step size proposed for the next step.
     pub fn next_step_size(&self) -> f64 {
-        self.core.h
+        self.core.state.h
     }
 
     /// The scaled norm of the start step's error estimate `(1/2) W⁻¹ (M z − h f(t_n, y_n))`
@@ -123,15 +124,15 @@ impl Trapezoid {
     /// The scaled norm of `(h³/2) y[t_{n−2}, t_{n−1}, t_n, t_{n+1}]`.
     fn trapezoid_error(&self, t_new: f64, opts: &SolverOptions) -> f64 {
         let c = &self.core;
-        let tau = [self.hist_t[1], self.hist_t[0], c.t, t_new];
+        let tau = [self.hist_t[1], self.hist_t[0], c.state.t, t_new];
         let w = divided_difference_weights(tau);
-        let h = t_new - c.t;
+        let h = t_new - c.state.t;
         let scale = 0.5 * h * h * h;
         c.error_norm(opts, |i| {
             scale
                 * (w[0] * self.hist_y1[i]
                     + w[1] * self.hist_y0[i]
-                    + w[2] * c.y[i]
+                    + w[2] * c.state.y[i]
                     + w[3] * c.ynew[i])
         })
     }
@@ -139,9 +140,9 @@ impl Trapezoid {
     /// Predictor `z` for a trapezoidal step to `t_new`: the quadratic through the last three
     /// points extrapolated (`y_pred`, then `z = 2 (y_pred − y_n) − z_n`), else `z = h y'_n`.
     fn predict(&mut self, h: f64, t_new: f64) {
-        let y = &self.core.y;
+        let y = &self.core.state.y;
         if self.n_hist == 2 {
-            let a = lagrange_weights([self.hist_t[1], self.hist_t[0], self.core.t], t_new);
+            let a = lagrange_weights([self.hist_t[1], self.hist_t[0], self.core.state.t], t_new);
             for (i, (z, &yi)) in self.z.iter_mut().zip(y).enumerate() {
                 let pred = a[0] * self.hist_y1[i] + a[1] * self.hist_y0[i] + a[2] * yi;
                 *z = 2.0 * (pred - yi) - h * self.yp[i];
@@ -156,8 +157,8 @@ impl Trapezoid {
     /// The step of the backward Euler restart from a step `h` that failed: `err = ‖(h²/2) y''‖`
     /// with `y'' = 2 y[t_{n−2}, t_{n−1}, t_n]`, exponent 1/2 (`ode23t`).
     fn restart_step(&self, h: f64, opts: &SolverOptions) -> f64 {
-        let c = &self.core;
-        let (t0, t1, t2) = (self.hist_t[1], self.hist_t[0], c.t);
+        let (c, st) = (&self.core, &self.core.state);
+        let (t0, t1, t2) = (self.hist_t[1], self.hist_t[0], st.t);
         let w = [
             1.0 / ((t0 - t1) * (t0 - t2)),
             1.0 / ((t1 - t0) * (t1 - t2)),
@@ -165,8 +166,8 @@ impl Trapezoid {
         ];
         let mut acc = NormAcc::new(opts.norm);
         for i in 0..c.m {
-            let ypp = 2.0 * (w[0] * self.hist_y1[i] + w[1] * self.hist_y0[i] + w[2] * c.y[i]);
-            acc.add(0.5 * h * h * ypp / (c.scale * weight(opts, i, c.y[i], c.y[i])));
+            let ypp = 2.0 * (w[0] * self.hist_y1[i] + w[1] * self.hist_y0[i] + w[2] * st.y[i]);
+            acc.add(0.5 * h * h * ypp / (c.scale * weight(opts, i, st.y[i], st.y[i])));
         }
         h * step_ratio(acc.finish(), 0.5, opts, false, false)
     }
@@ -185,22 +186,23 @@ impl Trapezoid {
         if euler {
             // A backward Euler step (a DAE's first step, a restart): the secant for y'_n makes
             // the step's interpolant linear.
-            for i in 0..c.len {
-                self.yp[i] = (c.ynew[i] - c.y[i]) / h;
+            for i in 0..c.state.n {
+                self.yp[i] = (c.ynew[i] - c.state.y[i]) / h;
             }
         }
-        if start_step && !c.fixed {
+        if start_step && !c.state.fixed {
             // History [t_n + h/2, t_n] from this step's Hermite interpolant at s = 1/2.
-            self.hist_y1.copy_from_slice(&c.y);
-            for i in 0..c.len {
-                self.hist_y0[i] = 0.5 * (c.y[i] + c.ynew[i]) + 0.125 * (h * self.yp[i] - self.z[i]);
+            self.hist_y1.copy_from_slice(&c.state.y);
+            for i in 0..c.state.n {
+                self.hist_y0[i] =
+                    0.5 * (c.state.y[i] + c.ynew[i]) + 0.125 * (h * self.yp[i] - self.z[i]);
             }
-            self.hist_t = [c.t + 0.5 * h, c.t];
+            self.hist_t = [c.state.t + 0.5 * h, c.state.t];
             self.n_hist = 2;
         } else {
             std::mem::swap(&mut self.hist_y0, &mut self.hist_y1);
-            self.hist_y0.copy_from_slice(&c.y);
-            self.hist_t = [c.t, self.hist_t[0]];
+            self.hist_y0.copy_from_slice(&c.state.y);
+            self.hist_t = [c.state.t, self.hist_t[0]];
             self.n_hist = (self.n_hist + 1).min(2);
         }
         std::mem::swap(&mut self.yp_prev, &mut self.yp);
@@ -251,7 +253,7 @@ impl Stepper for Trapezoid {
     }
 
     fn is_adaptive(&self) -> bool {
-        !self.core.fixed
+        !self.core.state.fixed
     }
 
     fn start<S: OdeSystem + ?Sized>(
@@ -264,33 +266,33 @@ impl Stepper for Trapezoid {
     ) -> Result<(), OdeError> {
         self.core.setup(sys, t, y)?;
         self.core.begin(sys, t, y, opts, stats)?;
-        let len = self.core.len;
-        for v in [
-            &mut self.yp,
-            &mut self.yp_prev,
-            &mut self.hist_y0,
-            &mut self.hist_y1,
-            &mut self.z,
-        ] {
-            v.clear();
-            v.resize(len, 0.0);
-        }
+        let len = self.core.state.n;
+        zeroed(
+            [
+                &mut self.yp,
+                &mut self.yp_prev,
+                &mut self.hist_y0,
+                &mut self.hist_y1,
+                &mut self.z,
+            ],
+            len,
+        );
         let c = &mut self.core;
         self.yp_valid = c.mass.derivative(&c.it.jw, &c.f_now, &mut self.yp);
         if self.yp_valid {
-            c.fy.copy_from_slice(&self.yp);
+            c.state.f.copy_from_slice(&self.yp);
         } else {
-            c.fy.copy_from_slice(&c.f_now);
+            c.state.f.copy_from_slice(&c.f_now);
         }
         self.yp_prev.copy_from_slice(&self.yp);
-        c.fy_prev.copy_from_slice(&c.fy);
+        c.state.f_prev.copy_from_slice(&c.state.f);
         self.n_hist = 0;
         self.damp = false;
         // The start step's error estimate is of first order.
         let yp = self.yp_valid.then_some(&self.yp[..]);
-        c.h = first_step(opts, || c.first_step_estimate(sys, yp, 1, opts, stats));
+        c.state.h = first_step(opts, || c.first_step_estimate(sys, yp, 1, opts, stats));
         c.refresh_jacobian(sys, stats);
-        c.started = true;
+        c.state.started = true;
         Ok(())
     }
 
@@ -305,26 +307,25 @@ impl Stepper for Trapezoid {
         let mut set = self.core.prepare(sys, opts, stats)?;
         let mut singular = 0;
         loop {
-            let (h, last) = clip_step(self.core.h, self.core.t, t_stop, opts);
-            let floor = step_floor(opts, self.core.t);
-            let t_new = if last { t_stop } else { self.core.t + h };
-            let start_step = self.n_hist == 0 && (!self.core.fixed || !self.yp_valid);
+            let st = &self.core.state;
+            let (h, last, t_new) = st.clip(st.h, t_stop, opts);
+            let start_step = self.n_hist == 0 && (!st.fixed || !self.yp_valid);
             // Backward Euler where y'_n is unknown (the start of a DAE) or after a restart.
             let euler = start_step && (!self.yp_valid || self.damp);
             let g = if euler { 1.0 } else { 0.5 };
             if self
                 .core
-                .factor(sys, g * h, h, floor, &mut singular, stats)?
+                .factor(sys, g * h, h, &mut singular, opts, stats)?
                 == Flow::Retry
             {
                 continue;
             }
             if euler {
-                self.core.v.copy_from_slice(&self.core.y);
+                self.core.v.copy_from_slice(&self.core.state.y);
                 self.z.fill(0.0);
             } else {
-                for i in 0..self.core.len {
-                    self.core.v[i] = self.core.y[i] + 0.5 * h * self.yp[i];
+                for i in 0..self.core.state.n {
+                    self.core.v[i] = self.core.state.y[i] + 0.5 * h * self.yp[i];
                 }
                 self.predict(h, t_new);
             }
@@ -339,17 +340,20 @@ impl Stepper for Trapezoid {
             };
             let outcome =
                 c.it.solve_stage(sys, t_new, h, g, bufs, &c.wt[..m], opts.norm, &set, stats);
-            if c.after_stages(sys, outcome, h, floor, opts, &mut set, stats)? == Flow::Retry {
+            if c.after_stages(sys, outcome, h, opts, &mut set, stats)? == Flow::Retry {
                 if outcome == Outcome::Failed
                     && c.failures >= RESTART_AFTER_FAILURES
                     && !start_step
-                    && !c.fixed
+                    && !c.state.fixed
                 {
                     let h_restart = self.restart_step(h, opts);
-                    if !(h_restart >= floor) {
-                        return Err(OdeError::NewtonFailed { t: self.core.t, h });
+                    if !(h_restart >= self.core.state.floor(opts)) {
+                        return Err(OdeError::NewtonFailed {
+                            t: self.core.state.t,
+                            h,
+                        });
                     }
-                    self.core.h = h_restart;
+                    self.core.state.h = h_restart;
                     self.n_hist = 0;
                     self.damp = true;
                 }
@@ -357,22 +361,22 @@ impl Stepper for Trapezoid {
             }
             let mut err = 0.0;
             let exponent = if start_step { 0.5 } else { 1.0 / 3.0 };
-            if !self.core.fixed {
+            if !self.core.state.fixed {
                 err = if start_step {
                     self.core.ensure_f_now(sys, stats);
                     self.start_step_error(h, opts)
                 } else {
                     self.trapezoid_error(t_new, opts)
                 };
-                if self.core.error_test(err, exponent, h, floor, opts, stats)? == Flow::Retry {
+                if self.core.error_test(err, exponent, h, opts, stats)? == Flow::Retry {
                     continue;
                 }
             }
             self.accept(sys, h, t_new, start_step, euler, stats)?;
-            if start_step && !self.core.fixed && !last {
+            if start_step && !self.core.state.fixed && !last {
                 // From the first-order start to the second-order formula: the step is doubled
                 // (as `ode23t` does).
-                self.core.h = h * opts.max_growth.min(2.0);
+                self.core.state.h = h * opts.max_growth.min(2.0);
                 self.core.rejected_last = false;
             } else {
                 self.core.propose(h, err, exponent, last, opts);
@@ -381,17 +385,7 @@ impl Stepper for Trapezoid {
         }
     }
 
-    fn t(&self) -> f64 {
-        self.core.t
-    }
-
-    fn y(&self) -> &[f64] {
-        &self.core.y
-    }
-
-    fn ends(&self) -> StepEnds<'_> {
-        self.core.ends()
-    }
+    state_accessors!(core.state);
 
     fn dense<S: OdeSystem + ?Sized>(
         &mut self,
@@ -400,34 +394,36 @@ impl Stepper for Trapezoid {
         out: &mut [f64],
         _stats: &mut Stats,
     ) {
-        let c = &self.core;
-        let h = c.t - c.t_prev;
+        let st = &self.core.state;
+        let h = st.t - st.t_prev;
         if h == 0.0 {
-            out.copy_from_slice(&c.y);
+            st.copy_y(out);
             return;
         }
-        let [c00, c10, c01, c11] = hermite_basis((t - c.t_prev) / h);
+        let [c00, c10, c01, c11] = hermite_basis((t - st.t_prev) / h);
         let (c10, c11) = (c10 * h, c11 * h);
-        for (i, o) in out[..c.len].iter_mut().enumerate() {
-            *o = c00 * c.y_prev[i] + c10 * self.yp_prev[i] + c01 * c.y[i] + c11 * self.yp[i];
+        for (i, o) in out[..st.n].iter_mut().enumerate() {
+            *o = c00 * st.y_prev[i] + c10 * self.yp_prev[i] + c01 * st.y[i] + c11 * self.yp[i];
         }
     }
 
     fn truncate<S: OdeSystem + ?Sized>(&mut self, _sys: &S, t: f64, y: &[f64], _stats: &mut Stats) {
         let c = &mut self.core;
-        let h = c.t - c.t_prev;
+        let h = c.state.t - c.state.t_prev;
         if h != 0.0 {
             // The interpolant's derivative at t (kept as y' where M⁻¹ f is not available).
-            let s = (t - c.t_prev) / h;
+            let s = (t - c.state.t_prev) / h;
             let (d00, d10, d01, d11) = (
                 6.0 * s * (s - 1.0) / h,
                 (3.0 * s - 1.0) * (s - 1.0),
                 -6.0 * s * (s - 1.0) / h,
                 s * (3.0 * s - 2.0),
             );
-            for i in 0..c.len {
-                c.res[i] =
-                    d00 * c.y_prev[i] + d10 * self.yp_prev[i] + d01 * c.y[i] + d11 * self.yp[i];
+            for i in 0..c.state.n {
+                c.res[i] = d00 * c.state.y_prev[i]
+                    + d10 * self.yp_prev[i]
+                    + d01 * c.state.y[i]
+                    + d11 * self.yp[i];
             }
             self.yp.copy_from_slice(&c.res);
         }

@@ -42,8 +42,9 @@
 //! trapezoidal stage propagates the algebraic components' derivatives without damping.
 
 use super::newton::{NewtonSettings, Outcome, StageBuffers};
-use super::step::{clip_step, step_floor, Core, Flow};
-use crate::stepper::{first_step, StepEnds, Stepper};
+use super::step::{Core, Flow};
+use crate::step_state::state_accessors;
+use crate::stepper::{first_step, zeroed, Stepper};
 use crate::{OdeError, OdeSystem, SolverOptions, Stats};
 use std::f64::consts::SQRT_2;
 
@@ -91,7 +92,7 @@ impl Trbdf2 {
 
     /// Step size proposed for the next step.
     pub fn next_step_size(&self) -> f64 {
-        self.core.h
+        self.core.state.h
     }
 
     /// Both stages with the factored `W = M − d h J`; `Converged` leaves `y_{n+1}` in `ynew`.
@@ -107,9 +108,9 @@ impl Trbdf2 {
         let c = &mut self.core;
         let m = c.m;
         // Trapezoidal stage, predictor z_γ = z_n.
-        for i in 0..c.len {
+        for i in 0..c.state.n {
             self.z1[i] = h * self.yp[i];
-            c.v[i] = c.y[i] + D * self.z1[i];
+            c.v[i] = c.state.y[i] + D * self.z1[i];
         }
         self.zg.copy_from_slice(&self.z1);
         let bufs = StageBuffers {
@@ -119,7 +120,7 @@ impl Trbdf2 {
             f: &mut c.fbuf,
             res: &mut c.res,
         };
-        let t_mid = c.t + GAMMA * h;
+        let t_mid = c.state.t + GAMMA * h;
         let out =
             c.it.solve_stage(sys, t_mid, h, D, bufs, &c.wt[..m], opts.norm, set, stats);
         if out != Outcome::Converged {
@@ -127,8 +128,8 @@ impl Trbdf2 {
         }
         // BDF2 stage, predictor: z linear through (0, z_n), (γ, z_γ), extrapolated to 1 (the
         // derivative of the trapezoidal stage's quadratic interpolant).
-        for i in 0..c.len {
-            c.v[i] = c.y[i] + W * (self.z1[i] + self.zg[i]);
+        for i in 0..c.state.n {
+            c.v[i] = c.state.y[i] + W * (self.z1[i] + self.zg[i]);
             self.z3[i] = self.z1[i] + (self.zg[i] - self.z1[i]) / GAMMA;
         }
         let bufs = StageBuffers {
@@ -144,7 +145,7 @@ impl Trbdf2 {
     /// `max(‖W⁻¹ M est₁‖, ‖est₁‖ / 16)` in the scaled error norm.
     fn error(&mut self, opts: &SolverOptions) -> f64 {
         let c = &mut self.core;
-        for i in 0..c.len {
+        for i in 0..c.state.n {
             self.est[i] = ERR[0] * self.z1[i] + ERR[1] * self.zg[i] + ERR[2] * self.z3[i];
         }
         c.it.jw.mass_times(&self.est, &mut c.res);
@@ -169,7 +170,7 @@ impl Stepper for Trbdf2 {
     }
 
     fn is_adaptive(&self) -> bool {
-        !self.core.fixed
+        !self.core.state.fixed
     }
 
     fn start<S: OdeSystem + ?Sized>(
@@ -189,30 +190,30 @@ impl Stepper for Trbdf2 {
             });
         }
         self.core.begin(sys, t, y, opts, stats)?;
-        let len = self.core.len;
-        for v in [
-            &mut self.y_mid,
-            &mut self.yp,
-            &mut self.z1,
-            &mut self.zg,
-            &mut self.z3,
-            &mut self.yg,
-            &mut self.est,
-        ] {
-            v.clear();
-            v.resize(len, 0.0);
-        }
+        let len = self.core.state.n;
+        zeroed(
+            [
+                &mut self.y_mid,
+                &mut self.yp,
+                &mut self.z1,
+                &mut self.zg,
+                &mut self.z3,
+                &mut self.yg,
+                &mut self.est,
+            ],
+            len,
+        );
         self.y_mid.copy_from_slice(y);
         let c = &mut self.core;
         c.mass.derivative(&c.it.jw, &c.f_now, &mut self.yp);
-        c.fy.copy_from_slice(&self.yp);
-        c.fy_prev.copy_from_slice(&self.yp);
+        c.state.f.copy_from_slice(&self.yp);
+        c.state.f_prev.copy_from_slice(&self.yp);
         let yp = &self.yp;
-        c.h = first_step(opts, || {
+        c.state.h = first_step(opts, || {
             c.first_step_estimate(sys, Some(yp), 2, opts, stats)
         });
         c.refresh_jacobian(sys, stats);
-        c.started = true;
+        c.state.started = true;
         Ok(())
     }
 
@@ -227,26 +228,21 @@ impl Stepper for Trbdf2 {
         let mut set = self.core.prepare(sys, opts, stats)?;
         let mut singular = 0;
         loop {
-            let (h, last) = clip_step(self.core.h, self.core.t, t_stop, opts);
-            let floor = step_floor(opts, self.core.t);
-            let t_new = if last { t_stop } else { self.core.t + h };
+            let st = &self.core.state;
+            let (h, last, t_new) = st.clip(st.h, t_stop, opts);
             let c = &mut self.core;
-            if c.factor(sys, D * h, h, floor, &mut singular, stats)? == Flow::Retry {
+            if c.factor(sys, D * h, h, &mut singular, opts, stats)? == Flow::Retry {
                 continue;
             }
             let outcome = self.stages(sys, h, t_new, opts, &set, stats);
             let c = &mut self.core;
-            if c.after_stages(sys, outcome, h, floor, opts, &mut set, stats)? == Flow::Retry {
+            if c.after_stages(sys, outcome, h, opts, &mut set, stats)? == Flow::Retry {
                 continue;
             }
             let mut err = 0.0;
-            if !self.core.fixed {
+            if !self.core.state.fixed {
                 err = self.error(opts);
-                if self
-                    .core
-                    .error_test(err, 1.0 / 3.0, h, floor, opts, stats)?
-                    == Flow::Retry
-                {
+                if self.core.error_test(err, 1.0 / 3.0, h, opts, stats)? == Flow::Retry {
                     continue;
                 }
             }
@@ -260,17 +256,7 @@ impl Stepper for Trbdf2 {
         }
     }
 
-    fn t(&self) -> f64 {
-        self.core.t
-    }
-
-    fn y(&self) -> &[f64] {
-        &self.core.y
-    }
-
-    fn ends(&self) -> StepEnds<'_> {
-        self.core.ends()
-    }
+    state_accessors!(core.state);
 
     fn dense<S: OdeSystem + ?Sized>(
         &mut self,
@@ -279,19 +265,19 @@ impl Stepper for Trbdf2 {
         out: &mut [f64],
         _stats: &mut Stats,
     ) {
-        let c = &self.core;
-        let h = c.t - c.t_prev;
+        let st = &self.core.state;
+        let h = st.t - st.t_prev;
         if h == 0.0 {
-            out.copy_from_slice(&c.y);
+            st.copy_y(out);
             return;
         }
-        let s = (t - c.t_prev) / h;
+        let s = (t - st.t_prev) / h;
         // Lagrange basis on the nodes 0, γ, 1.
         let l0 = (s - GAMMA) * (s - 1.0) / GAMMA;
         let l1 = s * (s - 1.0) / (GAMMA * (GAMMA - 1.0));
         let l2 = s * (s - GAMMA) / (1.0 - GAMMA);
-        for (i, o) in out[..c.len].iter_mut().enumerate() {
-            *o = l0 * c.y_prev[i] + l1 * self.y_mid[i] + l2 * c.y[i];
+        for (i, o) in out[..st.n].iter_mut().enumerate() {
+            *o = l0 * st.y_prev[i] + l1 * self.y_mid[i] + l2 * st.y[i];
         }
     }
 
