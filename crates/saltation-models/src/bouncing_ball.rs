@@ -206,14 +206,7 @@ impl AffineModes for BouncingBall {
 }
 
 impl GuardGradient<BallGuard> for BouncingBall {
-    fn guard_gradient(
-        &self,
-        _p: &[f64],
-        _mode: usize,
-        g: BallGuard,
-        _x: &[f64],
-        grad: &mut [f64],
-    ) {
+    fn guard_gradient(&self, _p: &[f64], _mode: usize, g: BallGuard, _x: &[f64], grad: &mut [f64]) {
         match g {
             BallGuard::Impact => grad.copy_from_slice(&[1.0, 0.0]),
         }

@@ -178,14 +178,7 @@ impl GuardGradient<WheelGuard> for RimlessWheel {
 }
 
 impl ResetJacobian<WheelGuard> for RimlessWheel {
-    fn reset_jacobian(
-        &self,
-        p: &[f64],
-        _mode: usize,
-        g: WheelGuard,
-        _x: &[f64],
-        jac: &mut [f64],
-    ) {
+    fn reset_jacobian(&self, p: &[f64], _mode: usize, g: WheelGuard, _x: &[f64], jac: &mut [f64]) {
         match g {
             WheelGuard::Impact => jac.copy_from_slice(&[-1.0, 0.0, 0.0, Self::mu(p)]),
         }

@@ -69,7 +69,12 @@ fn seeded_stride_jacobian_is_the_full_one_times_the_chart_jacobian() {
     for (variational_error_control, tol) in [(false, 1e-12), (true, 1e-10)] {
         let mut walker_opts = OrbitOptions::default();
         walker_opts.stride.variational_error_control = variational_error_control;
-        check(&Bound::<SimplestWalker>::default(), &walker_opts, &[0.2, -0.2], tol);
+        check(
+            &Bound::<SimplestWalker>::default(),
+            &walker_opts,
+            &[0.2, -0.2],
+            tol,
+        );
         let mut hopper_opts = OrbitOptions {
             stride: stride_options(1e-12, 20.0),
             ..OrbitOptions::default()

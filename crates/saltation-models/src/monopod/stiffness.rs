@@ -115,10 +115,7 @@ impl Monopod {
     /// The true rest point of (18)–(19) in stance at the parameter values `p`,
     /// `|y1|^1.5 = 4π² f*/(k* m1* (4π² − m1*))`.
     pub fn equilibrium(p: &[f64]) -> [f64; 4] {
-        Self::equilibrium_at_depth(
-            p,
-            FOUR_PI_SQ * p[F] / (p[K] * p[M1] * (FOUR_PI_SQ - p[M1])),
-        )
+        Self::equilibrium_at_depth(p, FOUR_PI_SQ * p[F] / (p[K] * p[M1] * (FOUR_PI_SQ - p[M1])))
     }
 
     /// Eigenvalues of the stance Jacobian at `q`, at the parameter values `p`.

@@ -3,9 +3,7 @@
 
 use super::{shipped, Rng};
 use crate::{BouncingBall, Model};
-use saltation_hybrid::{
-    simulate, Bound, JacobianKind, SimulateOptions, StrideMap, StrideOptions,
-};
+use saltation_hybrid::{simulate, Bound, JacobianKind, SimulateOptions, StrideMap, StrideOptions};
 use saltation_ode::SolverOptions;
 
 fn opts() -> StrideOptions {

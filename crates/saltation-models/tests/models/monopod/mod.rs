@@ -90,7 +90,9 @@ pub(crate) fn both_strategies() -> impl Iterator<Item = Bound<Monopod>> {
 
 /// The Table 2 sets with the events strategy.
 pub(crate) fn table2() -> impl Iterator<Item = Bound<Monopod>> {
-    Monopod::TABLE2.into_iter().map(|p| Monopod::default().at(p))
+    Monopod::TABLE2
+        .into_iter()
+        .map(|p| Monopod::default().at(p))
 }
 
 #[test]
@@ -169,9 +171,8 @@ fn flow_and_jacobian_are_continuous_across_the_ground() {
                 for q in [below, above] {
                     let d = flow(&if_else, 0, &q);
                     for (got, want) in d.iter().zip(&f0) {
-                        let bound = (W2 + 1.0) * 2.0 * eps
-                            + (b * v1.abs() + c * k) * eps.powf(1.5)
-                            + 1e-13;
+                        let bound =
+                            (W2 + 1.0) * 2.0 * eps + (b * v1.abs() + c * k) * eps.powf(1.5) + 1e-13;
                         assert!((got - want).abs() <= bound, "{p:?} at y1 = {}", q[0]);
                     }
                 }

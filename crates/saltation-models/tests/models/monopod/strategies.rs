@@ -51,9 +51,8 @@ fn strategies_and_methods_agree() {
     for (set, p) in Monopod::TABLE2.into_iter().enumerate() {
         let m = Monopod::new(Strategy::Events).at(p);
         let if_else = Monopod::new(Strategy::IfElse).at(p);
-        let sim = |m: &Bound<Monopod>, stride| {
-            run(m, &Monopod::Q0, stride, Monopod::T_END, Some(grid()))
-        };
+        let sim =
+            |m: &Bound<Monopod>, stride| run(m, &Monopod::Q0, stride, Monopod::T_END, Some(grid()));
         let reference = sim(&m, dop853(1e-14));
         let events = sim(&m, dop853(1e-13));
         let radau = sim(&m, radau5(1e-12));
