@@ -5,8 +5,7 @@
 //! Run: `cargo bench --bench equation_walker`.
 
 use criterion::{criterion_group, criterion_main, Criterion};
-use saltation::hybrid::Bound;
-use saltation::hybrid::EvalModel;
+use saltation::hybrid::{Bound, EvalModel};
 use saltation::models::SimplestWalker;
 use saltation::ode::SolverOptions;
 use saltation::orbit::{find_periodic_orbit, OrbitOptions};

@@ -7,8 +7,7 @@
 
 use criterion::{criterion_group, criterion_main, Criterion};
 use saltation::continuation::{continue_branch, ContinuationOptions, ParamFamily, Start};
-use saltation::hybrid::Bound;
-use saltation::hybrid::ParamError;
+use saltation::hybrid::{Bound, ParamError};
 use saltation::models::SimplestWalker;
 use saltation::ode::SolverOptions;
 

@@ -5,8 +5,7 @@
 //! Run: `cargo bench --bench walker_orbit`.
 
 use criterion::{criterion_group, criterion_main, Criterion};
-use saltation::hybrid::Bound;
-use saltation::hybrid::{JacobianKind, StrideMap};
+use saltation::hybrid::{Bound, JacobianKind, StrideMap};
 use saltation::models::reference::walker_table1::STABLE_X0;
 use saltation::models::SimplestWalker;
 use saltation::ode::SolverOptions;

@@ -14,6 +14,7 @@
 mod common;
 
 use common::{header, multiplier_rows, points, row, trace_series, Res, Timed};
+use saltation::hybrid::Bound;
 use saltation::models::{reference::rimless_benchmark as paper, Model, RimlessWheel};
 use saltation::orbit::{Multiplier, OrbitOptions, PeriodicOrbit};
 use saltation::plot::{
@@ -46,18 +47,17 @@ fn main() -> ExitCode {
 fn run() -> Res<()> {
     let args = common::parse_args("models/rimless_wheel.ron", USAGE)?;
     let file = common::load(&args.file)?;
-    let Model::RimlessWheel(wheel) = file.model else {
+    let Model::RimlessWheel(wheel) = file.model.clone() else {
         return Err(format!("{}: expected a RimlessWheel model", args.file.display()).into());
     };
     let guess = file
         .guesses
         .first()
         .ok_or_else(|| format!("{}: no initial guess", args.file.display()))?;
-    let x_exact = wheel.analytic_fixed_point().ok_or(
+    let x_exact = RimlessWheel::analytic_fixed_point(wheel.values()).ok_or(
         "no steady gait exists for these parameters (closed form needs sin α > 0 and |μ| < 1)",
     )?;
-    let m_exact: Vec<Multiplier> = wheel
-        .analytic_multipliers()
+    let m_exact: Vec<Multiplier> = RimlessWheel::analytic_multipliers(wheel.values())
         .iter()
         .map(|&re| Multiplier::new(re, 0.0))
         .collect();
@@ -82,19 +82,20 @@ fn run() -> Res<()> {
 fn print_tables(
     path: &Path,
     file: &ModelFile,
-    wheel: &RimlessWheel,
+    wheel: &Bound<RimlessWheel>,
     solved: &Timed<PeriodicOrbit>,
     fd: &Timed<Vec<Multiplier>>,
     x_exact: [f64; 2],
     m_exact: &[Multiplier],
 ) {
-    let (o, p, mu) = (&solved.value, wheel.params, wheel.mu());
+    let (o, mu) = (&solved.value, RimlessWheel::mu(wheel.values()));
+    // λ², α, n in the order of the declarations.
+    let &[lambda2, alpha, spokes] = wheel.values() else {
+        unreachable!("the rimless wheel has three parameters")
+    };
     let title = format!(
-        "Rimless wheel (Coleman 2009), λ² = {:.6}, slope α = {}, {} spokes: \
+        "Rimless wheel (Coleman 2009), λ² = {lambda2:.6}, slope α = {alpha}, {spokes} spokes: \
          μ = {mu:.6}, μ² = {:.6}",
-        p.lambda2,
-        p.alpha,
-        p.spokes,
         mu * mu
     );
     let reference = "closed form (Bhounsule 2014, §3.2); digits = -log10 |ours - closed form|";
@@ -109,7 +110,7 @@ fn print_tables(
     multiplier_rows(&o.multipliers, m_exact);
     println!("  multipliers, central differences (step {FD_STEP:e})");
     multiplier_rows(&fd.value, m_exact);
-    if p.lambda2 == paper::LAMBDA2 && p.alpha == paper::ALPHA && p.spokes == paper::SPOKES {
+    if lambda2 == paper::LAMBDA2 && alpha == paper::ALPHA && spokes == f64::from(paper::SPOKES) {
         header("the paper (§3), printed", "paper", "closed form");
         row("  dθ/dt", PAPER_RATE, x_exact[1]);
         row("  μ₁ variational", PAPER_VAR, m_exact[0].re);
@@ -129,7 +130,7 @@ fn print_tables(
 }
 
 fn figures(
-    wheel: &RimlessWheel,
+    wheel: &Bound<RimlessWheel>,
     opts: &OrbitOptions,
     o: &PeriodicOrbit,
     fd: &[Multiplier],

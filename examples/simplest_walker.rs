@@ -90,6 +90,7 @@ fn run() -> Res<()> {
     let Model::SimplestWalker(walker) = file.model.clone() else {
         return Err(format!("{}: expected a SimplestWalker model", args.file.display()).into());
     };
+    let gamma = walker.get("gamma")?;
     if file.guesses.is_empty() {
         return Err(format!("{}: no initial guesses", args.file.display()).into());
     }
@@ -119,10 +120,10 @@ fn run() -> Res<()> {
         }
     }
     if args.json {
-        println!("{}", json(walker.get("gamma")?, &gaits));
+        println!("{}", json(gamma, &gaits));
         return Ok(());
     }
-    print_tables(&args.file, &file, walker.get("gamma")?, &gaits);
+    print_tables(&args.file, &file, gamma, &gaits);
     figures(&walker, &opts, &gaits)
 }
 

@@ -55,7 +55,7 @@
 //! `radau5` and `ndf`, and the example prints the speed-up of `radau5` and `ndf` over each of
 //! them at equal achieved error.
 
-use saltation::hybrid::{EvalModel, ModeFlow};
+use saltation::hybrid::{Bound, EvalModel, ModeFlow};
 use saltation::models::reference::{hires, rober, vdpol};
 use saltation::models::{Hires, Robertson, VanDerPolStiff};
 use saltation::ode::{Atol, Ivp, Method, SolverOptions, Stats};
@@ -532,11 +532,11 @@ fn main() -> Result<(), Box<dyn Error>> {
     std::panic::set_hook(Box::new(|_| {}));
 
     let (rob, vdp, hir) = (
-        Robertson::default(),
-        VanDerPolStiff::default(),
-        Hires::default(),
+        Bound::new(Robertson),
+        Bound::new(VanDerPolStiff),
+        Bound::new(Hires),
     );
-    assert_eq!(vdp.params.eps, vdpol::EPS);
+    assert_eq!(vdp.get("eps"), Ok(vdpol::EPS));
     let problems = [
         Problem {
             tag: "rober",

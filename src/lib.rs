@@ -108,10 +108,10 @@
 //!
 //! ```
 //! use saltation::continuation::{continue_branch, ContinuationOptions, EndReason, ParamFamily, Start};
-//! use saltation::hybrid::with_param;
+//! use saltation::hybrid::{with_param, Bound};
 //! use saltation::models::RimlessWheel;
 //!
-//! let family = ParamFamily::new(RimlessWheel::default(), "alpha").unwrap();
+//! let family = ParamFamily::new(Bound::<RimlessWheel>::default(), "alpha").unwrap();
 //! let mut opts = ContinuationOptions::default();
 //! (opts.p_min, opts.p_max, opts.step) = (0.2, 0.4, 0.02);
 //! let start = Start::new(0.2, vec![0.5]).labelled("rolling");
@@ -119,7 +119,7 @@
 //! assert_eq!(branch.end, EndReason::ParameterBound);
 //! for p in &branch.points {
 //!     let wheel = with_param(family.base(), "alpha", p.param).unwrap();
-//!     let exact = wheel.analytic_fixed_point().unwrap();
+//!     let exact = RimlessWheel::analytic_fixed_point(wheel.values()).unwrap();
 //!     assert!((p.x0[1] - exact[1]).abs() < 1e-9);
 //!     assert!((p.multipliers[0].re - 4.0 / 9.0).abs() < 1e-9); // μ² for every slope
 //! }
@@ -137,10 +137,11 @@
 //!     continue_branch, switch_period_doubling, BifurcationKind, ContinuationOptions,
 //!     ParamFamily, Start,
 //! };
+//! use saltation::hybrid::Bound;
 //! use saltation::models::SimplestWalker;
 //! use saltation::ode::SolverOptions;
 //!
-//! let family = ParamFamily::new(saltation::hybrid::Bound::<SimplestWalker>::default(), "gamma").unwrap();
+//! let family = ParamFamily::new(Bound::<SimplestWalker>::default(), "gamma").unwrap();
 //! let mut opts = ContinuationOptions::default();
 //! opts.stride.ode = SolverOptions::with_tol(1e-10);
 //! (opts.p_max, opts.step, opts.max_step) = (0.0165, 1e-3, 2e-3);

@@ -9,12 +9,17 @@ use saltation::continuation::{
     ModelFamily, ParamFamily, Predictor, Start,
 };
 use saltation::hybrid::{Bound, EvalModel, JacobianKind, ParamError, StrideMap};
-use saltation::models::{RimlessWheel, RimlessWheelParams, SimplestWalker};
+use saltation::models::{RimlessWheel, SimplestWalker};
 use saltation::ode::SolverOptions;
 use saltation::orbit::{find_periodic_orbit, OrbitOptions};
 
 fn walker(g: f64) -> Result<Bound<SimplestWalker>, ParamError> {
     Bound::with_named(SimplestWalker, [("gamma", g)])
+}
+
+/// The rimless wheel at `λ²`, `α` and six spokes.
+fn wheel_at(lambda2: f64, alpha: f64) -> Result<Bound<RimlessWheel>, ParamError> {
+    Bound::with_named(RimlessWheel, [("lambda2", lambda2), ("alpha", alpha)])
 }
 
 fn opts(tol: f64) -> ContinuationOptions {
@@ -25,15 +30,13 @@ fn opts(tol: f64) -> ContinuationOptions {
 
 /// Slope below which the rimless wheel cannot roll steadily: at `α_c` the closed-form speed
 /// after impact just reaches the top, `θ̇₀² = 2λ²(1 − cos(π/n − α))` (bisection).
-fn rimless_threshold(base: RimlessWheelParams) -> f64 {
+fn rimless_threshold(lambda2: f64) -> f64 {
     let g = |alpha: f64| {
-        let w = RimlessWheel {
-            params: RimlessWheelParams { alpha, ..base },
-        };
-        let mu = w.mu();
-        let h = w.half_angle();
-        let w2 = 4.0 * base.lambda2 * mu * mu * h.sin() * alpha.sin() / (1.0 - mu * mu);
-        w2 - 2.0 * base.lambda2 * (1.0 - (h - alpha).cos())
+        let w = wheel_at(lambda2, alpha).unwrap();
+        let mu = RimlessWheel::mu(w.values());
+        let h = RimlessWheel::half_angle(w.values());
+        let w2 = 4.0 * lambda2 * mu * mu * h.sin() * alpha.sin() / (1.0 - mu * mu);
+        w2 - 2.0 * lambda2 * (1.0 - (h - alpha).cos())
     };
     let (mut lo, mut hi) = (1e-6, 0.5);
     while hi - lo > 1e-14 {
@@ -49,13 +52,9 @@ fn rimless_threshold(base: RimlessWheelParams) -> f64 {
 
 #[test]
 fn rimless_wheel_branch_matches_the_closed_form() {
-    let base = RimlessWheelParams::default();
-    let family = |alpha: f64| -> Result<RimlessWheel, ParamError> {
-        Ok(RimlessWheel {
-            params: RimlessWheelParams { alpha, ..base },
-        })
-    };
-    let alpha_c = rimless_threshold(base);
+    let lambda2 = Bound::<RimlessWheel>::default().get("lambda2").unwrap();
+    let family = |alpha: f64| wheel_at(lambda2, alpha);
+    let alpha_c = rimless_threshold(lambda2);
     for (to, predictor) in [
         (0.45f64, Predictor::Arclength),
         (0.12, Predictor::Natural),
@@ -95,7 +94,7 @@ fn rimless_wheel_branch_matches_the_closed_form() {
         assert!(b.points.len() > 5);
         for p in &b.points {
             let wheel = family(p.param).unwrap();
-            let exact = wheel.analytic_fixed_point().unwrap();
+            let exact = RimlessWheel::analytic_fixed_point(wheel.values()).unwrap();
             assert!((p.x0[0] - exact[0]).abs() < 1e-14);
             assert!(
                 (p.x0[1] - exact[1]).abs() < 1e-11,
@@ -104,7 +103,7 @@ fn rimless_wheel_branch_matches_the_closed_form() {
                 p.x0[1],
                 exact[1]
             );
-            let mu2 = wheel.analytic_multipliers()[0];
+            let mu2 = RimlessWheel::analytic_multipliers(wheel.values())[0];
             // Within 1e-3 of α_c the wheel creeps over the top (the stride time grows like
             // log(1/(α − α_c))), and the variational equations along that near-stop lose a few
             // digits: measured 1.4e-10 at α_c + 1e-5. The closed-form check of μ² is made where
@@ -277,25 +276,19 @@ fn parallel_sweeps_match_the_closed_form() {
         ..OrbitOptions::default()
     };
     let alphas: Vec<f64> = (0..12).map(|i| 0.15 + 0.025 * i as f64).collect();
-    let at = |lambda2: f64, alpha: f64| RimlessWheel {
-        params: RimlessWheelParams {
-            lambda2,
-            alpha,
-            spokes: 6,
-        },
-    };
-    let family = |alpha: f64| -> Result<RimlessWheel, ParamError> { Ok(at(2.0 / 3.0, alpha)) };
+    let at = |lambda2: f64, alpha: f64| wheel_at(lambda2, alpha).unwrap();
+    let family = |alpha: f64| wheel_at(2.0 / 3.0, alpha);
     let results = sweep_1d(&family, &alphas, &[0.5], &orbit_opts);
     assert_eq!(results.len(), alphas.len());
     for (alpha, r) in alphas.iter().zip(&results) {
         let orbit = r.as_ref().unwrap();
-        let exact = at(2.0 / 3.0, *alpha).analytic_fixed_point().unwrap();
+        let exact = RimlessWheel::analytic_fixed_point(at(2.0 / 3.0, *alpha).values()).unwrap();
         assert!((orbit.x0[1] - exact[1]).abs() < 1e-11, "α = {alpha}");
     }
     // Rows in λ², columns in α: a stability map. Rows are continued left to right.
     let lambdas = [0.5, 0.6, 2.0 / 3.0, 0.75];
     let grid = sweep_2d(
-        |l2: f64| move |alpha: f64| -> Result<RimlessWheel, ParamError> { Ok(at(l2, alpha)) },
+        |l2: f64| move |alpha: f64| wheel_at(l2, alpha),
         &lambdas,
         &alphas,
         &[0.5],
@@ -306,7 +299,10 @@ fn parallel_sweeps_match_the_closed_form() {
         assert_eq!(row.len(), alphas.len());
         for cell in row {
             let wheel = at(cell.row, cell.col);
-            match (cell.orbit.as_ref(), wheel.analytic_fixed_point()) {
+            match (
+                cell.orbit.as_ref(),
+                RimlessWheel::analytic_fixed_point(wheel.values()),
+            ) {
                 (Some(o), Some(exact)) => {
                     assert!(
                         (o.x0[1] - exact[1]).abs() < 1e-10,
@@ -314,7 +310,7 @@ fn parallel_sweeps_match_the_closed_form() {
                         cell.row,
                         cell.col
                     );
-                    let mu2 = wheel.analytic_multipliers()[0];
+                    let mu2 = RimlessWheel::analytic_multipliers(wheel.values())[0];
                     assert!((o.multipliers[0].re - mu2).abs() < 1e-9);
                 }
                 (None, None) => {}

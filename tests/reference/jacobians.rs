@@ -17,9 +17,9 @@
 
 use nalgebra::{DMatrix, DVector};
 use saltation::hybrid::{
-    identity, EvalModel, JacobianKind, ModeFlow, StrideMap, StrideOptions, VariationalFlow,
+    identity, Bound, EvalModel, JacobianKind, ModeFlow, StrideMap, StrideOptions, VariationalFlow,
 };
-use saltation::models::{BouncingBall, BouncingBallParams};
+use saltation::models::BouncingBall;
 use saltation::ode::{Ivp, SolverOptions};
 use saltation::orbit::{central_difference, find_periodic_orbit};
 use saltation::scenario::load_model_file;
@@ -27,9 +27,7 @@ use saltation::scenario::load_model_file;
 #[test]
 fn bouncing_ball_monodromy_is_the_fixed_time_derivative() {
     let (g, e) = (9.81, 0.7);
-    let ball = BouncingBall {
-        params: BouncingBallParams { g, e },
-    };
+    let ball = Bound::with_named(BouncingBall, [("g", g), ("e", e)]).unwrap();
     let opts = StrideOptions {
         ode: SolverOptions::with_tol(1e-13),
         ..StrideOptions::default()

@@ -5,9 +5,9 @@
 //! settings of `models/rimless_wheel.ron`; the paper reaches 13 digits for 4/9 with variational
 //! equations. Further parameter sets check the general closed form, not just one number.
 
-use saltation::hybrid::{EvalModel, HybridError};
+use saltation::hybrid::{Bound, EvalModel, HybridError};
 use saltation::models::reference::rimless_benchmark;
-use saltation::models::{Model, RimlessWheel, RimlessWheelParams};
+use saltation::models::{Model, RimlessWheel};
 use saltation::orbit::{find_periodic_orbit, OrbitError, PeriodicOrbit};
 use saltation::scenario::ModelFile;
 
@@ -18,12 +18,12 @@ fn model_file() -> ModelFile {
 /// Checks `orbit` against the closed form of `wheel`, the fixed point to `x_tol`; returns
 /// (fixed-point error, multiplier error, trivial multiplier) for the report.
 fn check_closed_form(
-    wheel: &RimlessWheel,
+    wheel: &Bound<RimlessWheel>,
     orbit: &PeriodicOrbit,
     x_tol: f64,
     what: &str,
 ) -> (f64, f64, f64) {
-    let exact = wheel.analytic_fixed_point().expect("a gait exists");
+    let exact = RimlessWheel::analytic_fixed_point(wheel.values()).expect("a gait exists");
     let dx = (orbit.x0[0] - exact[0])
         .abs()
         .max((orbit.x0[1] - exact[1]).abs());
@@ -33,7 +33,7 @@ fn check_closed_form(
         orbit.x0
     );
     // Multipliers by decreasing modulus: μ² then the trivial 0 (the reset collapses θ).
-    let [mu2, zero] = wheel.analytic_multipliers();
+    let [mu2, zero] = RimlessWheel::analytic_multipliers(wheel.values());
     assert_eq!(zero, 0.0);
     assert_eq!(orbit.multipliers.len(), 2);
     let (m0, m1) = (orbit.multipliers[0], orbit.multipliers[1]);
@@ -54,14 +54,17 @@ fn check_closed_form(
 #[test]
 fn benchmark_matches_the_closed_form() {
     let mf = model_file();
-    let Model::RimlessWheel(wheel) = mf.model else {
+    let Model::RimlessWheel(wheel) = mf.model.clone() else {
         panic!("rimless_wheel.ron holds {:?}", mf.model)
     };
     // The file holds the benchmark of the paper.
-    assert_eq!(wheel.params.lambda2, rimless_benchmark::LAMBDA2);
-    assert_eq!(wheel.params.alpha, rimless_benchmark::ALPHA);
-    assert_eq!(wheel.params.spokes, rimless_benchmark::SPOKES);
-    assert!((wheel.mu() - 2.0 / 3.0).abs() < 1e-15);
+    assert_eq!(wheel.get("lambda2"), Ok(rimless_benchmark::LAMBDA2));
+    assert_eq!(wheel.get("alpha"), Ok(rimless_benchmark::ALPHA));
+    assert_eq!(
+        wheel.get("spokes"),
+        Ok(f64::from(rimless_benchmark::SPOKES))
+    );
+    assert!((RimlessWheel::mu(wheel.values()) - 2.0 / 3.0).abs() < 1e-15);
     let orbit = find_periodic_orbit(&wheel, &mf.guesses[0].u, &mf.orbit).unwrap();
     check_closed_form(&wheel, &orbit, 1e-14, "benchmark");
     // μ² = 4/9 exactly.
@@ -89,20 +92,23 @@ fn closed_form_holds_at_other_slopes_and_spoke_counts() {
         (1.0, 0.25, 12),
         (0.8, 0.6, 4),
     ] {
-        let wheel = RimlessWheel {
-            params: RimlessWheelParams {
-                lambda2,
-                alpha,
-                spokes,
-            },
-        };
+        let wheel = Bound::with_named(
+            RimlessWheel,
+            [
+                ("lambda2", lambda2),
+                ("alpha", alpha),
+                ("spokes", f64::from(spokes)),
+            ],
+        )
+        .unwrap();
+        let p = wheel.values();
         let what = format!("λ² = {lambda2}, α = {alpha}, n = {spokes}");
-        let exact = wheel.analytic_fixed_point().expect("a gait exists");
+        let exact = RimlessWheel::analytic_fixed_point(p).expect("a gait exists");
         // The closed form needs the wheel to get over the top (θ = −α) on each stride: the
         // energy θ̇²/2 + λ² cos(θ + α) at θ = −π/n above its value λ² at the top.
-        let top = 2.0 * lambda2 * (1.0 - (wheel.half_angle() - alpha).cos());
+        let top = 2.0 * lambda2 * (1.0 - (RimlessWheel::half_angle(p) - alpha).cos());
         assert!(
-            alpha >= wheel.half_angle() || exact[1] * exact[1] > top,
+            alpha >= RimlessWheel::half_angle(p) || exact[1] * exact[1] > top,
             "{what}: no rolling gait"
         );
         let guess = [1.2 * exact[1]];
@@ -111,7 +117,7 @@ fn closed_form_holds_at_other_slopes_and_spoke_counts() {
         assert_eq!(wheel.name(), "rimless_wheel");
         // A one-stride error δ (relative ~rtol = 1e-14 of θ̇₀) moves the fixed point of
         // u ↦ μ²u + c by δ/(1 − μ²): the benchmark's 1e-14 scaled by that conditioning.
-        let x_tol = 1e-14 * exact[1].max(1.0) / (1.0 - wheel.mu().powi(2));
+        let x_tol = 1e-14 * exact[1].max(1.0) / (1.0 - RimlessWheel::mu(p).powi(2));
         check_closed_form(&wheel, &orbit, x_tol, &what);
     }
 }
@@ -120,16 +126,11 @@ fn closed_form_holds_at_other_slopes_and_spoke_counts() {
 fn no_gait_where_the_wheel_cannot_get_over_the_top() {
     // λ² = 2/3, n = 6, α = 0.1: the impact algebra has θ̇₀² = 0.1065 but getting over the top
     // from θ = −π/6 takes θ̇₀² > 2λ²(1 − cos(π/6 − 0.1)) = 0.1178.
-    let wheel = RimlessWheel {
-        params: RimlessWheelParams {
-            lambda2: 2.0 / 3.0,
-            alpha: 0.1,
-            spokes: 6,
-        },
-    };
-    assert_eq!(wheel.analytic_fixed_point(), None);
+    let wheel = Bound::with_named(RimlessWheel, [("lambda2", 2.0 / 3.0), ("alpha", 0.1)]).unwrap();
+    assert_eq!(wheel.get("spokes"), Ok(6.0));
+    assert_eq!(RimlessWheel::analytic_fixed_point(wheel.values()), None);
     let opts = model_file().orbit;
-    let mu = wheel.mu();
+    let mu = RimlessWheel::mu(wheel.values());
     let w2 = 4.0 * 2.0 / 3.0 * mu * mu * 0.5 * 0.1f64.sin() / (1.0 - mu * mu);
     let r = find_periodic_orbit(&wheel, &[w2.sqrt()], &opts);
     assert!(

@@ -25,10 +25,10 @@ fn model_file() -> ModelFile {
 }
 
 fn limit_cycle(mf: &ModelFile) -> PeriodicOrbit {
-    let Model::VanDerPol(vdp) = mf.model else {
+    let Model::VanDerPol(vdp) = &mf.model else {
         panic!("van_der_pol.ron holds {:?}", mf.model)
     };
-    assert_eq!(vdp.params.epsilon, reference::EPSILON);
+    assert_eq!(vdp.get("epsilon"), Ok(reference::EPSILON));
     find_periodic_orbit(&mf.model, &mf.guesses[0].u, &mf.orbit).unwrap()
 }
 

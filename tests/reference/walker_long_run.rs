@@ -3,8 +3,7 @@
 //! be carried forward, so the crossing was skipped and the stride ended in a (false) fall.
 
 use saltation::continuation::{orbit_diagram, OrbitDiagramOptions};
-use saltation::hybrid::Bound;
-use saltation::hybrid::ParamError;
+use saltation::hybrid::{Bound, ParamError};
 use saltation::models::SimplestWalker;
 
 #[test]

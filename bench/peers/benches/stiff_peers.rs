@@ -28,7 +28,7 @@ use diffsol::{
     NalgebraLU, NalgebraMat, OdeBuilder, OdeEquationsImplicit, OdeSolverMethod, OdeSolverProblem,
     OdeSolverStopReason, Vector,
 };
-use saltation::hybrid::{EvalModel, ModeFlow};
+use saltation::hybrid::{Bound, EvalModel, ModeFlow};
 use saltation::models::reference::{rober, vdpol};
 use saltation::models::{Robertson, VanDerPolStiff};
 use saltation::ode::{Atol, Ivp, Method, SolverOptions};
@@ -279,8 +279,8 @@ fn csv_row(
 }
 
 fn bench(c: &mut Criterion) {
-    let rob = Robertson::default();
-    let vdp = VanDerPolStiff::default();
+    let rob = Bound::new(Robertson);
+    let vdp = Bound::new(VanDerPolStiff);
     let (mut rober_rows, mut vdpol_rows) = (Vec::new(), Vec::new());
     for &rtol in &CSV_RTOLS {
         let (pr, pv) = (rober_problem(rtol), vdpol_problem(rtol));

@@ -29,6 +29,19 @@ impl<M: HybridModel> Bound<M> {
         Ok(Self { model, p })
     }
 
+    /// `model` at the values `p` as a file gives them, not checked against the declarations:
+    /// as with `Bound`'s own deserializer, the ranges are checked where the file is validated
+    /// ([`EvalModel::check_params`]), so that the error can name the file's place. For the
+    /// deserializer of a model whose equations have settings of their own beside the
+    /// parameters (the monopod's phase-switch strategy).
+    ///
+    /// # Panics
+    /// If `p` does not have one value per declared parameter.
+    pub fn with_values_unchecked(model: M, p: Vec<f64>) -> Self {
+        assert_eq!(p.len(), model.params().len(), "one value per parameter");
+        Self { model, p }
+    }
+
     /// `model` at its defaults with the named values replaced, checked.
     pub fn with_named<'a>(
         model: M,

@@ -20,29 +20,31 @@ use serde::{Deserialize, Serialize};
 #[non_exhaustive]
 pub enum Model {
     /// [`RimlessWheel`].
-    RimlessWheel(RimlessWheel),
+    RimlessWheel(Bound<RimlessWheel>),
     /// [`SimplestWalker`].
     SimplestWalker(Bound<SimplestWalker>),
     /// [`BouncingBall`].
-    BouncingBall(BouncingBall),
+    BouncingBall(Bound<BouncingBall>),
     /// [`VanDerPol`].
-    VanDerPol(VanDerPol),
+    VanDerPol(Bound<VanDerPol>),
     /// [`Robertson`].
-    Robertson(Robertson),
+    Robertson(Bound<Robertson>),
     /// [`RobertsonDae`].
-    RobertsonDae(RobertsonDae),
+    RobertsonDae(Bound<RobertsonDae>),
     /// [`VanDerPolStiff`].
-    VanDerPolStiff(VanDerPolStiff),
+    VanDerPolStiff(Bound<VanDerPolStiff>),
     /// [`Hires`].
-    Hires(Hires),
+    Hires(Bound<Hires>),
     /// [`Orego`].
-    Orego(Orego),
+    Orego(Bound<Orego>),
     /// [`Hopper`]: the constrained four-particle hopper.
     Hopper(Hopper),
     /// [`HopperUnconstrained`]: the two-block hopper in minimal coordinates.
     HopperUnconstrained(HopperUnconstrained),
-    /// [`Monopod`]: the dimensionless monopod on Hunt–Crossley ground.
-    Monopod(Monopod),
+    /// [`Monopod`]: the dimensionless monopod on Hunt–Crossley ground (its strategy written
+    /// beside the parameters: [`crate::monopod::file_form`]).
+    #[serde(with = "crate::monopod::file_form")]
+    Monopod(Bound<Monopod>),
     /// A model written as equations in the file ([`EquationModel`]).
     Equations(EquationModel),
 }
@@ -88,20 +90,20 @@ impl Model {
     /// The model called `name` (one of [`Model::NAMES`]) with its default parameters.
     pub fn with_defaults(name: &str) -> Option<Model> {
         Some(match name {
-            "RimlessWheel" => Model::RimlessWheel(RimlessWheel::default()),
+            "RimlessWheel" => Model::RimlessWheel(Bound::default()),
             "SimplestWalker" => Model::SimplestWalker(Bound::default()),
-            "BouncingBall" => Model::BouncingBall(BouncingBall::default()),
-            "VanDerPol" => Model::VanDerPol(VanDerPol::default()),
-            "Robertson" => Model::Robertson(Robertson::default()),
-            "RobertsonDae" => Model::RobertsonDae(RobertsonDae::default()),
-            "VanDerPolStiff" => Model::VanDerPolStiff(VanDerPolStiff::default()),
-            "Hires" => Model::Hires(Hires::default()),
-            "Orego" => Model::Orego(Orego::default()),
+            "BouncingBall" => Model::BouncingBall(Bound::default()),
+            "VanDerPol" => Model::VanDerPol(Bound::default()),
+            "Robertson" => Model::Robertson(Bound::default()),
+            "RobertsonDae" => Model::RobertsonDae(Bound::default()),
+            "VanDerPolStiff" => Model::VanDerPolStiff(Bound::default()),
+            "Hires" => Model::Hires(Bound::default()),
+            "Orego" => Model::Orego(Bound::default()),
             "Hopper" => {
                 Model::Hopper(Hopper::from_system(crate::hopper::HopperParticles::default()).ok()?)
             }
             "HopperUnconstrained" => Model::HopperUnconstrained(HopperUnconstrained::default()),
-            "Monopod" => Model::Monopod(Monopod::default()),
+            "Monopod" => Model::Monopod(Bound::default()),
             _ => return None,
         })
     }

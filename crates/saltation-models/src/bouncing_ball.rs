@@ -29,39 +29,44 @@
 //!   does not apply; the full-state stride Jacobian at such a point is `[[0, 0], [g/v, 1]]`
 //!   with multipliers `{0, 1}`.
 
-use saltation_hybrid::{check_range, EvalModel, Guard, ParamError, Scalar};
-use serde::{Deserialize, Serialize};
+use saltation_hybrid::{
+    AffineModes, FlowJacobian, GuardGradient, GuardSpec, HybridModel, Limit, Param, ResetJacobian,
+    Scalar,
+};
 
-/// Parameters of the bouncing ball.
-#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct BouncingBallParams {
-    /// Gravitational acceleration `g > 0` (default 9.81, m/s²).
-    pub g: f64,
-    /// Coefficient of restitution `e ∈ [0, 1]` (default 0.8): `v⁺ = −e v⁻`.
-    pub e: f64,
+/// Index of the gravitational acceleration `g` in the parameter vector.
+pub const G: usize = 0;
+/// Index of the coefficient of restitution `e`.
+pub const E: usize = 1;
+
+/// The bouncing ball's parameters: gravitational acceleration `g > 0` (default 9.81, m/s²) and
+/// coefficient of restitution `e ∈ [0, 1]` (default 0.8): `v⁺ = −e v⁻`.
+pub const PARAMS: &[Param] = &[
+    Param::new("g", 9.81)
+        .above(Limit::Open(0.0))
+        .described("g > 0 (gravitational acceleration)"),
+    Param::new("e", 0.8)
+        .range(0.0, 1.0)
+        .described("0 <= e <= 1 (coefficient of restitution)"),
+];
+
+/// The ball's guard.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum BallGuard {
+    /// The ball reaches the ground moving down (`h = x` falling, `v < 0`).
+    Impact,
 }
 
-impl Default for BouncingBallParams {
-    fn default() -> Self {
-        Self { g: 9.81, e: 0.8 }
-    }
-}
-
-/// The bouncing ball.
-#[derive(Debug, Clone, Copy, PartialEq, Default, Serialize, Deserialize)]
-#[serde(transparent)]
-pub struct BouncingBall {
-    /// Its parameters.
-    pub params: BouncingBallParams,
-}
+/// The bouncing ball (its equations; the parameters are `g` and `e`).
+#[derive(Debug, Clone, Copy, PartialEq, Default)]
+pub struct BouncingBall;
 
 impl BouncingBall {
-    /// Closed-form impact times of a ball released from rest at height `h0 > 0`:
-    /// `t₁ = sqrt(2 h0 / g)` and `t_k = t₁ (1 + 2 Σ_{j=1}^{k−1} eʲ)` for the first `k` impacts
-    /// (each flight after the j-th impact lasts `2 eʲ t₁`).
-    pub fn impact_times(&self, h0: f64, k: usize) -> Vec<f64> {
-        let BouncingBallParams { g, e } = self.params;
+    /// Closed-form impact times of a ball released from rest at height `h0 > 0`, at the
+    /// parameter values `p`: `t₁ = sqrt(2 h0 / g)` and `t_k = t₁ (1 + 2 Σ_{j=1}^{k−1} eʲ)` for
+    /// the first `k` impacts (each flight after the j-th impact lasts `2 eʲ t₁`).
+    pub fn impact_times(p: &[f64], h0: f64, k: usize) -> Vec<f64> {
+        let (g, e) = (p[G], p[E]);
         let t1 = (2.0 * h0 / g).sqrt();
         let mut times = Vec::with_capacity(k);
         let (mut t, mut ej) = (t1, 1.0);
@@ -74,107 +79,144 @@ impl BouncingBall {
     }
 
     /// Closed-form impact velocities (just before each impact) of a ball released from rest at
-    /// height `h0`: `v_k⁻ = −e^{k−1} sqrt(2 g h0)`, `k = 1, 2, …`.
-    pub fn impact_velocities(&self, h0: f64, k: usize) -> Vec<f64> {
-        let BouncingBallParams { g, e } = self.params;
+    /// height `h0`, at the parameter values `p`: `v_k⁻ = −e^{k−1} sqrt(2 g h0)`, `k = 1, 2, …`.
+    pub fn impact_velocities(p: &[f64], h0: f64, k: usize) -> Vec<f64> {
+        let (g, e) = (p[G], p[E]);
         let v1 = (2.0 * g * h0).sqrt();
         (0..k).map(|j| -e.powi(j as i32) * v1).collect()
     }
 
-    /// Accumulation (Zeno) time of the impacts from rest at height `h0`:
-    /// `t∞ = t₁ (1 + 2e/(1 − e)) = t₁ (1 + e)/(1 − e)`; `None` for `e ≥ 1` (no accumulation).
-    pub fn zeno_time(&self, h0: f64) -> Option<f64> {
-        let BouncingBallParams { g, e } = self.params;
+    /// Accumulation (Zeno) time of the impacts from rest at height `h0`, at the parameter
+    /// values `p`: `t∞ = t₁ (1 + 2e/(1 − e)) = t₁ (1 + e)/(1 − e)`; `None` for `e ≥ 1` (no
+    /// accumulation).
+    pub fn zeno_time(p: &[f64], h0: f64) -> Option<f64> {
+        let (g, e) = (p[G], p[E]);
         (e < 1.0).then(|| (2.0 * h0 / g).sqrt() * (1.0 + e) / (1.0 - e))
     }
 
-    /// Closed-form stride from `[x₀, v₀]` with `x₀ ≥ 0` (and `v₀ > 0` if `x₀ = 0`):
-    /// returns `(P(x₀, v₀), T) = ([0, e s], (v₀ + s)/g)` with `s = sqrt(v₀² + 2 g x₀)`.
-    pub fn stride(&self, x0: [f64; 2]) -> ([f64; 2], f64) {
-        let BouncingBallParams { g, e } = self.params;
+    /// Closed-form stride from `[x₀, v₀]` with `x₀ ≥ 0` (and `v₀ > 0` if `x₀ = 0`), at the
+    /// parameter values `p`: returns `(P(x₀, v₀), T) = ([0, e s], (v₀ + s)/g)` with
+    /// `s = sqrt(v₀² + 2 g x₀)`.
+    pub fn stride(p: &[f64], x0: [f64; 2]) -> ([f64; 2], f64) {
+        let (g, e) = (p[G], p[E]);
         let s = (x0[1] * x0[1] + 2.0 * g * x0[0]).sqrt();
         ([0.0, e * s], (x0[1] + s) / g)
     }
 
-    /// Closed-form stride-map Jacobian (row-major 2×2) at `[x₀, v₀]`:
-    /// `P_x = [[0, 0], [e g / s, e v₀ / s]]`, columns `∂/∂x₀`, `∂/∂v₀`,
+    /// Closed-form stride-map Jacobian (row-major 2×2) at `[x₀, v₀]`, at the parameter values
+    /// `p`: `P_x = [[0, 0], [e g / s, e v₀ / s]]`, columns `∂/∂x₀`, `∂/∂v₀`,
     /// `s = sqrt(v₀² + 2 g x₀)`.
-    pub fn stride_jacobian(&self, x0: [f64; 2]) -> [f64; 4] {
-        let BouncingBallParams { g, e } = self.params;
+    pub fn stride_jacobian(p: &[f64], x0: [f64; 2]) -> [f64; 4] {
+        let (g, e) = (p[G], p[E]);
         let s = (x0[1] * x0[1] + 2.0 * g * x0[0]).sqrt();
         [0.0, 0.0, e * g / s, e * x0[1] / s]
     }
 }
 
-impl EvalModel for BouncingBall {
-    saltation_hybrid::named_params!("g" => params.g, "e" => params.e);
-    autonomous!();
+impl HybridModel for BouncingBall {
+    type Guard = BallGuard;
     fn name(&self) -> &str {
         "bouncing_ball"
     }
     fn dim(&self) -> usize {
         2
     }
+    fn params(&self) -> &[Param] {
+        PARAMS
+    }
+    fn autonomous(&self, _mode: usize) -> bool {
+        true
+    }
     fn mode_name(&self, _mode: usize) -> String {
         "flight".into()
     }
-    fn flow<D: Scalar>(&self, _mode: usize, _t: f64, x: &[D], dx: &mut [D]) {
+    fn state_names(&self) -> Vec<String> {
+        vec!["x".into(), "v".into()]
+    }
+    fn flow<D: Scalar>(&self, p: &[D], _mode: usize, _t: f64, x: &[D], dx: &mut [D]) {
         dx[0] = x[1];
-        dx[1] = D::from(-self.params.g);
+        dx[1] = -p[G];
     }
-    fn guards(&self, _mode: usize) -> usize {
-        1
+    fn guards(&self, _mode: usize) -> &[BallGuard] {
+        &[BallGuard::Impact]
     }
-    fn guard<D: Scalar>(&self, _mode: usize, _j: usize, x: &[D]) -> D {
-        x[0]
+    fn describe(&self, _mode: usize, g: BallGuard) -> GuardSpec {
+        match g {
+            BallGuard::Impact => GuardSpec::to(0).falling().enabled_when(|_, x| x[1] < 0.0),
+        }
     }
-    fn describe_guard(&self, _mode: usize, _j: usize) -> Guard<Self> {
-        Guard::to(0).falling().enabled_when(|_, x| x[1] < 0.0)
+    fn guard<D: Scalar>(&self, _p: &[D], _mode: usize, g: BallGuard, x: &[D]) -> D {
+        match g {
+            BallGuard::Impact => x[0],
+        }
     }
-    fn reset<D: Scalar>(&self, _mode: usize, _j: usize, x: &[D], out: &mut [D]) {
-        out[0] = x[0];
-        out[1] = x[1] * -self.params.e;
-    }
-    /// Free flight under gravity: `f_x = [[0, 1], [0, 0]]`.
-    fn flow_jacobian_is_constant(&self, _mode: usize) -> bool {
-        true
-    }
-    fn flow_is_autonomous(&self, _mode: usize) -> bool {
-        true
-    }
-    fn flow_jacobian(&self, _mode: usize, _t: f64, _x: &[f64], jac: &mut [f64]) -> bool {
-        jac.copy_from_slice(&[0.0, 1.0, 0.0, 0.0]);
-        true
-    }
-    fn guard_gradient(&self, _mode: usize, _j: usize, _x: &[f64], grad: &mut [f64]) -> bool {
-        grad.copy_from_slice(&[1.0, 0.0]);
-        true
-    }
-    fn reset_jacobian(&self, _mode: usize, _j: usize, _x: &[f64], jac: &mut [f64]) -> bool {
-        jac.copy_from_slice(&[1.0, 0.0, 0.0, -self.params.e]);
-        true
+    fn reset<D: Scalar>(&self, p: &[D], _mode: usize, g: BallGuard, x: &[D], out: &mut [D]) {
+        match g {
+            BallGuard::Impact => {
+                out[0] = x[0];
+                out[1] = x[1] * -p[E];
+            }
+        }
     }
     fn reduced_dim(&self) -> usize {
         1
     }
-    fn chart<D: Scalar>(&self, u: &[D], x: &mut [D]) {
+    fn chart<D: Scalar>(&self, _p: &[D], u: &[D], x: &mut [D]) {
         x[0] = D::from(0.0);
         x[1] = u[0];
     }
-    fn project<D: Scalar>(&self, x: &[D], u: &mut [D]) {
+    fn project<D: Scalar>(&self, _p: &[D], x: &[D], u: &mut [D]) {
         u[0] = x[1];
     }
-    fn check_params(&self) -> Result<(), ParamError> {
-        let p = &self.params;
-        check_range("g", p.g, p.g > 0.0, "g > 0 (gravitational acceleration)")?;
-        check_range(
-            "e",
-            p.e,
-            (0.0..=1.0).contains(&p.e),
-            "0 <= e <= 1 (coefficient of restitution)",
-        )
+    fn hand_flow_jacobian(&self) -> Option<&dyn FlowJacobian> {
+        Some(self)
     }
-    fn state_names(&self) -> Vec<String> {
-        vec!["x".into(), "v".into()]
+    fn hand_guard_gradient(&self) -> Option<&dyn GuardGradient<BallGuard>> {
+        Some(self)
+    }
+    fn hand_reset_jacobian(&self) -> Option<&dyn ResetJacobian<BallGuard>> {
+        Some(self)
+    }
+    fn affine_modes(&self) -> Option<&dyn AffineModes> {
+        Some(self)
+    }
+}
+
+impl FlowJacobian for BouncingBall {
+    /// Free flight under gravity: `f_x = [[0, 1], [0, 0]]`.
+    fn flow_and_jacobian(
+        &self,
+        p: &[f64],
+        mode: usize,
+        t: f64,
+        x: &[f64],
+        dx: &mut [f64],
+        jac: &mut [f64],
+    ) {
+        self.flow(p, mode, t, x, dx);
+        jac.copy_from_slice(&[0.0, 1.0, 0.0, 0.0]);
+    }
+}
+
+impl AffineModes for BouncingBall {
+    /// Free flight under gravity: `f_x = [[0, 1], [0, 0]]`.
+    fn jacobian_is_constant(&self, _mode: usize) -> bool {
+        true
+    }
+}
+
+impl GuardGradient<BallGuard> for BouncingBall {
+    fn guard_gradient(&self, _p: &[f64], _mode: usize, g: BallGuard, _x: &[f64], grad: &mut [f64]) {
+        match g {
+            BallGuard::Impact => grad.copy_from_slice(&[1.0, 0.0]),
+        }
+    }
+}
+
+impl ResetJacobian<BallGuard> for BouncingBall {
+    fn reset_jacobian(&self, p: &[f64], _mode: usize, g: BallGuard, _x: &[f64], jac: &mut [f64]) {
+        match g {
+            BallGuard::Impact => jac.copy_from_slice(&[1.0, 0.0, 0.0, -p[E]]),
+        }
     }
 }

@@ -27,110 +27,147 @@
 //!
 //! A plain ODE (one mode, no guards). Reference solution: [`crate::reference::hires`].
 
-use saltation_hybrid::{check_range, EvalModel, ParamError, Scalar};
-use serde::{Deserialize, Serialize};
+use saltation_hybrid::{FlowJacobian, GuardSpec, HybridModel, Limit, Param, Scalar};
+use std::convert::Infallible;
 
-/// Rate constants of the HIRES model (test-set values by default).
-#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct HiresParams {
-    /// Rate constant `k1 ≥ 0` in the module's equations (default 1.71).
-    pub k1: f64,
-    /// Rate constant `k2 ≥ 0` in the module's equations (default 0.43).
-    pub k2: f64,
-    /// Rate constant `k3 ≥ 0` in the module's equations (default 8.32).
-    pub k3: f64,
-    /// Rate constant `k4 ≥ 0` in the module's equations (default 0.69).
-    pub k4: f64,
-    /// Rate constant `k5 ≥ 0` in the module's equations (default 0.035).
-    pub k5: f64,
-    /// Rate constant `k6 ≥ 0` in the module's equations (default 8.32).
-    pub k6: f64,
-    /// Rate constant `k7 ≥ 0` of the enzyme binding `PfrX2 + E → PfrX2E` (default 280).
-    pub k7: f64,
-    /// Rate constant `k8 ≥ 0` in the module's equations (default 0.69).
-    pub k8: f64,
-    /// Rate constant `k9 ≥ 0` in the module's equations (default 0.69).
-    pub k9: f64,
-    /// Constant synthesis rate `oks ≥ 0` of `Pr` (default 0.0007).
-    pub oks: f64,
+/// Index of `k1` in the parameter vector.
+pub const K1: usize = 0;
+/// Index of `k2`.
+pub const K2: usize = 1;
+/// Index of `k3`.
+pub const K3: usize = 2;
+/// Index of `k4`.
+pub const K4: usize = 3;
+/// Index of `k5`.
+pub const K5: usize = 4;
+/// Index of `k6`.
+pub const K6: usize = 5;
+/// Index of `k7`, the rate constant of the enzyme binding `PfrX2 + E → PfrX2E`.
+pub const K7: usize = 6;
+/// Index of `k8`.
+pub const K8: usize = 7;
+/// Index of `k9`.
+pub const K9: usize = 8;
+/// Index of `oks`, the constant synthesis rate of `Pr`.
+pub const OKS: usize = 9;
+
+/// A rate constant of the module's equations: finite and `≥ 0`.
+const fn rate(name: &'static str, default: f64) -> Param {
+    Param::new(name, default)
+        .above(Limit::Closed(0.0))
+        .described("k >= 0 (a reaction rate constant)")
 }
 
-impl Default for HiresParams {
-    fn default() -> Self {
-        Self {
-            k1: 1.71,
-            k2: 0.43,
-            k3: 8.32,
-            k4: 0.69,
-            k5: 0.035,
-            k6: 8.32,
-            k7: 280.0,
-            k8: 0.69,
-            k9: 0.69,
-            oks: 0.0007,
-        }
-    }
-}
+/// The rate constants of the HIRES model (test-set values by default): `k1 … k9 ≥ 0` in the
+/// module's equations (1.71, 0.43, 8.32, 0.69, 0.035, 8.32, 280, 0.69, 0.69) and the constant
+/// synthesis rate `oks ≥ 0` of `Pr` (0.0007).
+pub const PARAMS: &[Param] = &[
+    rate("k1", 1.71),
+    rate("k2", 0.43),
+    rate("k3", 8.32),
+    rate("k4", 0.69),
+    rate("k5", 0.035),
+    rate("k6", 8.32),
+    rate("k7", 280.0),
+    rate("k8", 0.69),
+    rate("k9", 0.69),
+    Param::new("oks", 0.0007)
+        .above(Limit::Closed(0.0))
+        .described("oks >= 0 (a synthesis rate)"),
+];
 
-/// The HIRES photomorphogenesis kinetics (8 species, one mode, no guards).
-#[derive(Debug, Clone, Copy, PartialEq, Default, Serialize, Deserialize)]
-#[serde(transparent)]
-pub struct Hires {
-    /// Its parameters.
-    pub params: HiresParams,
-}
+/// The HIRES photomorphogenesis kinetics (8 species, one mode, no guards; its equations, the
+/// parameters are `k1` … `k9` and `oks`).
+#[derive(Debug, Clone, Copy, PartialEq, Default)]
+pub struct Hires;
 
-impl EvalModel for Hires {
-    saltation_hybrid::named_params!("k1" => params.k1, "k2" => params.k2, "k3" => params.k3, "k4" => params.k4, "k5" => params.k5, "k6" => params.k6, "k7" => params.k7, "k8" => params.k8, "k9" => params.k9, "oks" => params.oks);
+impl HybridModel for Hires {
+    type Guard = Infallible;
     fn name(&self) -> &str {
         "hires"
     }
     fn dim(&self) -> usize {
         8
     }
+    fn params(&self) -> &[Param] {
+        PARAMS
+    }
+    fn autonomous(&self, _mode: usize) -> bool {
+        true
+    }
     fn mode_name(&self, _mode: usize) -> String {
         "kinetics".into()
     }
-    fn flow<D: Scalar>(&self, _mode: usize, _t: f64, y: &[D], dy: &mut [D]) {
-        let p = &self.params;
-        let bind = y[5] * y[7] * p.k7;
-        let release = y[6] * (p.k2 + p.k8 + p.k9);
-        dy[0] = -y[0] * p.k1 + y[1] * p.k2 + y[2] * p.k6 + p.oks;
-        dy[1] = y[0] * p.k1 - y[1] * (p.k2 + p.k3);
-        dy[2] = -y[2] * (p.k6 + p.k1) + y[3] * p.k2 + y[4] * p.k5;
-        dy[3] = y[1] * p.k3 + y[2] * p.k1 - y[3] * (p.k4 + p.k2);
-        dy[4] = -y[4] * (p.k5 + p.k1) + (y[5] + y[6]) * p.k2;
-        dy[5] = -bind + y[3] * p.k8 + y[4] * p.k1 - y[5] * p.k2 + y[6] * p.k8;
+    fn state_names(&self) -> Vec<String> {
+        ["Pr", "Pfr", "PrX", "PfrX", "PrX2", "PfrX2", "PfrX2E", "E"]
+            .map(String::from)
+            .to_vec()
+    }
+    fn flow<D: Scalar>(&self, p: &[D], _mode: usize, _t: f64, y: &[D], dy: &mut [D]) {
+        let bind = y[5] * y[7] * p[K7];
+        let release = y[6] * (p[K2] + p[K8] + p[K9]);
+        dy[0] = -y[0] * p[K1] + y[1] * p[K2] + y[2] * p[K6] + p[OKS];
+        dy[1] = y[0] * p[K1] - y[1] * (p[K2] + p[K3]);
+        dy[2] = -y[2] * (p[K6] + p[K1]) + y[3] * p[K2] + y[4] * p[K5];
+        dy[3] = y[1] * p[K3] + y[2] * p[K1] - y[3] * (p[K4] + p[K2]);
+        dy[4] = -y[4] * (p[K5] + p[K1]) + (y[5] + y[6]) * p[K2];
+        dy[5] = -bind + y[3] * p[K8] + y[4] * p[K1] - y[5] * p[K2] + y[6] * p[K8];
         dy[6] = bind - release;
         dy[7] = release - bind;
     }
-    no_guards!();
-    autonomous!();
-    fn flow_jacobian(&self, _mode: usize, _t: f64, y: &[f64], jac: &mut [f64]) -> bool {
-        let p = &self.params;
-        let out = p.k2 + p.k8 + p.k9;
-        let (b6, b8) = (p.k7 * y[7], p.k7 * y[5]);
+    fn guards(&self, _mode: usize) -> &[Infallible] {
+        &[]
+    }
+    fn describe(&self, _mode: usize, g: Infallible) -> GuardSpec {
+        match g {}
+    }
+    fn guard<D: Scalar>(&self, _p: &[D], _mode: usize, g: Infallible, _x: &[D]) -> D {
+        match g {}
+    }
+    fn reset<D: Scalar>(&self, _p: &[D], _mode: usize, g: Infallible, _x: &[D], _out: &mut [D]) {
+        match g {}
+    }
+    fn hand_flow_jacobian(&self) -> Option<&dyn FlowJacobian> {
+        Some(self)
+    }
+}
+
+impl FlowJacobian for Hires {
+    fn flow_and_jacobian(
+        &self,
+        p: &[f64],
+        mode: usize,
+        t: f64,
+        y: &[f64],
+        dy: &mut [f64],
+        jac: &mut [f64],
+    ) {
+        self.flow(p, mode, t, y, dy);
+        let [k1, k2, k3, k4, k5, k6, k7, k8, k9] = [
+            p[K1], p[K2], p[K3], p[K4], p[K5], p[K6], p[K7], p[K8], p[K9],
+        ];
+        let out = k2 + k8 + k9;
+        let (b6, b8) = (k7 * y[7], k7 * y[5]);
         jac.fill(0.0);
         let mut set = |i: usize, k: usize, v: f64| jac[i * 8 + k] = v;
-        set(0, 0, -p.k1);
-        set(0, 1, p.k2);
-        set(0, 2, p.k6);
-        set(1, 0, p.k1);
-        set(1, 1, -(p.k2 + p.k3));
-        set(2, 2, -(p.k6 + p.k1));
-        set(2, 3, p.k2);
-        set(2, 4, p.k5);
-        set(3, 1, p.k3);
-        set(3, 2, p.k1);
-        set(3, 3, -(p.k4 + p.k2));
-        set(4, 4, -(p.k5 + p.k1));
-        set(4, 5, p.k2);
-        set(4, 6, p.k2);
-        set(5, 3, p.k8);
-        set(5, 4, p.k1);
-        set(5, 5, -b6 - p.k2);
-        set(5, 6, p.k8);
+        set(0, 0, -k1);
+        set(0, 1, k2);
+        set(0, 2, k6);
+        set(1, 0, k1);
+        set(1, 1, -(k2 + k3));
+        set(2, 2, -(k6 + k1));
+        set(2, 3, k2);
+        set(2, 4, k5);
+        set(3, 1, k3);
+        set(3, 2, k1);
+        set(3, 3, -(k4 + k2));
+        set(4, 4, -(k5 + k1));
+        set(4, 5, k2);
+        set(4, 6, k2);
+        set(5, 3, k8);
+        set(5, 4, k1);
+        set(5, 5, -b6 - k2);
+        set(5, 6, k8);
         set(5, 7, -b8);
         set(6, 5, b6);
         set(6, 6, -out);
@@ -138,29 +175,6 @@ impl EvalModel for Hires {
         set(7, 5, -b6);
         set(7, 6, out);
         set(7, 7, -b8);
-        true
-    }
-    fn check_params(&self) -> Result<(), ParamError> {
-        let p = &self.params;
-        for (name, k) in [
-            ("k1", p.k1),
-            ("k2", p.k2),
-            ("k3", p.k3),
-            ("k4", p.k4),
-            ("k5", p.k5),
-            ("k6", p.k6),
-            ("k7", p.k7),
-            ("k8", p.k8),
-            ("k9", p.k9),
-        ] {
-            check_range(name, k, k >= 0.0, "k >= 0 (a reaction rate constant)")?;
-        }
-        check_range("oks", p.oks, p.oks >= 0.0, "oks >= 0 (a synthesis rate)")
-    }
-    fn state_names(&self) -> Vec<String> {
-        ["Pr", "Pfr", "PrX", "PfrX", "PrX2", "PfrX2", "PfrX2E", "E"]
-            .map(String::from)
-            .to_vec()
     }
 }
 
@@ -168,10 +182,11 @@ impl EvalModel for Hires {
 mod tests {
     use super::*;
     use saltation_hybrid::ad::flow_jacobian_ad;
+    use saltation_hybrid::{Bound, EvalModel};
 
     #[test]
     fn jacobian_matches_ad() {
-        let m = Hires::default();
+        let m = Bound::new(Hires);
         let (mut hand, mut ad) = ([0.0; 64], [0.0; 64]);
         for x in [
             [1.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0057],
@@ -193,7 +208,7 @@ mod tests {
     /// conserved.
     #[test]
     fn defaults_give_the_published_coefficients() {
-        let m = Hires::default();
+        let m = Bound::new(Hires);
         let mut jac = [0.0; 64];
         m.flow_jacobian(0, 0.0, &[0.0; 8], &mut jac);
         let at = |i: usize, k: usize| jac[i * 8 + k];
@@ -209,8 +224,7 @@ mod tests {
         let mut dy = [0.0; 8];
         m.flow::<f64>(0, 0.0, &[0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8], &mut dy);
         assert!((dy[6] + dy[7]).abs() < 1e-14);
-        let mut bad = m;
-        bad.params.k7 = -280.0;
-        assert!(bad.check_params().unwrap_err().to_string().contains("k7"));
+        let bad = Bound::with_named(Hires, [("k7", -280.0)]);
+        assert!(bad.unwrap_err().to_string().contains("k7"));
     }
 }

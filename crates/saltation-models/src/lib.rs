@@ -26,22 +26,6 @@
 //! orbit settings, continuation scripts — are read by the `saltation-scenario` crate).
 #![warn(missing_docs)]
 
-/// The guard methods of a model without guards (a plain ODE): `guards() = 0`, so `guard` and
-/// `describe_guard` are never called; they return harmless values instead of panicking.
-macro_rules! no_guards {
-    () => {
-        fn guards(&self, _mode: usize) -> usize {
-            0
-        }
-        fn guard<D: saltation_hybrid::Scalar>(&self, _mode: usize, _j: usize, x: &[D]) -> D {
-            x[0] * 0.0
-        }
-        fn describe_guard(&self, _mode: usize, _j: usize) -> saltation_hybrid::Guard<Self> {
-            saltation_hybrid::Guard::to(0)
-        }
-    };
-}
-
 /// `∂f/∂t = 0` of a model whose vector fields do not depend on time (saves the Rosenbrock
 /// method a finite difference in `t` per step).
 macro_rules! autonomous {
@@ -76,13 +60,13 @@ mod van_der_pol;
 mod van_der_pol_stiff;
 
 pub use any::Model;
-pub use bouncing_ball::{BouncingBall, BouncingBallParams};
+pub use bouncing_ball::{BallGuard, BouncingBall};
 pub use equations::{EquationModel, EquationSpec};
-pub use hires::{Hires, HiresParams};
-pub use monopod::{Monopod, Strategy};
-pub use orego::{Orego, OregoParams};
-pub use rimless_wheel::{RimlessWheel, RimlessWheelParams};
-pub use robertson::{Robertson, RobertsonDae, RobertsonParams};
+pub use hires::Hires;
+pub use monopod::{Monopod, MonopodGuard, Strategy};
+pub use orego::Orego;
+pub use rimless_wheel::{RimlessWheel, WheelGuard};
+pub use robertson::{Robertson, RobertsonDae};
 pub use simplest_walker::{SimplestWalker, WalkerGuard};
-pub use van_der_pol::{VanDerPol, VanDerPolParams};
-pub use van_der_pol_stiff::{VanDerPolStiff, VanDerPolStiffParams};
+pub use van_der_pol::{SectionGuard, VanDerPol};
+pub use van_der_pol_stiff::VanDerPolStiff;

@@ -28,86 +28,106 @@
 //!
 //! A plain ODE (one mode, no guards). Reference solution: [`crate::reference::orego`].
 
-use saltation_hybrid::{check_range, EvalModel, ParamError, Scalar};
-use serde::{Deserialize, Serialize};
+use saltation_hybrid::{FlowJacobian, GuardSpec, HybridModel, Limit, Param, Scalar};
+use std::convert::Infallible;
 
-/// Constants of the scaled Oregonator (Field & Noyes 1974).
-#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct OregoParams {
-    /// Time-scale ratio `s > 0` (default 77.27).
-    pub s: f64,
-    /// `q ≥ 0`, the ratio of the autocatalytic and disproportionation rates of HBrO₂ (default
-    /// 8.375·10⁻⁶).
-    pub q: f64,
-    /// Relaxation rate of the catalyst `w ≥ 0` (default 0.161).
-    pub w: f64,
-    /// Stoichiometric factor `f ≥ 0` (default 1).
-    pub f: f64,
-}
+/// Index of the time-scale ratio `s` in the parameter vector.
+pub const S: usize = 0;
+/// Index of `q`.
+pub const Q: usize = 1;
+/// Index of the relaxation rate `w`.
+pub const W: usize = 2;
+/// Index of the stoichiometric factor `f`.
+pub const F: usize = 3;
 
-impl Default for OregoParams {
-    fn default() -> Self {
-        Self {
-            s: 77.27,
-            q: 8.375e-6,
-            w: 0.161,
-            f: 1.0,
-        }
-    }
-}
+/// The constants of the scaled Oregonator (Field & Noyes 1974): the time-scale ratio `s > 0`
+/// (default 77.27); `q ≥ 0`, the ratio of the autocatalytic and disproportionation rates of
+/// HBrO₂ (default 8.375·10⁻⁶); the relaxation rate of the catalyst `w ≥ 0` (default 0.161);
+/// the stoichiometric factor `f ≥ 0` (default 1).
+pub const PARAMS: &[Param] = &[
+    Param::new("s", 77.27)
+        .above(Limit::Open(0.0))
+        .described("s > 0 (a ratio of time scales)"),
+    Param::new("q", 8.375e-6)
+        .above(Limit::Closed(0.0))
+        .described("q >= 0 (a ratio of rate constants)"),
+    Param::new("w", 0.161)
+        .above(Limit::Closed(0.0))
+        .described("w >= 0 (a relaxation rate)"),
+    Param::new("f", 1.0)
+        .above(Limit::Closed(0.0))
+        .described("f >= 0 (a stoichiometric factor)"),
+];
 
-/// The Oregonator (one mode, no guards).
-#[derive(Debug, Clone, Copy, PartialEq, Default, Serialize, Deserialize)]
-#[serde(transparent)]
-pub struct Orego {
-    /// Its parameters.
-    pub params: OregoParams,
-}
+/// The Oregonator (one mode, no guards; its equations, the parameters are `s`, `q`, `w`, `f`).
+#[derive(Debug, Clone, Copy, PartialEq, Default)]
+pub struct Orego;
 
-impl EvalModel for Orego {
-    saltation_hybrid::named_params!("s" => params.s, "q" => params.q, "w" => params.w, "f" => params.f);
+impl HybridModel for Orego {
+    type Guard = Infallible;
     fn name(&self) -> &str {
         "orego"
     }
     fn dim(&self) -> usize {
         3
     }
+    fn params(&self) -> &[Param] {
+        PARAMS
+    }
+    fn autonomous(&self, _mode: usize) -> bool {
+        true
+    }
     fn mode_name(&self, _mode: usize) -> String {
         "kinetics".into()
     }
-    fn flow<D: Scalar>(&self, _mode: usize, _t: f64, y: &[D], dy: &mut [D]) {
-        let p = &self.params;
-        dy[0] = (y[1] + y[0] * (-y[0] * p.q - y[1] + 1.0)) * p.s;
-        dy[1] = (y[2] * p.f - (y[0] + 1.0) * y[1]) / p.s;
-        dy[2] = (y[0] - y[2]) * p.w;
-    }
-    no_guards!();
-    autonomous!();
-    fn flow_jacobian(&self, _mode: usize, _t: f64, y: &[f64], jac: &mut [f64]) -> bool {
-        let p = &self.params;
-        jac.copy_from_slice(&[
-            p.s * (1.0 - 2.0 * p.q * y[0] - y[1]),
-            p.s * (1.0 - y[0]),
-            0.0,
-            -y[1] / p.s,
-            -(1.0 + y[0]) / p.s,
-            p.f / p.s,
-            p.w,
-            0.0,
-            -p.w,
-        ]);
-        true
-    }
-    fn check_params(&self) -> Result<(), ParamError> {
-        let p = &self.params;
-        check_range("s", p.s, p.s > 0.0, "s > 0 (a ratio of time scales)")?;
-        check_range("q", p.q, p.q >= 0.0, "q >= 0 (a ratio of rate constants)")?;
-        check_range("w", p.w, p.w >= 0.0, "w >= 0 (a relaxation rate)")?;
-        check_range("f", p.f, p.f >= 0.0, "f >= 0 (a stoichiometric factor)")
-    }
     fn state_names(&self) -> Vec<String> {
         vec!["y1 (HBrO2)".into(), "y2 (Br-)".into(), "y3 (Ce(IV))".into()]
+    }
+    fn flow<D: Scalar>(&self, p: &[D], _mode: usize, _t: f64, y: &[D], dy: &mut [D]) {
+        dy[0] = (y[1] + y[0] * (-y[0] * p[Q] - y[1] + 1.0)) * p[S];
+        dy[1] = (y[2] * p[F] - (y[0] + 1.0) * y[1]) / p[S];
+        dy[2] = (y[0] - y[2]) * p[W];
+    }
+    fn guards(&self, _mode: usize) -> &[Infallible] {
+        &[]
+    }
+    fn describe(&self, _mode: usize, g: Infallible) -> GuardSpec {
+        match g {}
+    }
+    fn guard<D: Scalar>(&self, _p: &[D], _mode: usize, g: Infallible, _x: &[D]) -> D {
+        match g {}
+    }
+    fn reset<D: Scalar>(&self, _p: &[D], _mode: usize, g: Infallible, _x: &[D], _out: &mut [D]) {
+        match g {}
+    }
+    fn hand_flow_jacobian(&self) -> Option<&dyn FlowJacobian> {
+        Some(self)
+    }
+}
+
+impl FlowJacobian for Orego {
+    fn flow_and_jacobian(
+        &self,
+        p: &[f64],
+        mode: usize,
+        t: f64,
+        y: &[f64],
+        dy: &mut [f64],
+        jac: &mut [f64],
+    ) {
+        self.flow(p, mode, t, y, dy);
+        let (s, q, w, f) = (p[S], p[Q], p[W], p[F]);
+        jac.copy_from_slice(&[
+            s * (1.0 - 2.0 * q * y[0] - y[1]),
+            s * (1.0 - y[0]),
+            0.0,
+            -y[1] / s,
+            -(1.0 + y[0]) / s,
+            f / s,
+            w,
+            0.0,
+            -w,
+        ]);
     }
 }
 
@@ -115,10 +135,11 @@ impl EvalModel for Orego {
 mod tests {
     use super::*;
     use saltation_hybrid::ad::flow_jacobian_ad;
+    use saltation_hybrid::{Bound, EvalModel};
 
     #[test]
     fn jacobian_matches_ad() {
-        let m = Orego::default();
+        let m = Bound::new(Orego);
         let (mut hand, mut ad) = ([0.0; 9], [0.0; 9]);
         for x in [[1.0, 2.0, 3.0], [1.0e5, 1.0, 3.0e4], [-0.4, 0.7, 1.3]] {
             m.flow_jacobian(0, 0.0, &x, &mut hand);
@@ -137,7 +158,7 @@ mod tests {
     /// `0.161 (y1 − y3)`.
     #[test]
     fn defaults_give_the_published_right_hand_side() {
-        let m = Orego::default();
+        let m = Bound::new(Orego);
         let y = [1.5, 2.5, 3.5];
         let mut dy = [0.0; 3];
         m.flow::<f64>(0, 0.0, &y, &mut dy);
@@ -149,8 +170,7 @@ mod tests {
         for (g, w) in dy.iter().zip(want) {
             assert!((g - w).abs() <= 1e-14 * w.abs(), "{dy:?} vs {want:?}");
         }
-        let mut bad = m;
-        bad.params.s = 0.0;
-        assert!(bad.check_params().unwrap_err().to_string().contains("`s`"));
+        let bad = Bound::with_named(Orego, [("s", 0.0)]);
+        assert!(bad.unwrap_err().to_string().contains("`s`"));
     }
 }

@@ -22,71 +22,57 @@
 //! `M y' = F(y)` with `M = diag(1, 1, 0)` and `F3 = y1 + y2 + y3 − 1` (the standard index-1
 //! formulation of ROBER for DAE codes); its exact solution is the ODE's. It is a separate model rather than a
 //! parameter of [`Robertson`] because the form is structural, not a physical quantity: it
-//! changes the mass matrix ([`EvalModel::mass_matrix`]), the methods that can integrate the
+//! changes the mass matrix ([`saltation_hybrid::MassMatrix`]), the methods that can integrate the
 //! model ([`saltation_ode::Method::accepts_singular_mass`]) and the meaning of the third
 //! equation, while every numeric parameter of a model is a physical constant with a range that
 //! `--set` and the continuation can vary.
 //!
 //! Reference solutions: [`crate::reference::rober`].
 
-use saltation_hybrid::{check_range, EvalModel, ParamError, Scalar};
-use serde::{Deserialize, Serialize};
+use saltation_hybrid::{FlowJacobian, GuardSpec, HybridModel, Limit, MassMatrix, Param, Scalar};
+use std::convert::Infallible;
 
-/// Rate constants of Robertson's reactions.
-#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct RobertsonParams {
-    /// Rate constant of `A → B` (default 0.04); `k1 ≥ 0`.
-    pub k1: f64,
-    /// Rate constant of `B + B → C + B` (default 3·10⁷); `k2 ≥ 0`.
-    pub k2: f64,
-    /// Rate constant of `B + C → A + C` (default 10⁴); `k3 ≥ 0`.
-    pub k3: f64,
+/// Index of `k1`, the rate constant of `A → B`, in the parameter vector.
+pub const K1: usize = 0;
+/// Index of `k2`, the rate constant of `B + B → C + B`.
+pub const K2: usize = 1;
+/// Index of `k3`, the rate constant of `B + C → A + C`.
+pub const K3: usize = 2;
+
+/// A rate constant: finite and `≥ 0` (a zero rate removes its reaction).
+const fn rate(name: &'static str, default: f64) -> Param {
+    Param::new(name, default)
+        .above(Limit::Closed(0.0))
+        .described("k >= 0 (a reaction rate constant)")
 }
 
-impl Default for RobertsonParams {
-    fn default() -> Self {
-        Self {
-            k1: 0.04,
-            k2: 3.0e7,
-            k3: 1.0e4,
-        }
-    }
+/// The rate constants of Robertson's reactions (both forms): `k1 = 0.04`, `k2 = 3·10⁷`,
+/// `k3 = 10⁴` by default, each `≥ 0`.
+pub const PARAMS: &[Param] = &[rate("k1", 0.04), rate("k2", 3.0e7), rate("k3", 1.0e4)];
+
+/// The first two right-hand sides (shared by both forms).
+#[inline]
+fn kinetics<D: Scalar>(p: &[D], x: &[D], dx: &mut [D]) {
+    let (y1, y2, y3) = (x[0], x[1], x[2]);
+    let r1 = y1 * p[K1];
+    let r3 = y2 * y3 * p[K3];
+    dx[0] = r3 - r1;
+    dx[1] = r1 - r3 - y2 * y2 * p[K2];
 }
 
-impl RobertsonParams {
-    /// Every rate constant is finite and `≥ 0` (a zero rate removes its reaction).
-    fn check(&self) -> Result<(), ParamError> {
-        for (name, k) in [("k1", self.k1), ("k2", self.k2), ("k3", self.k3)] {
-            check_range(name, k, k >= 0.0, "k >= 0 (a reaction rate constant)")?;
-        }
-        Ok(())
-    }
-
-    /// The first two right-hand sides (shared by both forms).
-    #[inline]
-    fn kinetics<D: Scalar>(&self, x: &[D], dx: &mut [D]) {
-        let (y1, y2, y3) = (x[0], x[1], x[2]);
-        let r1 = y1 * self.k1;
-        let r3 = y2 * y3 * self.k3;
-        dx[0] = r3 - r1;
-        dx[1] = r1 - r3 - y2 * y2 * self.k2;
-    }
-
-    /// The first two rows of `f_y` (shared by both forms) into `jac[..6]`.
-    #[inline]
-    fn kinetics_jacobian(&self, x: &[f64], jac: &mut [f64]) {
-        let (k1, k2, k3) = (self.k1, self.k2, self.k3);
-        let (y2, y3) = (x[1], x[2]);
-        jac[..6].copy_from_slice(&[
-            -k1,
-            k3 * y3,
-            k3 * y2,
-            k1,
-            -k3 * y3 - 2.0 * k2 * y2,
-            -k3 * y2,
-        ]);
-    }
+/// The first two rows of `f_y` (shared by both forms) into `jac[..6]`.
+#[inline]
+fn kinetics_jacobian(p: &[f64], x: &[f64], jac: &mut [f64]) {
+    let (k1, k2, k3) = (p[K1], p[K2], p[K3]);
+    let (y2, y3) = (x[1], x[2]);
+    jac[..6].copy_from_slice(&[
+        -k1,
+        k3 * y3,
+        k3 * y2,
+        k1,
+        -k3 * y3 - 2.0 * k2 * y2,
+        -k3 * y2,
+    ]);
 }
 
 /// Names of the three concentrations.
@@ -94,83 +80,136 @@ fn species() -> Vec<String> {
     vec!["y1 (A)".into(), "y2 (B)".into(), "y3 (C)".into()]
 }
 
-/// Robertson's kinetics as an ODE (one mode, no guards).
-#[derive(Debug, Clone, Copy, PartialEq, Default, Serialize, Deserialize)]
-#[serde(transparent)]
-pub struct Robertson {
-    /// Its parameters.
-    pub params: RobertsonParams,
-}
+/// Robertson's kinetics as an ODE (one mode, no guards; the parameters are `k1`, `k2`, `k3`).
+#[derive(Debug, Clone, Copy, PartialEq, Default)]
+pub struct Robertson;
 
 /// Robertson's kinetics as the index-1 DAE `diag(1, 1, 0) y' = F(y)`, the third equation being
-/// the conservation law `0 = y1 + y2 + y3 − 1` (one mode, no guards).
-#[derive(Debug, Clone, Copy, PartialEq, Default, Serialize, Deserialize)]
-#[serde(transparent)]
-pub struct RobertsonDae {
-    /// Its parameters.
-    pub params: RobertsonParams,
-}
+/// the conservation law `0 = y1 + y2 + y3 − 1` (one mode, no guards; the parameters are `k1`,
+/// `k2`, `k3`).
+#[derive(Debug, Clone, Copy, PartialEq, Default)]
+pub struct RobertsonDae;
 
-impl EvalModel for Robertson {
-    saltation_hybrid::named_params!("k1" => params.k1, "k2" => params.k2, "k3" => params.k3);
+impl HybridModel for Robertson {
+    type Guard = Infallible;
     fn name(&self) -> &str {
         "robertson"
     }
     fn dim(&self) -> usize {
         3
     }
-    fn mode_name(&self, _mode: usize) -> String {
-        "kinetics".into()
+    fn params(&self) -> &[Param] {
+        PARAMS
     }
-    fn flow<D: Scalar>(&self, _mode: usize, _t: f64, x: &[D], dx: &mut [D]) {
-        self.params.kinetics(x, dx);
-        dx[2] = x[1] * x[1] * self.params.k2;
-    }
-    no_guards!();
-    autonomous!();
-    fn flow_jacobian(&self, _mode: usize, _t: f64, x: &[f64], jac: &mut [f64]) -> bool {
-        self.params.kinetics_jacobian(x, jac);
-        jac[6..].copy_from_slice(&[0.0, 2.0 * self.params.k2 * x[1], 0.0]);
+    fn autonomous(&self, _mode: usize) -> bool {
         true
     }
-    fn check_params(&self) -> Result<(), ParamError> {
-        self.params.check()
+    fn mode_name(&self, _mode: usize) -> String {
+        "kinetics".into()
     }
     fn state_names(&self) -> Vec<String> {
         species()
     }
+    fn flow<D: Scalar>(&self, p: &[D], _mode: usize, _t: f64, x: &[D], dx: &mut [D]) {
+        kinetics(p, x, dx);
+        dx[2] = x[1] * x[1] * p[K2];
+    }
+    fn guards(&self, _mode: usize) -> &[Infallible] {
+        &[]
+    }
+    fn describe(&self, _mode: usize, g: Infallible) -> GuardSpec {
+        match g {}
+    }
+    fn guard<D: Scalar>(&self, _p: &[D], _mode: usize, g: Infallible, _x: &[D]) -> D {
+        match g {}
+    }
+    fn reset<D: Scalar>(&self, _p: &[D], _mode: usize, g: Infallible, _x: &[D], _out: &mut [D]) {
+        match g {}
+    }
+    fn hand_flow_jacobian(&self) -> Option<&dyn FlowJacobian> {
+        Some(self)
+    }
 }
 
-impl EvalModel for RobertsonDae {
-    saltation_hybrid::named_params!("k1" => params.k1, "k2" => params.k2, "k3" => params.k3);
+impl FlowJacobian for Robertson {
+    fn flow_and_jacobian(
+        &self,
+        p: &[f64],
+        mode: usize,
+        t: f64,
+        x: &[f64],
+        dx: &mut [f64],
+        jac: &mut [f64],
+    ) {
+        self.flow(p, mode, t, x, dx);
+        kinetics_jacobian(p, x, jac);
+        jac[6..].copy_from_slice(&[0.0, 2.0 * p[K2] * x[1], 0.0]);
+    }
+}
+
+impl HybridModel for RobertsonDae {
+    type Guard = Infallible;
     fn name(&self) -> &str {
         "robertson_dae"
     }
     fn dim(&self) -> usize {
         3
     }
-    fn mode_name(&self, _mode: usize) -> String {
-        "kinetics (DAE)".into()
+    fn params(&self) -> &[Param] {
+        PARAMS
     }
-    fn flow<D: Scalar>(&self, _mode: usize, _t: f64, x: &[D], dx: &mut [D]) {
-        self.params.kinetics(x, dx);
-        dx[2] = x[0] + x[1] + x[2] - 1.0;
-    }
-    no_guards!();
-    autonomous!();
-    fn flow_jacobian(&self, _mode: usize, _t: f64, x: &[f64], jac: &mut [f64]) -> bool {
-        self.params.kinetics_jacobian(x, jac);
-        jac[6..].copy_from_slice(&[1.0, 1.0, 1.0]);
+    fn autonomous(&self, _mode: usize) -> bool {
         true
     }
-    fn check_params(&self) -> Result<(), ParamError> {
-        self.params.check()
+    fn mode_name(&self, _mode: usize) -> String {
+        "kinetics (DAE)".into()
     }
     fn state_names(&self) -> Vec<String> {
         species()
     }
+    fn flow<D: Scalar>(&self, p: &[D], _mode: usize, _t: f64, x: &[D], dx: &mut [D]) {
+        kinetics(p, x, dx);
+        dx[2] = x[0] + x[1] + x[2] - 1.0;
+    }
+    fn guards(&self, _mode: usize) -> &[Infallible] {
+        &[]
+    }
+    fn describe(&self, _mode: usize, g: Infallible) -> GuardSpec {
+        match g {}
+    }
+    fn guard<D: Scalar>(&self, _p: &[D], _mode: usize, g: Infallible, _x: &[D]) -> D {
+        match g {}
+    }
+    fn reset<D: Scalar>(&self, _p: &[D], _mode: usize, g: Infallible, _x: &[D], _out: &mut [D]) {
+        match g {}
+    }
+    fn hand_flow_jacobian(&self) -> Option<&dyn FlowJacobian> {
+        Some(self)
+    }
+    fn mass_matrix(&self) -> Option<&dyn MassMatrix> {
+        Some(self)
+    }
+}
+
+impl FlowJacobian for RobertsonDae {
+    fn flow_and_jacobian(
+        &self,
+        p: &[f64],
+        mode: usize,
+        t: f64,
+        x: &[f64],
+        dx: &mut [f64],
+        jac: &mut [f64],
+    ) {
+        self.flow(p, mode, t, x, dx);
+        kinetics_jacobian(p, x, jac);
+        jac[6..].copy_from_slice(&[1.0, 1.0, 1.0]);
+    }
+}
+
+impl MassMatrix for RobertsonDae {
     /// `M = diag(1, 1, 0)`: the third equation is algebraic.
-    fn mass_matrix(&self, _mode: usize) -> Option<Vec<f64>> {
+    fn mass_matrix(&self, _p: &[f64], _mode: usize) -> Option<Vec<f64>> {
         Some(vec![1.0, 0.0, 0.0, 0.0, 1.0, 0.0, 0.0, 0.0, 0.0])
     }
 }
@@ -179,6 +218,7 @@ impl EvalModel for RobertsonDae {
 mod tests {
     use super::*;
     use saltation_hybrid::ad::flow_jacobian_ad;
+    use saltation_hybrid::{Bound, EvalModel};
 
     fn close(hand: &[f64], ad: &[f64], what: &str) {
         for (h, a) in hand.iter().zip(ad) {
@@ -193,8 +233,8 @@ mod tests {
     /// magnitudes (`y2` from 10⁻¹³ to 10⁻⁴).
     #[test]
     fn jacobians_match_ad() {
-        let ode = Robertson::default();
-        let dae = RobertsonDae::default();
+        let ode = Bound::new(Robertson);
+        let dae = Bound::new(RobertsonDae);
         let (mut hand, mut ad) = ([0.0; 9], [0.0; 9]);
         for x in [
             [1.0, 0.0, 0.0],
@@ -215,7 +255,7 @@ mod tests {
     /// vanishes on the conservation law, and both forms agree on the differential rows.
     #[test]
     fn conservation_and_forms_agree() {
-        let (ode, dae) = (Robertson::default(), RobertsonDae::default());
+        let (ode, dae) = (Bound::new(Robertson), Bound::new(RobertsonDae));
         let x = [0.7, 2.0e-5, 0.3 - 2.0e-5];
         let (mut f, mut g) = ([0.0; 3], [0.0; 3]);
         ode.flow::<f64>(0, 0.0, &x, &mut f);
@@ -223,19 +263,19 @@ mod tests {
         assert!((f[0] + f[1] + f[2]).abs() < 1e-12 * f[2].abs().max(1.0));
         assert_eq!((f[0], f[1]), (g[0], g[1]));
         assert!(g[2].abs() < 1e-16);
-        assert_eq!(ode.mass_matrix(0), None);
-        assert_eq!(dae.mass_matrix(0).unwrap()[8], 0.0);
-        assert_eq!(ode.guards(0), 0);
+        assert_eq!(EvalModel::mass_matrix(&ode, 0), None);
+        assert_eq!(EvalModel::mass_matrix(&dae, 0).unwrap()[8], 0.0);
+        assert_eq!(EvalModel::guards(&ode, 0), 0);
     }
 
     #[test]
     fn rates_must_be_non_negative() {
-        let mut m = Robertson::default();
+        let m = Bound::new(Robertson);
         assert!(m.check_params().is_ok());
-        m.params.k2 = -1.0;
-        let e = m.check_params().unwrap_err().to_string();
+        let e = Bound::with_named(Robertson, [("k2", -1.0)])
+            .unwrap_err()
+            .to_string();
         assert!(e.contains("k2") && e.contains(">= 0"), "{e}");
-        m.params.k2 = f64::NAN;
-        assert!(m.check_params().is_err());
+        assert!(Bound::with_named(Robertson, [("k2", f64::NAN)]).is_err());
     }
 }

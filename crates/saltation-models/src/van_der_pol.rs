@@ -20,104 +20,150 @@
 //! ([`VanDerPol::divergence`]); the event-terminated stride Jacobian has `{0, μ}`. At `ε = 1`
 //! the period is `T = 6.663286859323130…` ([`crate::reference::van_der_pol`]).
 
-use saltation_hybrid::{check_range, EvalModel, Guard, ParamError, Scalar};
-use serde::{Deserialize, Serialize};
+use saltation_hybrid::{
+    FlowJacobian, GuardGradient, GuardSpec, HybridModel, Limit, Param, ResetJacobian, Scalar,
+};
 
-/// Parameters of the van der Pol oscillator.
-#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct VanDerPolParams {
-    /// Nonlinearity (damping) `ε > 0` (default 1); the limit cycle exists for every `ε > 0`,
-    /// and is stiff (relaxation oscillations) for `ε ≫ 1`.
-    pub epsilon: f64,
+/// Index of the nonlinearity `ε` in the parameter vector.
+pub const EPSILON: usize = 0;
+
+/// The oscillator's parameter: the nonlinearity (damping) `ε > 0` (default 1); the limit cycle
+/// exists for every `ε > 0`, and is stiff (relaxation oscillations) for `ε ≫ 1`.
+pub const PARAMS: &[Param] = &[Param::new("epsilon", 1.0)
+    .above(Limit::Open(0.0))
+    .described("epsilon > 0 (the limit cycle exists for every epsilon > 0)")];
+
+/// The oscillator's guard.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum SectionGuard {
+    /// The Poincaré section `y = 0` crossed falling with `x > 0` (a maximum of `x`).
+    Maximum,
 }
 
-impl Default for VanDerPolParams {
-    fn default() -> Self {
-        Self { epsilon: 1.0 }
-    }
-}
-
-/// The van der Pol oscillator with the Poincaré section `y = 0`, `x > 0`.
-#[derive(Debug, Clone, Copy, PartialEq, Default, Serialize, Deserialize)]
-#[serde(transparent)]
-pub struct VanDerPol {
-    /// Its parameters.
-    pub params: VanDerPolParams,
-}
+/// The van der Pol oscillator with the Poincaré section `y = 0`, `x > 0` (its equations; the
+/// parameter is `epsilon`).
+#[derive(Debug, Clone, Copy, PartialEq, Default)]
+pub struct VanDerPol;
 
 impl VanDerPol {
-    /// Divergence of the vector field, `tr f_x = ε(1 − x²)`, whose integral over one period
-    /// is the logarithm of the nontrivial Floquet multiplier.
-    pub fn divergence(&self, x: &[f64]) -> f64 {
-        self.params.epsilon * (1.0 - x[0] * x[0])
+    /// Divergence of the vector field at the parameter values `p`, `tr f_x = ε(1 − x²)`, whose
+    /// integral over one period is the logarithm of the nontrivial Floquet multiplier.
+    pub fn divergence(p: &[f64], x: &[f64]) -> f64 {
+        p[EPSILON] * (1.0 - x[0] * x[0])
     }
 }
 
-impl EvalModel for VanDerPol {
-    saltation_hybrid::named_params!("epsilon" => params.epsilon);
-    autonomous!();
+impl HybridModel for VanDerPol {
+    type Guard = SectionGuard;
     fn name(&self) -> &str {
         "van_der_pol"
     }
     fn dim(&self) -> usize {
         2
     }
+    fn params(&self) -> &[Param] {
+        PARAMS
+    }
+    fn autonomous(&self, _mode: usize) -> bool {
+        true
+    }
     fn mode_name(&self, _mode: usize) -> String {
         "flow".into()
     }
-    fn flow<D: Scalar>(&self, _mode: usize, _t: f64, x: &[D], dx: &mut [D]) {
-        dx[0] = x[1];
-        dx[1] = (-x[0] * x[0] + 1.0) * x[1] * self.params.epsilon - x[0];
+    fn state_names(&self) -> Vec<String> {
+        vec!["x".into(), "dx/dt".into()]
     }
-    fn guards(&self, _mode: usize) -> usize {
+    fn flow<D: Scalar>(&self, p: &[D], _mode: usize, _t: f64, x: &[D], dx: &mut [D]) {
+        dx[0] = x[1];
+        dx[1] = (-x[0] * x[0] + 1.0) * x[1] * p[EPSILON] - x[0];
+    }
+    fn guards(&self, _mode: usize) -> &[SectionGuard] {
+        &[SectionGuard::Maximum]
+    }
+    fn describe(&self, _mode: usize, g: SectionGuard) -> GuardSpec {
+        match g {
+            SectionGuard::Maximum => GuardSpec::to(0).falling().enabled_when(|_, x| x[0] > 0.0),
+        }
+    }
+    fn guard<D: Scalar>(&self, _p: &[D], _mode: usize, g: SectionGuard, x: &[D]) -> D {
+        match g {
+            SectionGuard::Maximum => x[1],
+        }
+    }
+    /// The identity: the section only marks the maxima.
+    fn reset<D: Scalar>(&self, _p: &[D], _mode: usize, g: SectionGuard, x: &[D], out: &mut [D]) {
+        match g {
+            SectionGuard::Maximum => out.copy_from_slice(x),
+        }
+    }
+    fn reduced_dim(&self) -> usize {
         1
     }
-    fn guard<D: Scalar>(&self, _mode: usize, _j: usize, x: &[D]) -> D {
-        x[1]
+    fn chart<D: Scalar>(&self, _p: &[D], u: &[D], x: &mut [D]) {
+        x[0] = u[0];
+        x[1] = D::from(0.0);
     }
-    fn describe_guard(&self, _mode: usize, _j: usize) -> Guard<Self> {
-        Guard::to(0).falling().enabled_when(|_, x| x[0] > 0.0)
+    fn project<D: Scalar>(&self, _p: &[D], x: &[D], u: &mut [D]) {
+        u[0] = x[0];
     }
-    // Identity reset: the trait's default `reset`.
-    fn flow_jacobian(&self, _mode: usize, _t: f64, x: &[f64], jac: &mut [f64]) -> bool {
-        let eps = self.params.epsilon;
+    fn hand_flow_jacobian(&self) -> Option<&dyn FlowJacobian> {
+        Some(self)
+    }
+    fn hand_guard_gradient(&self) -> Option<&dyn GuardGradient<SectionGuard>> {
+        Some(self)
+    }
+    fn hand_reset_jacobian(&self) -> Option<&dyn ResetJacobian<SectionGuard>> {
+        Some(self)
+    }
+}
+
+impl FlowJacobian for VanDerPol {
+    fn flow_and_jacobian(
+        &self,
+        p: &[f64],
+        mode: usize,
+        t: f64,
+        x: &[f64],
+        dx: &mut [f64],
+        jac: &mut [f64],
+    ) {
+        self.flow(p, mode, t, x, dx);
+        let eps = p[EPSILON];
         jac.copy_from_slice(&[
             0.0,
             1.0,
             -2.0 * eps * x[0] * x[1] - 1.0,
             eps * (1.0 - x[0] * x[0]),
         ]);
-        true
     }
-    fn guard_gradient(&self, _mode: usize, _j: usize, _x: &[f64], grad: &mut [f64]) -> bool {
-        grad.copy_from_slice(&[0.0, 1.0]);
-        true
+}
+
+impl GuardGradient<SectionGuard> for VanDerPol {
+    fn guard_gradient(
+        &self,
+        _p: &[f64],
+        _mode: usize,
+        g: SectionGuard,
+        _x: &[f64],
+        grad: &mut [f64],
+    ) {
+        match g {
+            SectionGuard::Maximum => grad.copy_from_slice(&[0.0, 1.0]),
+        }
     }
-    fn reset_jacobian(&self, _mode: usize, _j: usize, _x: &[f64], jac: &mut [f64]) -> bool {
-        jac.copy_from_slice(&[1.0, 0.0, 0.0, 1.0]);
-        true
-    }
-    fn reduced_dim(&self) -> usize {
-        1
-    }
-    fn chart<D: Scalar>(&self, u: &[D], x: &mut [D]) {
-        x[0] = u[0];
-        x[1] = D::from(0.0);
-    }
-    fn project<D: Scalar>(&self, x: &[D], u: &mut [D]) {
-        u[0] = x[0];
-    }
-    fn check_params(&self) -> Result<(), ParamError> {
-        let e = self.params.epsilon;
-        check_range(
-            "epsilon",
-            e,
-            e > 0.0,
-            "epsilon > 0 (the limit cycle exists for every epsilon > 0)",
-        )
-    }
-    fn state_names(&self) -> Vec<String> {
-        vec!["x".into(), "dx/dt".into()]
+}
+
+impl ResetJacobian<SectionGuard> for VanDerPol {
+    fn reset_jacobian(
+        &self,
+        _p: &[f64],
+        _mode: usize,
+        g: SectionGuard,
+        _x: &[f64],
+        jac: &mut [f64],
+    ) {
+        match g {
+            SectionGuard::Maximum => jac.copy_from_slice(&[1.0, 0.0, 0.0, 1.0]),
+        }
     }
 }

@@ -25,69 +25,82 @@
 //! with a Poincaré section, whose `epsilon` is the damping `μ`, not this `ε`. Reference solution:
 //! [`crate::reference::vdpol`].
 
-use saltation_hybrid::{check_range, EvalModel, ParamError, Scalar};
-use serde::{Deserialize, Serialize};
+use saltation_hybrid::{FlowJacobian, GuardSpec, HybridModel, Limit, Param, Scalar};
+use std::convert::Infallible;
 
-/// Parameter of the scaled van der Pol oscillator.
-#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct VanDerPolStiffParams {
-    /// `ε = 1/μ² > 0` (default 10⁻⁶, the test-set value): the smaller, the stiffer.
-    pub eps: f64,
-}
+/// Index of `ε` in the parameter vector.
+pub const EPS: usize = 0;
 
-impl Default for VanDerPolStiffParams {
-    fn default() -> Self {
-        Self { eps: 1.0e-6 }
-    }
-}
+/// The scaled oscillator's parameter: `ε = 1/μ² > 0` (default 10⁻⁶, the test-set value): the
+/// smaller, the stiffer.
+pub const PARAMS: &[Param] = &[Param::new("eps", 1.0e-6)
+    .above(Limit::Open(0.0))
+    .described("eps > 0 (eps = 1/mu^2; stiff for eps << 1)")];
 
-/// The scaled van der Pol oscillator `y1' = y2`, `ε y2' = (1 − y1²) y2 − y1`.
-#[derive(Debug, Clone, Copy, PartialEq, Default, Serialize, Deserialize)]
-#[serde(transparent)]
-pub struct VanDerPolStiff {
-    /// Its parameters.
-    pub params: VanDerPolStiffParams,
-}
+/// The scaled van der Pol oscillator `y1' = y2`, `ε y2' = (1 − y1²) y2 − y1` (its equations;
+/// the parameter is `eps`).
+#[derive(Debug, Clone, Copy, PartialEq, Default)]
+pub struct VanDerPolStiff;
 
-impl EvalModel for VanDerPolStiff {
-    saltation_hybrid::named_params!("eps" => params.eps);
+impl HybridModel for VanDerPolStiff {
+    type Guard = Infallible;
     fn name(&self) -> &str {
         "van_der_pol_stiff"
     }
     fn dim(&self) -> usize {
         2
     }
+    fn params(&self) -> &[Param] {
+        PARAMS
+    }
+    fn autonomous(&self, _mode: usize) -> bool {
+        true
+    }
     fn mode_name(&self, _mode: usize) -> String {
         "flow".into()
     }
-    fn flow<D: Scalar>(&self, _mode: usize, _t: f64, x: &[D], dx: &mut [D]) {
-        dx[0] = x[1];
-        dx[1] = ((-x[0] * x[0] + 1.0) * x[1] - x[0]) / self.params.eps;
+    fn state_names(&self) -> Vec<String> {
+        vec!["y1".into(), "y2".into()]
     }
-    no_guards!();
-    autonomous!();
-    fn flow_jacobian(&self, _mode: usize, _t: f64, x: &[f64], jac: &mut [f64]) -> bool {
-        let eps = self.params.eps;
+    fn flow<D: Scalar>(&self, p: &[D], _mode: usize, _t: f64, x: &[D], dx: &mut [D]) {
+        dx[0] = x[1];
+        dx[1] = ((-x[0] * x[0] + 1.0) * x[1] - x[0]) / p[EPS];
+    }
+    fn guards(&self, _mode: usize) -> &[Infallible] {
+        &[]
+    }
+    fn describe(&self, _mode: usize, g: Infallible) -> GuardSpec {
+        match g {}
+    }
+    fn guard<D: Scalar>(&self, _p: &[D], _mode: usize, g: Infallible, _x: &[D]) -> D {
+        match g {}
+    }
+    fn reset<D: Scalar>(&self, _p: &[D], _mode: usize, g: Infallible, _x: &[D], _out: &mut [D]) {
+        match g {}
+    }
+    fn hand_flow_jacobian(&self) -> Option<&dyn FlowJacobian> {
+        Some(self)
+    }
+}
+
+impl FlowJacobian for VanDerPolStiff {
+    fn flow_and_jacobian(
+        &self,
+        p: &[f64],
+        mode: usize,
+        t: f64,
+        x: &[f64],
+        dx: &mut [f64],
+        jac: &mut [f64],
+    ) {
+        self.flow(p, mode, t, x, dx);
+        let eps = p[EPS];
         jac.copy_from_slice(&[
             0.0,
             1.0,
             (-2.0 * x[0] * x[1] - 1.0) / eps,
             (1.0 - x[0] * x[0]) / eps,
         ]);
-        true
-    }
-    fn check_params(&self) -> Result<(), ParamError> {
-        let e = self.params.eps;
-        check_range(
-            "eps",
-            e,
-            e > 0.0,
-            "eps > 0 (eps = 1/mu^2; stiff for eps << 1)",
-        )
-    }
-    fn state_names(&self) -> Vec<String> {
-        vec!["y1".into(), "y2".into()]
     }
 }
 
@@ -95,10 +108,11 @@ impl EvalModel for VanDerPolStiff {
 mod tests {
     use super::*;
     use saltation_hybrid::ad::flow_jacobian_ad;
+    use saltation_hybrid::{Bound, EvalModel};
 
     #[test]
     fn jacobian_matches_ad() {
-        let m = VanDerPolStiff::default();
+        let m = Bound::new(VanDerPolStiff);
         let (mut hand, mut ad) = ([0.0; 4], [0.0; 4]);
         for x in [[2.0, 0.0], [2.0, -0.66], [-1.0, 1.0e6], [0.3, -2.5]] {
             m.flow_jacobian(0, 0.0, &x, &mut hand);
@@ -115,14 +129,13 @@ mod tests {
     /// On the slow manifold `y2 = y1/(1 − y1²)` the fast equation is at rest.
     #[test]
     fn slow_manifold_is_at_rest() {
-        let m = VanDerPolStiff::default();
+        let m = Bound::new(VanDerPolStiff);
         let y1: f64 = 2.0;
         let x = [y1, y1 / (1.0 - y1 * y1)];
         let mut dx = [0.0; 2];
         m.flow::<f64>(0, 0.0, &x, &mut dx);
         assert!(dx[1].abs() < 1e-9, "{dx:?}");
-        let mut bad = m;
-        bad.params.eps = 0.0;
-        assert!(bad.check_params().unwrap_err().to_string().contains("eps"));
+        let bad = Bound::with_named(VanDerPolStiff, [("eps", 0.0)]);
+        assert!(bad.unwrap_err().to_string().contains("eps"));
     }
 }

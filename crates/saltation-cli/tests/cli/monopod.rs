@@ -4,7 +4,7 @@
 //! `1/√f*`, and samples that agree with a tighter library run (DOP853 at 1e-13) and with the
 //! if-else strategy.
 
-use saltation_hybrid::{simulate, SimulateOptions, StrideOptions};
+use saltation_hybrid::{simulate, Bound, SimulateOptions, StrideOptions};
 use saltation_models::monopod::{Monopod, Strategy};
 use saltation_models::Model;
 use saltation_ode::{Method, SolverOptions};
@@ -53,7 +53,7 @@ fn events(v: &Value) -> Vec<(f64, u64, u64)> {
 }
 
 /// `y1` at [`TIMES`] by the library: `model` from `Q0` with DOP853 at 1e-13.
-fn library_y1(model: &Monopod) -> Vec<f64> {
+fn library_y1(model: &Bound<Monopod>) -> Vec<f64> {
     let opts = SimulateOptions {
         stride: StrideOptions {
             method: Method::Dop853,
@@ -123,7 +123,7 @@ fn study_command_gives_samples_and_alternating_events() {
         .map(|s| s["x"][0].as_f64().unwrap())
         .collect();
     for strategy in Strategy::ALL {
-        let reference = library_y1(&Monopod::NOMINAL.with_strategy(strategy));
+        let reference = library_y1(&Monopod::new(strategy).at(Monopod::NOMINAL));
         for ((a, b), t) in y1.iter().zip(&reference).zip(TIMES) {
             assert!(
                 (a - b).abs() <= 1e-8,
@@ -149,7 +149,7 @@ fn if_else_file_gives_no_events_and_the_same_samples() {
     let m = load_model_file(Path::new(&file)).unwrap().model;
     assert_eq!(
         m,
-        Model::Monopod(Monopod::NOMINAL.with_strategy(Strategy::IfElse))
+        Model::Monopod(Monopod::new(Strategy::IfElse).at(Monopod::NOMINAL))
     );
     let events_run = study_run(&path);
     let if_else_run = study_run(&file);

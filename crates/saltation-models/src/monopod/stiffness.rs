@@ -19,7 +19,7 @@
 //!
 //! which at the eq. (29) depth is the study's eq. (31).
 
-use super::{Monopod, FOUR_PI_SQ};
+use super::{Monopod, B, F, FOUR_PI_SQ, K, M1};
 use nalgebra::DMatrix;
 use saltation_linalg::{eigenvalues, EigenError};
 
@@ -28,31 +28,34 @@ use saltation_linalg::{eigenvalues, EigenError};
 pub struct CharacteristicPolynomial(pub [f64; 5]);
 
 impl CharacteristicPolynomial {
-    /// The stance system's polynomial at toe depth `|y1|^1.5 = r` (module docs).
-    pub fn at_depth(m: &Monopod, r: f64) -> Self {
-        let c = FOUR_PI_SQ - m.m1;
+    /// The stance system's polynomial at toe depth `|y1|^1.5 = r` (module docs), at the
+    /// parameter values `p`.
+    pub fn at_depth(p: &[f64], r: f64) -> Self {
+        let (b, m1, k) = (p[B], p[M1], p[K]);
+        let c = FOUR_PI_SQ - m1;
         let r3 = r.cbrt();
         Self([
             1.0,
-            m.b * r,
-            FOUR_PI_SQ + 1.5 * c * m.k * r3,
-            m.m1 * m.b * r,
-            1.5 * c * m.k * m.m1 * r3,
+            b * r,
+            FOUR_PI_SQ + 1.5 * c * k * r3,
+            m1 * b * r,
+            1.5 * c * k * m1 * r3,
         ])
     }
 
-    /// The study's eq. (31), written as printed:
+    /// The study's eq. (31), written as printed, at the parameter values `p`:
     /// `λ⁴ + (4π² b* f*/(k* m1*)) λ³ + (4π² + 1.5 c k* (4π² f*/(k* m1*))^(1/3)) λ²
     ///  + (4π² b* f*/k*) λ + 1.5 (4π² f*)^(1/3) (k* m1*)^(2/3) c`.
-    pub fn eq31(m: &Monopod) -> Self {
-        let c = FOUR_PI_SQ - m.m1;
-        let q = FOUR_PI_SQ * m.f / (m.k * m.m1);
+    pub fn eq31(p: &[f64]) -> Self {
+        let (b, m1, k, f) = (p[B], p[M1], p[K], p[F]);
+        let c = FOUR_PI_SQ - m1;
+        let q = FOUR_PI_SQ * f / (k * m1);
         Self([
             1.0,
-            FOUR_PI_SQ * m.b * m.f / (m.k * m.m1),
-            FOUR_PI_SQ + 1.5 * c * m.k * q.cbrt(),
-            FOUR_PI_SQ * m.b * m.f / m.k,
-            1.5 * (FOUR_PI_SQ * m.f).cbrt() * (m.k * m.m1).powf(2.0 / 3.0) * c,
+            FOUR_PI_SQ * b * f / (k * m1),
+            FOUR_PI_SQ + 1.5 * c * k * q.cbrt(),
+            FOUR_PI_SQ * b * f / k,
+            1.5 * (FOUR_PI_SQ * f).cbrt() * (k * m1).powf(2.0 / 3.0) * c,
         ])
     }
 
@@ -96,39 +99,41 @@ pub fn stiffness_ratio(eigen: &[nalgebra::Complex<f64>]) -> f64 {
 }
 
 impl Monopod {
-    /// The equilibrium with toe depth `|y1|^1.5 = r`: `[−r^(2/3), 0, −r^(2/3) + 1 − f*/m1*, 0]`.
-    fn equilibrium_at_depth(&self, r: f64) -> [f64; 4] {
+    /// The equilibrium with toe depth `|y1|^1.5 = r` at the parameter values `p`:
+    /// `[−r^(2/3), 0, −r^(2/3) + 1 − f*/m1*, 0]`.
+    fn equilibrium_at_depth(p: &[f64], r: f64) -> [f64; 4] {
         let y1 = -r.powf(2.0 / 3.0);
-        [y1, 0.0, y1 + 1.0 - self.f / self.m1, 0.0]
+        [y1, 0.0, y1 + 1.0 - p[F] / p[M1], 0.0]
     }
 
-    /// The study's equilibrium (29), `|y1|^1.5 = 4π² f*/(k* m1*)` (not a rest point of (18):
-    /// see the module docs).
-    pub fn equilibrium_eq29(&self) -> [f64; 4] {
-        self.equilibrium_at_depth(FOUR_PI_SQ * self.f / (self.k * self.m1))
+    /// The study's equilibrium (29) at the parameter values `p`, `|y1|^1.5 = 4π² f*/(k* m1*)`
+    /// (not a rest point of (18): see the module docs).
+    pub fn equilibrium_eq29(p: &[f64]) -> [f64; 4] {
+        Self::equilibrium_at_depth(p, FOUR_PI_SQ * p[F] / (p[K] * p[M1]))
     }
 
-    /// The true rest point of (18)–(19) in stance, `|y1|^1.5 = 4π² f*/(k* m1* (4π² − m1*))`.
-    pub fn equilibrium(&self) -> [f64; 4] {
-        self.equilibrium_at_depth(FOUR_PI_SQ * self.f / (self.k * self.m1 * (FOUR_PI_SQ - self.m1)))
+    /// The true rest point of (18)–(19) in stance at the parameter values `p`,
+    /// `|y1|^1.5 = 4π² f*/(k* m1* (4π² − m1*))`.
+    pub fn equilibrium(p: &[f64]) -> [f64; 4] {
+        Self::equilibrium_at_depth(p, FOUR_PI_SQ * p[F] / (p[K] * p[M1] * (FOUR_PI_SQ - p[M1])))
     }
 
-    /// Eigenvalues of the stance Jacobian at `q`.
+    /// Eigenvalues of the stance Jacobian at `q`, at the parameter values `p`.
     pub fn stance_eigenvalues(
-        &self,
+        p: &[f64],
         q: &[f64; 4],
     ) -> Result<Vec<nalgebra::Complex<f64>>, EigenError> {
         let mut jac = [0.0; 16];
-        self.jacobian(true, q, &mut jac);
+        Self::jacobian(p, true, q, &mut jac);
         eigenvalues(&DMatrix::from_row_slice(4, 4, &jac))
     }
 
-    /// The stance system's stiffness at both equilibria.
-    pub fn stiffness(&self) -> Result<Stiffness, EigenError> {
-        let eq29 = self.equilibrium_eq29();
-        let eq_true = self.equilibrium();
-        let eigen_eq29 = self.stance_eigenvalues(&eq29)?;
-        let eigen_true = self.stance_eigenvalues(&eq_true)?;
+    /// The stance system's stiffness at both equilibria, at the parameter values `p`.
+    pub fn stiffness(p: &[f64]) -> Result<Stiffness, EigenError> {
+        let eq29 = Self::equilibrium_eq29(p);
+        let eq_true = Self::equilibrium(p);
+        let eigen_eq29 = Self::stance_eigenvalues(p, &eq29)?;
+        let eigen_true = Self::stance_eigenvalues(p, &eq_true)?;
         Ok(Stiffness {
             sr_eq29: stiffness_ratio(&eigen_eq29),
             sr_true: stiffness_ratio(&eigen_true),

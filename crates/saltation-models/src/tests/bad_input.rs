@@ -232,7 +232,7 @@ fn stride_settings_checked_against_the_model() {
 /// `t_max`).
 #[test]
 fn stride_from_a_mode_without_guards_is_refused() {
-    let model = crate::Robertson::default();
+    let model = saltation_hybrid::Bound::new(crate::Robertson);
     let e = StrideMap::new(&model, StrideOptions::default()).err();
     assert!(
         matches!(e, Some(HybridError::NoGuards { mode: 0 })),

@@ -2,8 +2,8 @@
 //! stride Jacobian, impact times, the Zeno end, and the fixed points at `e = 1`.
 
 use super::{shipped, Rng};
-use crate::{BouncingBall, BouncingBallParams, Model};
-use saltation_hybrid::{simulate, JacobianKind, SimulateOptions, StrideMap, StrideOptions};
+use crate::{BouncingBall, Model};
+use saltation_hybrid::{simulate, Bound, JacobianKind, SimulateOptions, StrideMap, StrideOptions};
 use saltation_ode::SolverOptions;
 
 fn opts() -> StrideOptions {
@@ -18,15 +18,14 @@ fn opts() -> StrideOptions {
 fn stride_map_time_and_jacobian_match_the_closed_form() {
     let mut rng = Rng::new(42);
     for _ in 0..40 {
-        let ball = BouncingBall {
-            params: BouncingBallParams {
-                g: rng.uniform(1.0, 20.0),
-                e: rng.uniform(0.1, 1.0),
-            },
-        };
+        let ball = Bound::with_named(
+            BouncingBall,
+            [("g", rng.uniform(1.0, 20.0)), ("e", rng.uniform(0.1, 1.0))],
+        )
+        .unwrap();
         let x0 = [rng.uniform(0.01, 2.0), rng.uniform(-3.0, 3.0)];
-        let (p, t) = ball.stride(x0);
-        let pj = ball.stride_jacobian(x0);
+        let (p, t) = BouncingBall::stride(ball.values(), x0);
+        let pj = BouncingBall::stride_jacobian(ball.values(), x0);
         let mut map = StrideMap::new(&ball, opts()).unwrap();
         for kind in [JacobianKind::None, JacobianKind::StrideMap] {
             let r = map.eval(&x0, kind).unwrap();
@@ -55,7 +54,7 @@ fn stride_map_time_and_jacobian_match_the_closed_form() {
 
 #[test]
 fn impact_times_and_velocities_match_the_closed_form() {
-    let ball = BouncingBall::default();
+    let ball = Bound::<BouncingBall>::default();
     let h0 = 1.0;
     let k = 40;
     let sim = SimulateOptions {
@@ -66,8 +65,8 @@ fn impact_times_and_velocities_match_the_closed_form() {
     };
     let trace = simulate(&ball, &[h0, 0.0], &sim).unwrap();
     assert!(trace.failure.is_none(), "{:?}", trace.failure);
-    let times = ball.impact_times(h0, k);
-    let speeds = ball.impact_velocities(h0, k);
+    let times = BouncingBall::impact_times(ball.values(), h0, k);
+    let speeds = BouncingBall::impact_velocities(ball.values(), h0, k);
     for (i, ev) in trace.events.iter().enumerate() {
         assert!(
             (ev.t - times[i]).abs() < 1e-12 * times[i],
@@ -83,7 +82,7 @@ fn impact_times_and_velocities_match_the_closed_form() {
             speeds[i]
         );
     }
-    assert!(times[k - 1] < ball.zeno_time(h0).unwrap());
+    assert!(times[k - 1] < BouncingBall::zeno_time(ball.values(), h0).unwrap());
 }
 
 #[test]
@@ -105,7 +104,7 @@ fn zeno_ends_with_an_error_not_a_hang() {
         .failure
         .as_ref()
         .expect("Zeno must end the simulation");
-    let tz = ball.zeno_time(1.0).unwrap();
+    let tz = BouncingBall::zeno_time(ball.values(), 1.0).unwrap();
     eprintln!(
         "Zeno: {} impacts, last at {} (t∞ = {tz}), failure: {failure}",
         trace.events.len(),
@@ -117,9 +116,7 @@ fn zeno_ends_with_an_error_not_a_hang() {
 
 #[test]
 fn elastic_ball_has_a_fixed_point_at_every_take_off_speed() {
-    let ball = BouncingBall {
-        params: BouncingBallParams { g: 9.81, e: 1.0 },
-    };
+    let ball = Bound::with_named(BouncingBall, [("g", 9.81), ("e", 1.0)]).unwrap();
     let mut map = StrideMap::new(&ball, opts()).unwrap();
     for v in [0.1, 1.0, 7.0] {
         let r = map.eval(&[0.0, v], JacobianKind::StrideMap).unwrap();

@@ -12,7 +12,7 @@
 //! rejected steps.
 
 use crate::{Robertson, VanDerPolStiff};
-use saltation_hybrid::{EvalModel, ModeFlow};
+use saltation_hybrid::{Bound, EvalModel, ModeFlow};
 use saltation_ode::{Atol, Ivp, Method, SolverOptions, Stats};
 
 /// The Fortran code's counters of one run.
@@ -72,7 +72,7 @@ fn assert_close(s: &Stats, f: &Fortran, rel: f64, slack: f64) {
 #[test]
 fn van_der_pol_work_matches_the_fortran_code() {
     let s = ours(
-        &VanDerPolStiff::default(),
+        &Bound::new(VanDerPolStiff),
         &[2.0, -0.6],
         2.0,
         1e-4,
@@ -96,7 +96,7 @@ fn van_der_pol_work_matches_the_fortran_code() {
 #[test]
 fn robertson_work_matches_the_fortran_code() {
     let s = ours(
-        &Robertson::default(),
+        &Bound::new(Robertson),
         &[1.0, 0.0, 0.0],
         0.3,
         1e-2,

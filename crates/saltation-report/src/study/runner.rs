@@ -10,7 +10,7 @@
 
 use super::criteria::{divergence_time, grid_touchdowns, integrated_absolute_error};
 use super::spec::StudySpec;
-use saltation_hybrid::{simulate, HybridError, SimulateOptions, StrideOptions, Trace};
+use saltation_hybrid::{simulate, Bound, HybridError, SimulateOptions, StrideOptions, Trace};
 use saltation_models::monopod::{Monopod, Stiffness, Strategy, FLIGHT, STANCE};
 use saltation_ode::{Method, SolverOptions};
 use std::time::Instant;
@@ -133,12 +133,12 @@ impl StudyResult {
 /// Integrates `model` from `spec.initial` over `[0, t_end]` with output at the times `at` and at
 /// most `max_steps` steps per segment.
 fn integrate(
-    model: &Monopod,
+    model: &Bound<Monopod>,
     (method, tol, max_steps): (Method, f64, usize),
     spec: &StudySpec,
     at: Vec<f64>,
 ) -> Result<Trace, HybridError> {
-    let start_mode = match model.strategy {
+    let start_mode = match model.model().strategy {
         Strategy::Events if spec.initial[0] <= 0.0 => STANCE,
         _ => FLIGHT,
     };
@@ -325,10 +325,8 @@ pub fn run_study(
     let mut runs = Vec::with_capacity(spec.sets.len() * spec.runs_per_set());
     let mut figure = FigureRuns::default();
     for set in 0..spec.sets.len() {
-        let s = spec.sets[set]
-            .model(Strategy::Events)
-            .stiffness()
-            .map_err(|e| StudyError::Stiffness {
+        let s =
+            Monopod::stiffness(&spec.sets[set].values()).map_err(|e| StudyError::Stiffness {
                 set: set + 1,
                 reason: e.to_string(),
             })?;

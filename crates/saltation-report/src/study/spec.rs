@@ -2,6 +2,7 @@
 //! phase-switch strategies to run, how the reference is made and how the runs are scored.
 //! Every field has the study's default, so `()` is the whole study.
 
+use saltation_hybrid::Bound;
 use saltation_models::monopod::{Monopod, Strategy};
 use saltation_ode::Method;
 use saltation_scenario::{field_offset, line_column, read_text_file, ron_options, FileError};
@@ -23,9 +24,15 @@ pub struct ParamSet {
 }
 
 impl ParamSet {
-    /// The monopod with these parameters and a strategy.
-    pub fn model(&self, strategy: Strategy) -> Monopod {
-        Monopod::new(self.b, self.m1, self.k, self.f).with_strategy(strategy)
+    /// The parameter values `[b*, m1*, k*, f*]`.
+    pub fn values(&self) -> [f64; 4] {
+        [self.b, self.m1, self.k, self.f]
+    }
+
+    /// The monopod with these parameters (not checked: [`StudySpec::validate`] does) and a
+    /// strategy.
+    pub fn model(&self, strategy: Strategy) -> Bound<Monopod> {
+        Monopod::new(strategy).at(self.values())
     }
 }
 
@@ -155,12 +162,7 @@ impl Default for StudySpec {
         Self {
             sets: Monopod::TABLE2
                 .iter()
-                .map(|m| ParamSet {
-                    b: m.b,
-                    m1: m.m1,
-                    k: m.k,
-                    f: m.f,
-                })
+                .map(|&[b, m1, k, f]| ParamSet { b, m1, k, f })
                 .collect(),
             methods: vec![
                 Method::Dp5,

@@ -11,9 +11,11 @@
 
 use nalgebra::{Complex, DMatrix};
 use saltation_hybrid::ad::flow_jacobian_ad;
-use saltation_hybrid::{simulate, EvalModel, ParamError, SimulateOptions, StrideOptions, Trace};
+use saltation_hybrid::{
+    simulate, Bound, EvalModel, ParamError, SimulateOptions, StrideOptions, Trace,
+};
 use saltation_models::monopod::{
-    CharacteristicPolynomial, Monopod, Strategy, FLIGHT, FOUR_PI_SQ, STANCE,
+    CharacteristicPolynomial, Monopod, Strategy, B, F, FLIGHT, FOUR_PI_SQ, K, M1, STANCE,
 };
 use saltation_models::Model;
 use saltation_ode::{Method, SolverOptions};
@@ -27,35 +29,40 @@ pub(crate) const W2: f64 = 4.0 * std::f64::consts::PI * std::f64::consts::PI;
 /// Index of the nominal set in Table 2.
 pub(crate) const NOMINAL: usize = 4;
 
+/// The parameter values `[b*, m1*, k*, f*]` of a monopod.
+pub(crate) fn values(m: &Bound<Monopod>) -> [f64; 4] {
+    m.values().try_into().unwrap()
+}
+
 /// Eqs. (18)–(19) as printed, in plain `f64`: `stance` is the indicator `i`.
-pub(crate) fn reference_flow(m: &Monopod, stance: bool, q: &[f64]) -> [f64; 4] {
-    let c = W2 - m.m1;
+pub(crate) fn reference_flow(m: &Bound<Monopod>, stance: bool, q: &[f64]) -> [f64; 4] {
+    let [b, m1, k, f] = values(m);
+    let c = W2 - m1;
     let (y1, v1, y2, v2) = (q[0], q[1], q[2], q[3]);
     let i = if stance { 1.0 } else { 0.0 };
     let a = y1.abs();
-    let a1 =
-        -i * m.b * a.powf(1.5) * v1 - c * (1.0 + i * m.k * a.powf(0.5)) * y1 + c * y2 - m.f - c;
-    let a2 = m.m1 * y1 - m.m1 * y2 - m.f + m.m1;
+    let a1 = -i * b * a.powf(1.5) * v1 - c * (1.0 + i * k * a.powf(0.5)) * y1 + c * y2 - f - c;
+    let a2 = m1 * y1 - m1 * y2 - f + m1;
     [v1, a1, v2, a2]
 }
 
-pub(crate) fn flow(m: &Monopod, mode: usize, q: &[f64]) -> [f64; 4] {
+pub(crate) fn flow(m: &Bound<Monopod>, mode: usize, q: &[f64]) -> [f64; 4] {
     let mut dx = [0.0; 4];
     m.flow(mode, 0.0, q, &mut dx);
     dx
 }
 
 /// The modes of a strategy.
-pub(crate) fn modes(m: &Monopod) -> Vec<usize> {
-    match m.strategy {
+pub(crate) fn modes(m: &Bound<Monopod>) -> Vec<usize> {
+    match m.model().strategy {
         Strategy::Events => vec![FLIGHT, STANCE],
         Strategy::IfElse => vec![0],
     }
 }
 
 /// Whether the ground force acts in `mode` at `q` (the strategy's definition).
-pub(crate) fn ground_acts(m: &Monopod, mode: usize, q: &[f64]) -> bool {
-    match m.strategy {
+pub(crate) fn ground_acts(m: &Bound<Monopod>, mode: usize, q: &[f64]) -> bool {
+    match m.model().strategy {
         Strategy::Events => mode == STANCE,
         Strategy::IfElse => q[0] <= 0.0,
     }
@@ -75,10 +82,17 @@ pub(crate) fn test_states() -> Vec<[f64; 4]> {
     states
 }
 
-pub(crate) fn both_strategies() -> impl Iterator<Item = Monopod> {
+pub(crate) fn both_strategies() -> impl Iterator<Item = Bound<Monopod>> {
     Monopod::TABLE2
         .into_iter()
-        .flat_map(|m| Strategy::ALL.map(|s| m.with_strategy(s)))
+        .flat_map(|p| Strategy::ALL.map(|s| Monopod::new(s).at(p)))
+}
+
+/// The Table 2 sets with the events strategy.
+pub(crate) fn table2() -> impl Iterator<Item = Bound<Monopod>> {
+    Monopod::TABLE2
+        .into_iter()
+        .map(|p| Monopod::default().at(p))
 }
 
 #[test]
@@ -125,9 +139,10 @@ fn hand_written_jacobian_is_the_ad_jacobian() {
 
 #[test]
 fn flow_and_jacobian_are_continuous_across_the_ground() {
-    for m in Monopod::TABLE2 {
-        let events = m;
-        let if_else = m.with_strategy(Strategy::IfElse);
+    for p in Monopod::TABLE2 {
+        let events = Monopod::new(Strategy::Events).at(p);
+        let if_else = Monopod::new(Strategy::IfElse).at(p);
+        let [b, m1, k, _] = p;
         for v1 in [-1.3, 0.0, 0.7] {
             let at = |y1: f64| [y1, v1, y1 + 0.97, -0.4];
             // On the ground both modes of the events strategy and the if-else field coincide
@@ -143,23 +158,22 @@ fn flow_and_jacobian_are_continuous_across_the_ground() {
                 // Stance minus flight at y1 = −ε is the ground force, O(ε^1.5).
                 let (below, above) = (at(-eps), at(eps));
                 let jump = flow(&events, STANCE, &below)[1] - flow(&events, FLIGHT, &below)[1];
-                let c = W2 - m.m1;
-                let force = -m.b * eps.powf(1.5) * v1 + c * m.k * eps.powf(1.5);
+                let c = W2 - m1;
+                let force = -b * eps.powf(1.5) * v1 + c * k * eps.powf(1.5);
                 assert!(
                     (jump - force).abs() <= 1e-13 * (1.0 + c),
-                    "{m:?}: jump {jump} vs {force}"
+                    "{p:?}: jump {jump} vs {force}"
                 );
-                assert!(force.abs() <= (m.b * v1.abs() + c * m.k) * eps.powf(1.5) * (1.0 + 1e-14));
+                assert!(force.abs() <= (b * v1.abs() + c * k) * eps.powf(1.5) * (1.0 + 1e-14));
                 // The if-else field on either side tends to its value on the ground: a
                 // Lipschitz bound (the flight Jacobian's norm, c + m1 + 1 ≤ 4π² + 1, plus the
                 // ground force).
                 for q in [below, above] {
                     let d = flow(&if_else, 0, &q);
-                    for (a, b) in d.iter().zip(&f0) {
-                        let bound = (W2 + 1.0) * 2.0 * eps
-                            + (m.b * v1.abs() + c * m.k) * eps.powf(1.5)
-                            + 1e-13;
-                        assert!((a - b).abs() <= bound, "{m:?} at y1 = {}", q[0]);
+                    for (got, want) in d.iter().zip(&f0) {
+                        let bound =
+                            (W2 + 1.0) * 2.0 * eps + (b * v1.abs() + c * k) * eps.powf(1.5) + 1e-13;
+                        assert!((got - want).abs() <= bound, "{p:?} at y1 = {}", q[0]);
                     }
                 }
                 // The stance Jacobian tends to the flight one: ∂ÿ1/∂y1 and ∂ÿ1/∂ẏ1 differ by
@@ -172,10 +186,10 @@ fn flow_and_jacobian_are_continuous_across_the_ground() {
                     .zip(&jf)
                     .map(|(a, b)| (a - b).abs())
                     .fold(0.0, f64::max);
-                let bound = 1.5 * (m.b * v1.abs() + c * m.k) * eps.sqrt() + m.b * eps.powf(1.5);
+                let bound = 1.5 * (b * v1.abs() + c * k) * eps.sqrt() + b * eps.powf(1.5);
                 assert!(
                     gap <= bound * (1.0 + 1e-12),
-                    "{m:?}: Jacobian gap {gap} at ε = {eps}"
+                    "{p:?}: Jacobian gap {gap} at ε = {eps}"
                 );
             }
         }

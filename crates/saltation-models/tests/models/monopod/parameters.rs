@@ -5,17 +5,21 @@ use super::*;
 #[test]
 fn table2_passes_the_parameter_checks() {
     assert_eq!(FOUR_PI_SQ, W2);
-    for m in Monopod::TABLE2 {
+    for p in Monopod::TABLE2 {
         for s in Strategy::ALL {
-            m.with_strategy(s).check_params().unwrap();
+            Monopod::new(s).at(p).check_params().unwrap();
         }
     }
     assert_eq!(Monopod::TABLE2[NOMINAL], Monopod::NOMINAL);
+    assert_eq!(
+        Bound::<Monopod>::default(),
+        Monopod::default().at(Monopod::NOMINAL)
+    );
 }
 
 #[test]
 fn out_of_range_parameters_are_refused_by_name() {
-    let model = Model::Monopod(Monopod::NOMINAL);
+    let model = Model::Monopod(Bound::default());
     for (name, value) in [
         ("m1", W2),
         ("m1", 50.0),
@@ -44,23 +48,23 @@ fn out_of_range_parameters_are_refused_by_name() {
             }
         }
         // A NaN that bypasses with_param is caught by check_params.
-        let mut m = Monopod::NOMINAL;
+        let mut p = Monopod::NOMINAL;
         match name {
-            "b" => m.b = f64::NAN,
-            "m1" => m.m1 = f64::NAN,
-            "k" => m.k = f64::NAN,
-            _ => m.f = f64::NAN,
+            "b" => p[B] = f64::NAN,
+            "m1" => p[M1] = f64::NAN,
+            "k" => p[K] = f64::NAN,
+            _ => p[F] = f64::NAN,
         }
-        let e = m.check_params().unwrap_err();
+        let e = Monopod::default().at(p).check_params().unwrap_err();
         assert!(
             matches!(&e, ParamError::NonFinite { name: n, .. } if n == name),
             "{e:?}"
         );
     }
     // A value in range is taken; the strategy survives the round trip.
-    let m = Model::Monopod(Monopod::NOMINAL.with_strategy(Strategy::IfElse));
+    let m = Model::Monopod(Monopod::new(Strategy::IfElse).at(Monopod::NOMINAL));
     match m.with_param("m1", 20.0).unwrap() {
-        Model::Monopod(p) => assert_eq!(p, Monopod::TABLE2[0].with_strategy(Strategy::IfElse)),
+        Model::Monopod(p) => assert_eq!(p, Monopod::new(Strategy::IfElse).at(Monopod::TABLE2[0])),
         other => panic!("{other:?}"),
     }
     // The strategy is a choice, not a numeric parameter: setting it by number is refused,
@@ -83,7 +87,7 @@ pub(crate) fn shipped_text() -> (String, String) {
 fn model_file_parses_with_both_strategies() {
     let (path, text) = shipped_text();
     let file = load_model_file(Path::new(&path)).unwrap();
-    assert_eq!(file.model, Model::Monopod(Monopod::NOMINAL));
+    assert_eq!(file.model, Model::Monopod(Bound::default()));
     let init = file.initial.as_ref().unwrap();
     assert_eq!(
         (init.t, init.x.as_slice(), init.mode),
@@ -99,7 +103,7 @@ fn model_file_parses_with_both_strategies() {
         let file = parse_model_file(&edited, "monopod.ron").unwrap();
         assert_eq!(
             file.model,
-            Model::Monopod(Monopod::NOMINAL.with_strategy(strategy))
+            Model::Monopod(Monopod::new(strategy).at(Monopod::NOMINAL))
         );
         assert_eq!(file.model.modes(), if name == "IfElse" { 1 } else { 2 });
     }
@@ -107,7 +111,7 @@ fn model_file_parses_with_both_strategies() {
     let edited = text.replacen(", strategy: Events", "", 1);
     assert_ne!(edited, text);
     let file = parse_model_file(&edited, "monopod.ron").unwrap();
-    assert_eq!(file.model, Model::Monopod(Monopod::NOMINAL));
+    assert_eq!(file.model, Model::Monopod(Bound::default()));
 }
 
 #[test]

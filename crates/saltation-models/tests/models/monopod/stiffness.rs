@@ -87,7 +87,7 @@ pub(crate) fn max_relative_gap(a: &[Complex<f64>], b: &[Complex<f64>]) -> f64 {
 
 /// The stance Jacobian at `q` by automatic differentiation of the events strategy's stance
 /// mode.
-pub(crate) fn stance_jacobian_ad(m: &Monopod, q: &[f64; 4]) -> DMatrix<f64> {
+pub(crate) fn stance_jacobian_ad(m: &Bound<Monopod>, q: &[f64; 4]) -> DMatrix<f64> {
     let mut jac = [0.0; 16];
     flow_jacobian_ad(m, STANCE, 0.0, q, &mut jac);
     DMatrix::from_row_slice(4, 4, &jac)
@@ -101,20 +101,22 @@ pub(crate) fn sr(roots: &[Complex<f64>]) -> f64 {
 
 #[test]
 fn eq31_roots_are_the_stance_eigenvalues_at_eq29() {
-    for (set, m) in Monopod::TABLE2.iter().enumerate() {
-        let q = m.equilibrium_eq29();
+    for (set, m) in table2().enumerate() {
+        let p = m.values();
+        let [_, m1, k, f] = values(&m);
+        let q = Monopod::equilibrium_eq29(p);
         // The toe depth of eq. (29), written out: |y1|^1.5 = 4π² f*/(k* m1*).
-        let r29 = W2 * m.f / (m.k * m.m1);
+        let r29 = W2 * f / (k * m1);
         assert!(
             (q[0].abs().powf(1.5) - r29).abs() <= 1e-14 * r29,
             "set {}",
             set + 1
         );
-        assert!((q[2] - (q[0] + 1.0 - m.f / m.m1)).abs() <= 1e-15);
+        assert!((q[2] - (q[0] + 1.0 - f / m1)).abs() <= 1e-15);
         assert_eq!((q[1], q[3]), (0.0, 0.0));
-        let eq31 = CharacteristicPolynomial::eq31(m);
+        let eq31 = CharacteristicPolynomial::eq31(p);
         // at_depth at the eq. (29) depth is the printed eq. (31).
-        let at = CharacteristicPolynomial::at_depth(m, r29);
+        let at = CharacteristicPolynomial::at_depth(p, r29);
         for (a, b) in at.0.iter().zip(&eq31.0) {
             assert!(
                 (a - b).abs() <= 1e-13 * b.abs(),
@@ -124,7 +126,7 @@ fn eq31_roots_are_the_stance_eigenvalues_at_eq29() {
         }
         // Its roots (Aberth, here) against the eigenvalues of the AD stance Jacobian.
         let roots = sorted(quartic_roots(&eq31.0));
-        let eig = sorted(eigenvalues(&stance_jacobian_ad(m, &q)).unwrap());
+        let eig = sorted(eigenvalues(&stance_jacobian_ad(&m, &q)).unwrap());
         let gap = max_relative_gap(&eig, &roots);
         assert!(
             gap <= 1e-9,
@@ -139,7 +141,7 @@ fn eq31_roots_are_the_stance_eigenvalues_at_eq29() {
             "set {}: crate roots {crate_roots:?} ({gap:e})",
             set + 1
         );
-        let crate_eig = sorted(m.stance_eigenvalues(&q).unwrap());
+        let crate_eig = sorted(Monopod::stance_eigenvalues(p, &q).unwrap());
         let gap = max_relative_gap(&crate_eig, &eig);
         assert!(
             gap <= 1e-9,
@@ -152,8 +154,9 @@ fn eq31_roots_are_the_stance_eigenvalues_at_eq29() {
 /// The characteristic polynomial of the stance Jacobian `J` (rows `[0 1 0 0]`, `[A B c 0]`,
 /// `[0 0 0 1]`, `[m1 0 −m1 0]`) derived by hand: `(λ² − Bλ − A)(λ² + m1) = c m1`, i.e.
 /// `λ⁴ − Bλ³ + (m1 − A)λ² − m1 B λ − m1 (A + c)`. Checks the structure of `J` first.
-pub(crate) fn char_poly_of_stance_jacobian(m: &Monopod, j: &DMatrix<f64>) -> [f64; 5] {
-    let c = W2 - m.m1;
+pub(crate) fn char_poly_of_stance_jacobian(m: &Bound<Monopod>, j: &DMatrix<f64>) -> [f64; 5] {
+    let m1 = m.values()[M1];
+    let c = W2 - m1;
     let structure = [
         ((0, 0), 0.0),
         ((0, 1), 1.0),
@@ -165,9 +168,9 @@ pub(crate) fn char_poly_of_stance_jacobian(m: &Monopod, j: &DMatrix<f64>) -> [f6
         ((2, 1), 0.0),
         ((2, 2), 0.0),
         ((2, 3), 1.0),
-        ((3, 0), m.m1),
+        ((3, 0), m1),
         ((3, 1), 0.0),
-        ((3, 2), -m.m1),
+        ((3, 2), -m1),
         ((3, 3), 0.0),
     ];
     for (ij, v) in structure {
@@ -178,7 +181,7 @@ pub(crate) fn char_poly_of_stance_jacobian(m: &Monopod, j: &DMatrix<f64>) -> [f6
         );
     }
     let (a, b) = (j[(1, 0)], j[(1, 1)]);
-    [1.0, -b, m.m1 - a, -m.m1 * b, -m.m1 * (a + c)]
+    [1.0, -b, m1 - a, -m1 * b, -m1 * (a + c)]
 }
 
 #[test]
@@ -188,29 +191,31 @@ fn equilibria_and_stiffness_ratios() {
          set      b*     m1*     k*     f*   |y1| eq29    SR eq29     |y1| true   SR true   \
          eq29 residual"
     );
-    for (set, m) in Monopod::TABLE2.iter().enumerate() {
-        let c = W2 - m.m1;
-        let s = m.stiffness().unwrap();
-        let q = m.equilibrium();
+    for (set, m) in table2().enumerate() {
+        let p = m.values();
+        let [b, m1, k, f] = values(&m);
+        let c = W2 - m1;
+        let s = Monopod::stiffness(p).unwrap();
+        let q = Monopod::equilibrium(p);
         assert_eq!(s.eq_true, q);
-        assert_eq!(s.eq29, m.equilibrium_eq29());
+        assert_eq!(s.eq29, Monopod::equilibrium_eq29(p));
         assert!(q[0] < 0.0, "set {}: the toe is in the ground", set + 1);
         // The true equilibrium is a rest point of the stance field (both strategies, and the
         // transcription of eqs. 18–19).
-        let if_else = m.with_strategy(Strategy::IfElse);
-        for f in [
-            flow(m, STANCE, &q),
+        let if_else = Monopod::new(Strategy::IfElse).at(values(&m));
+        for dq in [
+            flow(&m, STANCE, &q),
             flow(&if_else, 0, &q),
-            reference_flow(m, true, &q),
+            reference_flow(&m, true, &q),
         ] {
-            for v in f {
-                assert!(v.abs() <= 1e-12, "set {}: flow {f:?} at {q:?}", set + 1);
+            for v in dq {
+                assert!(v.abs() <= 1e-12, "set {}: flow {dq:?} at {q:?}", set + 1);
             }
         }
         // Eq. (29) is not: its residual in ÿ1 is 4π² f*/m1* (c − 1) (the missing 1/c).
-        let q29 = m.equilibrium_eq29();
-        let f29 = reference_flow(m, true, &q29);
-        let residual29 = W2 * m.f / m.m1 * (c - 1.0);
+        let q29 = Monopod::equilibrium_eq29(p);
+        let f29 = reference_flow(&m, true, &q29);
+        let residual29 = W2 * f / m1 * (c - 1.0);
         assert!(f29[0] == 0.0 && f29[2] == 0.0 && f29[3].abs() <= 1e-13);
         assert!(
             (f29[1] - residual29).abs() <= 1e-12 * residual29.abs(),
@@ -226,9 +231,9 @@ fn equilibria_and_stiffness_ratios() {
         );
         // The SR at the true equilibrium from the hand-derived polynomial of the AD Jacobian,
         // rooted here.
-        let poly = char_poly_of_stance_jacobian(m, &stance_jacobian_ad(m, &q));
+        let poly = char_poly_of_stance_jacobian(&m, &stance_jacobian_ad(&m, &q));
         let r_true = q[0].abs().powf(1.5);
-        let at = CharacteristicPolynomial::at_depth(m, r_true);
+        let at = CharacteristicPolynomial::at_depth(p, r_true);
         for (a, b) in at.0.iter().zip(&poly) {
             assert!(
                 (a - b).abs() <= 1e-12 * b.abs(),
@@ -254,7 +259,7 @@ fn equilibria_and_stiffness_ratios() {
             set + 1,
             s.sr_true
         );
-        let sr29 = sr(&quartic_roots(&CharacteristicPolynomial::eq31(m).0));
+        let sr29 = sr(&quartic_roots(&CharacteristicPolynomial::eq31(p).0));
         assert!(
             (s.sr_eq29 - sr29).abs() <= 1e-8 * sr29,
             "set {}: SR(29) {} vs {sr29}",
@@ -264,10 +269,10 @@ fn equilibria_and_stiffness_ratios() {
         println!(
             "{:>3} {:>7} {:>7} {:>6} {:>6}   {:.4e}  {:>10.4}    {:.4e}  {:>8.4}   {:.4}",
             set + 1,
-            m.b,
-            m.m1,
-            m.k,
-            m.f,
+            b,
+            m1,
+            k,
+            f,
             q29[0].abs(),
             s.sr_eq29,
             q[0].abs(),
