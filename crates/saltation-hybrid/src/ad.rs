@@ -1,5 +1,7 @@
-//! Jacobians of a model's functions: hand-written where the model provides them, otherwise by
-//! forward-mode automatic differentiation with [`num_dual`].
+//! Jacobians of a model's functions, and their derivatives in one parameter, by forward-mode
+//! automatic differentiation with [`num_dual`] of the generic formulas of a
+//! [`HybridModel`]: the state (and, for `∂/∂p_k`, the parameter `p_k`) seeded as dual numbers.
+//! [`check_hand_written`] compares a model's hand-written derivatives with these.
 //!
 //! Why num-dual: it is maintained, pure Rust, and its dual numbers implement the full set of
 //! elementary functions behind one trait (`DualNum<f64>`), so a model is written once, generic
@@ -7,7 +9,9 @@
 //! to 8 the derivative part is a static vector (`DualSVec64<N>`, one pass, no heap); larger
 //! systems take one `Dual64` pass per column.
 
-use crate::model::EvalModel;
+use crate::hybrid_model::HybridModel;
+use crate::param::with_scalars;
+use crate::Bound;
 use nalgebra::{Const, U1};
 use num_dual::{Derivative, Dual64, DualSVec64, DualVec};
 
@@ -104,10 +108,10 @@ macro_rules! dispatch {
     };
 }
 
-/// `f` and `f_x` of mode `mode` at `(t, x)` in one pass of automatic differentiation: the
-/// values are the real parts of the dual evaluation.
-pub fn flow_and_jacobian_ad<M: EvalModel + ?Sized>(
+/// `f` into `dx` and `f_x` into `jac` (`n × n`) of mode `mode` at `(t, x)` in one pass.
+pub fn flow_and_jacobian<M: HybridModel + ?Sized>(
     model: &M,
+    p: &[f64],
     mode: usize,
     t: f64,
     x: &[f64],
@@ -115,95 +119,154 @@ pub fn flow_and_jacobian_ad<M: EvalModel + ?Sized>(
     jac: &mut [f64],
 ) {
     let n = model.dim();
-    dispatch!(n, n, x, jac, Some(dx), |xs, out| model
-        .flow(mode, t, xs, out));
+    dispatch!(n, n, x, jac, Some(dx), |xs, out| with_scalars(
+        p,
+        None,
+        |pd| model.flow(pd, mode, t, xs, out)
+    ));
 }
 
-/// `f_x` of mode `mode` at `(t, x)` by automatic differentiation (row-major n×n).
-pub fn flow_jacobian_ad<M: EvalModel + ?Sized>(
+/// The value and gradient `h_x` of guard `g` of `mode` at `x`.
+pub fn guard_gradient<M: HybridModel + ?Sized>(
     model: &M,
+    p: &[f64],
+    mode: usize,
+    g: M::Guard,
+    x: &[f64],
+    grad: &mut [f64],
+) -> f64 {
+    let n = model.dim();
+    let mut h = [0.0];
+    dispatch!(n, 1, x, grad, Some(&mut h[..]), |xs, out| out[0] =
+        with_scalars(p, None, |pd| model.guard(pd, mode, g, xs)));
+    h[0]
+}
+
+/// `g(x)` into `out` and `g_x` into `jac` (`n × n`) of the reset of guard `g` of `mode`.
+pub fn reset_jacobian<M: HybridModel + ?Sized>(
+    model: &M,
+    p: &[f64],
+    mode: usize,
+    g: M::Guard,
+    x: &[f64],
+    out: &mut [f64],
+    jac: &mut [f64],
+) {
+    let n = model.dim();
+    dispatch!(n, n, x, jac, Some(out), |xs, o| with_scalars(
+        p,
+        None,
+        |pd| model.reset(pd, mode, g, xs, o)
+    ));
+}
+
+/// `Dχ(u)` (`n × r`) into `jac`.
+pub fn chart_jacobian<M: HybridModel + ?Sized>(model: &M, p: &[f64], u: &[f64], jac: &mut [f64]) {
+    let (n, r) = (model.dim(), model.reduced_dim());
+    dispatch!(r, n, u, jac, |us, out| with_scalars(p, None, |pd| model
+        .chart(pd, us, out)));
+}
+
+/// `Dπ(x)` (`r × n`) into `jac`.
+pub fn project_jacobian<M: HybridModel + ?Sized>(model: &M, p: &[f64], x: &[f64], jac: &mut [f64]) {
+    let (n, r) = (model.dim(), model.reduced_dim());
+    dispatch!(n, r, x, jac, |xs, out| with_scalars(p, None, |pd| model
+        .project(pd, xs, out)));
+}
+
+/// `z = (x, p_k)`: the state with parameter `k`'s value appended, the point at which the
+/// `*_in_param` derivatives are taken.
+fn appended(x: &[f64], pk: f64) -> Vec<f64> {
+    let mut z = Vec::with_capacity(x.len() + 1);
+    z.extend_from_slice(x);
+    z.push(pk);
+    z
+}
+
+/// `f` into `dx` and `[f_x | ∂f/∂p_k]` (`n × (n + 1)`) into `jac` at parameter `k` set to
+/// `pk`, in one pass with `n + 1` directions.
+#[allow(clippy::too_many_arguments)]
+pub fn flow_in_param<M: HybridModel + ?Sized>(
+    model: &M,
+    p: &[f64],
+    k: usize,
+    pk: f64,
     mode: usize,
     t: f64,
     x: &[f64],
+    dx: &mut [f64],
     jac: &mut [f64],
 ) {
     let n = model.dim();
-    dispatch!(n, n, x, jac, |xs, out| model.flow(mode, t, xs, out));
+    crate::with_buffer(0.0, n + 1, |z| {
+        z[..n].copy_from_slice(x);
+        z[n] = pk;
+        dispatch!(n + 1, n, z, jac, Some(dx), |zs, out| {
+            let (xs, q) = zs.split_at(n);
+            with_scalars(p, Some((k, q[0])), |pd| model.flow(pd, mode, t, xs, out))
+        });
+    });
 }
 
-/// `h_x` of guard `j` of `mode` at `x` by automatic differentiation.
-pub fn guard_gradient_ad<M: EvalModel + ?Sized>(
+/// `h` and `[h_x | ∂h/∂p_k]` (length `n + 1`) at parameter `k` set to `pk`.
+#[allow(clippy::too_many_arguments)]
+pub fn guard_in_param<M: HybridModel + ?Sized>(
     model: &M,
+    p: &[f64],
+    k: usize,
+    pk: f64,
     mode: usize,
-    j: usize,
+    g: M::Guard,
     x: &[f64],
     grad: &mut [f64],
+) -> f64 {
+    let n = model.dim();
+    let z = appended(x, pk);
+    let mut h = [0.0];
+    dispatch!(n + 1, 1, &z, grad, Some(&mut h[..]), |zs, out| {
+        let (xs, q) = zs.split_at(n);
+        out[0] = with_scalars(p, Some((k, q[0])), |pd| model.guard(pd, mode, g, xs));
+    });
+    h[0]
+}
+
+/// `g` into `out` and `[g_x | ∂g/∂p_k]` (`n × (n + 1)`) into `jac` at parameter `k` set to `pk`.
+#[allow(clippy::too_many_arguments)]
+pub fn reset_in_param<M: HybridModel + ?Sized>(
+    model: &M,
+    p: &[f64],
+    k: usize,
+    pk: f64,
+    mode: usize,
+    g: M::Guard,
+    x: &[f64],
+    out: &mut [f64],
+    jac: &mut [f64],
 ) {
     let n = model.dim();
-    dispatch!(n, 1, x, grad, |xs, out| out[0] = model.guard(mode, j, xs));
+    let z = appended(x, pk);
+    dispatch!(n + 1, n, &z, jac, Some(out), |zs, o| {
+        let (xs, q) = zs.split_at(n);
+        with_scalars(p, Some((k, q[0])), |pd| model.reset(pd, mode, g, xs, o))
+    });
 }
 
-/// `g_x` of the reset of guard `j` of `mode` at `x` by automatic differentiation.
-pub fn reset_jacobian_ad<M: EvalModel + ?Sized>(
+/// `χ(u)` into `x` and `[Dχ | ∂χ/∂p_k]` (`n × (r + 1)`) into `jac` at parameter `k` set to `pk`.
+pub fn chart_in_param<M: HybridModel + ?Sized>(
     model: &M,
-    mode: usize,
-    j: usize,
-    x: &[f64],
+    p: &[f64],
+    k: usize,
+    pk: f64,
+    u: &[f64],
+    x: &mut [f64],
     jac: &mut [f64],
 ) {
-    let n = model.dim();
-    dispatch!(n, n, x, jac, |xs, out| model.reset(mode, j, xs, out));
-}
-
-/// `f_x`: the model's hand-written Jacobian if it has one, else automatic.
-pub fn flow_jacobian<M: EvalModel + ?Sized>(
-    model: &M,
-    mode: usize,
-    t: f64,
-    x: &[f64],
-    jac: &mut [f64],
-) {
-    if !model.flow_jacobian(mode, t, x, jac) {
-        flow_jacobian_ad(model, mode, t, x, jac);
-    }
-}
-
-/// `h_x`: hand-written if provided, else automatic.
-pub fn guard_gradient<M: EvalModel + ?Sized>(
-    model: &M,
-    mode: usize,
-    j: usize,
-    x: &[f64],
-    grad: &mut [f64],
-) {
-    if !model.guard_gradient(mode, j, x, grad) {
-        guard_gradient_ad(model, mode, j, x, grad);
-    }
-}
-
-/// `g_x`: hand-written if provided, else automatic.
-pub fn reset_jacobian<M: EvalModel + ?Sized>(
-    model: &M,
-    mode: usize,
-    j: usize,
-    x: &[f64],
-    jac: &mut [f64],
-) {
-    if !model.reset_jacobian(mode, j, x, jac) {
-        reset_jacobian_ad(model, mode, j, x, jac);
-    }
-}
-
-/// `Dχ(u)` (row-major n × r) by automatic differentiation of [`EvalModel::chart`].
-pub fn chart_jacobian_ad<M: EvalModel + ?Sized>(model: &M, u: &[f64], jac: &mut [f64]) {
     let (n, r) = (model.dim(), model.reduced_dim());
-    dispatch!(r, n, u, jac, |us, out| model.chart(us, out));
-}
-
-/// `Dπ(x)` (row-major r × n) by automatic differentiation of [`EvalModel::project`].
-pub fn project_jacobian_ad<M: EvalModel + ?Sized>(model: &M, x: &[f64], jac: &mut [f64]) {
-    let (n, r) = (model.dim(), model.reduced_dim());
-    dispatch!(n, r, x, jac, |xs, out| model.project(xs, out));
+    let z = appended(u, pk);
+    dispatch!(r + 1, n, &z, jac, Some(x), |zs, o| {
+        let (us, q) = zs.split_at(r);
+        with_scalars(p, Some((k, q[0])), |pd| model.chart(pd, us, o))
+    });
 }
 
 /// A hand-written derivative that disagrees with automatic differentiation of the function it
@@ -256,39 +319,45 @@ fn compare(what: String, hand: &[f64], auto: &[f64], tol: f64) -> Result<(), Mis
     })
 }
 
-/// Checks every hand-written derivative of `model` against automatic differentiation of the
-/// function it belongs to: in mode `mode` at `(t, x)`, the flow Jacobian and each guard's
-/// gradient and reset Jacobian, and for a mode said to have a constant flow Jacobian
-/// ([`EvalModel::flow_jacobian_is_constant`]) that it is the same at another state and time,
-/// and for a mode said to be autonomous ([`EvalModel::flow_is_autonomous`]) that `f` is the
-/// same at other times;
-/// at the reduced coordinates `u`, the chart Jacobian, and the
-/// projection Jacobian at `χ(u)`. Relative tolerance `tol` (both are exact up to rounding: 1e-12
-/// is a sound choice). Call it in a model's tests, at a few states of each mode; derivatives the
-/// model leaves to automatic differentiation pass trivially.
-pub fn check_hand_written<M: EvalModel + ?Sized>(
-    model: &M,
+/// Checks every hand-written derivative of `model` (its capabilities
+/// [`crate::FlowJacobian`], [`crate::GuardGradient`], [`crate::ResetJacobian`],
+/// [`crate::SectionJacobians`]) against automatic differentiation of the formula it belongs
+/// to, and its claims: in mode `mode` at `(t, x)`, the flow Jacobian and each guard's gradient
+/// and reset Jacobian; for a mode said to have a constant flow Jacobian
+/// ([`crate::AffineModes`]) that it is the same at another state and time; for a mode said to
+/// be autonomous ([`HybridModel::autonomous`]) that `f` is the same at other times; at the
+/// reduced coordinates `u`, the chart Jacobian, and the projection Jacobian at `χ(u)`.
+/// Relative tolerance `tol` (both are exact up to rounding: 1e-12 is a sound choice). Call it
+/// in a model's tests, at a few states of each mode.
+pub fn check_hand_written<M: HybridModel>(
+    model: &Bound<M>,
     mode: usize,
     t: f64,
     x: &[f64],
     u: &[f64],
     tol: f64,
 ) -> Result<(), Mismatch> {
-    let (n, r) = (model.dim(), model.reduced_dim());
+    let (m, p) = (model.model(), model.values());
+    let (n, r) = (m.dim(), m.reduced_dim());
     let (mut hand, mut auto) = (vec![0.0; n * n], vec![0.0; n * n]);
-    if model.flow_jacobian(mode, t, x, &mut hand) {
-        flow_jacobian_ad(model, mode, t, x, &mut auto);
+    let (mut dx, mut da) = (vec![0.0; n], vec![0.0; n]);
+    if let Some(h) = m.hand_flow_jacobian() {
+        h.flow_and_jacobian(p, mode, t, x, &mut dx, &mut hand);
+        flow_and_jacobian(m, p, mode, t, x, &mut da, &mut auto);
         compare(format!("flow Jacobian of mode {mode}"), &hand, &auto, tol)?;
+        compare(format!("flow of mode {mode} (hand-written)"), &dx, &da, tol)?;
     }
-    if model.flow_jacobian_is_constant(mode) {
+    if m.affine_modes()
+        .is_some_and(|a| a.jacobian_is_constant(mode))
+    {
         // The claim `f_x ≡ A`: `f_x` at `(t, x)` and at another state and time.
         let other: Vec<f64> = x
             .iter()
             .enumerate()
             .map(|(i, v)| v + 0.5 + 0.125 * i as f64)
             .collect();
-        flow_jacobian_ad(model, mode, t, x, &mut hand);
-        flow_jacobian_ad(model, mode, t + 0.375, &other, &mut auto);
+        flow_and_jacobian(m, p, mode, t, x, &mut dx, &mut hand);
+        flow_and_jacobian(m, p, mode, t + 0.375, &other, &mut da, &mut auto);
         compare(
             format!("flow Jacobian of mode {mode} (said to be constant) at another state"),
             &auto,
@@ -296,66 +365,71 @@ pub fn check_hand_written<M: EvalModel + ?Sized>(
             tol,
         )?;
     }
-    let mut dx = vec![0.0; n];
-    if model.flow_is_autonomous(mode) {
+    if m.autonomous(mode) {
         // The claim `f = f(x)`: f at `(t, x)` and at two other times.
-        model.flow::<f64>(mode, t, x, &mut dx);
-        let mut later = vec![0.0; n];
+        let now = with_scalars(p, None, |pd| {
+            let mut f = vec![0.0; n];
+            m.flow(pd, mode, t, x, &mut f);
+            f
+        });
         for dt in [0.375, -1.625] {
-            model.flow::<f64>(mode, t + dt, x, &mut later);
+            let later = with_scalars(p, None, |pd| {
+                let mut f = vec![0.0; n];
+                m.flow(pd, mode, t + dt, x, &mut f);
+                f
+            });
             compare(
                 format!("flow of mode {mode} (said to be autonomous) at another time"),
                 &later,
-                &dx,
+                &now,
                 tol,
             )?;
         }
     }
-    if model.flow_and_jacobian(mode, t, x, &mut dx, &mut hand) {
-        flow_jacobian_ad(model, mode, t, x, &mut auto);
-        compare(
-            format!("flow_and_jacobian of mode {mode}"),
-            &hand,
-            &auto,
-            tol,
-        )?;
-    }
-    for j in 0..model.guards(mode) {
+    for &g in m.guards(mode) {
         let (mut gh, mut ga) = (vec![0.0; n], vec![0.0; n]);
-        if model.guard_gradient(mode, j, x, &mut gh) {
-            guard_gradient_ad(model, mode, j, x, &mut ga);
+        if let Some(h) = m.hand_guard_gradient() {
+            h.guard_gradient(p, mode, g, x, &mut gh);
+            guard_gradient(m, p, mode, g, x, &mut ga);
             compare(
-                format!("gradient of guard {j} of mode {mode}"),
+                format!("gradient of guard {g:?} of mode {mode}"),
                 &gh,
                 &ga,
                 tol,
             )?;
         }
-        if model.reset_jacobian(mode, j, x, &mut hand) {
-            reset_jacobian_ad(model, mode, j, x, &mut auto);
+        if let Some(h) = m.hand_reset_jacobian() {
+            h.reset_jacobian(p, mode, g, x, &mut hand);
+            reset_jacobian(m, p, mode, g, x, &mut da, &mut auto);
             compare(
-                format!("reset Jacobian of guard {j} of mode {mode}"),
+                format!("reset Jacobian of guard {g:?} of mode {mode}"),
                 &hand,
                 &auto,
                 tol,
             )?;
         }
     }
-    let (mut ch, mut ca) = (vec![0.0; n * r], vec![0.0; n * r]);
-    model.chart_jacobian(u, &mut ch);
-    chart_jacobian_ad(model, u, &mut ca);
-    compare("chart Jacobian".into(), &ch, &ca, tol)?;
-    let mut xs = vec![0.0; n];
-    model.chart(u, &mut xs);
-    model.project_jacobian(&xs, &mut ch);
-    project_jacobian_ad(model, &xs, &mut ca);
-    compare("projection Jacobian".into(), &ch, &ca, tol)
+    if let Some(h) = m.hand_section_jacobians() {
+        let (mut ch, mut ca) = (vec![0.0; n * r], vec![0.0; n * r]);
+        h.chart_jacobian(p, u, &mut ch);
+        chart_jacobian(m, p, u, &mut ca);
+        compare("chart Jacobian".into(), &ch, &ca, tol)?;
+        let xs = with_scalars(p, None, |pd| {
+            let mut xs = vec![0.0; n];
+            m.chart(pd, u, &mut xs);
+            xs
+        });
+        h.project_jacobian(p, &xs, &mut ch);
+        project_jacobian(m, p, &xs, &mut ca);
+        compare("projection Jacobian".into(), &ch, &ca, tol)?;
+    }
+    Ok(())
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::{Guard, Scalar};
+    use crate::{EvalModel, GuardSpec, Scalar, SectionJacobians};
 
     /// A ball on the section `x = 0` with the reduced coordinate `u = [v]`; `wrong` makes its
     /// hand-written chart Jacobian wrong.
@@ -363,54 +437,145 @@ mod tests {
         wrong: bool,
     }
 
-    impl EvalModel for Ball {
+    impl HybridModel for Ball {
+        type Guard = usize;
         fn name(&self) -> &str {
             "ball"
         }
         fn dim(&self) -> usize {
             2
         }
-        fn flow<D: Scalar>(&self, _: usize, _: f64, x: &[D], dx: &mut [D]) {
+        fn flow<D: Scalar>(&self, _: &[D], _: usize, _: f64, x: &[D], dx: &mut [D]) {
             dx[0] = x[1];
             dx[1] = D::from(-9.81);
         }
-        fn guards(&self, _: usize) -> usize {
-            1
+        fn guards(&self, _: usize) -> &[usize] {
+            &[0]
         }
-        fn guard<D: Scalar>(&self, _: usize, _: usize, x: &[D]) -> D {
+        fn describe(&self, _: usize, _: usize) -> GuardSpec {
+            GuardSpec::to(0).falling()
+        }
+        fn guard<D: Scalar>(&self, _: &[D], _: usize, _: usize, x: &[D]) -> D {
             x[0]
         }
-        fn describe_guard(&self, _: usize, _: usize) -> Guard<Self> {
-            Guard::to(0).falling()
+        fn reset<D: Scalar>(&self, _: &[D], _: usize, _: usize, x: &[D], out: &mut [D]) {
+            out.copy_from_slice(x);
         }
         fn reduced_dim(&self) -> usize {
             1
         }
-        fn chart<D: Scalar>(&self, u: &[D], x: &mut [D]) {
+        fn chart<D: Scalar>(&self, _: &[D], u: &[D], x: &mut [D]) {
             x[0] = D::from(0.0);
             x[1] = u[0] * u[0];
         }
-        fn chart_jacobian(&self, u: &[f64], jac: &mut [f64]) {
+        fn project<D: Scalar>(&self, _: &[D], x: &[D], u: &mut [D]) {
+            u[0] = x[1];
+        }
+        fn hand_section_jacobians(&self) -> Option<&dyn SectionJacobians> {
+            Some(self)
+        }
+    }
+
+    impl SectionJacobians for Ball {
+        fn chart_jacobian(&self, _: &[f64], u: &[f64], jac: &mut [f64]) {
             let d = if self.wrong { u[0] } else { 2.0 * u[0] };
             jac.copy_from_slice(&[0.0, d]);
         }
-        fn project<D: Scalar>(&self, x: &[D], u: &mut [D]) {
-            u[0] = x[1];
+        fn project_jacobian(&self, _: &[f64], _: &[f64], jac: &mut [f64]) {
+            jac.copy_from_slice(&[0.0, 1.0]);
         }
     }
 
     #[test]
     fn chart_and_projection_jacobians_by_ad_and_a_wrong_one_is_caught() {
-        let ball = Ball { wrong: false };
+        let ball = Bound::new(Ball { wrong: false });
         // Dπ by automatic differentiation of the generic projection.
         let mut dpi = [0.0; 2];
-        ball.project_jacobian(&[0.0, 3.0], &mut dpi);
+        project_jacobian(ball.model(), &[], &[0.0, 3.0], &mut dpi);
         assert_eq!(dpi, [0.0, 1.0]);
+        let mut dchi = [0.0; 2];
+        ball.chart_jacobian(&[3.0], &mut dchi);
+        assert_eq!(dchi, [0.0, 6.0]);
         check_hand_written(&ball, 0, 0.0, &[0.0, 9.0], &[3.0], 1e-14).unwrap();
-        let e = check_hand_written(&Ball { wrong: true }, 0, 0.0, &[0.0, 9.0], &[3.0], 1e-12)
-            .unwrap_err();
+        let e = check_hand_written(
+            &Bound::new(Ball { wrong: true }),
+            0,
+            0.0,
+            &[0.0, 9.0],
+            &[3.0],
+            1e-12,
+        )
+        .unwrap_err();
         assert_eq!(e.what, "chart Jacobian");
         assert_eq!((e.entry, e.hand, e.auto), (1, 3.0, 6.0));
         assert!(e.to_string().contains("chart Jacobian"), "{e}");
+    }
+
+    /// `∂/∂p` by a dual number seeded in `p[k]`, against the closed form of `f = (x₁, −g)`,
+    /// `h = x₀ − c`, `g(x) = (x₀, −e x₁)`, `χ(u) = (c, u²)` in parameters `(g, c, e)`.
+    #[test]
+    fn parameter_derivatives_by_a_dual_in_p() {
+        struct P;
+        impl HybridModel for P {
+            type Guard = usize;
+            fn name(&self) -> &str {
+                "p"
+            }
+            fn dim(&self) -> usize {
+                2
+            }
+            fn params(&self) -> &[crate::Param] {
+                const P: &[crate::Param] = &[
+                    crate::Param::new("g", 9.81),
+                    crate::Param::new("c", 0.5),
+                    crate::Param::new("e", 0.8),
+                ];
+                P
+            }
+            fn flow<D: Scalar>(&self, p: &[D], _: usize, _: f64, x: &[D], dx: &mut [D]) {
+                dx[0] = x[1];
+                dx[1] = -p[0];
+            }
+            fn guards(&self, _: usize) -> &[usize] {
+                &[0]
+            }
+            fn describe(&self, _: usize, _: usize) -> GuardSpec {
+                GuardSpec::to(0)
+            }
+            fn guard<D: Scalar>(&self, p: &[D], _: usize, _: usize, x: &[D]) -> D {
+                x[0] - p[1]
+            }
+            fn reset<D: Scalar>(&self, p: &[D], _: usize, _: usize, x: &[D], out: &mut [D]) {
+                out[0] = x[0];
+                out[1] = -p[2] * x[1];
+            }
+            fn reduced_dim(&self) -> usize {
+                1
+            }
+            fn chart<D: Scalar>(&self, p: &[D], u: &[D], x: &mut [D]) {
+                x[0] = p[1];
+                x[1] = u[0] * u[0];
+            }
+        }
+        let m = Bound::new(P);
+        let (mut dx, mut jac) = ([0.0; 2], [0.0; 6]);
+        m.flow_in_param(0, 2.0, 0, 0.0, &[1.0, 3.0], &mut dx, &mut jac);
+        assert_eq!(dx, [3.0, -2.0]);
+        assert_eq!(jac, [0.0, 1.0, 0.0, 0.0, 0.0, -1.0]);
+        let mut grad = [0.0; 3];
+        let h = m.guard_in_param(1, 0.25, 0, 0, &[1.0, 3.0], &mut grad);
+        assert_eq!((h, grad), (0.75, [1.0, 0.0, -1.0]));
+        let (mut out, mut rj) = ([0.0; 2], [0.0; 6]);
+        m.reset_in_param(2, 0.5, 0, 0, &[1.0, 3.0], &mut out, &mut rj);
+        assert_eq!(out, [1.0, -1.5]);
+        assert_eq!(rj, [1.0, 0.0, 0.0, 0.0, -0.5, -3.0]);
+        let (mut x, mut cj) = ([0.0; 2], [0.0; 4]);
+        m.chart_in_param(1, 0.7, &[2.0], &mut x, &mut cj);
+        assert_eq!(x, [0.7, 4.0]);
+        assert_eq!(cj, [0.0, 1.0, 4.0, 0.0]);
+        // A parameter the formula does not read has a zero derivative.
+        m.flow_in_param(1, 0.7, 0, 0.0, &[1.0, 3.0], &mut dx, &mut jac);
+        assert_eq!(jac[2], 0.0);
+        assert_eq!(jac[5], 0.0);
     }
 }

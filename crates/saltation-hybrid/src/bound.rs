@@ -3,10 +3,11 @@
 //! continuation). Setting a parameter writes `p[k]` after checking it against the model's
 //! declarations; derivatives in `p[k]` seed a dual number there.
 
+use crate::ad;
 use crate::hybrid_model::HybridModel;
-use crate::model::{EvalModel, GuardInfo, Scalar};
-use crate::param::{self, with_scalars};
-use crate::{Guard, ParamError};
+use crate::model::{EvalModel, GuardInfo};
+use crate::param;
+use crate::ParamError;
 
 /// A [`HybridModel`] with its parameter values.
 #[derive(Debug, Clone, PartialEq)]
@@ -72,7 +73,30 @@ impl<M: HybridModel> Bound<M> {
     /// Sets the parameter called `name` (checked; unchanged on error).
     pub fn set(&mut self, name: &str, value: f64) -> Result<(), ParamError> {
         let k = param::index_of(self.model.params(), name)?;
-        self.set_param_value(k, value)
+        self.set_at(k, value)
+    }
+
+    /// Sets parameter `k` (checked against its declaration and the model's own conditions;
+    /// unchanged on error).
+    pub fn set_at(&mut self, k: usize, value: f64) -> Result<(), ParamError> {
+        let Some(decl) = self.model.params().get(k) else {
+            return Err(ParamError::Unknown {
+                name: format!("#{k}"),
+                known: self
+                    .model
+                    .params()
+                    .iter()
+                    .map(|p| p.name.to_string())
+                    .collect(),
+            });
+        };
+        decl.check(value)?;
+        let old = std::mem::replace(&mut self.p[k], value);
+        if let Err(e) = self.model.check_params(&self.p) {
+            self.p[k] = old;
+            return Err(e);
+        }
+        Ok(())
     }
 
     /// The guard id of index `j` in `mode`.
@@ -94,26 +118,56 @@ impl<M: HybridModel> EvalModel for Bound<M> {
     fn mode_name(&self, mode: usize) -> String {
         self.model.mode_name(mode)
     }
-    fn flow<D: Scalar>(&self, mode: usize, t: f64, x: &[D], dx: &mut [D]) {
-        with_scalars(&self.p, None, |p| self.model.flow(p, mode, t, x, dx))
+    fn state_names(&self) -> Vec<String> {
+        self.model.state_names()
+    }
+    fn flow(&self, mode: usize, t: f64, x: &[f64], dx: &mut [f64]) {
+        self.model.flow(&self.p, mode, t, x, dx)
+    }
+    fn flow_jacobian(&self, mode: usize, t: f64, x: &[f64], jac: &mut [f64]) {
+        crate::with_buffer(0.0, x.len(), |dx| {
+            self.flow_and_jacobian(mode, t, x, dx, jac)
+        });
+    }
+    fn flow_and_jacobian(&self, mode: usize, t: f64, x: &[f64], dx: &mut [f64], jac: &mut [f64]) {
+        match self.model.hand_flow_jacobian() {
+            Some(h) => h.flow_and_jacobian(&self.p, mode, t, x, dx, jac),
+            None => ad::flow_and_jacobian(&self.model, &self.p, mode, t, x, dx, jac),
+        }
+    }
+    /// Zero in an autonomous mode, the hand-written one if given, else not known (a finite
+    /// difference in `t`).
+    fn flow_time_derivative(&self, mode: usize, t: f64, x: &[f64], dfdt: &mut [f64]) -> bool {
+        if self.model.autonomous(mode) {
+            dfdt.fill(0.0);
+            return true;
+        }
+        match self.model.hand_time_derivative() {
+            Some(h) => {
+                h.flow_time_derivative(&self.p, mode, t, x, dfdt);
+                true
+            }
+            None => false,
+        }
+    }
+    fn flow_jacobian_is_constant(&self, mode: usize) -> bool {
+        self.model
+            .affine_modes()
+            .is_some_and(|a| a.jacobian_is_constant(mode))
+    }
+    fn flow_is_autonomous(&self, mode: usize) -> bool {
+        self.model.autonomous(mode)
+    }
+    fn mass_matrix(&self, mode: usize) -> Option<Vec<f64>> {
+        self.model
+            .mass_matrix()
+            .and_then(|m| m.mass_matrix(&self.p, mode))
     }
     fn guards(&self, mode: usize) -> usize {
         self.model.guards(mode).len()
     }
-    fn guard<D: Scalar>(&self, mode: usize, j: usize, x: &[D]) -> D {
-        let g = self.id(mode, j);
-        with_scalars(&self.p, None, |p| self.model.guard(p, mode, g, x))
-    }
-    /// The guard without its condition (typed by the equations, not by `Bound`):
-    /// [`EvalModel::guard_enabled`] asks the equations instead.
-    fn describe_guard(&self, mode: usize, j: usize) -> Guard<Self> {
-        let g = self.model.describe(mode, self.id(mode, j));
-        Guard {
-            direction: g.direction,
-            target: g.target,
-            enabled: None,
-            failure: g.failure,
-        }
+    fn guard_name(&self, mode: usize, j: usize) -> String {
+        format!("{:?}", self.id(mode, j))
     }
     fn guard_info(&self, mode: usize, j: usize) -> GuardInfo {
         let g = self.model.describe(mode, self.id(mode, j));
@@ -131,82 +185,49 @@ impl<M: HybridModel> EvalModel for Bound<M> {
             .failure
             .map(|f| f.into_owned())
     }
-    fn reset<D: Scalar>(&self, mode: usize, j: usize, x: &[D], out: &mut [D]) {
+    fn guard(&self, mode: usize, j: usize, x: &[f64]) -> f64 {
+        self.model.guard(&self.p, mode, self.id(mode, j), x)
+    }
+    fn guard_gradient(&self, mode: usize, j: usize, x: &[f64], grad: &mut [f64]) {
         let g = self.id(mode, j);
-        with_scalars(&self.p, None, |p| self.model.reset(p, mode, g, x, out))
-    }
-    fn flow_jacobian(&self, mode: usize, t: f64, x: &[f64], jac: &mut [f64]) -> bool {
-        let Some(h) = self.model.hand_flow_jacobian() else {
-            return false;
-        };
-        crate::with_buffer(0.0, x.len(), |dx| {
-            h.flow_and_jacobian(&self.p, mode, t, x, dx, jac)
-        });
-        true
-    }
-    fn flow_jacobian_is_constant(&self, mode: usize) -> bool {
-        self.model
-            .affine_modes()
-            .is_some_and(|a| a.jacobian_is_constant(mode))
-    }
-    fn flow_is_autonomous(&self, mode: usize) -> bool {
-        self.model.autonomous(mode)
-    }
-    fn flow_and_jacobian(
-        &self,
-        mode: usize,
-        t: f64,
-        x: &[f64],
-        dx: &mut [f64],
-        jac: &mut [f64],
-    ) -> bool {
-        let Some(h) = self.model.hand_flow_jacobian() else {
-            return false;
-        };
-        h.flow_and_jacobian(&self.p, mode, t, x, dx, jac);
-        true
-    }
-    /// Zero in an autonomous mode; otherwise not given (a finite difference in `t`).
-    fn flow_time_derivative(&self, mode: usize, _t: f64, _x: &[f64], dfdt: &mut [f64]) -> bool {
-        if !self.model.autonomous(mode) {
-            return false;
+        match self.model.hand_guard_gradient() {
+            Some(h) => h.guard_gradient(&self.p, mode, g, x, grad),
+            None => {
+                ad::guard_gradient(&self.model, &self.p, mode, g, x, grad);
+            }
         }
-        dfdt.fill(0.0);
-        true
     }
-    fn guard_gradient(&self, mode: usize, j: usize, x: &[f64], grad: &mut [f64]) -> bool {
-        let Some(h) = self.model.hand_guard_gradient() else {
-            return false;
-        };
-        h.guard_gradient(&self.p, mode, self.id(mode, j), x, grad);
-        true
+    fn reset(&self, mode: usize, j: usize, x: &[f64], out: &mut [f64]) {
+        self.model.reset(&self.p, mode, self.id(mode, j), x, out)
     }
-    fn reset_jacobian(&self, mode: usize, j: usize, x: &[f64], jac: &mut [f64]) -> bool {
-        let Some(h) = self.model.hand_reset_jacobian() else {
-            return false;
-        };
-        h.reset_jacobian(&self.p, mode, self.id(mode, j), x, jac);
-        true
+    fn reset_jacobian(&self, mode: usize, j: usize, x: &[f64], jac: &mut [f64]) {
+        let g = self.id(mode, j);
+        match self.model.hand_reset_jacobian() {
+            Some(h) => h.reset_jacobian(&self.p, mode, g, x, jac),
+            None => crate::with_buffer(0.0, x.len(), |out| {
+                ad::reset_jacobian(&self.model, &self.p, mode, g, x, out, jac)
+            }),
+        }
     }
     fn reduced_dim(&self) -> usize {
         self.model.reduced_dim()
     }
-    fn chart<D: Scalar>(&self, u: &[D], x: &mut [D]) {
-        with_scalars(&self.p, None, |p| self.model.chart(p, u, x))
+    fn chart(&self, u: &[f64], x: &mut [f64]) {
+        self.model.chart(&self.p, u, x)
     }
     fn chart_jacobian(&self, u: &[f64], jac: &mut [f64]) {
         match self.model.hand_section_jacobians() {
             Some(h) => h.chart_jacobian(&self.p, u, jac),
-            None => crate::ad::chart_jacobian_ad(self, u, jac),
+            None => ad::chart_jacobian(&self.model, &self.p, u, jac),
         }
     }
-    fn project<D: Scalar>(&self, x: &[D], u: &mut [D]) {
-        with_scalars(&self.p, None, |p| self.model.project(p, x, u))
+    fn project(&self, x: &[f64], u: &mut [f64]) {
+        self.model.project(&self.p, x, u)
     }
     fn project_jacobian(&self, x: &[f64], jac: &mut [f64]) {
         match self.model.hand_section_jacobians() {
             Some(h) => h.project_jacobian(&self.p, x, jac),
-            None => crate::ad::project_jacobian_ad(self, x, jac),
+            None => ad::project_jacobian(&self.model, &self.p, x, jac),
         }
     }
     fn multipliers_on_section(&self) -> bool {
@@ -221,13 +242,6 @@ impl<M: HybridModel> EvalModel for Bound<M> {
             .admissibility()
             .map(|a| a.admissibility(&self.p, x0, opts))
     }
-    fn state_names(&self) -> Vec<String> {
-        self.model.state_names()
-    }
-    fn check_params(&self) -> Result<(), ParamError> {
-        param::check_values(self.model.params(), &self.p)?;
-        self.model.check_params(&self.p)
-    }
     fn param_names(&self) -> Vec<String> {
         self.model
             .params()
@@ -239,62 +253,55 @@ impl<M: HybridModel> EvalModel for Bound<M> {
         self.p.get(k).copied()
     }
     fn set_param_value(&mut self, k: usize, value: f64) -> Result<(), ParamError> {
-        let Some(decl) = self.model.params().get(k) else {
-            return Err(ParamError::Unknown {
-                name: format!("#{k}"),
-                known: self.param_names(),
-            });
-        };
-        decl.check(value)?;
-        let old = std::mem::replace(&mut self.p[k], value);
-        if let Err(e) = self.model.check_params(&self.p) {
-            self.p[k] = old;
-            return Err(e);
-        }
-        Ok(())
+        self.set_at(k, value)
+    }
+    fn check_params(&self) -> Result<(), ParamError> {
+        param::check_values(self.model.params(), &self.p)?;
+        self.model.check_params(&self.p)
     }
     /// Every parameter: its value is a dual number in the formulas.
     fn param_derivatives(&self, k: usize) -> bool {
         k < self.p.len()
     }
-    fn flow_with_param<D: Scalar>(
+    fn flow_in_param(
         &self,
         k: usize,
-        pk: D,
+        pk: f64,
         mode: usize,
         t: f64,
-        x: &[D],
-        dx: &mut [D],
+        x: &[f64],
+        dx: &mut [f64],
+        jac: &mut [f64],
     ) {
-        with_scalars(&self.p, Some((k, pk)), |p| {
-            self.model.flow(p, mode, t, x, dx)
-        })
+        ad::flow_in_param(&self.model, &self.p, k, pk, mode, t, x, dx, jac)
     }
-    fn guard_with_param<D: Scalar>(&self, k: usize, pk: D, mode: usize, j: usize, x: &[D]) -> D {
-        let g = self.id(mode, j);
-        with_scalars(&self.p, Some((k, pk)), |p| self.model.guard(p, mode, g, x))
-    }
-    fn reset_with_param<D: Scalar>(
+    fn guard_in_param(
         &self,
         k: usize,
-        pk: D,
+        pk: f64,
         mode: usize,
         j: usize,
-        x: &[D],
-        out: &mut [D],
+        x: &[f64],
+        grad: &mut [f64],
+    ) -> f64 {
+        let g = self.id(mode, j);
+        ad::guard_in_param(&self.model, &self.p, k, pk, mode, g, x, grad)
+    }
+    fn reset_in_param(
+        &self,
+        k: usize,
+        pk: f64,
+        mode: usize,
+        j: usize,
+        x: &[f64],
+        out: &mut [f64],
+        jac: &mut [f64],
     ) {
         let g = self.id(mode, j);
-        with_scalars(&self.p, Some((k, pk)), |p| {
-            self.model.reset(p, mode, g, x, out)
-        })
+        ad::reset_in_param(&self.model, &self.p, k, pk, mode, g, x, out, jac)
     }
-    fn chart_with_param<D: Scalar>(&self, k: usize, pk: D, u: &[D], x: &mut [D]) {
-        with_scalars(&self.p, Some((k, pk)), |p| self.model.chart(p, u, x))
-    }
-    fn mass_matrix(&self, mode: usize) -> Option<Vec<f64>> {
-        self.model
-            .mass_matrix()
-            .and_then(|m| m.mass_matrix(&self.p, mode))
+    fn chart_in_param(&self, k: usize, pk: f64, u: &[f64], x: &mut [f64], jac: &mut [f64]) {
+        ad::chart_in_param(&self.model, &self.p, k, pk, u, x, jac)
     }
 }
 

@@ -23,6 +23,13 @@ pub trait FlowJacobian {
     );
 }
 
+/// Hand-written time derivative `∂f/∂t` of a time-dependent vector field (the Rosenbrock
+/// method uses it; without it, a finite difference in `t`). An autonomous mode needs none.
+pub trait TimeDerivative {
+    /// `∂f_m/∂t` at `(t, x)` into `dfdt` (length `n`).
+    fn flow_time_derivative(&self, p: &[f64], mode: usize, t: f64, x: &[f64], dfdt: &mut [f64]);
+}
+
 /// Hand-written guard gradients `h_x`.
 pub trait GuardGradient<G> {
     /// `∂h_{m,g}/∂x` at `x` into `grad` (length `n`).

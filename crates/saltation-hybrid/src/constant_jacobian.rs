@@ -10,7 +10,6 @@
 //! revisited", SIAM J. Matrix Anal. Appl. 26, 2005; Moler & Van Loan, "Nineteen dubious ways
 //! to compute the exponential of a matrix, twenty-five years later", SIAM Review 45, 2003).
 
-use crate::ad::flow_jacobian;
 use crate::model::EvalModel;
 use nalgebra::DMatrix;
 
@@ -25,7 +24,7 @@ pub(crate) fn propagate<M: EvalModel + ?Sized>(
     a: &mut [f64],
 ) {
     let n = model.dim();
-    flow_jacobian(model, mode, t, x, &mut a[..n * n]);
+    model.flow_jacobian(mode, t, x, &mut a[..n * n]);
     let e = (DMatrix::from_row_slice(n, n, &a[..n * n]) * tau).exp();
     let before = DMatrix::from_row_slice(n, c, &psi[..n * c]);
     let after = e * before;
@@ -39,7 +38,9 @@ pub(crate) fn propagate<M: EvalModel + ?Sized>(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::{JacobianKind, Scalar, StrideMap, StrideOptions};
+    use crate::{
+        AffineModes, Bound, GuardSpec, HybridModel, JacobianKind, Scalar, StrideMap, StrideOptions,
+    };
 
     /// A damped oscillator `ẍ = −ω²x − 2ζωẋ + F` against a wall at `x = 0` (restitution
     /// `e`): affine flow, one guard; with `exact = false` it does not say so. `cubic` adds a
@@ -64,39 +65,43 @@ mod tests {
         }
     }
 
-    impl EvalModel for WallOscillator {
+    impl HybridModel for WallOscillator {
+        type Guard = usize;
         fn name(&self) -> &str {
             "wall oscillator"
         }
         fn dim(&self) -> usize {
             2
         }
-        fn modes(&self) -> usize {
-            1
+        fn guards(&self, _mode: usize) -> &[usize] {
+            &[0]
         }
-        fn guards(&self, _mode: usize) -> usize {
-            1
-        }
-        fn flow<D: Scalar>(&self, _mode: usize, t: f64, x: &[D], dx: &mut [D]) {
+        fn flow<D: Scalar>(&self, _: &[D], _mode: usize, t: f64, x: &[D], dx: &mut [D]) {
             let (w, zeta, force) = (3.0, 0.05, -2.0 + self.forcing * t.sin());
             dx[0] = x[1];
             dx[1] =
                 x[0] * (-w * w) - x[1] * (2.0 * zeta * w) + force - x[0] * x[0] * x[0] * self.cubic;
         }
-        fn flow_is_autonomous(&self, _mode: usize) -> bool {
+        fn autonomous(&self, _mode: usize) -> bool {
             self.autonomous
         }
-        fn guard<D: Scalar>(&self, _mode: usize, _j: usize, x: &[D]) -> D {
+        fn guard<D: Scalar>(&self, _: &[D], _mode: usize, _g: usize, x: &[D]) -> D {
             x[0]
         }
-        fn describe_guard(&self, _mode: usize, _j: usize) -> crate::Guard<Self> {
-            crate::Guard::to(0).falling()
+        fn describe(&self, _mode: usize, _g: usize) -> GuardSpec {
+            GuardSpec::to(0).falling()
         }
-        fn reset<D: Scalar>(&self, _mode: usize, _j: usize, x: &[D], out: &mut [D]) {
+        fn reset<D: Scalar>(&self, _: &[D], _mode: usize, _g: usize, x: &[D], out: &mut [D]) {
             out[0] = x[0];
             out[1] = x[1] * -0.8;
         }
-        fn flow_jacobian_is_constant(&self, _mode: usize) -> bool {
+        fn affine_modes(&self) -> Option<&dyn AffineModes> {
+            Some(self)
+        }
+    }
+
+    impl AffineModes for WallOscillator {
+        fn jacobian_is_constant(&self, _mode: usize) -> bool {
             self.exact
         }
     }
@@ -110,7 +115,10 @@ mod tests {
             ..StrideOptions::default()
         };
         let x0 = [0.0, 1.5];
-        let (exact, integrated) = (WallOscillator::new(true), WallOscillator::new(false));
+        let (exact, integrated) = (
+            Bound::new(WallOscillator::new(true)),
+            Bound::new(WallOscillator::new(false)),
+        );
         let mut me = StrideMap::new(&exact, opts.clone()).unwrap();
         let mut mi = StrideMap::new(&integrated, opts).unwrap();
         for kind in [JacobianKind::StrideMap, JacobianKind::Monodromy] {
@@ -141,7 +149,7 @@ mod tests {
                 cubic,
                 ..WallOscillator::new(true)
             };
-            crate::ad::check_hand_written(&m, 0, 0.0, &[0.3, -0.2], &[0.3, -0.2], 1e-12)
+            crate::ad::check_hand_written(&Bound::new(m), 0, 0.0, &[0.3, -0.2], &[0.3, -0.2], 1e-12)
         };
         assert!(check(0.0).is_ok());
         let e = check(1.0).unwrap_err();
@@ -158,11 +166,11 @@ mod tests {
             events_per_stride: 3,
             ..StrideOptions::default()
         };
-        let exact = WallOscillator {
+        let exact = Bound::new(WallOscillator {
             autonomous: true,
             ..WallOscillator::new(true)
-        };
-        let integrated = WallOscillator::new(false);
+        });
+        let integrated = Bound::new(WallOscillator::new(false));
         assert!(opts.steps_exactly(&exact, 0) && !opts.steps_exactly(&integrated, 0));
         let x0 = [0.0, 1.5];
         let mut me = StrideMap::new(&exact, opts.clone()).unwrap();
@@ -238,11 +246,11 @@ mod tests {
     /// stepper compares the model's `f` with `A x + b` after its first step.
     #[test]
     fn a_false_claim_of_affinity_ends_the_stride() {
-        let m = WallOscillator {
+        let m = Bound::new(WallOscillator {
             cubic: 1.0,
             autonomous: true,
             ..WallOscillator::new(true)
-        };
+        });
         let mut map = StrideMap::new(&m, StrideOptions::default()).unwrap();
         let e = map.eval(&[0.0, 1.5], JacobianKind::None).unwrap_err();
         assert!(
@@ -266,7 +274,7 @@ mod tests {
                 forcing,
                 ..WallOscillator::new(true)
             };
-            crate::ad::check_hand_written(&m, 0, 0.3, &[0.3, -0.2], &[0.3, -0.2], 1e-12)
+            crate::ad::check_hand_written(&Bound::new(m), 0, 0.3, &[0.3, -0.2], &[0.3, -0.2], 1e-12)
         };
         assert!(check(0.0).is_ok());
         let e = check(1.0).unwrap_err();

@@ -7,7 +7,6 @@
 //! only what the caller does with the crossing: the stride map multiplies the variational matrix
 //! by a saltation matrix built from the same [`JumpWork`], the simulation records samples.
 
-use crate::ad::{guard_gradient, reset_jacobian};
 use crate::crossings::Crossings;
 use crate::error::HybridError;
 use crate::guards::{check_reset_finite, reset_at, ModeGuards};
@@ -125,10 +124,10 @@ impl<M: EvalModel + ?Sized, S: OdeSystem> Segment<'_, M, S> {
         let (target, xp) = reset_at(model, (mode, j, t), xm, || guards.take_rejected())?;
         check_reset_finite(&xp)?;
         // Transversality (grazing) is checked at every event.
-        model.flow::<f64>(mode, t, xm, &mut w.fm);
-        model.flow::<f64>(target, t, &xp, &mut w.fp);
-        guard_gradient(model, mode, j, xm, &mut w.hx);
-        reset_jacobian(model, mode, j, xm, &mut w.gx);
+        model.flow(mode, t, xm, &mut w.fm);
+        model.flow(target, t, &xp, &mut w.fp);
+        model.guard_gradient(mode, j, xm, &mut w.hx);
+        model.reset_jacobian(mode, j, xm, &mut w.gx);
         let site = EventSite { mode, guard: j, t };
         let hxf = transversality(&w.jump(), site, self.grazing_tol)?;
         Ok(SegmentEnd::Event(Crossing {

@@ -70,9 +70,7 @@ impl<M: EvalModel + ?Sized> EventSet for ModeGuards<'_, M> {
     }
     #[inline]
     fn value(&self, i: usize, t: f64, y: &[f64]) -> f64 {
-        let v = self
-            .model
-            .guard::<f64>(self.mode, i, &y[..self.model.dim()]);
+        let v = self.model.guard(self.mode, i, &y[..self.model.dim()]);
         self.watch(i, t, v);
         v
     }
@@ -124,7 +122,7 @@ pub(crate) fn reset_at<M: EvalModel + ?Sized>(
         });
     }
     let mut x_plus = vec![0.0; x_minus.len()];
-    model.reset::<f64>(mode, j, x_minus, &mut x_plus);
+    model.reset(mode, j, x_minus, &mut x_plus);
     Ok((target, x_plus))
 }
 

@@ -45,7 +45,7 @@
 
 use crate::capabilities::{
     Admissible, AffineModes, FlowJacobian, GuardGradient, MassMatrix, ResetJacobian,
-    SectionJacobians,
+    SectionJacobians, TimeDerivative,
 };
 use crate::guard::GuardSpec;
 use crate::model::Scalar;
@@ -178,6 +178,11 @@ pub trait HybridModel {
     /// Hand-written `f` and `f_x` ([`FlowJacobian`]); `None` (default): automatic
     /// differentiation.
     fn hand_flow_jacobian(&self) -> Option<&dyn FlowJacobian> {
+        None
+    }
+    /// Hand-written `∂f/∂t` of a time-dependent mode ([`TimeDerivative`]); `None` (default):
+    /// zero in an autonomous mode, else a finite difference where a method needs it.
+    fn hand_time_derivative(&self) -> Option<&dyn TimeDerivative> {
         None
     }
     /// Hand-written guard gradients `h_x` ([`GuardGradient`]); `None` (default): automatic.

@@ -48,18 +48,18 @@ pub use bound::Bound;
 pub use buffer::with_buffer;
 pub use capabilities::{
     Admissible, AffineModes, FlowJacobian, GuardGradient, MassMatrix, ResetJacobian,
-    SectionJacobians,
+    SectionJacobians, TimeDerivative,
 };
 pub use crossings::{Crossings, Rejected, Rejection};
 pub use dense::{solve_dense, SingularMatrix};
 pub use error::HybridError;
-pub use guard::{Guard, GuardSpec};
+pub use guard::GuardSpec;
 pub use guards::ModeGuards;
 pub use hybrid_model::HybridModel;
-pub use model::{identity, EvalModel, GuardInfo, Scalar};
+pub use model::{identity, EvalModel, GuardInfo, Scalar, SharedModel};
 pub use param::{Limit, Param};
 pub use param_augmented::ParamAugmented;
-pub use params::{check_range, get_param, param_index, param_scalars, with_param, ParamError};
+pub use params::{check_range, get_param, param_index, with_param, ParamError};
 pub use simulate::{simulate, SimulateOptions, Trace, MAX_SAMPLES, MAX_STRIDES};
 pub use stride::{
     EventRecord, JacobianKind, StrideMap, StrideOptions, StrideResult, StrideWorkspace,

@@ -1,19 +1,18 @@
-//! The hybrid-model trait: what a user implements.
+//! The evaluated model: what the stride map, Newton, continuation and the command line work on.
 //!
-//! A model has `modes()` modes. In mode `m` the state obeys `x' = f_m(t, x)`
-//! ([`EvalModel::flow`]); the mode's guards `h_{m,j}(x)` ([`EvalModel::guard`]) fire when
-//! they cross zero in their [`Direction`] with their enabling condition true, and then the reset
-//! `x⁺ = g_{m,j}(x⁻)` ([`EvalModel::reset`]) is applied and the mode switches to the guard's
-//! target. Equations are written once, generic over the scalar `D` (plain `f64` or a dual
-//! number), so their Jacobians come from forward-mode automatic differentiation
-//! ([`crate::ad`]); a model may override them with hand-written ones, which the tests compare to
-//! the automatic ones.
+//! [`EvalModel`] is a model at its parameter values, evaluated in `f64` with exact derivatives:
+//! the vector field `f_m(t, x)` of mode `m`, its Jacobian `f_x`, the guards `h_{m,j}(x)` with
+//! their gradients, the resets `g_{m,j}(x)` with their Jacobians, the section's chart `χ` and
+//! projection `π` with theirs, and the derivatives of all of these in any one parameter `p_k`.
+//! It is object-safe: `&dyn EvalModel` (or `Box<dyn EvalModel>`) stands for any model, so
+//! models chosen at run time (a registry, a file) reach every layer through one face.
 //!
-//! A stride (Poincaré) map starts on a section and ends just after a given number of events.
-//! The section may have reduced coordinates `u` (chart `χ(u) = x`, projection `π(x) = u`), in
-//! which fixed points are sought; by default they are the full state.
+//! Users do not implement it: they implement the generic [`crate::HybridModel`] (formulas
+//! written once for any scalar) and [`crate::Bound`] evaluates it, with derivatives by forward
+//! automatic differentiation or the model's hand-written ones. Layers that transform a model
+//! (the state augmented with a parameter, [`crate::ParamAugmented`]) implement it directly.
 
-use crate::guard::Guard;
+use crate::ParamError;
 use num_dual::DualNum;
 use saltation_ode::Direction;
 
@@ -21,8 +20,7 @@ use saltation_ode::Direction;
 pub trait Scalar: DualNum<f64> + Copy {}
 impl<T: DualNum<f64> + Copy> Scalar for T {}
 
-/// Direction and target mode of one guard of one mode (the part of a [`Guard`] the event
-/// location needs at every step).
+/// Direction and target mode of one guard of one mode.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct GuardInfo {
     /// Sign changes that count.
@@ -31,284 +29,159 @@ pub struct GuardInfo {
     pub target: usize,
 }
 
-/// A hybrid dynamical system: modes, vector fields, guards and resets.
-///
-/// Required: [`name`](EvalModel::name), [`dim`](EvalModel::dim),
-/// [`flow`](EvalModel::flow), [`guards`](EvalModel::guards),
-/// [`guard`](EvalModel::guard) and [`describe_guard`](EvalModel::describe_guard) (each
-/// guard's direction, target, enabling condition and failure, once). Everything else has a
-/// default: one mode, identity resets, Jacobians by automatic differentiation, the section's
-/// reduced coordinates equal to the full state (override [`reduced_dim`](EvalModel::reduced_dim),
-/// [`chart`](EvalModel::chart), [`project`](EvalModel::project) and their Jacobians for a
-/// section with fewer coordinates; the `saltation_models` tests check hand-written Jacobians
-/// against automatic ones), no parameters. Indices are `mode` in `0..modes()` and guard `j` in
-/// `0..guards(mode)`.
-///
-/// # Writing formulas for the generic scalar `D`
-/// The equations are written once for `D: Scalar` (`f64`, or a dual number when a Jacobian is
-/// taken). `D` has the arithmetic operators with itself and with `f64` on the right, and every
-/// elementary function as a method; constants on the left and integer literals do not compile.
-/// The idioms:
-///
-/// | you mean | write |
-/// |---|---|
-/// | `2 x₀` | `x[0] * 2.0` |
-/// | `1 − x₀` | `-x[0] + 1.0` (or `D::from(1.0) - x[0]`) |
-/// | `g / x₀` | `x[0].recip() * g` |
-/// | `x₀²`, `√x₀` | `x[0].powi(2)`, `x[0].sqrt()` |
-/// | `sin θ, cos θ` | `let (s, c) = x[0].sin_cos();` |
-/// | a constant `D` | `D::from(9.81)` |
-/// | a parameter field `self.k` | `x[0] * self.k` (an `f64` on the right) |
-/// | `M⁻¹ b` (mass matrix) | [`crate::solve_dense`] (generic over `D`) |
-///
-/// Comparisons and branches use the real part: `if x[0].re() < 0.0 { … }`.
-///
-/// # Parameters
-/// A model lists its parameters ([`param_names`](EvalModel::param_names),
-/// [`param_value`](EvalModel::param_value), [`set_param_value`](EvalModel::set_param_value);
-/// `named_params!` writes them for `f64` fields), so model files, the CLI's `--set` and
-/// continuation address them by name. A model that also writes its equations with the parameter
-/// as a scalar ([`param_derivatives`](EvalModel::param_derivatives) and the `*_with_param`
-/// methods) gets exact `∂/∂p` in continuation.
+/// A hybrid model at its parameter values, evaluated in `f64` with exact derivatives (see the
+/// module documentation). Indices are `mode` in `0..modes()` and guard `j` in
+/// `0..guards(mode)`; matrices are row-major.
 pub trait EvalModel {
     /// Short model name (`"simplest_walker"`).
     fn name(&self) -> &str;
     /// State dimension `n`.
     fn dim(&self) -> usize;
-    /// Number of modes (default 1).
-    fn modes(&self) -> usize {
-        1
-    }
+    /// Number of modes.
+    fn modes(&self) -> usize;
     /// Name of a mode, for traces and messages.
-    fn mode_name(&self, mode: usize) -> String {
-        format!("mode {mode}")
-    }
-    /// Vector field `f_m(t, x)` written to `dx`.
-    fn flow<D: Scalar>(&self, mode: usize, t: f64, x: &[D], dx: &mut [D]);
+    fn mode_name(&self, mode: usize) -> String;
+    /// Names of the state components (for tables and plots).
+    fn state_names(&self) -> Vec<String>;
+
+    /// Vector field `f_m(t, x)` into `dx`.
+    fn flow(&self, mode: usize, t: f64, x: &[f64], dx: &mut [f64]);
+    /// `f_x` (`n × n`) into `jac`.
+    fn flow_jacobian(&self, mode: usize, t: f64, x: &[f64], jac: &mut [f64]);
+    /// `f` and `f_x` in one call.
+    fn flow_and_jacobian(&self, mode: usize, t: f64, x: &[f64], dx: &mut [f64], jac: &mut [f64]);
+    /// `∂f/∂t` into `dfdt` when known (zero in an autonomous mode); `false` otherwise (the
+    /// Rosenbrock method, the only one that uses it, then takes a finite difference in `t`).
+    fn flow_time_derivative(&self, mode: usize, t: f64, x: &[f64], dfdt: &mut [f64]) -> bool;
+    /// Whether `f_x` of `mode` is the same at every state and time (`f = A x + b(t)`): a
+    /// stride then takes the variational matrix of a phase as `e^{Aτ}`.
+    fn flow_jacobian_is_constant(&self, mode: usize) -> bool;
+    /// Whether the vector field of `mode` does not depend on time.
+    fn flow_is_autonomous(&self, mode: usize) -> bool;
+    /// The constant mass matrix `M` of `mode` (`n × n`) of a flow `M x' = f`; `None` for
+    /// `M = I`.
+    fn mass_matrix(&self, mode: usize) -> Option<Vec<f64>>;
+
     /// Number of guards active in `mode`.
     fn guards(&self, mode: usize) -> usize;
-    /// Guard function `h_{m,j}(x)`.
-    fn guard<D: Scalar>(&self, mode: usize, j: usize, x: &[D]) -> D;
-    /// Guard `j` of `mode` described once: crossing direction, target mode, enabling
-    /// condition, failure ([`Guard`]).
-    fn describe_guard(&self, mode: usize, j: usize) -> Guard<Self>;
-
-    /// Direction and target mode of guard `j` of `mode`, from [`EvalModel::describe_guard`].
-    /// (Derived; a model that forwards to another model, such as an enum over models,
-    /// overrides this, [`EvalModel::guard_enabled`] and [`EvalModel::guard_failure`]
-    /// instead, since a [`Guard`]'s condition is typed by its model.)
-    fn guard_info(&self, mode: usize, j: usize) -> GuardInfo {
-        let g = self.describe_guard(mode, j);
-        GuardInfo {
-            direction: g.direction,
-            target: g.target,
-        }
-    }
-    /// Whether guard `j` of `mode` counts at the located crossing `x`, from
-    /// [`EvalModel::describe_guard`] (derived).
-    fn guard_enabled(&self, mode: usize, j: usize, x: &[f64]) -> bool {
-        self.describe_guard(mode, j)
-            .enabled
-            .is_none_or(|c| c(self, x))
-    }
+    /// A guard's name for messages (its identifier in the model, e.g. `HeelStrike`).
+    fn guard_name(&self, mode: usize, j: usize) -> String;
+    /// Direction and target mode of guard `j` of `mode`.
+    fn guard_info(&self, mode: usize, j: usize) -> GuardInfo;
+    /// Whether guard `j` of `mode` counts at the located crossing `x`.
+    fn guard_enabled(&self, mode: usize, j: usize, x: &[f64]) -> bool;
     /// What failed if guard `j` of `mode` is a failure guard (a stride that meets it ends with
-    /// [`crate::HybridError::Failure`]), from [`EvalModel::describe_guard`] (derived).
-    fn guard_failure(&self, mode: usize, j: usize) -> Option<String> {
-        self.describe_guard(mode, j).failure.map(|f| f.into_owned())
-    }
-    /// Reset map `g_{m,j}(x⁻)` written to `out` (default: identity).
-    fn reset<D: Scalar>(&self, _mode: usize, _j: usize, x: &[D], out: &mut [D]) {
-        out.copy_from_slice(x);
-    }
+    /// [`crate::HybridError::Failure`]).
+    fn guard_failure(&self, mode: usize, j: usize) -> Option<String>;
+    /// Guard function `h_{m,j}(x)`.
+    fn guard(&self, mode: usize, j: usize, x: &[f64]) -> f64;
+    /// `h_x` (length `n`) into `grad`.
+    fn guard_gradient(&self, mode: usize, j: usize, x: &[f64], grad: &mut [f64]);
+    /// Reset map `g_{m,j}(x⁻)` into `out`.
+    fn reset(&self, mode: usize, j: usize, x: &[f64], out: &mut [f64]);
+    /// `g_x` (`n × n`) into `jac`.
+    fn reset_jacobian(&self, mode: usize, j: usize, x: &[f64], jac: &mut [f64]);
 
-    /// Hand-written `f_x` (row-major n×n) into `jac`; return `false` (default) to use automatic
-    /// differentiation.
-    fn flow_jacobian(&self, _mode: usize, _t: f64, _x: &[f64], _jac: &mut [f64]) -> bool {
-        false
-    }
-    /// Whether `f_x` of `mode` is the same at every state and time, i.e. the vector field is
-    /// affine in the state, `f = A x + b(t)` (default `false`). A stride then takes the
-    /// variational matrix of a phase of duration `τ` in this mode as `e^{Aτ}` instead of
-    /// integrating the variational equations (the state alone is integrated): exact, and
-    /// cheaper. A wrong `true` gives wrong Jacobians; [`crate::ad::check_hand_written`]
-    /// compares `f_x` at two states to catch it.
-    fn flow_jacobian_is_constant(&self, _mode: usize) -> bool {
-        false
-    }
-    /// Whether the vector field of `mode` does not depend on time, `f = f(x)` (default
-    /// `false`). With [`EvalModel::flow_jacobian_is_constant`] it makes the mode
-    /// autonomous and affine, `f = A x + b` with `A`, `b` constant: a stride then steps the
-    /// state there exactly, by `e^{Ãh}` (`saltation_ode::AffineExp`; see
-    /// [`crate::StrideOptions::exact_affine_phases`]) instead of integrating it. A wrong
-    /// `true` gives wrong strides; [`crate::ad::check_hand_written`] compares `f` at two
-    /// times to catch it.
-    fn flow_is_autonomous(&self, _mode: usize) -> bool {
-        false
-    }
-    /// Vector field and hand-written `f_x` in one call (so they can share work such as
-    /// trigonometric functions); return `false` (default) to fall back to [`EvalModel::flow`]
-    /// and [`EvalModel::flow_jacobian`].
-    fn flow_and_jacobian(
-        &self,
-        _mode: usize,
-        _t: f64,
-        _x: &[f64],
-        _dx: &mut [f64],
-        _jac: &mut [f64],
-    ) -> bool {
-        false
-    }
-    /// Hand-written `∂f/∂t` of `mode` at `(t, x)` into `dfdt` (length n); `false` (default) when
-    /// not given: the Rosenbrock method, the only one that uses it, then takes a finite
-    /// difference in `t`. An autonomous model may write zeros and return `true`.
-    fn flow_time_derivative(&self, _mode: usize, _t: f64, _x: &[f64], _dfdt: &mut [f64]) -> bool {
-        false
-    }
-    /// Hand-written guard gradient `h_x` into `grad`; `false` (default) for automatic.
-    fn guard_gradient(&self, _mode: usize, _j: usize, _x: &[f64], _grad: &mut [f64]) -> bool {
-        false
-    }
-    /// Hand-written reset Jacobian `g_x` (row-major n×n) into `jac`; `false` (default) for
-    /// automatic.
-    fn reset_jacobian(&self, _mode: usize, _j: usize, _x: &[f64], _jac: &mut [f64]) -> bool {
-        false
-    }
-
-    /// Dimension of the section's reduced coordinates (default: `dim()`).
-    fn reduced_dim(&self) -> usize {
-        self.dim()
-    }
-    /// Chart `x = χ(u)` from reduced coordinates to a full state on the section (default:
-    /// `x = u`, the section's coordinates are the full state). Written for the generic scalar
-    /// like the flow, so its Jacobian comes from automatic differentiation.
-    fn chart<D: Scalar>(&self, u: &[D], x: &mut [D]) {
-        x.copy_from_slice(u);
-    }
-    /// `Dχ(u)` (row-major n × r) (default: automatic differentiation of
-    /// [`EvalModel::chart`]). A hand-written one is checked by [`crate::ad::check_hand_written`].
-    fn chart_jacobian(&self, u: &[f64], jac: &mut [f64]) {
-        crate::ad::chart_jacobian_ad(self, u, jac);
-    }
-    /// Projection `u = π(x)` (default: `u = x`), generic like [`EvalModel::chart`].
-    fn project<D: Scalar>(&self, x: &[D], u: &mut [D]) {
-        u.copy_from_slice(x);
-    }
-    /// `Dπ(x)` (row-major r × n) (default: automatic differentiation of
-    /// [`EvalModel::project`]).
-    fn project_jacobian(&self, x: &[f64], jac: &mut [f64]) {
-        crate::ad::project_jacobian_ad(self, x, jac);
-    }
-    /// Whether an orbit's multipliers are those of the stride map in the section's reduced
-    /// coordinates, `M = Dπ · P_x · Dχ`, instead of the full-state `P_x` (default `false`).
-    /// A model in redundant coordinates (a constrained mechanical system) says `true`: its
-    /// full-state Jacobian also has multipliers for directions that break the constraints,
-    /// set by the drift control and not by the dynamics.
-    fn multipliers_on_section(&self) -> bool {
-        false
-    }
-    /// Whether the trajectory of one stride from `x0` is physically admissible (contact forces
-    /// that push, gaps that stay open: conditions the equations do not enforce); `None` (the
-    /// default) for a model without such conditions.
+    /// Dimension `r` of the section's reduced coordinates.
+    fn reduced_dim(&self) -> usize;
+    /// Chart `x = χ(u)` from reduced coordinates to a full state on the section.
+    fn chart(&self, u: &[f64], x: &mut [f64]);
+    /// `Dχ(u)` (`n × r`) into `jac`.
+    fn chart_jacobian(&self, u: &[f64], jac: &mut [f64]);
+    /// Projection `u = π(x)`.
+    fn project(&self, x: &[f64], u: &mut [f64]);
+    /// `Dπ(x)` (`r × n`) into `jac`.
+    fn project_jacobian(&self, x: &[f64], jac: &mut [f64]);
+    /// Whether an orbit's multipliers are those of `Dπ · P_x · Dχ` instead of `P_x` (a model
+    /// in redundant coordinates).
+    fn multipliers_on_section(&self) -> bool;
+    /// Whether the trajectory of one stride from `x0` is physically admissible; `None` for a
+    /// model without such conditions.
     fn admissibility(
         &self,
-        _x0: &[f64],
-        _opts: &crate::StrideOptions,
-    ) -> Option<Result<crate::Admissibility, crate::HybridError>> {
-        None
-    }
-    /// Names of the state components (for tables and plots).
-    fn state_names(&self) -> Vec<String> {
-        (0..self.dim()).map(|i| format!("x{i}")).collect()
-    }
-    /// Checks the parameters against their physical range (default: nothing to check). Model
-    /// files call it on load and [`EvalModel::set_param_value`] after every change, so a
-    /// mistyped value is an error naming the parameter and its range
-    /// ([`crate::ParamError::OutOfRange`]), not a stride that fails later.
-    fn check_params(&self) -> Result<(), crate::ParamError> {
-        Ok(())
-    }
-    /// Names of the model's parameters; parameter `k` below is the `k`-th of them (default:
-    /// none). [`crate::param_index`], [`crate::with_param`] and the model files address
-    /// parameters by these names.
-    fn param_names(&self) -> Vec<String> {
-        Vec::new()
-    }
-    /// Value of parameter `k` (`None` when there is no such parameter; the default).
-    fn param_value(&self, _k: usize) -> Option<f64> {
-        None
-    }
-    /// Sets parameter `k` to `value`. Implementations check that the value is finite and in
-    /// range ([`crate::ParamError`]) and leave the model unchanged when it is not (default: no
-    /// parameters, [`crate::ParamError::Unknown`]).
-    fn set_param_value(&mut self, k: usize, _value: f64) -> Result<(), crate::ParamError> {
-        Err(crate::ParamError::Unknown {
-            name: format!("#{k}"),
-            known: self.param_names(),
-        })
-    }
+        x0: &[f64],
+        opts: &crate::StrideOptions,
+    ) -> Option<Result<crate::Admissibility, crate::HybridError>>;
 
-    /// Whether [`EvalModel::flow_with_param`], [`EvalModel::guard_with_param`],
-    /// [`EvalModel::reset_with_param`] and [`EvalModel::chart_with_param`] give the
-    /// model's exact dependence on parameter `k` (default `false`). When `true`, continuation in
-    /// `k` takes `∂F/∂p` from the variational equations of the state augmented with `p`
-    /// ([`crate::ParamAugmented`]) instead of central differences.
-    fn param_derivatives(&self, _k: usize) -> bool {
-        false
-    }
-    /// The vector field `f_m(t, x; p)` with parameter `k` given as the scalar `p` (a dual number
-    /// carries `∂/∂p`). The default ignores `p`: a model that overrides
-    /// [`EvalModel::param_derivatives`] overrides this where `f` depends on the parameter.
-    fn flow_with_param<D: Scalar>(
+    /// Names of the parameters; parameter `k` is the `k`-th.
+    fn param_names(&self) -> Vec<String>;
+    /// Value of parameter `k` (`None` when there is no such parameter).
+    fn param_value(&self, k: usize) -> Option<f64>;
+    /// Sets parameter `k` to `value`, checked against its declaration and the model's own
+    /// conditions; unchanged on error.
+    fn set_param_value(&mut self, k: usize, value: f64) -> Result<(), ParamError>;
+    /// Checks the current values against the declarations and the model's own conditions.
+    fn check_params(&self) -> Result<(), ParamError>;
+    /// Whether the `*_in_param` functions give the exact dependence on parameter `k` (every
+    /// parameter of a [`crate::Bound`] model).
+    fn param_derivatives(&self, k: usize) -> bool;
+
+    /// `f` at parameter `k` set to `pk` into `dx`, and `[f_x | ∂f/∂p_k]` (`n × (n + 1)`) into
+    /// `jac`: the flow of the state augmented with the parameter.
+    fn flow_in_param(
         &self,
-        _k: usize,
-        _p: D,
+        k: usize,
+        pk: f64,
         mode: usize,
         t: f64,
-        x: &[D],
-        dx: &mut [D],
-    ) {
-        self.flow(mode, t, x, dx)
-    }
-    /// Hand-written `∂f/∂p` of `mode` for parameter `k` at its current value, at `(t, x)`,
-    /// into `dfdp` (length n); `false` (default) when not given: [`crate::ParamAugmented`]
-    /// then differentiates [`EvalModel::flow_with_param`] automatically in all `n + 1`
-    /// directions. With it and a hand-written `f_x`, the augmented Jacobian is assembled from
-    /// the two.
-    fn flow_param_derivative(
+        x: &[f64],
+        dx: &mut [f64],
+        jac: &mut [f64],
+    );
+    /// `h` at parameter `k` set to `pk`, and `[h_x | ∂h/∂p_k]` (length `n + 1`) into `grad`.
+    fn guard_in_param(
         &self,
-        _k: usize,
-        _mode: usize,
-        _t: f64,
-        _x: &[f64],
-        _dfdp: &mut [f64],
-    ) -> bool {
-        false
-    }
-    /// The guard `h_{m,j}(x; p)` with parameter `k` as the scalar `p` (default: ignores `p`).
-    fn guard_with_param<D: Scalar>(&self, _k: usize, _p: D, mode: usize, j: usize, x: &[D]) -> D {
-        self.guard(mode, j, x)
-    }
-    /// The reset `g_{m,j}(x; p)` with parameter `k` as the scalar `p` (default: ignores `p`).
-    fn reset_with_param<D: Scalar>(
-        &self,
-        _k: usize,
-        _p: D,
+        k: usize,
+        pk: f64,
         mode: usize,
         j: usize,
-        x: &[D],
-        out: &mut [D],
-    ) {
-        self.reset(mode, j, x, out)
+        x: &[f64],
+        grad: &mut [f64],
+    ) -> f64;
+    /// `g` at parameter `k` set to `pk` into `out`, and `[g_x | ∂g/∂p_k]` (`n × (n + 1)`) into
+    /// `jac`.
+    #[allow(clippy::too_many_arguments)]
+    fn reset_in_param(
+        &self,
+        k: usize,
+        pk: f64,
+        mode: usize,
+        j: usize,
+        x: &[f64],
+        out: &mut [f64],
+        jac: &mut [f64],
+    );
+    /// `χ(u)` at parameter `k` set to `pk` into `x`, and `[Dχ | ∂χ/∂p_k]` (`n × (r + 1)`) into
+    /// `jac`.
+    fn chart_in_param(&self, k: usize, pk: f64, u: &[f64], x: &mut [f64], jac: &mut [f64]);
+}
+
+/// An owned model that can be shared between threads and copied: what a registry, a model file
+/// or the command line hands around as `Box<dyn SharedModel>`.
+pub trait SharedModel: EvalModel + Send + Sync {
+    /// A boxed copy.
+    fn clone_box(&self) -> Box<dyn SharedModel>;
+    /// The model as the evaluated face.
+    fn as_eval(&self) -> &dyn EvalModel;
+    /// The model as the evaluated face, mutably (to set parameters).
+    fn as_eval_mut(&mut self) -> &mut dyn EvalModel;
+}
+
+impl<T: EvalModel + Clone + Send + Sync + 'static> SharedModel for T {
+    fn clone_box(&self) -> Box<dyn SharedModel> {
+        Box::new(self.clone())
     }
-    /// The chart `χ(u; p)` with parameter `k` as the scalar `p` (default: ignores `p`).
-    fn chart_with_param<D: Scalar>(&self, _k: usize, _p: D, u: &[D], x: &mut [D]) {
-        self.chart(u, x)
+    fn as_eval(&self) -> &dyn EvalModel {
+        self
     }
-    /// The constant mass matrix `M` of mode `mode` (row-major `n × n`) when its flow is
-    /// `M x' = f(t, x)`; `None` (the default) for `M = I`. A singular `M` makes the mode an
-    /// index-1 DAE, integrated by the methods that accept one (radau5, ndf, bdf, trapezoid).
-    fn mass_matrix(&self, _mode: usize) -> Option<Vec<f64>> {
-        None
+    fn as_eval_mut(&mut self) -> &mut dyn EvalModel {
+        self
+    }
+}
+
+impl Clone for Box<dyn SharedModel> {
+    fn clone(&self) -> Self {
+        self.clone_box()
     }
 }
 

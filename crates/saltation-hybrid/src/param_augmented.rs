@@ -10,13 +10,11 @@
 //! Gantmacher 1958; see `docs/methods.md`). The section's chart is augmented the same way:
 //! `χ̃(u, p) = (χ(u; p), p)` with `Dχ̃ = [[Dχ, ∂χ/∂p], [0, 1]]`.
 //!
-//! The model supplies its dependence on the parameter through
-//! [`EvalModel::flow_with_param`], [`EvalModel::guard_with_param`],
-//! [`EvalModel::reset_with_param`] and [`EvalModel::chart_with_param`]; automatic
-//! differentiation of the augmented functions gives `f_p`, `h_p`, `g_p` and `∂χ/∂p`.
+//! The model supplies `[f_x | f_p]`, `[h_x | h_p]`, `[g_x | g_p]` and `[Dχ | ∂χ/∂p]` through its
+//! `*_in_param` functions ([`EvalModel::flow_in_param`], …): a dual number seeded in `p[k]`
+//! for every [`crate::Bound`] model.
 
-use crate::guard::Guard;
-use crate::model::{EvalModel, GuardInfo, Scalar};
+use crate::model::{EvalModel, GuardInfo};
 use crate::stride::StrideOptions;
 use saltation_ode::Atol;
 
@@ -47,6 +45,12 @@ impl<'a, M: EvalModel + ?Sized> ParamAugmented<'a, M> {
         self.model.param_value(self.k) == Some(p)
     }
 
+    /// Runs `f` with an `m × (m)` scratch matrix for an augmented Jacobian of `m = n + 1`
+    /// columns and the given number of rows.
+    fn scratch<R>(rows: usize, cols: usize, f: impl FnOnce(&mut [f64]) -> R) -> R {
+        crate::with_buffer(0.0, rows * cols, f)
+    }
+
     /// The model's own stride options made to fit the augmented state: a vector `atol` gets one
     /// more entry for `p` (the parameter is constant, so its value does not matter; the
     /// smallest of the others is used).
@@ -73,122 +77,6 @@ impl<M: EvalModel + ?Sized> EvalModel for ParamAugmented<'_, M> {
     fn mode_name(&self, mode: usize) -> String {
         self.model.mode_name(mode)
     }
-    fn flow<D: Scalar>(&self, mode: usize, t: f64, x: &[D], dx: &mut [D]) {
-        let n = self.n;
-        if D::NDERIV == 0 && self.own_value(x[n].re()) {
-            self.model.flow(mode, t, &x[..n], &mut dx[..n]);
-        } else {
-            self.model
-                .flow_with_param(self.k, x[n], mode, t, &x[..n], &mut dx[..n]);
-        }
-        dx[n] = D::from(0.0);
-    }
-    /// `[[f_x, f_p], [0, 0]]` from the model's hand-written `f_x` and `f_p`
-    /// ([`EvalModel::flow_param_derivative`]) when it writes both and `p` is its own value;
-    /// otherwise `false`, and automatic differentiation in all `n + 1` directions (one pass,
-    /// which for a model without a hand-written `f_p` costs less than its `f_x` plus a
-    /// separate dual pass for `f_p`: measured on the walker's continuation).
-    fn flow_and_jacobian(
-        &self,
-        mode: usize,
-        t: f64,
-        y: &[f64],
-        dy: &mut [f64],
-        jac: &mut [f64],
-    ) -> bool {
-        let (n, p) = (self.n, y[self.n]);
-        if !self.own_value(p) {
-            return false;
-        }
-        // f_x and f_p on the stack for small systems (this runs at every integration stage).
-        crate::with_buffer(0.0, n * n + n, |buf| {
-            let (fx, fp) = buf.split_at_mut(n * n);
-            let x = &y[..n];
-            if !self.model.flow_param_derivative(self.k, mode, t, x, fp) {
-                return false;
-            }
-            let dx = &mut dy[..n];
-            if !self.model.flow_and_jacobian(mode, t, x, dx, fx) {
-                if !self.model.flow_jacobian(mode, t, x, fx) {
-                    return false;
-                }
-                self.model.flow(mode, t, x, dx);
-            }
-            let m = n + 1;
-            for (i, (row, f)) in jac.chunks_exact_mut(m).zip(fp.iter()).enumerate() {
-                row[..n].copy_from_slice(&fx[i * n..(i + 1) * n]);
-                row[n] = *f;
-            }
-            jac[n * m..].fill(0.0);
-            dy[n] = 0.0;
-            true
-        })
-    }
-    fn guards(&self, mode: usize) -> usize {
-        self.model.guards(mode)
-    }
-    fn guard<D: Scalar>(&self, mode: usize, j: usize, x: &[D]) -> D {
-        let n = self.n;
-        if D::NDERIV == 0 && self.own_value(x[n].re()) {
-            return self.model.guard(mode, j, &x[..n]);
-        }
-        self.model.guard_with_param(self.k, x[n], mode, j, &x[..n])
-    }
-    /// The model's guard without its condition, which is typed by the model:
-    /// [`EvalModel::guard_enabled`] forwards instead.
-    fn describe_guard(&self, mode: usize, j: usize) -> Guard<Self> {
-        let g = self.model.describe_guard(mode, j);
-        Guard {
-            direction: g.direction,
-            target: g.target,
-            enabled: None,
-            failure: g.failure,
-        }
-    }
-    fn guard_info(&self, mode: usize, j: usize) -> GuardInfo {
-        self.model.guard_info(mode, j)
-    }
-    fn guard_enabled(&self, mode: usize, j: usize, x: &[f64]) -> bool {
-        self.model.guard_enabled(mode, j, &x[..self.n])
-    }
-    fn guard_failure(&self, mode: usize, j: usize) -> Option<String> {
-        self.model.guard_failure(mode, j)
-    }
-    fn reset<D: Scalar>(&self, mode: usize, j: usize, x: &[D], out: &mut [D]) {
-        let n = self.n;
-        if D::NDERIV == 0 && self.own_value(x[n].re()) {
-            self.model.reset(mode, j, &x[..n], &mut out[..n]);
-        } else {
-            self.model
-                .reset_with_param(self.k, x[n], mode, j, &x[..n], &mut out[..n]);
-        }
-        out[n] = x[n];
-    }
-    fn flow_time_derivative(&self, mode: usize, t: f64, x: &[f64], dfdt: &mut [f64]) -> bool {
-        let n = self.n;
-        dfdt[n] = 0.0;
-        self.model
-            .flow_time_derivative(mode, t, &x[..n], &mut dfdt[..n])
-    }
-    fn reduced_dim(&self) -> usize {
-        self.model.reduced_dim() + 1
-    }
-    fn chart<D: Scalar>(&self, u: &[D], x: &mut [D]) {
-        let (n, r) = (self.n, u.len() - 1);
-        self.model
-            .chart_with_param(self.k, u[r], &u[..r], &mut x[..n]);
-        x[n] = u[r];
-    }
-    // Dχ̃ = [[Dχ, ∂χ/∂p], [0, 1]] and Dπ̃ = [[Dπ, 0], [0, 1]] by automatic differentiation
-    // (the trait's defaults).
-    fn project<D: Scalar>(&self, x: &[D], u: &mut [D]) {
-        let (n, r) = (self.n, u.len() - 1);
-        self.model.project(&x[..n], &mut u[..r]);
-        u[r] = x[n];
-    }
-    fn multipliers_on_section(&self) -> bool {
-        self.model.multipliers_on_section()
-    }
     fn state_names(&self) -> Vec<String> {
         let mut names = self.model.state_names();
         names.push(
@@ -200,8 +88,51 @@ impl<M: EvalModel + ?Sized> EvalModel for ParamAugmented<'_, M> {
         );
         names
     }
-    fn check_params(&self) -> Result<(), crate::ParamError> {
-        self.model.check_params()
+    fn flow(&self, mode: usize, t: f64, y: &[f64], dy: &mut [f64]) {
+        let n = self.n;
+        if self.own_value(y[n]) {
+            self.model.flow(mode, t, &y[..n], &mut dy[..n]);
+        } else {
+            Self::scratch(n, n + 1, |jac| {
+                self.model
+                    .flow_in_param(self.k, y[n], mode, t, &y[..n], &mut dy[..n], jac)
+            });
+        }
+        dy[n] = 0.0;
+    }
+    fn flow_jacobian(&self, mode: usize, t: f64, y: &[f64], jac: &mut [f64]) {
+        crate::with_buffer(0.0, y.len(), |dy| {
+            self.flow_and_jacobian(mode, t, y, dy, jac)
+        });
+    }
+    /// `[[f_x, f_p], [0, 0]]`: one pass of the model's `flow_in_param`.
+    fn flow_and_jacobian(&self, mode: usize, t: f64, y: &[f64], dy: &mut [f64], jac: &mut [f64]) {
+        let (n, m) = (self.n, self.n + 1);
+        self.model.flow_in_param(
+            self.k,
+            y[n],
+            mode,
+            t,
+            &y[..n],
+            &mut dy[..n],
+            &mut jac[..n * m],
+        );
+        jac[n * m..].fill(0.0);
+        dy[n] = 0.0;
+    }
+    fn flow_time_derivative(&self, mode: usize, t: f64, y: &[f64], dfdt: &mut [f64]) -> bool {
+        let n = self.n;
+        dfdt[n] = 0.0;
+        self.model
+            .flow_time_derivative(mode, t, &y[..n], &mut dfdt[..n])
+    }
+    fn flow_jacobian_is_constant(&self, _mode: usize) -> bool {
+        // `f_p` depends on the state even where `f_x` does not.
+        false
+    }
+    /// `false`: the augmented state is integrated, never stepped exactly.
+    fn flow_is_autonomous(&self, _mode: usize) -> bool {
+        false
     }
     fn mass_matrix(&self, mode: usize) -> Option<Vec<f64>> {
         let n = self.n;
@@ -214,10 +145,171 @@ impl<M: EvalModel + ?Sized> EvalModel for ParamAugmented<'_, M> {
             big
         })
     }
+    fn guards(&self, mode: usize) -> usize {
+        self.model.guards(mode)
+    }
+    fn guard_name(&self, mode: usize, j: usize) -> String {
+        self.model.guard_name(mode, j)
+    }
+    fn guard_info(&self, mode: usize, j: usize) -> GuardInfo {
+        self.model.guard_info(mode, j)
+    }
+    fn guard_enabled(&self, mode: usize, j: usize, y: &[f64]) -> bool {
+        self.model.guard_enabled(mode, j, &y[..self.n])
+    }
+    fn guard_failure(&self, mode: usize, j: usize) -> Option<String> {
+        self.model.guard_failure(mode, j)
+    }
+    fn guard(&self, mode: usize, j: usize, y: &[f64]) -> f64 {
+        let n = self.n;
+        if self.own_value(y[n]) {
+            return self.model.guard(mode, j, &y[..n]);
+        }
+        Self::scratch(1, n + 1, |g| {
+            self.model.guard_in_param(self.k, y[n], mode, j, &y[..n], g)
+        })
+    }
+    /// `[h_x, h_p]`.
+    fn guard_gradient(&self, mode: usize, j: usize, y: &[f64], grad: &mut [f64]) {
+        let n = self.n;
+        self.model
+            .guard_in_param(self.k, y[n], mode, j, &y[..n], grad);
+    }
+    fn reset(&self, mode: usize, j: usize, y: &[f64], out: &mut [f64]) {
+        let n = self.n;
+        if self.own_value(y[n]) {
+            self.model.reset(mode, j, &y[..n], &mut out[..n]);
+        } else {
+            Self::scratch(n, n + 1, |jac| {
+                self.model
+                    .reset_in_param(self.k, y[n], mode, j, &y[..n], &mut out[..n], jac)
+            });
+        }
+        out[n] = y[n];
+    }
+    /// `[[g_x, g_p], [0, 1]]`.
+    fn reset_jacobian(&self, mode: usize, j: usize, y: &[f64], jac: &mut [f64]) {
+        let (n, m) = (self.n, self.n + 1);
+        crate::with_buffer(0.0, n, |out| {
+            self.model
+                .reset_in_param(self.k, y[n], mode, j, &y[..n], out, &mut jac[..n * m])
+        });
+        jac[n * m..].fill(0.0);
+        jac[n * m + n] = 1.0;
+    }
+    fn reduced_dim(&self) -> usize {
+        self.model.reduced_dim() + 1
+    }
+    fn chart(&self, u: &[f64], x: &mut [f64]) {
+        let (n, r) = (self.n, u.len() - 1);
+        Self::scratch(n, r + 1, |jac| {
+            self.model
+                .chart_in_param(self.k, u[r], &u[..r], &mut x[..n], jac)
+        });
+        x[n] = u[r];
+    }
+    /// `Dχ̃ = [[Dχ, ∂χ/∂p], [0, 1]]`.
+    fn chart_jacobian(&self, u: &[f64], jac: &mut [f64]) {
+        let (n, r) = (self.n, u.len() - 1);
+        crate::with_buffer(0.0, n, |x| {
+            self.model
+                .chart_in_param(self.k, u[r], &u[..r], x, &mut jac[..n * (r + 1)])
+        });
+        jac[n * (r + 1)..].fill(0.0);
+        jac[n * (r + 1) + r] = 1.0;
+    }
+    fn project(&self, y: &[f64], u: &mut [f64]) {
+        let (n, r) = (self.n, u.len() - 1);
+        self.model.project(&y[..n], &mut u[..r]);
+        u[r] = y[n];
+    }
+    /// `Dπ̃ = [[Dπ, 0], [0, 1]]`.
+    fn project_jacobian(&self, y: &[f64], jac: &mut [f64]) {
+        let (n, r) = (self.n, self.model.reduced_dim());
+        crate::with_buffer(0.0, r * n, |dpi| {
+            self.model.project_jacobian(&y[..n], dpi);
+            jac.fill(0.0);
+            for i in 0..r {
+                jac[i * (n + 1)..i * (n + 1) + n].copy_from_slice(&dpi[i * n..(i + 1) * n]);
+            }
+        });
+        jac[r * (n + 1) + n] = 1.0;
+    }
+    fn multipliers_on_section(&self) -> bool {
+        self.model.multipliers_on_section()
+    }
+    fn admissibility(
+        &self,
+        _x0: &[f64],
+        _opts: &StrideOptions,
+    ) -> Option<Result<crate::Admissibility, crate::HybridError>> {
+        None
+    }
     fn param_names(&self) -> Vec<String> {
         self.model.param_names()
     }
     fn param_value(&self, k: usize) -> Option<f64> {
         self.model.param_value(k)
+    }
+    /// The augmented system is a view of its model: its parameters are changed there.
+    fn set_param_value(&mut self, k: usize, _value: f64) -> Result<(), crate::ParamError> {
+        Err(crate::ParamError::Unknown {
+            name: format!("#{k}"),
+            known: Vec::new(),
+        })
+    }
+    fn check_params(&self) -> Result<(), crate::ParamError> {
+        self.model.check_params()
+    }
+    /// None: the augmented system is not differentiated in a second parameter.
+    fn param_derivatives(&self, _k: usize) -> bool {
+        false
+    }
+    /// Not differentiated in a second parameter ([`EvalModel::param_derivatives`] is
+    /// `false`): NaN.
+    fn flow_in_param(
+        &self,
+        _: usize,
+        _: f64,
+        _: usize,
+        _: f64,
+        _: &[f64],
+        dx: &mut [f64],
+        jac: &mut [f64],
+    ) {
+        dx.fill(f64::NAN);
+        jac.fill(f64::NAN);
+    }
+    /// NaN, as [`EvalModel::flow_in_param`].
+    fn guard_in_param(
+        &self,
+        _: usize,
+        _: f64,
+        _: usize,
+        _: usize,
+        _: &[f64],
+        g: &mut [f64],
+    ) -> f64 {
+        g.fill(f64::NAN);
+        f64::NAN
+    }
+    /// NaN, as [`EvalModel::flow_in_param`].
+    fn reset_in_param(
+        &self,
+        _: usize,
+        _: f64,
+        _: usize,
+        _: usize,
+        _: &[f64],
+        out: &mut [f64],
+        jac: &mut [f64],
+    ) {
+        out.fill(f64::NAN);
+        jac.fill(f64::NAN);
+    }
+    /// NaN, as [`EvalModel::flow_in_param`].
+    fn chart_in_param(&self, _: usize, _: f64, _: &[f64], x: &mut [f64], jac: &mut [f64]) {
+        x.fill(f64::NAN);
+        jac.fill(f64::NAN);
     }
 }

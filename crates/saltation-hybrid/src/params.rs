@@ -3,7 +3,7 @@
 //! these helpers address it by name, for RON model files, the CLI's `--set name=value` and
 //! continuation. An unknown name is a typed error listing the valid names.
 
-use crate::{EvalModel, Scalar};
+use crate::EvalModel;
 use thiserror::Error;
 
 /// A parameter could not be read or set.
@@ -149,108 +149,52 @@ pub fn with_param<M: EvalModel + Clone>(
     Ok(m)
 }
 
-/// The parameter values `values` as scalars, with entry `k` replaced by `p` when `with` is
-/// `Some((k, p))`: a model's parameter set for its `*_with_param` functions
-/// ([`EvalModel::flow_with_param`]), so that one generic function serves both the plain
-/// evaluation (`with = None`) and the derivative in any one parameter.
-pub fn param_scalars<D: Scalar, const N: usize>(
-    values: [f64; N],
-    with: Option<(usize, D)>,
-) -> [D; N] {
-    let mut out = values.map(D::from);
-    if let Some((k, p)) = with {
-        if let Some(slot) = out.get_mut(k) {
-            *slot = p;
-        }
-    }
-    out
-}
-
-/// Implements [`EvalModel::param_names`], [`EvalModel::param_value`] and
-/// [`EvalModel::set_param_value`] inside an `impl EvalModel` block for parameters held in
-/// `f64` fields, each with its public name:
-///
-/// ```ignore
-/// impl EvalModel for Walker {
-///     saltation_hybrid::named_params!("gamma" => params.gamma);
-///     // …
-/// }
-/// ```
-///
-/// Setting checks the value is finite, then calls [`EvalModel::check_params`] and restores the
-/// old value if that fails.
-#[macro_export]
-macro_rules! named_params {
-    ($($name:literal => $($field:ident).+),+ $(,)?) => {
-        fn param_names(&self) -> ::std::vec::Vec<::std::string::String> {
-            ::std::vec![$(::std::string::String::from($name)),+]
-        }
-        fn param_value(&self, k: usize) -> ::std::option::Option<f64> {
-            [$(self.$($field).+),+].get(k).copied()
-        }
-        fn set_param_value(&mut self, k: usize, value: f64) -> ::std::result::Result<(), $crate::ParamError> {
-            let names = [$($name),+];
-            let Some(name) = names.get(k) else {
-                return Err($crate::ParamError::Unknown {
-                    name: ::std::format!("#{k}"),
-                    known: self.param_names(),
-                });
-            };
-            if !value.is_finite() {
-                return Err($crate::ParamError::NonFinite { name: (*name).into(), value });
-            }
-            let old = ::std::mem::replace([$(&mut self.$($field).+),+][k], value);
-            if let Err(e) = self.check_params() {
-                *[$(&mut self.$($field).+),+][k] = old;
-                return Err(e);
-            }
-            Ok(())
-        }
-    };
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::Scalar;
+    use crate::{Bound, GuardSpec, HybridModel, Param, Scalar};
 
     #[derive(Debug, Clone, PartialEq)]
-    struct P {
-        a: f64,
-        b: f64,
-    }
+    struct P;
 
-    impl EvalModel for P {
-        crate::named_params!("a" => a, "b_name" => b);
+    impl HybridModel for P {
+        type Guard = usize;
         fn name(&self) -> &str {
             "p"
         }
         fn dim(&self) -> usize {
             1
         }
-        fn flow<D: Scalar>(&self, _: usize, _: f64, _: &[D], dx: &mut [D]) {
-            dx[0] = D::from(self.a);
+        fn params(&self) -> &[Param] {
+            const PARAMS: &[Param] = &[Param::new("a", 1.0), Param::new("b_name", 2.0)];
+            PARAMS
         }
-        fn guards(&self, _: usize) -> usize {
-            0
+        fn check_params(&self, p: &[f64]) -> Result<(), ParamError> {
+            check_range("b_name", p[1], p[1] > 0.0, "b > 0")
         }
-        fn guard<D: Scalar>(&self, _: usize, _: usize, x: &[D]) -> D {
+        fn flow<D: Scalar>(&self, p: &[D], _: usize, _: f64, _: &[D], dx: &mut [D]) {
+            dx[0] = p[0];
+        }
+        fn guards(&self, _: usize) -> &[usize] {
+            &[]
+        }
+        fn describe(&self, _: usize, _: usize) -> GuardSpec {
+            GuardSpec::to(0)
+        }
+        fn guard<D: Scalar>(&self, _: &[D], _: usize, _: usize, x: &[D]) -> D {
             x[0]
         }
-        fn describe_guard(&self, _: usize, _: usize) -> crate::Guard<Self> {
-            crate::Guard::to(0)
-        }
-        fn check_params(&self) -> Result<(), ParamError> {
-            check_range("b_name", self.b, self.b > 0.0, "b > 0")
+        fn reset<D: Scalar>(&self, _: &[D], _: usize, _: usize, x: &[D], out: &mut [D]) {
+            out.copy_from_slice(x);
         }
     }
 
     #[test]
     fn by_name_and_errors() {
-        let p = P { a: 1.0, b: 2.0 };
+        let p = Bound::new(P);
         assert_eq!(p.param_names(), ["a", "b_name"]);
         assert_eq!(get_param(&p, "b_name").unwrap(), 2.0);
-        assert_eq!(with_param(&p, "a", 3.0).unwrap(), P { a: 3.0, b: 2.0 });
+        assert_eq!(with_param(&p, "a", 3.0).unwrap().values(), [3.0, 2.0]);
         match with_param(&p, "c", 1.0) {
             Err(ParamError::Unknown { known, .. }) => assert_eq!(known, ["a", "b_name"]),
             other => panic!("{other:?}"),

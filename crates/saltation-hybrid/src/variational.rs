@@ -9,7 +9,6 @@
 //! Jacobian of a section's chart), the solution is `Φ(t) V`, at about `c/n` of the cost of the
 //! full matrix: a shooting method on a section only needs the directions it perturbs.
 
-use crate::ad::flow_jacobian;
 use crate::model::EvalModel;
 use saltation_ode::OdeSystem;
 use std::cell::RefCell;
@@ -28,11 +27,11 @@ impl<M: EvalModel + ?Sized> OdeSystem for ModeFlow<'_, M> {
     }
     #[inline]
     fn rhs(&self, t: f64, y: &[f64], dy: &mut [f64]) {
-        self.model.flow::<f64>(self.mode, t, y, dy);
+        self.model.flow(self.mode, t, y, dy);
     }
     /// The exact `f_x` (the model's own, or forward AD), for the implicit methods.
     fn jacobian(&self, t: f64, y: &[f64], jac: &mut [f64]) -> bool {
-        flow_jacobian(self.model, self.mode, t, y, jac);
+        self.model.flow_jacobian(self.mode, t, y, jac);
         true
     }
     fn time_derivative(&self, t: f64, y: &[f64], dfdt: &mut [f64]) -> bool {
@@ -108,7 +107,7 @@ impl<M: EvalModel + ?Sized> OdeSystem for VariationalFlow<'_, M> {
     /// `f_x` at the state part `x` of `[x, Φ]`.
     fn jacobian(&self, t: f64, y: &[f64], jac: &mut [f64]) -> bool {
         let n = self.model.dim();
-        flow_jacobian(self.model, self.mode, t, &y[..n], jac);
+        self.model.flow_jacobian(self.mode, t, &y[..n], jac);
         true
     }
     /// `∂f/∂t` at the state part `x` of `[x, Φ]`.
@@ -151,18 +150,11 @@ impl<M: EvalModel + ?Sized> VariationalFlow<'_, M> {
         }
     }
 
-    /// `f` and `f_x` at `(t, x)`: in one call if the model offers it; else its hand-written
-    /// `f_x` with `f`; else both from one pass of automatic differentiation.
+    /// `f` and `f_x` at `(t, x)` in one call (hand-written, or one pass of automatic
+    /// differentiation).
     #[inline]
     fn field(&self, t: f64, x: &[f64], dx: &mut [f64], jac: &mut [f64]) {
-        if self.model.flow_and_jacobian(self.mode, t, x, dx, jac) {
-            return;
-        }
-        if self.model.flow_jacobian(self.mode, t, x, jac) {
-            self.model.flow::<f64>(self.mode, t, x, dx);
-        } else {
-            crate::ad::flow_and_jacobian_ad(self.model, self.mode, t, x, dx, jac);
-        }
+        self.model.flow_and_jacobian(self.mode, t, x, dx, jac);
     }
 }
 
@@ -202,50 +194,60 @@ fn product_narrow<const C: usize>(jac: &[f64], phi: &[f64], dphi: &mut [f64], n:
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::guard::Guard;
-    use crate::model::Scalar;
+    use crate::{Bound, GuardSpec, HybridModel, Scalar, TimeDerivative};
     use saltation_ode::{Ivp, Method, SolverOptions};
 
     /// `x' = −x + sin t` with its hand-written `∂f/∂t = cos t`; `x(t) = (sin t − cos t)/2 +
     /// (x₀ + 1/2) e^{−t}`.
-    struct Forced;
+    #[derive(Clone)]
+    struct ForcedEq;
 
-    impl EvalModel for Forced {
+    impl HybridModel for ForcedEq {
+        type Guard = usize;
         fn name(&self) -> &str {
             "forced"
         }
         fn dim(&self) -> usize {
             1
         }
-        fn flow<D: Scalar>(&self, _mode: usize, t: f64, x: &[D], dx: &mut [D]) {
+        fn flow<D: Scalar>(&self, _: &[D], _mode: usize, t: f64, x: &[D], dx: &mut [D]) {
             dx[0] = -x[0] + t.sin();
         }
-        fn flow_time_derivative(&self, _mode: usize, t: f64, _x: &[f64], dfdt: &mut [f64]) -> bool {
-            dfdt[0] = t.cos();
-            true
+        fn guards(&self, _mode: usize) -> &[usize] {
+            &[]
         }
-        fn guards(&self, _mode: usize) -> usize {
-            0
+        fn describe(&self, _mode: usize, _g: usize) -> GuardSpec {
+            GuardSpec::to(0)
         }
-        fn guard<D: Scalar>(&self, _mode: usize, _j: usize, x: &[D]) -> D {
+        fn guard<D: Scalar>(&self, _: &[D], _mode: usize, _g: usize, x: &[D]) -> D {
             x[0]
         }
-        fn describe_guard(&self, _mode: usize, _j: usize) -> Guard<Self> {
-            Guard::to(0)
+        fn reset<D: Scalar>(&self, _: &[D], _: usize, _: usize, x: &[D], out: &mut [D]) {
+            out.copy_from_slice(x);
+        }
+        fn hand_time_derivative(&self) -> Option<&dyn TimeDerivative> {
+            Some(self)
+        }
+    }
+
+    impl TimeDerivative for ForcedEq {
+        fn flow_time_derivative(&self, _: &[f64], _: usize, t: f64, _: &[f64], dfdt: &mut [f64]) {
+            dfdt[0] = t.cos();
         }
     }
 
     #[test]
     fn both_flows_forward_the_models_time_derivative() {
+        let forced = Bound::new(ForcedEq);
         let (t, x) = (0.7, [0.3]);
         let mut dfdt = [0.0];
         let plain = ModeFlow {
-            model: &Forced,
+            model: &forced,
             mode: 0,
         };
         assert!(plain.time_derivative(t, &x, &mut dfdt));
         assert_eq!(dfdt[0], t.cos());
-        let var = VariationalFlow::new(&Forced, 0);
+        let var = VariationalFlow::new(&forced, 0);
         dfdt[0] = 0.0;
         assert!(var.time_derivative(t, &[0.3, 1.0], &mut dfdt));
         assert_eq!(dfdt[0], t.cos());
@@ -255,8 +257,9 @@ mod tests {
     /// reaches the closed form.
     #[test]
     fn rosenbrock_on_a_forced_mode_matches_the_closed_form() {
+        let forced = Bound::new(ForcedEq);
         let sys = ModeFlow {
-            model: &Forced,
+            model: &forced,
             mode: 0,
         };
         let opts = SolverOptions {
