@@ -15,6 +15,11 @@
 //! | run a model forward in time from the file's `initial` section (any method, MATLAB names too) | `saltation simulate models/robertson.ron --method ode15s --at 40,4e5,4e10 --json` |
 //! | brute-force orbit diagram and where the runs start failing | `saltation orbit-diagram models/simplest_walker_continuation.ron --from 0.014 --to 0.0195 --count 200` |
 //!
+//! A user's own Rust model reaches every subcommand through a [`Registry`]: a program of
+//! one line, `saltation_cli::main_with(&Registry::builtin().with("MyModel", model)?)`, is
+//! the `saltation` command with `MyModel(param: value, …)` known to model files
+//! (`examples/slip_runner/main.rs` does this).
+//!
 //! The binary is a thin wrapper around [`run`]: every subcommand lives in its own module
 //! ([`orbit`], [`continuation`], [`diagram`], [`simulate`], [`study`]), parses its arguments with
 //! clap ([`Cli`], [`Command`]), computes everything first and only then writes to the output, so
@@ -27,6 +32,10 @@
 //! [`report`]), which the examples use too; this crate adds the arguments, the progress line
 //! ([`progress`]) and the human-readable tables ([`mod@format`]).
 #![warn(missing_docs)]
+
+mod entry;
+pub use entry::main_with;
+pub use saltation_models::Registry;
 
 pub mod continuation;
 pub mod diagram;
@@ -92,6 +101,13 @@ pub enum Command {
 /// Nothing is written when an error is returned, except by `orbit --all`, which prints every
 /// guess's result or error and then returns [`CliError::GuessesFailed`] if any failed.
 pub fn run(cli: &Cli, out: &mut dyn Write) -> Result<(), CliError> {
+    run_with(cli, &Registry::builtin(), out)
+}
+
+/// [`run`] with the models of `registry` known to model files besides the built-in ones, so a
+/// user's own Rust model runs through every subcommand.
+pub fn run_with(cli: &Cli, registry: &Registry, out: &mut dyn Write) -> Result<(), CliError> {
+    let _installed = registry.install();
     match &cli.command {
         Command::Orbit(args) => orbit::run(args, out),
         Command::Continue(args) => continuation::run(args, out),

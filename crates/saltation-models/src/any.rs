@@ -10,13 +10,14 @@ use crate::{
     BouncingBall, Hires, Monopod, Orego, RimlessWheel, Robertson, RobertsonDae, SimplestWalker,
     VanDerPol, VanDerPolStiff,
 };
-use saltation_hybrid::{
-    get_param, with_param, Bound, EvalModel, Guard, GuardInfo, ParamError, Scalar,
-};
-use serde::{Deserialize, Serialize};
+use saltation_hybrid::{get_param, with_param, Bound, EvalModel, GuardInfo, ParamError};
+
+
+use crate::registry::{Custom, NamedValues, Registry};
+use serde::Serialize;
 
 /// One of the built-in models, with its parameters.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize)]
 #[non_exhaustive]
 pub enum Model {
     /// [`RimlessWheel`].
@@ -47,6 +48,8 @@ pub enum Model {
     Monopod(Bound<Monopod>),
     /// A model written as equations in the file ([`EquationModel`]).
     Equations(EquationModel),
+    /// A model registered by name ([`crate::Registry`]): a user's own Rust model.
+    Custom(Custom),
 }
 
 /// Runs `$body` with `$m` bound to the variant's model.
@@ -66,6 +69,7 @@ macro_rules! each {
             Model::HopperUnconstrained($m) => $body,
             Model::Monopod($m) => $body,
             Model::Equations($m) => $body,
+            Model::Custom($m) => $body,
         }
     };
 }
@@ -124,6 +128,7 @@ impl Model {
             Model::HopperUnconstrained(_) => "HopperUnconstrained",
             Model::Monopod(_) => "Monopod",
             Model::Equations(_) => "Equations",
+            Model::Custom(_) => "Custom",
         }
     }
 
@@ -139,6 +144,7 @@ impl Model {
     }
 }
 
+/// Every method forwards to the variant's model.
 impl EvalModel for Model {
     fn name(&self) -> &str {
         each!(self, |m| m.name())
@@ -152,23 +158,35 @@ impl EvalModel for Model {
     fn mode_name(&self, mode: usize) -> String {
         each!(self, |m| m.mode_name(mode))
     }
-    fn flow<D: Scalar>(&self, mode: usize, t: f64, x: &[D], dx: &mut [D]) {
+    fn state_names(&self) -> Vec<String> {
+        each!(self, |m| m.state_names())
+    }
+    fn flow(&self, mode: usize, t: f64, x: &[f64], dx: &mut [f64]) {
         each!(self, |m| m.flow(mode, t, x, dx))
+    }
+    fn flow_jacobian(&self, mode: usize, t: f64, x: &[f64], jac: &mut [f64]) {
+        each!(self, |m| m.flow_jacobian(mode, t, x, jac))
+    }
+    fn flow_and_jacobian(&self, mode: usize, t: f64, x: &[f64], dx: &mut [f64], jac: &mut [f64]) {
+        each!(self, |m| m.flow_and_jacobian(mode, t, x, dx, jac))
+    }
+    fn flow_time_derivative(&self, mode: usize, t: f64, x: &[f64], dfdt: &mut [f64]) -> bool {
+        each!(self, |m| m.flow_time_derivative(mode, t, x, dfdt))
+    }
+    fn flow_jacobian_is_constant(&self, mode: usize) -> bool {
+        each!(self, |m| m.flow_jacobian_is_constant(mode))
+    }
+    fn flow_is_autonomous(&self, mode: usize) -> bool {
+        each!(self, |m| m.flow_is_autonomous(mode))
+    }
+    fn mass_matrix(&self, mode: usize) -> Option<Vec<f64>> {
+        each!(self, |m| m.mass_matrix(mode))
     }
     fn guards(&self, mode: usize) -> usize {
         each!(self, |m| m.guards(mode))
     }
-    fn guard<D: Scalar>(&self, mode: usize, j: usize, x: &[D]) -> D {
-        each!(self, |m| m.guard(mode, j, x))
-    }
-    /// The variant's guard without its condition, which is typed by the variant:
-    /// [`EvalModel::guard_enabled`] forwards instead.
-    fn describe_guard(&self, mode: usize, j: usize) -> Guard<Self> {
-        let g = self.guard_info(mode, j);
-        Guard {
-            failure: self.guard_failure(mode, j).map(Into::into),
-            ..Guard::to(g.target).crossing(g.direction)
-        }
+    fn guard_name(&self, mode: usize, j: usize) -> String {
+        each!(self, |m| m.guard_name(mode, j))
     }
     fn guard_info(&self, mode: usize, j: usize) -> GuardInfo {
         each!(self, |m| m.guard_info(mode, j))
@@ -179,67 +197,38 @@ impl EvalModel for Model {
     fn guard_failure(&self, mode: usize, j: usize) -> Option<String> {
         each!(self, |m| m.guard_failure(mode, j))
     }
-    fn reset<D: Scalar>(&self, mode: usize, j: usize, x: &[D], out: &mut [D]) {
-        each!(self, |m| m.reset(mode, j, x, out))
+    fn guard(&self, mode: usize, j: usize, x: &[f64]) -> f64 {
+        each!(self, |m| m.guard(mode, j, x))
     }
-    fn flow_jacobian(&self, mode: usize, t: f64, x: &[f64], jac: &mut [f64]) -> bool {
-        each!(self, |m| m.flow_jacobian(mode, t, x, jac))
-    }
-    fn flow_jacobian_is_constant(&self, mode: usize) -> bool {
-        each!(self, |m| m.flow_jacobian_is_constant(mode))
-    }
-    fn flow_is_autonomous(&self, mode: usize) -> bool {
-        each!(self, |m| m.flow_is_autonomous(mode))
-    }
-    fn flow_time_derivative(&self, mode: usize, t: f64, x: &[f64], dfdt: &mut [f64]) -> bool {
-        each!(self, |m| m.flow_time_derivative(mode, t, x, dfdt))
-    }
-    fn flow_and_jacobian(
-        &self,
-        mode: usize,
-        t: f64,
-        x: &[f64],
-        dx: &mut [f64],
-        jac: &mut [f64],
-    ) -> bool {
-        each!(self, |m| m.flow_and_jacobian(mode, t, x, dx, jac))
-    }
-    fn guard_gradient(&self, mode: usize, j: usize, x: &[f64], grad: &mut [f64]) -> bool {
+    fn guard_gradient(&self, mode: usize, j: usize, x: &[f64], grad: &mut [f64]) {
         each!(self, |m| m.guard_gradient(mode, j, x, grad))
     }
-    fn reset_jacobian(&self, mode: usize, j: usize, x: &[f64], jac: &mut [f64]) -> bool {
+    fn reset(&self, mode: usize, j: usize, x: &[f64], out: &mut [f64]) {
+        each!(self, |m| m.reset(mode, j, x, out))
+    }
+    fn reset_jacobian(&self, mode: usize, j: usize, x: &[f64], jac: &mut [f64]) {
         each!(self, |m| m.reset_jacobian(mode, j, x, jac))
     }
     fn reduced_dim(&self) -> usize {
         each!(self, |m| m.reduced_dim())
     }
-    fn chart<D: Scalar>(&self, u: &[D], x: &mut [D]) {
+    fn chart(&self, u: &[f64], x: &mut [f64]) {
         each!(self, |m| m.chart(u, x))
     }
     fn chart_jacobian(&self, u: &[f64], jac: &mut [f64]) {
         each!(self, |m| m.chart_jacobian(u, jac))
     }
-    fn project<D: Scalar>(&self, x: &[D], u: &mut [D]) {
+    fn project(&self, x: &[f64], u: &mut [f64]) {
         each!(self, |m| m.project(x, u))
     }
     fn project_jacobian(&self, x: &[f64], jac: &mut [f64]) {
         each!(self, |m| m.project_jacobian(x, jac))
     }
-    fn state_names(&self) -> Vec<String> {
-        each!(self, |m| m.state_names())
-    }
-    fn admissibility(
-        &self,
-        x0: &[f64],
-        opts: &saltation_hybrid::StrideOptions,
-    ) -> Option<Result<saltation_hybrid::Admissibility, saltation_hybrid::HybridError>> {
-        each!(self, |m| m.admissibility(x0, opts))
-    }
     fn multipliers_on_section(&self) -> bool {
         each!(self, |m| m.multipliers_on_section())
     }
-    fn check_params(&self) -> Result<(), ParamError> {
-        each!(self, |m| m.check_params())
+    fn admissibility(&self, x0: &[f64], opts: &saltation_hybrid::StrideOptions) -> Option<Result<saltation_hybrid::Admissibility, saltation_hybrid::HybridError>> {
+        each!(self, |m| m.admissibility(x0, opts))
     }
     fn param_names(&self) -> Vec<String> {
         each!(self, |m| m.param_names())
@@ -250,48 +239,91 @@ impl EvalModel for Model {
     fn set_param_value(&mut self, k: usize, value: f64) -> Result<(), ParamError> {
         each!(self, |m| m.set_param_value(k, value))
     }
+    fn check_params(&self) -> Result<(), ParamError> {
+        each!(self, |m| m.check_params())
+    }
     fn param_derivatives(&self, k: usize) -> bool {
         each!(self, |m| m.param_derivatives(k))
     }
-    fn flow_with_param<D: Scalar>(
-        &self,
-        k: usize,
-        p: D,
-        mode: usize,
-        t: f64,
-        x: &[D],
-        dx: &mut [D],
-    ) {
-        each!(self, |m| m.flow_with_param(k, p, mode, t, x, dx))
+    fn flow_in_param(&self, k: usize, pk: f64, mode: usize, t: f64, x: &[f64], dx: &mut [f64], jac: &mut [f64]) {
+        each!(self, |m| m.flow_in_param(k, pk, mode, t, x, dx, jac))
     }
-    fn flow_param_derivative(
-        &self,
-        k: usize,
-        mode: usize,
-        t: f64,
-        x: &[f64],
-        dfdp: &mut [f64],
-    ) -> bool {
-        each!(self, |m| m.flow_param_derivative(k, mode, t, x, dfdp))
+    fn guard_in_param(&self, k: usize, pk: f64, mode: usize, j: usize, x: &[f64], grad: &mut [f64]) -> f64 {
+        each!(self, |m| m.guard_in_param(k, pk, mode, j, x, grad))
     }
-    fn guard_with_param<D: Scalar>(&self, k: usize, p: D, mode: usize, j: usize, x: &[D]) -> D {
-        each!(self, |m| m.guard_with_param(k, p, mode, j, x))
+    fn reset_in_param(&self, k: usize, pk: f64, mode: usize, j: usize, x: &[f64], out: &mut [f64], jac: &mut [f64]) {
+        each!(self, |m| m.reset_in_param(k, pk, mode, j, x, out, jac))
     }
-    fn reset_with_param<D: Scalar>(
-        &self,
-        k: usize,
-        p: D,
-        mode: usize,
-        j: usize,
-        x: &[D],
-        out: &mut [D],
-    ) {
-        each!(self, |m| m.reset_with_param(k, p, mode, j, x, out))
+    fn chart_in_param(&self, k: usize, pk: f64, u: &[f64], x: &mut [f64], jac: &mut [f64]) {
+        each!(self, |m| m.chart_in_param(k, pk, u, x, jac))
     }
-    fn chart_with_param<D: Scalar>(&self, k: usize, p: D, u: &[D], x: &mut [D]) {
-        each!(self, |m| m.chart_with_param(k, p, u, x))
+}
+
+/// The monopod's file form ([`crate::monopod::file_form`]) as a type of its own.
+struct MonopodForm(Bound<Monopod>);
+
+impl<'de> serde::Deserialize<'de> for MonopodForm {
+    fn deserialize<D: serde::Deserializer<'de>>(de: D) -> Result<Self, D::Error> {
+        crate::monopod::file_form::deserialize(de).map(MonopodForm)
     }
-    fn mass_matrix(&self, mode: usize) -> Option<Vec<f64>> {
-        each!(self, |m| m.mass_matrix(mode))
+}
+
+/// `Name(parameters…)`: a built-in model, `Equations(…)`, or a model of the registry installed
+/// on this thread ([`Registry::install`]). An unknown name is serde's error listing the known
+/// ones, at the name.
+impl<'de> serde::Deserialize<'de> for Model {
+    fn deserialize<D: serde::Deserializer<'de>>(de: D) -> Result<Self, D::Error> {
+        struct V;
+        impl<'de> serde::de::Visitor<'de> for V {
+            type Value = Model;
+            fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+                f.write_str("a model: Name(parameters…)")
+            }
+            fn visit_enum<A: serde::de::EnumAccess<'de>>(self, data: A) -> Result<Model, A::Error> {
+                use serde::de::{Error, VariantAccess};
+                let (name, v) = data.variant::<String>()?;
+                Ok(match name.as_str() {
+                    "RimlessWheel" => Model::RimlessWheel(v.newtype_variant()?),
+                    "SimplestWalker" => Model::SimplestWalker(v.newtype_variant()?),
+                    "BouncingBall" => Model::BouncingBall(v.newtype_variant()?),
+                    "VanDerPol" => Model::VanDerPol(v.newtype_variant()?),
+                    "Robertson" => Model::Robertson(v.newtype_variant()?),
+                    "RobertsonDae" => Model::RobertsonDae(v.newtype_variant()?),
+                    "VanDerPolStiff" => Model::VanDerPolStiff(v.newtype_variant()?),
+                    "Hires" => Model::Hires(v.newtype_variant()?),
+                    "Orego" => Model::Orego(v.newtype_variant()?),
+                    "Hopper" => Model::Hopper(v.newtype_variant()?),
+                    "HopperUnconstrained" => Model::HopperUnconstrained(v.newtype_variant()?),
+                    "Monopod" => Model::Monopod(v.newtype_variant::<MonopodForm>()?.0),
+                    "Equations" => Model::Equations(v.newtype_variant()?),
+                    other => {
+                        let registered = Registry::current_names();
+                        if !registered.iter().any(|n| n == other) {
+                            return Err(A::Error::custom(unknown_variant(other, &registered)));
+                        }
+                        let values = v.newtype_variant::<NamedValues>()?.0;
+                        match Registry::build_current(other, &values) {
+                            Some(Ok(m)) => Model::Custom(m),
+                            Some(Err(e)) => return Err(A::Error::custom(e)),
+                            None => return Err(A::Error::custom(unknown_variant(other, &registered))),
+                        }
+                    }
+                })
+            }
+        }
+        const VARIANTS: &[&str] = &[
+            "RimlessWheel", "SimplestWalker", "BouncingBall", "VanDerPol", "Robertson",
+            "RobertsonDae", "VanDerPolStiff", "Hires", "Orego", "Hopper", "HopperUnconstrained",
+            "Monopod", "Equations",
+        ];
+        de.deserialize_enum("Model", VARIANTS, V)
     }
+}
+
+/// serde's wording for an unknown variant, listing the built-in and registered names.
+fn unknown_variant(name: &str, registered: &[String]) -> String {
+    let mut names: Vec<String> = Model::NAMES.iter().map(|n| format!("`{n}`")).collect();
+    names.push("`Equations`".into());
+    names.extend(registered.iter().map(|n| format!("`{n}`")));
+    format!("unknown variant `{name}`, expected one of {}", names.join(", "))
 }

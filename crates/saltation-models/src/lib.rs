@@ -44,6 +44,7 @@ macro_rules! autonomous {
 }
 
 mod any;
+pub mod registry;
 mod bouncing_ball;
 pub mod equations;
 mod hires;
@@ -60,6 +61,7 @@ mod van_der_pol;
 mod van_der_pol_stiff;
 
 pub use any::Model;
+pub use registry::{Custom, NameTaken, Registry};
 pub use bouncing_ball::{BallGuard, BouncingBall};
 pub use equations::{EquationModel, EquationSpec};
 pub use hires::Hires;

@@ -246,7 +246,7 @@ fn degeneracy<M: EvalModel + ?Sized>(
         return Some(Degeneracy::ZeroPeriod { period });
     }
     let mut f = vec![0.0; x0.len()];
-    model.flow::<f64>(opts.stride.start_mode, 0.0, x0, &mut f);
+    model.flow(opts.stride.start_mode, 0.0, x0, &mut f);
     let motion = period * norm2(&f);
     let resolution = opts.newton.ftol.max(opts.newton.xtol) * norm2(x0).max(1.0);
     (motion <= resolution).then_some(Degeneracy::Equilibrium { motion, resolution })

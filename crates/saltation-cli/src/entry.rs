@@ -1,0 +1,62 @@
+//! The command as a library entry point: parse the process's arguments, run, print errors as
+//! one line, and say how it ended, with the models of a registry known to model files. The
+//! `saltation` binary is `main_with(&Registry::builtin())`; a user's program registers its own
+//! models first.
+
+use crate::{run_with, Cli, CliError, EXIT_INPUT};
+use clap::error::ErrorKind as ClapKind;
+use clap::Parser;
+use saltation_models::Registry;
+use std::io::{ErrorKind, Write};
+use std::process::ExitCode;
+
+/// The `saltation` command over the process's arguments, with `registry`'s models known to
+/// model files. Errors are one line on stderr (`error: …`) with exit code 2 (bad input) or 1
+/// (failed computation).
+pub fn main_with(registry: &Registry) -> ExitCode {
+    // A panic is a bug in saltation, but still gets one line rather than a backtrace.
+    std::panic::set_hook(Box::new(|info| {
+        let msg = info.to_string();
+        let msg: Vec<&str> = msg.lines().map(str::trim).collect();
+        eprintln!(
+            "error: internal error (a bug in saltation): {}",
+            msg.join(" ")
+        );
+    }));
+    let cli = match Cli::try_parse() {
+        Ok(cli) => cli,
+        Err(e) => return usage_error(e),
+    };
+    let mut stdout = std::io::stdout().lock();
+    match run_with(&cli, registry, &mut stdout) {
+        Ok(()) => ExitCode::SUCCESS,
+        // A closed pipe (`saltation orbit … | head -1`) is not worth a message.
+        Err(CliError::Output(e)) if e.kind() == ErrorKind::BrokenPipe => ExitCode::SUCCESS,
+        Err(e) => {
+            let _ = stdout.flush();
+            eprintln!("error: {}", e.message());
+            ExitCode::from(e.exit_code())
+        }
+    }
+}
+
+/// A command line clap refused: help and version as clap prints them; any other error as one
+/// `error: ` line (clap's first line, without its usage block and tips) with exit code 2.
+fn usage_error(e: clap::Error) -> ExitCode {
+    match e.kind() {
+        ClapKind::DisplayHelp
+        | ClapKind::DisplayVersion
+        | ClapKind::DisplayHelpOnMissingArgumentOrSubcommand => e.exit(),
+        _ => {
+            let text = e.render().to_string();
+            let first = text
+                .lines()
+                .map(str::trim)
+                .find(|l| !l.is_empty())
+                .unwrap_or("invalid command line");
+            let first = first.strip_prefix("error: ").unwrap_or(first);
+            eprintln!("error: {first} (see `saltation --help`)");
+            ExitCode::from(EXIT_INPUT)
+        }
+    }
+}
