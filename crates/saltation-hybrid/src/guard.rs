@@ -25,6 +25,7 @@ pub struct GuardSpec {
     /// Mode entered after the reset (unused for a failure guard).
     pub target: usize,
     /// Enabling condition `c(p, x)` at the located crossing (`None`: always enabled).
+    #[allow(clippy::type_complexity)]
     pub enabled: Option<fn(&[f64], &[f64]) -> bool>,
     /// `Some(what failed)`: meeting this guard ends the stride with
     /// [`crate::HybridError::Failure`].
