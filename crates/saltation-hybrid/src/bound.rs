@@ -365,14 +365,34 @@ fn unknown_field(key: &str, params: &[crate::Param]) -> String {
     }
 }
 
-/// The parameters by name (a map), as files write them.
+/// The parameters by name, as files write them (`(gamma: 0.009)` in RON, an object in JSON):
+/// a struct when every name is known at compile time, else a map.
 impl<M: HybridModel> serde::Serialize for Bound<M> {
     fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-        use serde::ser::SerializeMap;
-        let mut m = s.serialize_map(Some(self.p.len()))?;
-        for (decl, v) in self.model.params().iter().zip(&self.p) {
-            m.serialize_entry(decl.name.as_ref(), v)?;
+        use serde::ser::{SerializeMap, SerializeStruct};
+        let decls = self.model.params();
+        let names: Option<Vec<&'static str>> = decls
+            .iter()
+            .map(|d| match d.name {
+                std::borrow::Cow::Borrowed(n) => Some(n),
+                std::borrow::Cow::Owned(_) => None,
+            })
+            .collect();
+        match names {
+            Some(names) => {
+                let mut st = s.serialize_struct("Params", names.len())?;
+                for (n, v) in names.into_iter().zip(&self.p) {
+                    st.serialize_field(n, v)?;
+                }
+                st.end()
+            }
+            None => {
+                let mut m = s.serialize_map(Some(self.p.len()))?;
+                for (decl, v) in decls.iter().zip(&self.p) {
+                    m.serialize_entry(decl.name.as_ref(), v)?;
+                }
+                m.end()
+            }
         }
-        m.end()
     }
 }
