@@ -5,3 +5,4 @@
 //! declared here as a module.
 
 mod file_properties;
+mod registry;
