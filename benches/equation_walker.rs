@@ -5,7 +5,7 @@
 //! Run: `cargo bench --bench equation_walker`.
 
 use criterion::{criterion_group, criterion_main, Criterion};
-use saltation::hybrid::EvalModel;
+use saltation::hybrid::{Bound, EvalModel};
 use saltation::models::SimplestWalker;
 use saltation::ode::SolverOptions;
 use saltation::orbit::{find_periodic_orbit, OrbitOptions};
@@ -24,7 +24,7 @@ fn solve(c: &mut Criterion) {
     let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("models/equations/simplest_walker.ron");
     let file = load_model_file(&path).expect("the shipped equation file loads");
     let equations = file.model;
-    let builtin = SimplestWalker::default();
+    let builtin = Bound::<SimplestWalker>::default();
     let mut g = c.benchmark_group("walker_stable_gait");
     for tol in [1e-12, 1e-14] {
         let opts = options(tol);

@@ -7,14 +7,12 @@
 
 use criterion::{criterion_group, criterion_main, Criterion};
 use saltation::continuation::{continue_branch, ContinuationOptions, ParamFamily, Start};
-use saltation::hybrid::ParamError;
-use saltation::models::{SimplestWalker, SimplestWalkerParams};
+use saltation::hybrid::{Bound, ParamError};
+use saltation::models::SimplestWalker;
 use saltation::ode::SolverOptions;
 
-fn walker(g: f64) -> Result<SimplestWalker, ParamError> {
-    Ok(SimplestWalker {
-        params: SimplestWalkerParams { gamma: g },
-    })
+fn walker(g: f64) -> Result<Bound<SimplestWalker>, ParamError> {
+    Bound::with_named(SimplestWalker, [("gamma", g)])
 }
 
 fn continuation(c: &mut Criterion) {
@@ -24,7 +22,7 @@ fn continuation(c: &mut Criterion) {
     let start = Start::new(0.009, vec![0.2, -0.2]).labelled("stable gait");
     let b = continue_branch(&walker, &start, &o).unwrap();
     assert_eq!(b.points.len(), 200);
-    let exact = ParamFamily::new(SimplestWalker::default(), "gamma").unwrap();
+    let exact = ParamFamily::new(Bound::<SimplestWalker>::default(), "gamma").unwrap();
     let e = continue_branch(&exact, &start, &o).unwrap();
     assert_eq!(e.points.len(), 200);
     let mut g = c.benchmark_group("walker_continuation");

@@ -5,7 +5,7 @@
 //! Run: `cargo bench --bench walker_orbit`.
 
 use criterion::{criterion_group, criterion_main, Criterion};
-use saltation::hybrid::{JacobianKind, StrideMap};
+use saltation::hybrid::{Bound, JacobianKind, StrideMap};
 use saltation::models::reference::walker_table1::STABLE_X0;
 use saltation::models::SimplestWalker;
 use saltation::ode::SolverOptions;
@@ -20,7 +20,7 @@ fn options(tol: f64) -> OrbitOptions {
 }
 
 fn stride(c: &mut Criterion) {
-    let walker = SimplestWalker::default();
+    let walker = Bound::<SimplestWalker>::default();
     let opts = options(1e-12);
     let mut map = StrideMap::new(&walker, opts.stride.clone()).unwrap();
     let mut g = c.benchmark_group("walker_stride_1e-12");
@@ -37,7 +37,7 @@ fn stride(c: &mut Criterion) {
 }
 
 fn newton(c: &mut Criterion) {
-    let walker = SimplestWalker::default();
+    let walker = Bound::<SimplestWalker>::default();
     let mut g = c.benchmark_group("walker_fixed_point");
     for tol in [1e-12, 1e-14] {
         let opts = options(tol);

@@ -16,6 +16,7 @@
 mod common;
 
 use common::{header, multiplier_rows, num, row, sub, trace_series, Res, Timed};
+use saltation::hybrid::Bound;
 use saltation::models::{reference::walker_table1 as paper, Model, SimplestWalker};
 use saltation::orbit::{Multiplier, OrbitOptions, PeriodicOrbit};
 use saltation::plot::{Color, ComplexPlanePlot, Marker, PointGroup, RenderOptions, TimeSeries};
@@ -86,7 +87,7 @@ fn main() -> ExitCode {
 fn run() -> Res<()> {
     let args = common::parse_args("models/simplest_walker.ron", USAGE)?;
     let file = common::load(&args.file)?;
-    let Model::SimplestWalker(walker) = file.model else {
+    let Model::SimplestWalker(walker) = file.model.clone() else {
         return Err(format!("{}: expected a SimplestWalker model", args.file.display()).into());
     };
     if file.guesses.is_empty() {
@@ -118,10 +119,10 @@ fn run() -> Res<()> {
         }
     }
     if args.json {
-        println!("{}", json(walker.params.gamma, &gaits));
+        println!("{}", json(walker.get("gamma")?, &gaits));
         return Ok(());
     }
-    print_tables(&args.file, &file, walker.params.gamma, &gaits);
+    print_tables(&args.file, &file, walker.get("gamma")?, &gaits);
     figures(&walker, &opts, &gaits)
 }
 
@@ -245,11 +246,11 @@ fn print_tables(path: &Path, file: &ModelFile, gamma: f64, gaits: &[Gait]) {
     }
 }
 
-fn figures(walker: &SimplestWalker, opts: &OrbitOptions, gaits: &[Gait]) -> Res<()> {
+fn figures(walker: &Bound<SimplestWalker>, opts: &OrbitOptions, gaits: &[Gait]) -> Res<()> {
     let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("figures");
     let (ro, gamma, color) = (
         RenderOptions::default(),
-        walker.params.gamma,
+        walker.get("gamma")?,
         Color::palette,
     );
     println!("\nfigures");

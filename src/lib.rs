@@ -123,10 +123,11 @@
 //!     continue_branch, switch_period_doubling, BifurcationKind, ContinuationOptions,
 //!     ParamFamily, Start,
 //! };
+//! use saltation::hybrid::Bound;
 //! use saltation::models::SimplestWalker;
 //! use saltation::ode::SolverOptions;
 //!
-//! let family = ParamFamily::new(SimplestWalker::default(), "gamma").unwrap();
+//! let family = ParamFamily::new(Bound::<SimplestWalker>::default(), "gamma").unwrap();
 //! let mut opts = ContinuationOptions::default();
 //! opts.stride.ode = SolverOptions::with_tol(1e-10);
 //! (opts.p_max, opts.step, opts.max_step) = (0.0165, 1e-3, 2e-3);

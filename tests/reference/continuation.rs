@@ -8,15 +8,13 @@ use saltation::continuation::{
     continue_branch, switch_period_doubling, BifurcationKind, ContinuationOptions, EndReason,
     ModelFamily, ParamFamily, Predictor, Start,
 };
-use saltation::hybrid::{EvalModel, JacobianKind, ParamError, StrideMap};
-use saltation::models::{RimlessWheel, RimlessWheelParams, SimplestWalker, SimplestWalkerParams};
+use saltation::hybrid::{Bound, EvalModel, JacobianKind, ParamError, StrideMap};
+use saltation::models::{RimlessWheel, RimlessWheelParams, SimplestWalker};
 use saltation::ode::SolverOptions;
 use saltation::orbit::{find_periodic_orbit, OrbitOptions};
 
-fn walker(g: f64) -> Result<SimplestWalker, ParamError> {
-    Ok(SimplestWalker {
-        params: SimplestWalkerParams { gamma: g },
-    })
+fn walker(g: f64) -> Result<Bound<SimplestWalker>, ParamError> {
+    Bound::with_named(SimplestWalker, [("gamma", g)])
 }
 
 fn opts(tol: f64) -> ContinuationOptions {
@@ -146,7 +144,7 @@ fn pd_test(gamma: f64, guess: &[f64], o: &OrbitOptions) -> (f64, Vec<f64>) {
 /// the direct solve, and with each other to 1e-10.
 #[test]
 fn walker_period_doubling_agrees_with_a_direct_solve() {
-    let exact = ParamFamily::new(SimplestWalker::default(), "gamma").unwrap();
+    let exact = ParamFamily::new(Bound::<SimplestWalker>::default(), "gamma").unwrap();
     let a = walker_period_doubling(&exact);
     let b = walker_period_doubling(&walker);
     assert!(
@@ -157,7 +155,7 @@ fn walker_period_doubling_agrees_with_a_direct_solve() {
 
 /// Continues the stable gait of `family` through its period doubling, checks it against a direct
 /// solve and the period-2 branch born there; returns the slope of the period doubling.
-fn walker_period_doubling<F: ModelFamily<Model = SimplestWalker>>(walker: &F) -> f64 {
+fn walker_period_doubling<F: ModelFamily<Model = Bound<SimplestWalker>>>(walker: &F) -> f64 {
     let o = opts(1e-12);
     let mut c = o.clone();
     (c.p_max, c.step, c.max_step) = (0.0165, 1e-3, 2e-3);

@@ -49,7 +49,7 @@ fn gait(mf: &ModelFile, index: usize) -> PeriodicOrbit {
     let Model::SimplestWalker(w) = &mf.model else {
         panic!("simplest_walker.ron holds {:?}", mf.model)
     };
-    assert_eq!(w.params.gamma, table::GAMMA);
+    assert_eq!(w.get("gamma").unwrap(), table::GAMMA);
     find_periodic_orbit(&mf.model, &mf.guesses[index].u, &mf.orbit)
         .unwrap_or_else(|e| panic!("{}: {e}", mf.guesses[index].label))
 }

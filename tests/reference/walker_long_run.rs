@@ -3,15 +3,13 @@
 //! be carried forward, so the crossing was skipped and the stride ended in a (false) fall.
 
 use saltation::continuation::{orbit_diagram, OrbitDiagramOptions};
-use saltation::hybrid::ParamError;
-use saltation::models::{SimplestWalker, SimplestWalkerParams};
+use saltation::hybrid::{Bound, ParamError};
+use saltation::models::SimplestWalker;
 
 #[test]
 fn no_heel_strike_is_missed_over_hundreds_of_strides() {
-    let family = |gamma: f64| -> Result<SimplestWalker, ParamError> {
-        Ok(SimplestWalker {
-            params: SimplestWalkerParams { gamma },
-        })
+    let family = |gamma: f64| -> Result<Bound<SimplestWalker>, ParamError> {
+        Bound::with_named(SimplestWalker, [("gamma", gamma)])
     };
     let opts = OrbitDiagramOptions {
         transient: 300,

@@ -183,7 +183,7 @@ mod tests {
             "t.ron",
         )
         .unwrap();
-        assert!(matches!(ok.model, Model::SimplestWalker(w) if w.params.gamma == 0.01));
+        assert!(matches!(ok.model, Model::SimplestWalker(w) if w.get("gamma") == Ok(0.01)));
         let err =
             parse_model_file("(\n  model: SimplestWalker(gama: 0.01),\n)", "t.ron").unwrap_err();
         match err {

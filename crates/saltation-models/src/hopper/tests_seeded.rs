@@ -6,7 +6,7 @@
 use super::{stride_options, Hopper, HopperParams, HopperParticles};
 use crate::SimplestWalker;
 use nalgebra::DMatrix;
-use saltation_hybrid::{EvalModel, JacobianKind, StrideMap, StrideOptions};
+use saltation_hybrid::{Bound, EvalModel, JacobianKind, StrideMap, StrideOptions};
 use saltation_orbit::{find_periodic_orbit, OrbitOptions};
 
 /// `P_x Dχ` from the full `n × n` Jacobian and from a stride seeded with `Dχ` agree to `tol`
@@ -69,7 +69,12 @@ fn seeded_stride_jacobian_is_the_full_one_times_the_chart_jacobian() {
     for (variational_error_control, tol) in [(false, 1e-12), (true, 1e-10)] {
         let mut walker_opts = OrbitOptions::default();
         walker_opts.stride.variational_error_control = variational_error_control;
-        check(&SimplestWalker::default(), &walker_opts, &[0.2, -0.2], tol);
+        check(
+            &Bound::<SimplestWalker>::default(),
+            &walker_opts,
+            &[0.2, -0.2],
+            tol,
+        );
         let mut hopper_opts = OrbitOptions {
             stride: stride_options(1e-12, 20.0),
             ..OrbitOptions::default()
@@ -81,7 +86,7 @@ fn seeded_stride_jacobian_is_the_full_one_times_the_chart_jacobian() {
 
 #[test]
 fn a_seed_of_the_wrong_size_or_not_finite_is_refused() {
-    let walker = SimplestWalker::default();
+    let walker = Bound::<SimplestWalker>::default();
     let mut map = StrideMap::new(&walker, StrideOptions::default()).unwrap();
     let x0 = [0.2, -0.2, 0.4, -0.2 * (1.0 - 0.4f64.cos())];
     assert!(map
