@@ -285,7 +285,11 @@ pub fn to_json(model: &Model, method: Method, trace: &Trace, wall_s: f64) -> Sim
                 x: trace.x[k].clone(),
                 mode: trace.mode[k],
                 outputs: match model {
-                    Model::Equations(m) => m.outputs(trace.t[k], &trace.x[k]).into_iter().collect(),
+                    Model::Equations(m) => m
+                        .model()
+                        .outputs(m.values(), trace.t[k], &trace.x[k])
+                        .into_iter()
+                        .collect(),
                     _ => BTreeMap::new(),
                 },
             })

@@ -43,8 +43,8 @@ pub enum Model {
     HopperUnconstrained(HopperUnconstrained),
     /// [`Monopod`]: the dimensionless monopod on Hunt–Crossley ground.
     Monopod(Monopod),
-    /// A model written as equations in the file ([`EquationModel`]).
-    Equations(EquationModel),
+    /// A model written as equations in the file ([`EquationModel`]), at the file's values.
+    Equations(#[serde(with = "crate::equations::in_file")] Bound<EquationModel>),
 }
 
 /// Runs `$body` with `$m` bound to the variant's model.

@@ -13,7 +13,7 @@ use std::path::PathBuf;
 /// `outputs` follow the states.
 pub fn samples_csv(j: &SimulationJson, model: &Model) -> String {
     let outputs = |t: f64, x: &[f64]| match model {
-        Model::Equations(m) => m.outputs(t, x),
+        Model::Equations(m) => m.model().outputs(m.values(), t, x),
         _ => Vec::new(),
     };
     let mut s = String::from("t,mode");
