@@ -39,39 +39,63 @@
 //! the nontrivial multiplier `e` (the reset also collapses `x`, which gives a multiplier 0).
 //!
 //! ```
-//! use saltation::hybrid::{Guard, EvalModel, Scalar};
+//! use saltation::hybrid::{Bound, GuardSpec, HybridModel, Param, Scalar};
 //! use saltation::orbit::{find_periodic_orbit, OrbitOptions};
 //!
-//! struct KickedBall {
-//!     e: f64,
-//!     c: f64,
+//! /// The ball's equations; the numbers are its parameters, declared once.
+//! struct KickedBall;
+//!
+//! const PARAMS: &[Param] = &[
+//!     Param::new("e", 0.5).range(0.0, 1.0), // restitution
+//!     Param::new("c", 2.0),                 // kick
+//! ];
+//! const E: usize = 0; // p[E] is e in every formula
+//! const C: usize = 1;
+//!
+//! /// Its guards: one, the ground.
+//! #[derive(Debug, Clone, Copy, PartialEq, Eq)]
+//! enum Ground {
+//!     Bounce,
 //! }
 //!
-//! impl EvalModel for KickedBall {
+//! impl HybridModel for KickedBall {
+//!     type Guard = Ground;
 //!     fn name(&self) -> &str {
 //!         "kicked_ball"
 //!     }
 //!     fn dim(&self) -> usize {
 //!         2 // [height x, velocity v]
 //!     }
-//!     // Written once for any scalar: Jacobians come from automatic differentiation.
-//!     fn flow<D: Scalar>(&self, _mode: usize, _t: f64, x: &[D], dx: &mut [D]) {
+//!     fn params(&self) -> &[Param] {
+//!         PARAMS
+//!     }
+//!     // Written once for any scalar, the parameter values `p` too: Jacobians and parameter
+//!     // derivatives come from automatic differentiation.
+//!     fn flow<D: Scalar>(&self, _p: &[D], _mode: usize, _t: f64, x: &[D], dx: &mut [D]) {
 //!         dx[0] = x[1];
 //!         dx[1] = D::from(-9.81);
 //!     }
-//!     fn guards(&self, _mode: usize) -> usize {
-//!         1
+//!     fn guards(&self, _mode: usize) -> &[Ground] {
+//!         &[Ground::Bounce]
 //!     }
-//!     fn guard<D: Scalar>(&self, _mode: usize, _j: usize, x: &[D]) -> D {
-//!         x[0] // the ground
+//!     // The bounce counts when the height falls through zero; mode 0 follows.
+//!     fn describe(&self, _mode: usize, g: Ground) -> GuardSpec {
+//!         match g {
+//!             Ground::Bounce => GuardSpec::to(0).falling(),
+//!         }
 //!     }
-//!     // Guard 0 counts when the height falls through zero; mode 0 follows.
-//!     fn describe_guard(&self, _mode: usize, _j: usize) -> Guard<Self> {
-//!         Guard::to(0).falling()
+//!     fn guard<D: Scalar>(&self, _p: &[D], _mode: usize, g: Ground, x: &[D]) -> D {
+//!         match g {
+//!             Ground::Bounce => x[0], // the ground
+//!         }
 //!     }
-//!     fn reset<D: Scalar>(&self, _mode: usize, _j: usize, x: &[D], out: &mut [D]) {
-//!         out[0] = D::from(0.0);
-//!         out[1] = -x[1] * self.e + self.c;
+//!     fn reset<D: Scalar>(&self, p: &[D], _mode: usize, g: Ground, x: &[D], out: &mut [D]) {
+//!         match g {
+//!             Ground::Bounce => {
+//!                 out[0] = D::from(0.0);
+//!                 out[1] = -x[1] * p[E] + p[C];
+//!             }
+//!         }
 //!     }
 //!     // The section x = 0 has one reduced coordinate, u = [v].
 //!     fn reduced_dim(&self) -> usize {
@@ -79,16 +103,18 @@
 //!     }
 //!     // Chart and projection are generic too: their Jacobians come from automatic
 //!     // differentiation.
-//!     fn chart<D: Scalar>(&self, u: &[D], x: &mut [D]) {
+//!     fn chart<D: Scalar>(&self, _p: &[D], u: &[D], x: &mut [D]) {
 //!         x[0] = D::from(0.0);
 //!         x[1] = u[0];
 //!     }
-//!     fn project<D: Scalar>(&self, x: &[D], u: &mut [D]) {
+//!     fn project<D: Scalar>(&self, _p: &[D], x: &[D], u: &mut [D]) {
 //!         u[0] = x[1];
 //!     }
 //! }
 //!
-//! let ball = KickedBall { e: 0.5, c: 2.0 };
+//! // The equations with their parameter values (here the defaults; `Bound::with_named` or
+//! // `set("e", 0.6)` change them, checked against the declared ranges).
+//! let ball = Bound::new(KickedBall);
 //! let orbit = find_periodic_orbit(&ball, &[1.0], &OrbitOptions::default()).unwrap();
 //! assert!((orbit.x0[1] - 4.0).abs() < 1e-10); // v* = c / (1 − e)
 //! assert!((orbit.period - 8.0 / 9.81).abs() < 1e-10); // 2 v* / g

@@ -13,12 +13,12 @@
 
 mod model;
 
-use model::{stride_options, Slip};
+use model::{apex_speed, energy, stride_options, Slip, ALPHA, ENERGY, K, L0, M};
 use nalgebra::DVector;
 use saltation::continuation::{
     continue_branch, BifurcationKind, ContinuationOptions, ParamFamily, Start,
 };
-use saltation::hybrid::{EvalModel, JacobianKind, StrideMap, StrideOptions};
+use saltation::hybrid::{Bound, EvalModel, JacobianKind, StrideMap, StrideOptions};
 use saltation::orbit::{central_difference, find_periodic_orbit, reduced_map, OrbitOptions};
 use saltation::plot::{BifurcationPoint, FloquetBranch, FloquetPlot, RenderOptions};
 use std::path::Path;
@@ -42,7 +42,9 @@ fn main() -> ExitCode {
 }
 
 fn run() -> Res<()> {
-    let slip = Slip::default();
+    // The equations with their parameter values: the declared defaults.
+    let slip = Bound::new(Slip);
+    let p = slip.values();
     let opts = OrbitOptions {
         stride: stride(),
         ..OrbitOptions::default()
@@ -53,15 +55,15 @@ fn run() -> Res<()> {
     let y = orbit.u0[0];
     println!(
         "SLIP runner (m = {} kg, k = {} N/m, l0 = {} m, alpha = {:.1} deg, E = {} J)",
-        slip.m,
-        slip.k,
-        slip.l0,
-        slip.alpha.to_degrees(),
-        slip.energy
+        p[M],
+        p[K],
+        p[L0],
+        p[ALPHA].to_degrees(),
+        p[ENERGY]
     );
     println!(
         "  running gait: apex height {y:.12} m at {:.12} m/s, stride {:.12} s",
-        slip.apex_speed(y),
+        apex_speed(p, y),
         orbit.period
     );
     for (e, next) in orbit.events.iter().zip(1..) {
@@ -94,13 +96,14 @@ fn run() -> Res<()> {
     );
     // Energy is conserved over the stride (a check on the integration and the resets).
     let x = map.eval(&orbit.x0, JacobianKind::None)?.x;
-    let e_end = slip.m * slip.g * x[1] + 0.5 * slip.m * (x[2] * x[2] + x[3] * x[3]);
+    let e_end = energy(p, &x);
     println!(
         "  energy after one stride: {e_end:.9} J (drift {:.1e})",
-        e_end - slip.energy
+        e_end - p[ENERGY]
     );
 
     // Continuation in the angle of attack, both ways from 68°, with exact ∂F/∂α.
+    let alpha = p[ALPHA];
     let family = ParamFamily::new(slip, "alpha")?;
     let mut plot = FloquetPlot::new(
         "SLIP runner: apex-map multiplier against the angle of attack",
@@ -118,7 +121,7 @@ fn run() -> Res<()> {
             corrector_tol: 1e-9,
             ..ContinuationOptions::default()
         };
-        let start = Start::new(slip.alpha, orbit.u0.clone()).labelled(label);
+        let start = Start::new(alpha, orbit.u0.clone()).labelled(label);
         let branch = continue_branch(&family, &start, &c)?;
         println!(
             "  from 68°, {label}: {} points to α = {:.2}°, ended: {}",

@@ -8,7 +8,9 @@ use saltation::continuation::{
     continue_branch, switch_period_doubling, BifurcationKind, ContinuationOptions, EndReason,
     ModelFamily, ParamFamily, Predictor, Start,
 };
-use saltation::hybrid::{Bound, EvalModel, JacobianKind, ParamError, StrideMap};
+use saltation::hybrid::{
+    Bound, EvalModel, GuardSpec, HybridModel, JacobianKind, Param, ParamError, Scalar, StrideMap,
+};
 use saltation::models::{RimlessWheel, SimplestWalker};
 use saltation::ode::SolverOptions;
 use saltation::orbit::{find_periodic_orbit, OrbitOptions};
@@ -329,42 +331,65 @@ fn parallel_sweeps_match_the_closed_form() {
 /// A ball whose bounce speed is a quadratic function of its impact speed,
 /// `v⁺ = a (v⁻)² + p`: on the section `x = 0` the stride map is `u ↦ a u² + p`, whose fixed
 /// points `u = (1 ± sqrt(1 − 4ap)) / 2a` meet in a fold at `p = 1/(4a)` (multiplier `2au = +1`).
-struct QuadraticBounce {
-    a: f64,
-    p: f64,
+struct QuadraticBounce;
+
+/// The bounce's parameters: the gain `a` and the offset `p`.
+const BOUNCE_PARAMS: &[Param] = &[Param::new("a", 1.0), Param::new("p", 0.0)];
+/// Index of `a`.
+const A: usize = 0;
+/// Index of `p`.
+const P: usize = 1;
+
+/// The ball's one guard.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Ground {
+    /// Landing: `x = 0` falling.
+    Landing,
 }
 
-impl EvalModel for QuadraticBounce {
+impl HybridModel for QuadraticBounce {
+    type Guard = Ground;
     fn name(&self) -> &str {
         "quadratic_bounce"
     }
     fn dim(&self) -> usize {
         2
     }
-    fn flow<D: saltation::hybrid::Scalar>(&self, _m: usize, _t: f64, x: &[D], dx: &mut [D]) {
+    fn params(&self) -> &[Param] {
+        BOUNCE_PARAMS
+    }
+    fn flow<D: Scalar>(&self, _p: &[D], _m: usize, _t: f64, x: &[D], dx: &mut [D]) {
         dx[0] = x[1];
         dx[1] = D::from(-1.0);
     }
-    fn guards(&self, _m: usize) -> usize {
-        1
+    fn guards(&self, _m: usize) -> &[Ground] {
+        &[Ground::Landing]
     }
-    fn guard<D: saltation::hybrid::Scalar>(&self, _m: usize, _j: usize, x: &[D]) -> D {
-        x[0]
+    fn describe(&self, _m: usize, g: Ground) -> GuardSpec {
+        match g {
+            Ground::Landing => GuardSpec::to(0).falling(),
+        }
     }
-    fn describe_guard(&self, _m: usize, _j: usize) -> saltation::hybrid::Guard<Self> {
-        saltation::hybrid::Guard::to(0).falling()
+    fn guard<D: Scalar>(&self, _p: &[D], _m: usize, g: Ground, x: &[D]) -> D {
+        match g {
+            Ground::Landing => x[0],
+        }
     }
-    fn reset<D: saltation::hybrid::Scalar>(&self, _m: usize, _j: usize, x: &[D], out: &mut [D]) {
-        out[0] = D::from(0.0);
-        out[1] = x[1] * x[1] * self.a + self.p;
+    fn reset<D: Scalar>(&self, p: &[D], _m: usize, g: Ground, x: &[D], out: &mut [D]) {
+        match g {
+            Ground::Landing => {
+                out[0] = D::from(0.0);
+                out[1] = x[1] * x[1] * p[A] + p[P];
+            }
+        }
     }
     fn reduced_dim(&self) -> usize {
         1
     }
-    fn chart<D: saltation::hybrid::Scalar>(&self, u: &[D], x: &mut [D]) {
+    fn chart<D: Scalar>(&self, _p: &[D], u: &[D], x: &mut [D]) {
         x.copy_from_slice(&[D::from(0.0), u[0]]);
     }
-    fn project<D: saltation::hybrid::Scalar>(&self, x: &[D], u: &mut [D]) {
+    fn project<D: Scalar>(&self, _p: &[D], x: &[D], u: &mut [D]) {
         u[0] = x[1];
     }
 }
@@ -372,7 +397,9 @@ impl EvalModel for QuadraticBounce {
 #[test]
 fn arclength_passes_a_fold_and_locates_it() {
     let a = 1.0;
-    let family = |p: f64| -> Result<QuadraticBounce, ParamError> { Ok(QuadraticBounce { a, p }) };
+    let family = |p: f64| -> Result<Bound<QuadraticBounce>, ParamError> {
+        Bound::with_values(QuadraticBounce, vec![a, p])
+    };
     let mut o = opts(1e-12);
     (o.p_min, o.p_max) = (0.05, 0.3);
     (o.step, o.max_step, o.max_points) = (0.02, 0.02, 80);

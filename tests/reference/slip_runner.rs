@@ -10,13 +10,13 @@
 mod model;
 
 use crate::param_derivatives::exact_vs_central;
-use model::{stride_options, Slip, FLIGHT};
+use model::{energy, stride_options, Slip, ALPHA, ENERGY, FLIGHT};
 use nalgebra::DVector;
 use saltation::continuation::{
     continue_branch, BifurcationKind, ContinuationOptions, ParamFamily, Start,
 };
 use saltation::hybrid::ad::check_hand_written;
-use saltation::hybrid::{EvalModel, JacobianKind, StrideMap, StrideOptions};
+use saltation::hybrid::{Bound, EvalModel, JacobianKind, StrideMap, StrideOptions};
 use saltation::orbit::{central_difference, find_periodic_orbit, reduced_map, OrbitOptions};
 
 fn stride() -> StrideOptions {
@@ -32,7 +32,7 @@ fn orbit_opts() -> OrbitOptions {
 
 #[test]
 fn gait_multiplier_energy_and_parameter_derivatives() {
-    let slip = Slip::default();
+    let slip = Bound::new(Slip);
     let orbit = find_periodic_orbit(&slip, &[1.0], &orbit_opts()).unwrap();
     assert!(orbit.stable);
     assert_eq!(orbit.events.len(), 3);
@@ -55,8 +55,8 @@ fn gait_multiplier_energy_and_parameter_derivatives() {
     );
     // Energy after one stride.
     let x = map.eval(&orbit.x0, JacobianKind::None).unwrap().x;
-    let e = slip.m * slip.g * x[1] + 0.5 * slip.m * (x[2] * x[2] + x[3] * x[3]);
-    assert!((e - slip.energy).abs() < 1e-9 * slip.energy, "energy {e}");
+    let (e, e0) = (energy(slip.values(), &x), slip.values()[ENERGY]);
+    assert!((e - e0).abs() < 1e-9 * e0, "energy {e}");
     // The hand-written chart Jacobian (and every other derivative the model writes itself)
     // agrees with automatic differentiation, in both modes.
     let ev = &orbit.events[0];
@@ -73,17 +73,15 @@ fn gait_multiplier_energy_and_parameter_derivatives() {
 
 /// `μ(α) + 1` at the gait near `u`.
 fn flip(alpha: f64, u: &[f64]) -> (f64, Vec<f64>) {
-    let slip = Slip {
-        alpha,
-        ..Slip::default()
-    };
+    let slip = Bound::with_named(Slip, [("alpha", alpha)]).unwrap();
     let o = find_periodic_orbit(&slip, u, &orbit_opts()).unwrap();
     (o.multipliers[0].re + 1.0, o.u0)
 }
 
 #[test]
 fn period_doubling_agrees_with_a_direct_solve() {
-    let slip = Slip::default();
+    let slip = Bound::new(Slip);
+    let alpha = slip.values()[ALPHA];
     let family = ParamFamily::new(slip, "alpha").unwrap();
     let c = ContinuationOptions {
         stride: stride(),
@@ -93,7 +91,7 @@ fn period_doubling_agrees_with_a_direct_solve() {
         corrector_tol: 1e-9,
         ..ContinuationOptions::default()
     };
-    let start = Start::new(slip.alpha, vec![1.0]);
+    let start = Start::new(alpha, vec![1.0]);
     let b = continue_branch(&family, &start, &c).unwrap();
     let pd = b
         .bifurcations
@@ -125,10 +123,7 @@ fn a_fall_names_the_failure_guard_and_the_disabled_apex() {
     // At α = 71° (beyond the end of the branch) a runner from a 1 m apex lands, lifts off and
     // rises to an apex below the touchdown height: that apex is not counted (its enabling
     // condition fails), and the body falls to the ground in flight.
-    let slip = Slip {
-        alpha: 71f64.to_radians(),
-        ..Slip::default()
-    };
+    let slip = Bound::with_named(Slip, [("alpha", 71f64.to_radians())]).unwrap();
     let text = find_periodic_orbit(&slip, &[1.0], &orbit_opts())
         .unwrap_err()
         .to_string();

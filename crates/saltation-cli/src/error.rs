@@ -205,7 +205,7 @@ fn quoted(labels: &[String]) -> String {
 /// the model is one and met one (the integrator itself only knows that a step failed).
 pub(crate) fn explain(e: CliError, model: &saltation_models::Model) -> CliError {
     match model {
-        saltation_models::Model::Equations(m) => match m.non_finite_report() {
+        saltation_models::Model::Equations(m) => match m.model().non_finite_report() {
             Some(detail) if e.to_string().contains("NaN or Inf") => CliError::Explained {
                 source: Box::new(e),
                 detail,

@@ -518,6 +518,7 @@ mod tests {
     use super::*;
     use crate::family::ParamFamily;
     use crate::test_models::{bounce, QuadraticBounce};
+    use saltation_hybrid::Bound;
 
     /// `F(u, p) = u² + p − u` for the quadratic bounce: `F_u = 2u − 1`, `F_p = 1` (the parameter
     /// is in the reset), and the landing time `T = 2u` has `∂T/∂u = 2`, `∂T/∂p = 0` — exactly
@@ -529,7 +530,7 @@ mod tests {
             ..ContinuationOptions::default()
         };
         let (u, p) = (0.3, 0.1);
-        let exact_family = ParamFamily::new(QuadraticBounce { p: 0.0 }, "p").unwrap();
+        let exact_family = ParamFamily::new(Bound::new(QuadraticBounce), "p").unwrap();
         let exact = Evaluator::new(&exact_family, &opts, 1).unwrap();
         let fd = Evaluator::new(&bounce, &opts, 1).unwrap();
         let e = exact.eval(&[u], p, true).unwrap();

@@ -46,8 +46,9 @@ pub enum Model {
     /// beside the parameters: [`crate::monopod::file_form`]).
     #[serde(with = "crate::monopod::file_form")]
     Monopod(Bound<Monopod>),
-    /// A model written as equations in the file ([`EquationModel`]).
-    Equations(EquationModel),
+    /// A model written as equations in the file ([`EquationModel`]), at the file's values.
+    #[serde(with = "crate::equations::in_file")]
+    Equations(Bound<EquationModel>),
     /// A model registered by name ([`crate::Registry`]): a user's own Rust model.
     Custom(Custom),
 }
@@ -259,6 +260,15 @@ impl EvalModel for Model {
     }
 }
 
+/// An equation model's file form ([`crate::equations::in_file`]) as a type of its own.
+struct EquationsForm(Bound<EquationModel>);
+
+impl<'de> serde::Deserialize<'de> for EquationsForm {
+    fn deserialize<D: serde::Deserializer<'de>>(de: D) -> Result<Self, D::Error> {
+        crate::equations::in_file::deserialize(de).map(EquationsForm)
+    }
+}
+
 /// The monopod's file form ([`crate::monopod::file_form`]) as a type of its own.
 struct MonopodForm(Bound<Monopod>);
 
@@ -295,7 +305,7 @@ impl<'de> serde::Deserialize<'de> for Model {
                     "Hopper" => Model::Hopper(v.newtype_variant()?),
                     "HopperUnconstrained" => Model::HopperUnconstrained(v.newtype_variant()?),
                     "Monopod" => Model::Monopod(v.newtype_variant::<MonopodForm>()?.0),
-                    "Equations" => Model::Equations(v.newtype_variant()?),
+                    "Equations" => Model::Equations(v.newtype_variant::<EquationsForm>()?.0),
                     other => {
                         let registered = Registry::current_names();
                         if !registered.iter().any(|n| n == other) {

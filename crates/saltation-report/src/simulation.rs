@@ -102,7 +102,7 @@ pub fn simulation_json(
                 x: trace.x[k].clone(),
                 mode: trace.mode[k],
                 outputs: match model {
-                    Model::Equations(m) => m.outputs(trace.t[k], &trace.x[k]).into_iter().collect(),
+                    Model::Equations(m) => m.model().outputs(m.values(), trace.t[k], &trace.x[k]).into_iter().collect(),
                     _ => BTreeMap::new(),
                 },
             })
@@ -133,7 +133,7 @@ pub fn simulation_json(
 /// `outputs` follow the states.
 pub fn samples_csv(j: &SimulationJson, model: &Model) -> String {
     let outputs = |t: f64, x: &[f64]| match model {
-        Model::Equations(m) => m.outputs(t, x),
+        Model::Equations(m) => m.model().outputs(m.values(), t, x),
         _ => Vec::new(),
     };
     let mut s = String::from("t,mode");

@@ -59,7 +59,7 @@ impl ModelFile {
             }
         }
         if let Model::Equations(m) = model {
-            if let Some(start) = m.section_start_mode() {
+            if let Some(start) = m.model().section_start_mode() {
                 if self.orbit.stride.start_mode != start {
                     return Err(Invalid {
                         field: "orbit.stride.start_mode".into(),

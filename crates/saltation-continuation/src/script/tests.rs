@@ -6,7 +6,7 @@ use crate::diagram::{MAX_DIAGRAM_VALUES, MAX_KEEP, MAX_TRANSIENT};
 use crate::options::MAX_POINTS;
 use crate::run::continue_branch;
 use crate::test_models::{bounce, broken_family, integer_family, QuadraticBounce};
-use saltation_hybrid::ParamError;
+use saltation_hybrid::{Bound, ParamError};
 
 fn branch(from: f64, to: f64) -> BranchSpec {
     BranchSpec {
@@ -112,7 +112,7 @@ fn an_integer_parameter_cannot_be_continued() {
         other => panic!("{other:?}"),
     }
     // An unknown name is the same kind of error.
-    let unknown = |_p: f64| -> Result<QuadraticBounce, ParamError> {
+    let unknown = |_p: f64| -> Result<Bound<QuadraticBounce>, ParamError> {
         Err(ParamError::Unknown {
             name: "q".into(),
             known: vec!["p".into()],
@@ -166,7 +166,7 @@ fn diagram_fields_are_checked_and_named() {
 #[test]
 fn diagram_checks_the_model_at_every_value() {
     // The values are 0.05, 0.1, 0.15, 0.2: the first that cannot be built is named.
-    fn window(lo: f64, hi: f64, p: f64) -> Result<QuadraticBounce, ParamError> {
+    fn window(lo: f64, hi: f64, p: f64) -> Result<Bound<QuadraticBounce>, ParamError> {
         if p > lo && p < hi {
             Err(ParamError::NonFinite {
                 name: "p".into(),
@@ -176,7 +176,7 @@ fn diagram_checks_the_model_at_every_value() {
             bounce(p)
         }
     }
-    type Family = fn(f64) -> Result<QuadraticBounce, ParamError>;
+    type Family = fn(f64) -> Result<Bound<QuadraticBounce>, ParamError>;
     let cases: [(Family, &str, f64); 3] = [
         (|p| window(0.12, 0.3, p), "orbit_diagram", 0.15),
         (|p| window(0.17, 0.3, p), "orbit_diagram.to", 0.2),
@@ -416,7 +416,7 @@ fn continue_branch_checks_its_start() {
         period_k: 1,
     };
     let opts = ContinuationOptions::default();
-    type Family = fn(f64) -> Result<QuadraticBounce, ParamError>;
+    type Family = fn(f64) -> Result<Bound<QuadraticBounce>, ParamError>;
     let field = |f: Family, s: Start| {
         let e = continue_branch(&f, &s, &opts).unwrap_err();
         assert!(e.is_input_error(), "{e}");

@@ -2,11 +2,12 @@
 //! load time, and a mistake is a [`LoadError`] that names its place (the field, the item, and
 //! the character inside the expression).
 
-use super::spec::EquationSpec;
+use super::spec::{EquationSpec, ParameterSpec};
 use saltation_equations::{
     compile, did_you_mean, is_reserved, is_valid_name, suggest, Definitions, ExprError, Names,
     Program, Site,
 };
+use saltation_hybrid::{Limit, Param};
 use std::fmt;
 
 /// Largest number of states, parameters, modes, guards or outputs of an equation model.
@@ -135,6 +136,8 @@ impl LoadError {
 /// The compiled programs of a model.
 #[derive(Debug)]
 pub(crate) struct Compiled {
+    /// The parameters declared ([`declare`]).
+    pub params: Vec<Param>,
     pub flows: Vec<Program>,
     pub guards_by_mode: Vec<Vec<usize>>,
     pub conditions: Vec<Program>,
@@ -149,9 +152,22 @@ pub(crate) struct Compiled {
     pub affine: Vec<bool>,
     /// The mode a stride starts in: the target of the section's `after` guard.
     pub section_start: Option<usize>,
-    /// The first evaluation of a vector field that gave a non-finite value: mode, time, state
-    /// (for [`super::EquationModel::non_finite_report`]).
-    pub non_finite: std::sync::Mutex<Option<(usize, f64, Vec<f64>)>>,
+    /// The first evaluation of a vector field that gave a non-finite value (for
+    /// [`super::EquationModel::non_finite_report`]).
+    pub non_finite: std::sync::Mutex<Option<NonFiniteAt>>,
+}
+
+/// Where a vector field was evaluated to a non-finite value.
+#[derive(Debug, Clone)]
+pub(crate) struct NonFiniteAt {
+    /// The mode.
+    pub mode: usize,
+    /// The time.
+    pub t: f64,
+    /// The state.
+    pub x: Vec<f64>,
+    /// The parameter values.
+    pub p: Vec<f64>,
 }
 
 /// The section's chart: the free states' indices and `χ(u)` as one program of `u`.
@@ -214,6 +230,16 @@ fn expr_error(
             LoadError::expr(Place::item("let", k, 1), e)
         }
     }
+}
+
+/// The declaration of a parameter of the file: its value is the default, `min` and `max` the
+/// closed bounds (no words: a value outside is [`saltation_hybrid::ParamError::OutOfBounds`],
+/// naming the bounds).
+fn declare(p: &ParameterSpec) -> Param {
+    let closed = |v: Option<f64>| v.map_or(Limit::None, Limit::Closed);
+    Param::named(p.name.clone(), p.value)
+        .above(closed(p.min))
+        .below(closed(p.max))
 }
 
 /// Checks every part of `spec` and compiles it.
@@ -501,6 +527,7 @@ pub(crate) fn compile_spec(spec: &EquationSpec) -> Result<Compiled, LoadError> {
     };
 
     Ok(Compiled {
+        params: spec.parameters.iter().map(declare).collect(),
         flows,
         guards_by_mode,
         conditions,

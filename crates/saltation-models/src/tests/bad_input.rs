@@ -3,8 +3,8 @@
 
 use super::shipped;
 use saltation_hybrid::{
-    EvalModel, Guard, HybridError, JacobianKind, Scalar, StrideMap, StrideOptions,
-    MAX_EVENTS_PER_STRIDE,
+    Bound, EvalModel, GuardSpec, HybridError, HybridModel, JacobianKind, Scalar, StrideMap,
+    StrideOptions, MAX_EVENTS_PER_STRIDE,
 };
 use saltation_ode::{Atol, SolverOptions};
 use saltation_orbit::{find_periodic_orbit, NewtonError, OrbitError};
@@ -88,14 +88,22 @@ enum Touch {
     Inflection,
 }
 
-impl EvalModel for Touch {
+/// The ground `x = 0`, the one guard of [`Touch`].
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Ground {
+    /// `h = x`, either direction, identity reset.
+    Contact,
+}
+
+impl HybridModel for Touch {
+    type Guard = Ground;
     fn name(&self) -> &str {
         "touch"
     }
     fn dim(&self) -> usize {
         2
     }
-    fn flow<D: Scalar>(&self, _mode: usize, _t: f64, x: &[D], dx: &mut [D]) {
+    fn flow<D: Scalar>(&self, _p: &[D], _mode: usize, _t: f64, x: &[D], dx: &mut [D]) {
         match self {
             Touch::Parabola => {
                 dx[0] = x[1];
@@ -107,14 +115,23 @@ impl EvalModel for Touch {
             }
         }
     }
-    fn guards(&self, _mode: usize) -> usize {
-        1
+    fn guards(&self, _mode: usize) -> &[Ground] {
+        &[Ground::Contact]
     }
-    fn guard<D: Scalar>(&self, _mode: usize, _j: usize, x: &[D]) -> D {
-        x[0]
+    fn describe(&self, _mode: usize, g: Ground) -> GuardSpec {
+        match g {
+            Ground::Contact => GuardSpec::to(0),
+        }
     }
-    fn describe_guard(&self, _mode: usize, _j: usize) -> Guard<Self> {
-        Guard::to(0)
+    fn guard<D: Scalar>(&self, _p: &[D], _mode: usize, g: Ground, x: &[D]) -> D {
+        match g {
+            Ground::Contact => x[0],
+        }
+    }
+    fn reset<D: Scalar>(&self, _p: &[D], _mode: usize, g: Ground, x: &[D], out: &mut [D]) {
+        match g {
+            Ground::Contact => out.copy_from_slice(x),
+        }
     }
 }
 
@@ -128,6 +145,7 @@ fn touch_opts() -> StrideOptions {
 
 #[test]
 fn tangential_contacts() {
+    let (inflection, parabola) = (Bound::new(Touch::Inflection), Bound::new(Touch::Parabola));
     // An inflection through the guard (a crossing with h_x f = 0): located, then reported as
     // grazing. Started close to the contact (|x| ≲ 3e-4) so that rounding leaves
     // |t* − t_c| ~ (3 ε|x|)^{1/3} ~ 1e-6 and the relative transversality (t* − t_c)² ~ 1e-12,
@@ -139,7 +157,7 @@ fn tangential_contacts() {
         JacobianKind::StrideMap,
         JacobianKind::Monodromy,
     ] {
-        let mut map = StrideMap::new(&Touch::Inflection, touch_opts()).unwrap();
+        let mut map = StrideMap::new(&inflection, touch_opts()).unwrap();
         let r = map.eval(&[x0, y0], kind);
         match r {
             Err(HybridError::Grazing {
@@ -159,7 +177,7 @@ fn tangential_contacts() {
     }
     // A parabola whose apex touches h = 0 exactly (x = −(t − 1)²/2) never changes sign: the
     // locator sees no crossing, and a stride that needs the contact does not end.
-    let mut map = StrideMap::new(&Touch::Parabola, touch_opts()).unwrap();
+    let mut map = StrideMap::new(&parabola, touch_opts()).unwrap();
     let r = map.eval(&[-0.5, 1.0], JacobianKind::StrideMap);
     assert!(
         matches!(r, Err(HybridError::GuardNotReached { .. })),

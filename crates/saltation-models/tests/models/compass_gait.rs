@@ -111,7 +111,8 @@ fn nominal_gait_against_the_independent_reference() {
         unreachable!()
     };
     let output = |x: &[f64], name: &str| {
-        eq.outputs(0.0, x)
+        eq.model()
+            .outputs(eq.values(), 0.0, x)
             .into_iter()
             .find(|(n, _)| n == name)
             .unwrap_or_else(|| panic!("no output `{name}`"))

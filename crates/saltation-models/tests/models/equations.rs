@@ -182,3 +182,16 @@ fn parameters_by_name_with_bounds() {
         .to_string();
     assert!(e.contains("not finite"), "{e}");
 }
+
+/// An equation model is written back as its text with the current parameter values, which
+/// reads as the model at those values (and writes back the same).
+#[test]
+fn written_back_with_its_values() {
+    let eq = file("equations/simplest_walker.ron");
+    let m = eq.model.with_param("gamma", 0.012).unwrap();
+    let text = ron::to_string(&m).unwrap();
+    assert!(text.contains("value:0.012"), "{text}");
+    let back: Model = ron::from_str(&text).unwrap();
+    assert_eq!(back.param("gamma").unwrap(), 0.012);
+    assert_eq!(ron::to_string(&back).unwrap(), text);
+}

@@ -4,9 +4,11 @@
 //! at a converged point, residuals and multipliers from the coarse stride, a fall at a trial
 //! point ending the solve.
 
-use crate::models::compass_gait::CompassGait;
+use crate::models::compass_gait::{
+    biped, energy, masses, swing_foot, CompassGait, Contact, GUARDS, PHI,
+};
 use nalgebra::{DMatrix, DVector};
-use saltation_hybrid::{EvalModel, HybridError, JacobianKind, StrideMap, StrideOptions};
+use saltation_hybrid::{Bound, EvalModel, HybridError, JacobianKind, StrideMap, StrideOptions};
 use saltation_orbit::{
     find_periodic_orbit, multipliers_of, norm2, reduced_map, reduced_residual, solve,
     stride_jacobian_fd, NewtonError, NewtonOptions, OrbitError, OrbitOptions, PeriodicOrbit,
@@ -21,7 +23,7 @@ fn norm(v: &[f64]) -> f64 {
     v.iter().map(|a| a * a).sum::<f64>().sqrt()
 }
 
-fn stable_gait(model: &CompassGait) -> PeriodicOrbit {
+fn stable_gait(model: &Bound<CompassGait>) -> PeriodicOrbit {
     find_periodic_orbit(model, &GUESS, &OrbitOptions::default()).unwrap()
 }
 
@@ -34,7 +36,7 @@ fn tight(tol: f64) -> StrideOptions {
 
 /// Classical RK4 step of the swing-phase flow (a second integrator, independent of
 /// saltation-ode).
-fn rk4(model: &CompassGait, x: &[f64; 4], h: f64) -> [f64; 4] {
+fn rk4(model: &Bound<CompassGait>, x: &[f64; 4], h: f64) -> [f64; 4] {
     let f = |y: &[f64; 4]| {
         let mut d = [0.0; 4];
         model.flow::<f64>(0, 0.0, y, &mut d);
@@ -55,36 +57,36 @@ fn cross(p: [f64; 2], v: [f64; 2]) -> f64 {
 
 #[test]
 fn swing_phase_conserves_energy() {
-    // The equations of motion are Lagrange's for the energy in `CompassGait::energy`: along the
+    // The equations of motion are Lagrange's for the energy in `compass_gait::energy`: along the
     // flow E is constant. RK4 with h = 1e-4 over 0.7 s: energy error ~ h⁴.
-    let model = CompassGait::default();
+    let model = biped();
     let mut x = [-0.3234, 0.2187, -0.3772, -1.0918];
-    let e0 = model.energy(&x);
+    let e0 = energy(&model, &x);
     for _ in 0..7000 {
         x = rk4(&model, &x, 1e-4);
     }
-    assert!((model.energy(&x) - e0).abs() < 1e-10 * e0.abs(), "{x:?}");
+    assert!((energy(&model, &x) - e0).abs() < 1e-10 * e0.abs(), "{x:?}");
     // It did swing: the swing leg is now in front.
     assert!(x[0] > 0.2 && x[1] < -0.2, "{x:?}");
 }
 
 #[test]
 fn impact_conserves_angular_momenta_and_swaps_the_legs() {
-    let model = CompassGait::default();
-    let phi = model.phi;
+    let model = biped();
+    let phi = model.values()[PHI];
     for (theta_ns, w_ns, w_s) in [(0.25, 1.3, -1.1), (0.3, -0.4, -2.0), (0.1, 2.0, 0.5)] {
         // A pre-impact state on the heel-strike surface, swing leg in front.
         let xm = [theta_ns, -2.0 * phi - theta_ns, w_ns, w_s];
         assert!(model.guard::<f64>(0, 0, &xm).abs() < 1e-15);
-        let foot = model.swing_foot(&xm);
+        let foot = swing_foot(&model, &xm);
         assert!(
             (foot[1] - foot[0] * phi.tan()).abs() < 1e-15,
             "on the slope"
         );
         let mut xp = [0.0; 4];
         model.reset::<f64>(0, 0, &xm, &mut xp);
-        let before = model.masses(&xm);
-        let after = model.masses(&xp);
+        let before = masses(&model, &xm);
+        let after = masses(&model, &xp);
         // Positions are continuous: the new stance foot is the old swing foot, the old stance
         // leg's mass is the new swing leg's.
         for (b, a) in [(0, 2), (1, 1), (2, 0)] {
@@ -114,10 +116,7 @@ fn stable_gait_matches_the_published_one() {
     // Goswami et al. (1998) give the stable gait of this biped at φ = 3° as the post-impact state
     // θ = (θ_ns, θ_s) = (−0.3234, 0.2187), θ̇ = (−0.3772, −1.0918) rad, rad/s. Their four digits
     // are reproduced with g = 9.8 m/s².
-    let m98 = CompassGait {
-        g: 9.8,
-        ..CompassGait::default()
-    };
+    let m98 = Bound::with_named(CompassGait, [("g", 9.8)]).unwrap();
     let o98 = stable_gait(&m98);
     let published = [-0.3234, 0.2187, -0.3772, -1.0918];
     for (x, p) in o98.x0.iter().zip(published) {
@@ -126,7 +125,7 @@ fn stable_gait_matches_the_published_one() {
     assert!(o98.stable);
     // g only scales time: with g = 9.81 angles, multipliers are the same and velocities scale by
     // √(9.81/9.8), the period by √(9.8/9.81).
-    let o = stable_gait(&CompassGait::default());
+    let o = stable_gait(&biped());
     let s = (9.81f64 / 9.8).sqrt();
     assert!((o.u0[0] - o98.u0[0]).abs() < 1e-11);
     assert!((o.u0[1] - s * o98.u0[1]).abs() < 1e-11);
@@ -150,7 +149,7 @@ fn stable_gait_matches_the_published_one() {
     assert!(modulus[3] < 1e-12, "{modulus:?}");
     // The heel strike that ends the stride is on the slope.
     let xm = &o.events[0].x_minus;
-    let foot = CompassGait::default().swing_foot(xm);
+    let foot = swing_foot(&biped(), xm);
     assert!((foot[1] - foot[0] * 3f64.to_radians().tan()).abs() < 1e-12);
 }
 
@@ -158,7 +157,7 @@ fn stable_gait_matches_the_published_one() {
 fn fixed_point_agrees_with_iterating_the_stride_map() {
     // Second method: the gait is stable, so P^k(u) converges to it (rate |μ| = 0.58); iterate
     // the stride map itself (no Newton, no Jacobian) at a tighter tolerance.
-    let model = CompassGait::default();
+    let model = biped();
     let orbit = stable_gait(&model);
     let mut map = StrideMap::new(&model, tight(1e-13)).unwrap();
     let mut u: Vec<f64> = orbit.u0.iter().map(|x| x + 1e-3).collect();
@@ -179,7 +178,7 @@ fn fixed_point_agrees_with_iterating_the_stride_map() {
 
 #[test]
 fn stride_jacobian_agrees_with_central_differences() {
-    let model = CompassGait::default();
+    let model = biped();
     let orbit = stable_gait(&model);
     // At tolerance 1e-13 the central differences' error is their truncation error C·h² (the
     // integration noise ~1e-13/h is far smaller): halving h divides it by 4, and Richardson
@@ -202,7 +201,7 @@ fn stride_jacobian_agrees_with_central_differences() {
 /// Jacobian and multipliers must come from a stride at the requested tolerance.
 #[test]
 fn newton_converges_at_the_requested_tolerance_from_the_reported_guess() {
-    let model = CompassGait::default();
+    let model = biped();
     let opts = OrbitOptions::default();
     let orbit = find_periodic_orbit(&model, &GUESS, &opts).unwrap();
     assert!(orbit.residual <= opts.newton.ftol * norm(&orbit.u0).max(1.0));
@@ -254,7 +253,7 @@ fn newton_converges_at_the_requested_tolerance_from_the_reported_guess() {
 
 /// The reduced residual at the requested tolerance as a [`SquareSystem`], to look at Newton's
 /// report.
-struct Fine<'a>(RefCell<StrideMap<'a, CompassGait>>);
+struct Fine<'a>(RefCell<StrideMap<'a, Bound<CompassGait>>>);
 
 impl SquareSystem for Fine<'_> {
     type Error = HybridError;
@@ -268,7 +267,7 @@ impl SquareSystem for Fine<'_> {
 }
 
 fn fell(e: &HybridError) -> bool {
-    matches!(e, HybridError::Failure { guard, .. } if *guard == crate::models::compass_gait::FALL)
+    matches!(e, HybridError::Failure { guard, .. } if GUARDS[*guard] == Contact::Fall)
 }
 
 #[test]
@@ -276,7 +275,7 @@ fn a_fall_at_a_trial_point_shrinks_the_step() {
     // From this guess Newton's second full step makes the walker fall (the old code ended the
     // solve there with the fall); half that step does not, and Newton converges to the
     // unstable short-step gait.
-    let model = CompassGait::default();
+    let model = biped();
     let guess = DVector::from_vec(vec![0.2, 0.1, -1.2]);
     let sys = Fine(RefCell::new(
         StrideMap::new(&model, StrideOptions::default()).unwrap(),
@@ -315,7 +314,7 @@ fn a_fall_at_a_trial_point_shrinks_the_step() {
 
 #[test]
 fn a_guess_that_falls_is_blamed_on_the_guess() {
-    let model = CompassGait::default();
+    let model = biped();
     let guess = [0.3, 0.0, -2.0];
     let mut map = StrideMap::new(&model, StrideOptions::default()).unwrap();
     let mut x = [0.0; 4];

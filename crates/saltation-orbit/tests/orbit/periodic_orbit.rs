@@ -2,8 +2,8 @@
 //! its multiplier, the equilibrium at the origin (not an orbit), and option validation at every
 //! entry point.
 
-use crate::models::van_der_pol::VanDerPol;
-use saltation_hybrid::{HybridError, JacobianKind, StrideMap, StrideOptions};
+use crate::models::van_der_pol::{van_der_pol, VanDerPol};
+use saltation_hybrid::{Bound, HybridError, JacobianKind, StrideMap, StrideOptions};
 use saltation_orbit::{
     central_difference, find_periodic_orbit, reduced_map, stride_jacobian_fd, Degeneracy,
     EigenBackend, NewtonOptions, OrbitError, OrbitOptions, OrbitOptionsError,
@@ -12,8 +12,8 @@ use saltation_orbit::{
 /// Period of the van der Pol limit cycle at ε = 1.
 const PERIOD: f64 = 6.663_286_859_323_13;
 
-fn vdp() -> VanDerPol {
-    VanDerPol { epsilon: 1.0 }
+fn vdp() -> Bound<VanDerPol> {
+    van_der_pol(1.0)
 }
 
 #[test]

@@ -34,114 +34,128 @@
 
 #![allow(dead_code)]
 
-use saltation_hybrid::{EvalModel, Guard, Scalar};
+use saltation_hybrid::{Bound, GuardSpec, HybridModel, Param, Scalar};
 use std::f64::consts::FRAC_PI_2;
 
-/// Index of the heel-strike guard.
-pub const HEEL_STRIKE: usize = 0;
-/// Index of the fall guard.
-pub const FALL: usize = 1;
+/// Index of the leg mass `m` (kg) in the parameter vector.
+pub const M: usize = 0;
+/// Index of the hip mass `m_H` (kg).
+pub const M_H: usize = 1;
+/// Index of the foot-to-leg-mass distance `a` (m).
+pub const A: usize = 2;
+/// Index of the leg-mass-to-hip distance `b` (m).
+pub const B: usize = 3;
+/// Index of gravity `g` (m/s²).
+pub const G: usize = 4;
+/// Index of the slope `φ` (rad).
+pub const PHI: usize = 5;
 
-/// The compass-gait biped.
-#[derive(Debug, Clone, Copy, PartialEq)]
-pub struct CompassGait {
-    /// Leg mass `m` (kg).
-    pub m: f64,
-    /// Hip mass `m_H` (kg).
-    pub m_h: f64,
-    /// Foot-to-leg-mass distance `a` (m).
-    pub a: f64,
-    /// Leg-mass-to-hip distance `b` (m).
-    pub b: f64,
-    /// Gravity `g` (m/s²).
-    pub g: f64,
-    /// Slope `φ` (rad).
-    pub phi: f64,
+/// The parameters, at Goswami et al.'s standard biped: `m = 5`, `m_H = 10`, `a = b = 0.5`,
+/// `g = 9.81`, `φ = 3°`.
+pub const PARAMS: &[Param] = &[
+    Param::new("m", 5.0),
+    Param::new("m_h", 10.0),
+    Param::new("a", 0.5),
+    Param::new("b", 0.5),
+    Param::new("g", 9.81),
+    Param::new("phi", 3f64.to_radians()),
+];
+
+/// The biped's guards, in the order events are reported.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Contact {
+    /// The swing foot strikes the slope, `θ_ns + θ_s + 2φ = 0` falling, swing leg in front.
+    HeelStrike,
+    /// The stance leg passes horizontal, `θ_s² − (π/2)²` rising: the walker fell.
+    Fall,
 }
 
-impl Default for CompassGait {
-    /// Goswami et al.'s standard biped: `m = 5`, `m_H = 10`, `a = b = 0.5`, `g = 9.81`, `φ = 3°`.
-    fn default() -> Self {
-        Self {
-            m: 5.0,
-            m_h: 10.0,
-            a: 0.5,
-            b: 0.5,
-            g: 9.81,
-            phi: 3f64.to_radians(),
-        }
-    }
+/// The guards of the (one) mode; a stride failure's `guard` indexes this list.
+pub const GUARDS: &[Contact] = &[Contact::HeelStrike, Contact::Fall];
+
+/// The compass-gait biped (its equations; the numbers are [`PARAMS`]).
+#[derive(Debug, Clone, Copy, PartialEq, Default)]
+pub struct CompassGait;
+
+/// The standard biped at its default parameters.
+pub fn biped() -> Bound<CompassGait> {
+    Bound::default()
 }
 
-impl CompassGait {
-    /// Leg length `l = a + b`.
-    pub fn l(&self) -> f64 {
-        self.a + self.b
-    }
-
-    /// Total mechanical energy (kinetic + potential, potential zero at the stance foot's
-    /// height, measured along the vertical), conserved during the swing phase.
-    pub fn energy(&self, x: &[f64]) -> f64 {
-        let (m, mh, a, b, l, g) = (self.m, self.m_h, self.a, self.b, self.l(), self.g);
-        let (tn, ts, wn, ws) = (x[0], x[1], x[2], x[3]);
-        let kinetic = 0.5 * m * b * b * wn * wn - m * l * b * (ts - tn).cos() * wn * ws
-            + 0.5 * ((mh + m) * l * l + m * a * a) * ws * ws;
-        let potential = g * ((m * a + mh * l + m * l) * ts.cos() - m * b * tn.cos());
-        kinetic + potential
-    }
-
-    /// Point masses `(mass, position, velocity)` of the biped in the frame with the stance foot
-    /// at the origin (x horizontal, y up).
-    pub fn masses(&self, x: &[f64]) -> [(f64, [f64; 2], [f64; 2]); 3] {
-        let (a, b, l) = (self.a, self.b, self.l());
-        let (tn, ts, wn, ws) = (x[0], x[1], x[2], x[3]);
-        let along_s = [ts.sin(), ts.cos()];
-        let dalong_s = [ts.cos() * ws, -ts.sin() * ws];
-        let along_n = [tn.sin(), tn.cos()];
-        let dalong_n = [tn.cos() * wn, -tn.sin() * wn];
-        let hip = [l * along_s[0], l * along_s[1]];
-        let vhip = [l * dalong_s[0], l * dalong_s[1]];
-        [
-            (
-                self.m,
-                [a * along_s[0], a * along_s[1]],
-                [a * dalong_s[0], a * dalong_s[1]],
-            ),
-            (self.m_h, hip, vhip),
-            (
-                self.m,
-                [hip[0] - b * along_n[0], hip[1] - b * along_n[1]],
-                [vhip[0] - b * dalong_n[0], vhip[1] - b * dalong_n[1]],
-            ),
-        ]
-    }
-
-    /// Swing-foot position (stance foot at the origin).
-    pub fn swing_foot(&self, x: &[f64]) -> [f64; 2] {
-        let l = self.l();
-        [l * (x[1].sin() - x[0].sin()), l * (x[1].cos() - x[0].cos())]
-    }
+/// Leg length `l = a + b`.
+fn leg<D: Scalar>(p: &[D]) -> D {
+    p[A] + p[B]
 }
 
-impl EvalModel for CompassGait {
+/// Total mechanical energy (kinetic + potential, potential zero at the stance foot's height,
+/// measured along the vertical), conserved during the swing phase.
+pub fn energy(model: &Bound<CompassGait>, x: &[f64]) -> f64 {
+    let p = model.values();
+    let (m, mh, a, b, l, g) = (p[M], p[M_H], p[A], p[B], leg(p), p[G]);
+    let (tn, ts, wn, ws) = (x[0], x[1], x[2], x[3]);
+    let kinetic = 0.5 * m * b * b * wn * wn - m * l * b * (ts - tn).cos() * wn * ws
+        + 0.5 * ((mh + m) * l * l + m * a * a) * ws * ws;
+    let potential = g * ((m * a + mh * l + m * l) * ts.cos() - m * b * tn.cos());
+    kinetic + potential
+}
+
+/// Point masses `(mass, position, velocity)` of the biped in the frame with the stance foot
+/// at the origin (x horizontal, y up).
+pub fn masses(model: &Bound<CompassGait>, x: &[f64]) -> [(f64, [f64; 2], [f64; 2]); 3] {
+    let p = model.values();
+    let (a, b, l) = (p[A], p[B], leg(p));
+    let (tn, ts, wn, ws) = (x[0], x[1], x[2], x[3]);
+    let along_s = [ts.sin(), ts.cos()];
+    let dalong_s = [ts.cos() * ws, -ts.sin() * ws];
+    let along_n = [tn.sin(), tn.cos()];
+    let dalong_n = [tn.cos() * wn, -tn.sin() * wn];
+    let hip = [l * along_s[0], l * along_s[1]];
+    let vhip = [l * dalong_s[0], l * dalong_s[1]];
+    [
+        (
+            p[M],
+            [a * along_s[0], a * along_s[1]],
+            [a * dalong_s[0], a * dalong_s[1]],
+        ),
+        (p[M_H], hip, vhip),
+        (
+            p[M],
+            [hip[0] - b * along_n[0], hip[1] - b * along_n[1]],
+            [vhip[0] - b * dalong_n[0], vhip[1] - b * dalong_n[1]],
+        ),
+    ]
+}
+
+/// Swing-foot position (stance foot at the origin).
+pub fn swing_foot(model: &Bound<CompassGait>, x: &[f64]) -> [f64; 2] {
+    let l = leg(model.values());
+    [l * (x[1].sin() - x[0].sin()), l * (x[1].cos() - x[0].cos())]
+}
+
+impl HybridModel for CompassGait {
+    type Guard = Contact;
     fn name(&self) -> &str {
         "compass_gait"
     }
     fn dim(&self) -> usize {
         4
     }
+    fn params(&self) -> &[Param] {
+        PARAMS
+    }
     fn mode_name(&self, _mode: usize) -> String {
         "single support".into()
     }
-    fn flow<D: Scalar>(&self, _mode: usize, _t: f64, x: &[D], dx: &mut [D]) {
-        let (m, mh, a, b, l, g) = (self.m, self.m_h, self.a, self.b, self.l(), self.g);
+    /// `θ̈ = M⁻¹ (−N θ̇ − G)` by Cramer's rule.
+    fn flow<D: Scalar>(&self, p: &[D], _mode: usize, _t: f64, x: &[D], dx: &mut [D]) {
+        let (m, mh, a, b, l, g) = (p[M], p[M_H], p[A], p[B], leg(p), p[G]);
         let (tn, ts, wn, ws) = (x[0], x[1], x[2], x[3]);
         let d = ts - tn;
         let (s, c) = (d.sin(), d.cos());
         // M θ̈ = r := −N θ̇ − G.
-        let m11 = D::from(m * b * b);
+        let m11 = m * b * b;
         let m12 = c * (-m * l * b);
-        let m22 = D::from((mh + m) * l * l + m * a * a);
+        let m22 = (mh + m) * l * l + m * a * a;
         let r1 = -(s * ws * ws * (m * l * b)) - tn.sin() * (m * b * g);
         let r2 = s * wn * wn * (m * l * b) + ts.sin() * ((mh * l + m * a + m * l) * g);
         let det = m11 * m22 - m12 * m12;
@@ -150,50 +164,58 @@ impl EvalModel for CompassGait {
         dx[2] = (m22 * r1 - m12 * r2) / det;
         dx[3] = (m11 * r2 - m12 * r1) / det;
     }
-    fn guards(&self, _mode: usize) -> usize {
-        2
+    fn guards(&self, _mode: usize) -> &[Contact] {
+        GUARDS
     }
-    fn guard<D: Scalar>(&self, _mode: usize, j: usize, x: &[D]) -> D {
-        if j == HEEL_STRIKE {
-            x[0] + x[1] + 2.0 * self.phi
-        } else {
-            x[1] * x[1] - FRAC_PI_2 * FRAC_PI_2
+    fn describe(&self, _mode: usize, g: Contact) -> GuardSpec {
+        match g {
+            Contact::HeelStrike => GuardSpec::to(0).falling().enabled_when(|_, x| x[0] > x[1]),
+            Contact::Fall => {
+                GuardSpec::failure("the compass gait fell (stance leg past horizontal)").rising()
+            }
         }
     }
-    fn describe_guard(&self, _mode: usize, j: usize) -> Guard<Self> {
-        if j == HEEL_STRIKE {
-            Guard::to(0).falling().enabled_when(|_, x| x[0] > x[1])
-        } else {
-            Guard::failure("the compass gait fell (stance leg past horizontal)").rising()
+    fn guard<D: Scalar>(&self, p: &[D], _mode: usize, g: Contact, x: &[D]) -> D {
+        match g {
+            Contact::HeelStrike => x[0] + x[1] + p[PHI] * 2.0,
+            Contact::Fall => x[1] * x[1] - FRAC_PI_2 * FRAC_PI_2,
         }
     }
-    fn reset<D: Scalar>(&self, _mode: usize, _j: usize, x: &[D], out: &mut [D]) {
-        let (m, mh, a, b, l) = (self.m, self.m_h, self.a, self.b, self.l());
-        let c2a = (x[0] - x[1]).cos();
-        // Q⁻ θ̇⁻
-        let q1 = x[2] * (-m * a * b) + x[3] * (c2a * (mh * l * l + 2.0 * m * a * l) - m * a * b);
-        let q2 = x[3] * (-m * a * b);
-        // Q⁺ θ̇⁺ = (q1, q2)
-        let p11 = (-c2a * l + b) * (m * b);
-        let p12 = (-c2a * b + l) * (m * l) + (m * a * a + mh * l * l);
-        let p21 = D::from(m * b * b);
-        let p22 = c2a * (-m * b * l);
-        let det = p11 * p22 - p12 * p21;
-        out[0] = x[1];
-        out[1] = x[0];
-        out[2] = (p22 * q1 - p12 * q2) / det;
-        out[3] = (p11 * q2 - p21 * q1) / det;
+    /// The legs swap and `θ̇⁺ = Q⁺⁻¹ Q⁻ θ̇⁻` (Cramer's rule); the fall guard ends the stride, so
+    /// its reset is never applied (the same map).
+    fn reset<D: Scalar>(&self, p: &[D], _mode: usize, g: Contact, x: &[D], out: &mut [D]) {
+        match g {
+            Contact::HeelStrike | Contact::Fall => {
+                let (m, mh, a, b, l) = (p[M], p[M_H], p[A], p[B], leg(p));
+                let c2a = (x[0] - x[1]).cos();
+                // Q⁻ θ̇⁻
+                let q1 =
+                    x[2] * (-m * a * b) + x[3] * (c2a * (mh * l * l + m * 2.0 * a * l) - m * a * b);
+                let q2 = x[3] * (-m * a * b);
+                // Q⁺ θ̇⁺ = (q1, q2)
+                let p11 = (-c2a * l + b) * (m * b);
+                let p12 = (-c2a * b + l) * (m * l) + (m * a * a + mh * l * l);
+                let p21 = m * b * b;
+                let p22 = c2a * (-m * b * l);
+                let det = p11 * p22 - p12 * p21;
+                out[0] = x[1];
+                out[1] = x[0];
+                out[2] = (p22 * q1 - p12 * q2) / det;
+                out[3] = (p11 * q2 - p21 * q1) / det;
+            }
+        }
     }
     fn reduced_dim(&self) -> usize {
         3
     }
-    fn chart<D: Scalar>(&self, u: &[D], x: &mut [D]) {
-        x[0] = -u[0] - 2.0 * self.phi;
+    /// `χ(u) = (−2φ − θ_s, θ_s, θ̇_ns, θ̇_s)`.
+    fn chart<D: Scalar>(&self, p: &[D], u: &[D], x: &mut [D]) {
+        x[0] = -u[0] - p[PHI] * 2.0;
         x[1] = u[0];
         x[2] = u[1];
         x[3] = u[2];
     }
-    fn project<D: Scalar>(&self, x: &[D], u: &mut [D]) {
+    fn project<D: Scalar>(&self, _p: &[D], x: &[D], u: &mut [D]) {
         u.copy_from_slice(&x[1..4]);
     }
     fn state_names(&self) -> Vec<String> {
