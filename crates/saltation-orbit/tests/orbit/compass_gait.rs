@@ -39,7 +39,7 @@ fn tight(tol: f64) -> StrideOptions {
 fn rk4(model: &Bound<CompassGait>, x: &[f64; 4], h: f64) -> [f64; 4] {
     let f = |y: &[f64; 4]| {
         let mut d = [0.0; 4];
-        model.flow::<f64>(0, 0.0, y, &mut d);
+        model.flow(0, 0.0, y, &mut d);
         d
     };
     let add = |y: &[f64; 4], k: &[f64; 4], s: f64| std::array::from_fn(|i| y[i] + s * k[i]);
@@ -77,14 +77,14 @@ fn impact_conserves_angular_momenta_and_swaps_the_legs() {
     for (theta_ns, w_ns, w_s) in [(0.25, 1.3, -1.1), (0.3, -0.4, -2.0), (0.1, 2.0, 0.5)] {
         // A pre-impact state on the heel-strike surface, swing leg in front.
         let xm = [theta_ns, -2.0 * phi - theta_ns, w_ns, w_s];
-        assert!(model.guard::<f64>(0, 0, &xm).abs() < 1e-15);
+        assert!(model.guard(0, 0, &xm).abs() < 1e-15);
         let foot = swing_foot(&model, &xm);
         assert!(
             (foot[1] - foot[0] * phi.tan()).abs() < 1e-15,
             "on the slope"
         );
         let mut xp = [0.0; 4];
-        model.reset::<f64>(0, 0, &xm, &mut xp);
+        model.reset(0, 0, &xm, &mut xp);
         let before = masses(&model, &xm);
         let after = masses(&model, &xp);
         // Positions are continuous: the new stance foot is the old swing foot, the old stance
