@@ -8,8 +8,15 @@
 //! cargo run --release --example slip_runner
 //! ```
 //!
-//! (A model for the `saltation` command line is written as equations in a model file instead:
-//! see `docs/models.md`. A Rust model like this one is used through the library.)
+//! With arguments, this program is the `saltation` command with the SLIP runner registered as
+//! `SlipRunner` ([`saltation_cli::main_with`]), so the model runs through every subcommand
+//! and model file:
+//!
+//! ```text
+//! cargo run --release --example slip_runner -- orbit examples/slip_runner/slip_runner.ron --json
+//! cargo run --release --example slip_runner -- continue examples/slip_runner/slip_runner.ron \
+//!     --param alpha --to 1.25
+//! ```
 
 mod model;
 
@@ -22,6 +29,7 @@ use saltation::hybrid::{Bound, EvalModel, JacobianKind, StrideMap, StrideOptions
 use saltation::orbit::{central_difference, find_periodic_orbit, reduced_map, OrbitOptions};
 use saltation::plot::{BifurcationPoint, FloquetBranch, FloquetPlot, RenderOptions};
 use std::path::Path;
+use saltation::models::Registry;
 use std::process::ExitCode;
 
 type Res<T> = Result<T, Box<dyn std::error::Error>>;
@@ -32,6 +40,16 @@ fn stride() -> StrideOptions {
 }
 
 fn main() -> ExitCode {
+    if std::env::args_os().len() > 1 {
+        // The `saltation` command, with this program's model known to model files.
+        return match Registry::builtin().with("SlipRunner", Bound::new(Slip)) {
+            Ok(registry) => saltation_cli::main_with(&registry),
+            Err(e) => {
+                eprintln!("slip_runner: {e}");
+                ExitCode::FAILURE
+            }
+        };
+    }
     match run() {
         Ok(()) => ExitCode::SUCCESS,
         Err(e) => {

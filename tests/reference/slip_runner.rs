@@ -131,3 +131,35 @@ fn a_fall_names_the_failure_guard_and_the_disabled_apex() {
     assert!(text.contains("guard 0"), "{text}");
     assert!(text.contains("enabling condition was false"), "{text}");
 }
+
+/// The user's model through the command line's own code: registered as `SlipRunner`, the
+/// example's model file read and solved by `saltation orbit … --json` (the library entry point
+/// the example's program calls), giving the orbit of the direct solve.
+#[test]
+fn the_registered_model_runs_through_the_command_line() {
+    use clap::Parser;
+    use saltation::models::Registry;
+    let registry = Registry::builtin()
+        .with("SlipRunner", Bound::new(Slip))
+        .unwrap();
+    let file = concat!(env!("CARGO_MANIFEST_DIR"), "/examples/slip_runner/slip_runner.ron");
+    let cli = saltation_cli::Cli::try_parse_from(["saltation", "orbit", file, "--json"]).unwrap();
+    let mut out = Vec::new();
+    saltation_cli::run_with(&cli, &registry, &mut out).unwrap();
+    let json: serde_json::Value = serde_json::from_slice(&out).unwrap();
+    let direct = find_periodic_orbit(&Bound::new(Slip), &[1.0], &orbit_opts()).unwrap();
+    let x0: Vec<f64> = json["x0"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|v| v.as_f64().unwrap())
+        .collect();
+    for (a, b) in x0.iter().zip(&direct.x0) {
+        assert!((a - b).abs() < 1e-12, "{x0:?} {:?}", direct.x0);
+    }
+    assert!((json["period"].as_f64().unwrap() - direct.period).abs() < 1e-12);
+    // Without the registry the name is unknown: exit code 2, the known names listed.
+    let e = saltation_cli::run(&cli, &mut Vec::new()).unwrap_err();
+    assert_eq!(e.exit_code(), saltation_cli::EXIT_INPUT);
+    assert!(e.message().contains("SlipRunner"), "{}", e.message());
+}
