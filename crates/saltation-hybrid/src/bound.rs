@@ -170,11 +170,7 @@ impl<M: HybridModel> EvalModel for Bound<M> {
         format!("{:?}", self.id(mode, j))
     }
     fn guard_info(&self, mode: usize, j: usize) -> GuardInfo {
-        let g = self.model.describe(mode, self.id(mode, j));
-        GuardInfo {
-            direction: g.direction,
-            target: g.target,
-        }
+        self.model.guard_info(mode, self.id(mode, j))
     }
     fn guard_enabled(&self, mode: usize, j: usize, x: &[f64]) -> bool {
         self.model.enabled(&self.p, mode, self.id(mode, j), x)

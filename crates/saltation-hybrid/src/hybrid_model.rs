@@ -48,7 +48,7 @@ use crate::capabilities::{
     SectionJacobians, TimeDerivative,
 };
 use crate::guard::GuardSpec;
-use crate::model::Scalar;
+use crate::model::{GuardInfo, Scalar};
 use crate::param::Param;
 use crate::ParamError;
 
@@ -148,6 +148,16 @@ pub trait HybridModel {
     fn guard<D: Scalar>(&self, p: &[D], mode: usize, guard: Self::Guard, x: &[D]) -> D;
     /// Reset map `g_{m,g}(x⁻; p)` written to `out`.
     fn reset<D: Scalar>(&self, p: &[D], mode: usize, guard: Self::Guard, x: &[D], out: &mut [D]);
+    /// Direction and target mode of `guard`, asked at every step by the event location
+    /// (default: from [`HybridModel::describe`]). A model whose `describe` allocates (a
+    /// failure text known only at run time) overrides this with a cheap answer.
+    fn guard_info(&self, mode: usize, guard: Self::Guard) -> GuardInfo {
+        let d = self.describe(mode, guard);
+        GuardInfo {
+            direction: d.direction,
+            target: d.target,
+        }
+    }
     /// Whether `guard` counts at the located crossing `x` (default: the condition of
     /// [`HybridModel::describe`]). A model whose conditions are only known at run time (an
     /// equation model) overrides this.

@@ -10,7 +10,7 @@
 
 use super::load::{compile_spec, Compiled, LoadError, NonFiniteAt};
 use super::spec::EquationSpec;
-use saltation_hybrid::{AffineModes, GuardSpec, HybridModel, Param, Scalar};
+use saltation_hybrid::{AffineModes, GuardInfo, GuardSpec, HybridModel, Param, Scalar};
 use serde::{Deserialize, Serialize};
 use std::sync::Arc;
 
@@ -173,6 +173,13 @@ impl HybridModel for EquationModel {
         GuardSpec {
             failure: spec.failure.clone().map(Into::into),
             ..GuardSpec::to(self.compiled.targets[g]).crossing(spec.direction)
+        }
+    }
+    /// Without the failure text, so that the event location's question allocates nothing.
+    fn guard_info(&self, _mode: usize, g: usize) -> GuardInfo {
+        GuardInfo {
+            direction: self.spec.guards[g].direction,
+            target: self.compiled.targets[g],
         }
     }
     fn guard<D: Scalar>(&self, p: &[D], _mode: usize, g: usize, x: &[D]) -> D {
