@@ -244,6 +244,18 @@ impl<M: HybridModel> EvalModel for Bound<M> {
     fn param_derivatives(&self, k: usize) -> bool {
         k < self.p.len()
     }
+    fn flow_param_derivative(
+        &self,
+        k: usize,
+        mode: usize,
+        t: f64,
+        x: &[f64],
+        dfdp: &mut [f64],
+    ) -> bool {
+        self.model
+            .hand_flow_param_derivative()
+            .is_some_and(|h| h.flow_param_derivative(&self.p, k, mode, t, x, dfdp))
+    }
     fn flow_with_param<D: Scalar>(
         &self,
         k: usize,

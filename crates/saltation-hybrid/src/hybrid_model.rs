@@ -44,8 +44,8 @@
 //! Comparisons and branches use the real part: `if x[0].re() < 0.0 { … }`.
 
 use crate::capabilities::{
-    Admissible, AffineModes, FlowJacobian, GuardGradient, MassMatrix, ResetJacobian,
-    SectionJacobians,
+    Admissible, AffineModes, FlowJacobian, FlowParamDerivative, GuardGradient, MassMatrix,
+    ResetJacobian, SectionJacobians,
 };
 use crate::guard::GuardSpec;
 use crate::model::Scalar;
@@ -178,6 +178,11 @@ pub trait HybridModel {
     /// Hand-written `f` and `f_x` ([`FlowJacobian`]); `None` (default): automatic
     /// differentiation.
     fn hand_flow_jacobian(&self) -> Option<&dyn FlowJacobian> {
+        None
+    }
+    /// Hand-written parameter derivatives `∂f/∂p_k` ([`FlowParamDerivative`]); `None`
+    /// (default): automatic differentiation in `p[k]`.
+    fn hand_flow_param_derivative(&self) -> Option<&dyn FlowParamDerivative> {
         None
     }
     /// Hand-written guard gradients `h_x` ([`GuardGradient`]); `None` (default): automatic.
