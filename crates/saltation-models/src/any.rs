@@ -38,9 +38,9 @@ pub enum Model {
     /// [`Orego`].
     Orego(Orego),
     /// [`Hopper`]: the constrained four-particle hopper.
-    Hopper(Hopper),
+    Hopper(Bound<Hopper>),
     /// [`HopperUnconstrained`]: the two-block hopper in minimal coordinates.
-    HopperUnconstrained(HopperUnconstrained),
+    HopperUnconstrained(Bound<HopperUnconstrained>),
     /// [`Monopod`]: the dimensionless monopod on Hunt–Crossley ground.
     Monopod(Monopod),
     /// A model written as equations in the file ([`EquationModel`]).
@@ -97,10 +97,8 @@ impl Model {
             "VanDerPolStiff" => Model::VanDerPolStiff(VanDerPolStiff::default()),
             "Hires" => Model::Hires(Hires::default()),
             "Orego" => Model::Orego(Orego::default()),
-            "Hopper" => {
-                Model::Hopper(Hopper::from_system(crate::hopper::HopperParticles::default()).ok()?)
-            }
-            "HopperUnconstrained" => Model::HopperUnconstrained(HopperUnconstrained::default()),
+            "Hopper" => Model::Hopper(Bound::default()),
+            "HopperUnconstrained" => Model::HopperUnconstrained(Bound::default()),
             "Monopod" => Model::Monopod(Monopod::default()),
             _ => return None,
         })
