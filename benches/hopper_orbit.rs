@@ -13,7 +13,7 @@
 
 use criterion::{criterion_group, criterion_main, Criterion};
 use saltation::hybrid::ad::flow_jacobian;
-use saltation::hybrid::{EvalModel, JacobianKind, Scalar, StrideMap};
+use saltation::hybrid::{Bound, EvalModel, JacobianKind, Param, Scalar, StrideMap};
 use saltation::mechanics::{Constrained, ContactSet, MechanicalSystem, Section};
 use saltation::models::hopper::{
     stride_options, Hopper, HopperParams, HopperParticles, HopperUnconstrained, FLIGHT, GROUND,
@@ -31,16 +31,12 @@ fn options() -> OrbitOptions {
     }
 }
 
-fn constrained() -> Hopper {
-    Hopper::from_system(HopperParticles::from_params(
-        HopperParams::default(),
-        0.5,
-        0.5,
-    ))
-    .unwrap()
+fn constrained() -> Bound<Hopper> {
+    HopperParticles::bound(&HopperParams::default(), 0.5, 0.5).unwrap()
 }
 
 /// A system with its constant-structure hints hidden (they default to `false`).
+#[derive(Clone)]
 struct NoHints<S>(S);
 
 impl<S: MechanicalSystem> MechanicalSystem for NoHints<S> {
@@ -50,38 +46,38 @@ impl<S: MechanicalSystem> MechanicalSystem for NoHints<S> {
     fn dofs(&self) -> usize {
         self.0.dofs()
     }
-    fn mass_matrix<D: Scalar>(&self, q: &[D], h: &mut [D]) {
-        self.0.mass_matrix(q, h)
+    fn params(&self) -> &[Param] {
+        self.0.params()
     }
-    fn forces<D: Scalar>(&self, closed: ContactSet, q: &[D], qd: &[D], c: &mut [D]) {
-        self.0.forces(closed, q, qd, c)
+    fn mass_matrix<D: Scalar>(&self, p: &[D], q: &[D], h: &mut [D]) {
+        self.0.mass_matrix(p, q, h)
+    }
+    fn forces<D: Scalar>(&self, p: &[D], closed: ContactSet, q: &[D], qd: &[D], c: &mut [D]) {
+        self.0.forces(p, closed, q, qd, c)
     }
     fn bilateral_count(&self) -> usize {
         self.0.bilateral_count()
     }
-    fn bilateral<D: Scalar>(&self, q: &[D], gamma: &mut [D]) {
-        self.0.bilateral(q, gamma)
+    fn bilateral<D: Scalar>(&self, p: &[D], q: &[D], gamma: &mut [D]) {
+        self.0.bilateral(p, q, gamma)
     }
     fn contact_count(&self) -> usize {
         self.0.contact_count()
     }
-    fn gap<D: Scalar>(&self, i: usize, q: &[D]) -> D {
-        self.0.gap(i, q)
+    fn gap<D: Scalar>(&self, p: &[D], i: usize, q: &[D]) -> D {
+        self.0.gap(p, i, q)
     }
     fn section(&self) -> Option<Section> {
         self.0.section()
     }
 }
 
-fn constrained_generic() -> Constrained<NoHints<HopperParticles>> {
-    let p = HopperParticles::from_params(HopperParams::default(), 0.5, 0.5);
-    Constrained::from_system(NoHints(p)).unwrap()
+fn constrained_generic() -> Bound<Constrained<NoHints<HopperParticles>>> {
+    Bound::new(Constrained::from_system(NoHints(HopperParticles)).unwrap())
 }
 
-fn unconstrained() -> HopperUnconstrained {
-    HopperUnconstrained {
-        params: HopperParams::default(),
-    }
+fn unconstrained() -> Bound<HopperUnconstrained> {
+    Bound::default()
 }
 
 /// Newton solves from the guess and from the fixed point.

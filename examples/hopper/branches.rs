@@ -6,7 +6,8 @@ use crate::Res;
 use saltation::continuation::{
     continue_branch, Bifurcation, BifurcationKind, Branch, ContinuationOptions, Predictor, Start,
 };
-use saltation::hybrid::{simulate, EvalModel, ParamError, SimulateOptions, StrideOptions};
+use saltation::hybrid::{simulate, Bound, EvalModel, ParamError, SimulateOptions, StrideOptions};
+use saltation::mechanics::ContactReports;
 use saltation::models::hopper::{
     closed_form, stride_options, Hopper, HopperParams, HopperParticles, FLIGHT,
 };
@@ -116,19 +117,12 @@ pub struct Run {
 }
 
 /// The constrained hopper at `D_G` (the family continued).
-fn model_at(base: &HopperParams, dg_ratio: f64) -> Result<Hopper, ParamError> {
+fn model_at(base: &HopperParams, dg_ratio: f64) -> Result<Bound<Hopper>, ParamError> {
     let p = HopperParams {
         d_g: base.d_g_for(dg_ratio),
         ..*base
     };
-    p.check()?;
-    Hopper::from_system(HopperParticles::from_params(p, 0.5, 0.5)).map_err(|e| {
-        ParamError::Rejected {
-            name: "D_G".into(),
-            value: dg_ratio,
-            reason: e.to_string(),
-        }
-    })
+    HopperParticles::bound(&p, 0.5, 0.5)
 }
 
 /// Continues the branches of all `mus` in parallel.

@@ -5,7 +5,8 @@ use crate::Res;
 use nalgebra::{Complex, DMatrix};
 use saltation::hybrid::ad::{guard_gradient, reset_jacobian};
 use saltation::hybrid::saltation::{saltation_matrix, Jump};
-use saltation::hybrid::{EvalModel, EventRecord, JacobianKind, StrideMap};
+use saltation::hybrid::{Bound, EvalModel, EventRecord, JacobianKind, StrideMap};
+use saltation::mechanics::ContactReports;
 use saltation::models::hopper::{
     closed_form, stride_options, Hopper, HopperParams, HopperParticles, HopperUnconstrained,
     FLIGHT, GROUND,
@@ -38,10 +39,8 @@ fn orbit_options(tol: f64) -> OrbitOptions {
 
 /// The paper's constrained four-particle model (mass splits 0.5, 0.5: results do not depend
 /// on them).
-fn constrained(p: HopperParams) -> Res<Hopper> {
-    Ok(Hopper::from_system(HopperParticles::from_params(
-        p, 0.5, 0.5,
-    ))?)
+fn constrained(p: HopperParams) -> Res<Bound<Hopper>> {
+    Ok(HopperParticles::bound(&p, 0.5, 0.5)?)
 }
 
 /// Everything compared for one form.
@@ -189,7 +188,7 @@ fn print_matrix(name: &str, m: &DMatrix<f64>) {
 pub fn run() -> Res<()> {
     let p = HopperParams::default();
     let opts = orbit_options(TOL);
-    let un = HopperUnconstrained { params: p };
+    let un = HopperUnconstrained::bound(&p)?;
     let con = constrained(p)?;
     let cf = closed_form::periodic_orbit(&p, T_FLIGHT_GUESS)?;
 
@@ -325,7 +324,7 @@ pub fn run() -> Res<()> {
     // γ̈ + 2ωγ̇ + ω²γ = 0, whose propagator over t is e^{−ωt} [[1 + ωt, t], [−ω²t, 1 − ωt]];
     // the impact projects the velocities onto the constraints (γ̇ ← 0), so over one stride the
     // map is rank one with eigenvalue (P(t_G) diag(1, 0) P(t_F))'s trace = P(T)₁₁.
-    let omega = con.options().baumgarte;
+    let omega = con.model().options().baumgarte;
     let decay = (1.0 + omega * ob.period) * (-omega * ob.period).exp();
     let mut extra: Vec<Complex<f64>> = eigenvalues(&b.mono)?;
     extra.sort_by(|x, y| (x.re - decay).abs().total_cmp(&(y.re - decay).abs()));
@@ -347,7 +346,9 @@ pub fn run() -> Res<()> {
         Some(Err(e)) => format!("check failed: {e}"),
         None => "no check available".into(),
     };
-    let lam_a = un.contact_multiplier(&oa.events[0].x_plus);
+    let lam_a = un
+        .model()
+        .contact_multiplier(un.values(), &oa.events[0].x_plus);
     let lam_b = con
         .contact_multiplier(GROUND, 0, &ob.events[0].x_plus)
         .unwrap_or(f64::NAN);

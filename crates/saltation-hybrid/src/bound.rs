@@ -269,6 +269,31 @@ impl<M: HybridModel> EvalModel for Bound<M> {
         dx: &mut [f64],
         jac: &mut [f64],
     ) {
+        // At the model's own value, its hand-written f_x and f_p where it has both (a
+        // constrained system's implicit derivative); otherwise one pass of n + 1 directions.
+        if self.p.get(k) == Some(&pk) {
+            if let (Some(fj), Some(fp)) = (
+                self.model.hand_flow_jacobian(),
+                self.model.hand_flow_param_derivative(),
+            ) {
+                let n = x.len();
+                let done = crate::with_buffer(0.0, n * n + n, |buf| {
+                    let (fx, dfdp) = buf.split_at_mut(n * n);
+                    if !fp.flow_param_derivative(&self.p, k, mode, t, x, dfdp) {
+                        return false;
+                    }
+                    fj.flow_and_jacobian(&self.p, mode, t, x, dx, fx);
+                    for (i, row) in jac.chunks_exact_mut(n + 1).enumerate() {
+                        row[..n].copy_from_slice(&fx[i * n..(i + 1) * n]);
+                        row[n] = dfdp[i];
+                    }
+                    true
+                });
+                if done {
+                    return;
+                }
+            }
+        }
         ad::flow_in_param(&self.model, &self.p, k, pk, mode, t, x, dx, jac)
     }
     fn guard_in_param(

@@ -30,6 +30,28 @@ pub trait TimeDerivative {
     fn flow_time_derivative(&self, p: &[f64], mode: usize, t: f64, x: &[f64], dfdt: &mut [f64]);
 }
 
+/// Hand-written derivative of the vector field in one parameter, `∂f/∂p_k`.
+///
+/// Every parameter already has an exact `∂f/∂p_k` by automatic differentiation (a dual number
+/// seeded in `p[k]`); a model implements this when it has a cheaper route to the same
+/// derivative (a constrained mechanical system: the implicit derivative of its saddle-point
+/// system on factors it already holds). With a hand-written `f_x` ([`FlowJacobian`]),
+/// continuation then assembles the augmented Jacobian `[[f_x, f_p], [0, 0]]` from the two
+/// instead of differentiating the augmented flow in `n + 1` directions.
+pub trait FlowParamDerivative {
+    /// `∂f_m/∂p_k` at `(t, x)` into `dfdp` (length `n`); `false` when not given for this `k`
+    /// (automatic differentiation then).
+    fn flow_param_derivative(
+        &self,
+        p: &[f64],
+        k: usize,
+        mode: usize,
+        t: f64,
+        x: &[f64],
+        dfdp: &mut [f64],
+    ) -> bool;
+}
+
 /// Hand-written guard gradients `h_x`.
 pub trait GuardGradient<G> {
     /// `∂h_{m,g}/∂x` at `x` into `grad` (length `n`).

@@ -44,8 +44,8 @@
 //! Comparisons and branches use the real part: `if x[0].re() < 0.0 { … }`.
 
 use crate::capabilities::{
-    Admissible, AffineModes, FlowJacobian, GuardGradient, MassMatrix, ResetJacobian,
-    SectionJacobians, TimeDerivative,
+    Admissible, AffineModes, FlowJacobian, FlowParamDerivative, GuardGradient, MassMatrix,
+    ResetJacobian, SectionJacobians, TimeDerivative,
 };
 use crate::guard::GuardSpec;
 use crate::model::{GuardInfo, Scalar};
@@ -193,6 +193,11 @@ pub trait HybridModel {
     /// Hand-written `∂f/∂t` of a time-dependent mode ([`TimeDerivative`]); `None` (default):
     /// zero in an autonomous mode, else a finite difference where a method needs it.
     fn hand_time_derivative(&self) -> Option<&dyn TimeDerivative> {
+        None
+    }
+    /// Hand-written parameter derivatives `∂f/∂p_k` ([`FlowParamDerivative`]); `None`
+    /// (default): automatic differentiation in `p[k]`.
+    fn hand_flow_param_derivative(&self) -> Option<&dyn FlowParamDerivative> {
         None
     }
     /// Hand-written guard gradients `h_x` ([`GuardGradient`]); `None` (default): automatic.

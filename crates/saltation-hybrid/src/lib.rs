@@ -47,8 +47,8 @@ pub use admissibility::{Admissibility, Violation, ViolationKind};
 pub use bound::Bound;
 pub use buffer::with_buffer;
 pub use capabilities::{
-    Admissible, AffineModes, FlowJacobian, GuardGradient, MassMatrix, ResetJacobian,
-    SectionJacobians, TimeDerivative,
+    Admissible, AffineModes, FlowJacobian, FlowParamDerivative, GuardGradient, MassMatrix,
+    ResetJacobian, SectionJacobians, TimeDerivative,
 };
 pub use crossings::{Crossings, Rejected, Rejection};
 pub use dense::{solve_dense, SingularMatrix};

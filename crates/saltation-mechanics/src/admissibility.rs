@@ -9,8 +9,8 @@ use crate::constraints::multiplier_index;
 use crate::model::Constrained;
 use crate::system::{ContactSet, MechanicalSystem};
 use saltation_hybrid::{
-    simulate, Admissibility, EvalModel, HybridError, SimulateOptions, StrideOptions, Violation,
-    ViolationKind,
+    simulate, Admissibility, Bound, EvalModel, HybridError, SimulateOptions, StrideOptions,
+    Violation, ViolationKind,
 };
 use serde::{Deserialize, Serialize};
 
@@ -45,10 +45,11 @@ struct Sample {
     excess: f64,
 }
 
-/// Checks one stride from `x0` (a state on the orbit, e.g. its fixed point) sampled
-/// `opts.samples` times and at every post-event state.
-pub fn check_admissibility<S: MechanicalSystem>(
-    model: &Constrained<S>,
+/// Checks one stride of `model` (a constrained model at its parameter values) from `x0` (a
+/// state on the orbit, e.g. its fixed point) sampled `opts.samples` times and at every
+/// post-event state.
+pub fn check_admissibility<S: MechanicalSystem + Clone>(
+    model: &Bound<Constrained<S>>,
     x0: &[f64],
     stride: &StrideOptions,
     opts: &AdmissibilityOptions,
@@ -104,7 +105,7 @@ pub fn check_admissibility<S: MechanicalSystem>(
         })
         .filter(|(rel, _)| *rel > opts.tol)
         .max_by(|a, b| a.0.total_cmp(&b.0));
-    let sys = model.system();
+    let sys = model.model().system();
     Ok(Admissibility {
         admissible: worst.is_none(),
         violation: worst.map(|(_, s)| Violation {
@@ -122,24 +123,24 @@ pub fn check_admissibility<S: MechanicalSystem>(
 }
 
 /// The contact conditions of `mode` at `x`, appended to `out`.
-fn conditions<S: MechanicalSystem>(
-    model: &Constrained<S>,
+fn conditions<S: MechanicalSystem + Clone>(
+    model: &Bound<Constrained<S>>,
     t: f64,
     mode: usize,
     x: &[f64],
     out: &mut Vec<Sample>,
 ) {
-    let sys = model.system();
+    let (p, sys) = (model.values(), model.model().system());
     let n = sys.dofs();
     let closed = ContactSet::from_mode(mode);
-    let lambda = model.multipliers(mode, x);
+    let lambda = model.model().multipliers(p, mode, x);
     for i in 0..sys.contact_count() {
         let (kind, excess) = if closed.contains(i) {
             let k = multiplier_index(sys, closed, i);
             let l = lambda.as_ref().map_or(f64::NAN, |l| l[k]);
             (ViolationKind::Pulls, l)
         } else {
-            (ViolationKind::Penetrates, -sys.gap(i, &x[..n]))
+            (ViolationKind::Penetrates, -sys.gap(p, i, &x[..n]))
         };
         out.push(Sample {
             t,

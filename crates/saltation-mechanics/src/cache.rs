@@ -3,13 +3,15 @@
 //! constant saddle-point matrix and, with affine forces, the constant flow Jacobian, as far as
 //! the system declares them constant ([`MechanicalSystem::mass_matrix_is_constant`],
 //! [`MechanicalSystem::constraints_are_linear`], [`MechanicalSystem::forces_are_linear`]).
+//! Constant in the state, these pieces depend on the parameter values: a [`Cache`] holds them
+//! for one parameter vector, and a [`CacheSlot`] keeps the one of the values last asked for.
 
 use crate::constraints::{active_count, constraint_terms};
 use crate::kernel::{Factored, Mode};
 use crate::lu::{factor, inverse, subtract_product};
 use crate::system::{ContactSet, MechanicalSystem};
-use saltation_hybrid::SingularMatrix;
-use std::sync::OnceLock;
+use saltation_hybrid::{Scalar, SingularMatrix};
+use std::sync::{Arc, OnceLock, RwLock};
 
 /// The constant pieces of one contact mode.
 #[derive(Debug, Clone)]
@@ -60,6 +62,7 @@ pub(crate) fn assemble(h: &[f64], g: &[f64], n: usize, r: usize, k: &mut [f64]) 
 impl ModeConst {
     fn new<S: MechanicalSystem + ?Sized>(
         sys: &S,
+        p: &[f64],
         closed: ContactSet,
         mass: Option<&[f64]>,
         omega: f64,
@@ -68,7 +71,7 @@ impl ModeConst {
         let zeros = vec![0.0; n];
         let jac = sys
             .constraints_are_linear()
-            .then(|| constraint_terms(sys, closed, &zeros, &zeros).jac);
+            .then(|| constraint_terms(sys, p, closed, &zeros, &zeros).jac);
         let inverse = match (&jac, mass) {
             (Some(g), Some(h)) => {
                 let m = n + r;
@@ -113,6 +116,7 @@ impl ModeConst {
             // forces' constant derivatives there; the constraints' part is the cached drift).
             let mode = Mode {
                 sys,
+                p,
                 closed,
                 omega,
                 mass,
@@ -157,9 +161,10 @@ impl ParamFlow {
     }
 }
 
-/// The constant pieces of a model, filled per mode on first use.
-#[derive(Clone, Default)]
+/// The constant pieces of a model at one parameter vector, filled per mode on first use.
 pub(crate) struct Cache {
+    /// The parameter values the pieces are for.
+    p: Vec<f64>,
     /// `H` (row-major n × n) when constant.
     pub(crate) mass: Option<Vec<f64>>,
     /// Baumgarte rate `ω` of the model.
@@ -172,20 +177,21 @@ pub(crate) struct Cache {
 }
 
 impl Cache {
-    /// The cache of `sys` integrated with Baumgarte rate `omega` (the constant mass matrix is
-    /// evaluated at `q = 0`).
-    pub(crate) fn new<S: MechanicalSystem + ?Sized>(sys: &S, omega: f64) -> Self {
+    /// The cache of `sys` at the parameter values `p` integrated with Baumgarte rate `omega`
+    /// (the constant mass matrix is evaluated at `q = 0`).
+    pub(crate) fn new<S: MechanicalSystem + ?Sized>(sys: &S, omega: f64, p: &[f64]) -> Self {
         let n = sys.dofs();
         let mass = sys.mass_matrix_is_constant().then(|| {
             let mut h = vec![0.0; n * n];
-            sys.mass_matrix(&vec![0.0; n], &mut h);
+            sys.mass_matrix(p, &vec![0.0; n], &mut h);
             h
         });
         let count = 1usize << sys.contact_count();
         let modes = (0..count).map(|_| OnceLock::new()).collect();
-        let params = sys.param_names().len();
+        let params = p.len();
         let param_flows = (0..count * params).map(|_| OnceLock::new()).collect();
         Self {
+            p: p.to_vec(),
             mass,
             omega,
             modes,
@@ -194,15 +200,30 @@ impl Cache {
         }
     }
 
-    /// [`ParamFlow`] of parameter `k` (at its own value `p`) in contact mode `closed`, when the
-    /// mode's flow is affine (its `f_x` is cached); found from `2n + 1` evaluations of the
+    /// Whether the pieces are for the parameter values `p` (their real parts, bit for bit).
+    pub(crate) fn is_for<D: Scalar>(&self, p: &[D]) -> bool {
+        self.p.len() == p.len()
+            && self
+                .p
+                .iter()
+                .zip(p)
+                .all(|(a, b)| a.to_bits() == b.re().to_bits())
+    }
+
+    /// The parameter values the pieces are for.
+    pub(crate) fn values(&self) -> &[f64] {
+        &self.p
+    }
+
+    /// [`ParamFlow`] of parameter `k` (at the cache's values) in contact mode `closed`, when
+    /// the mode's flow is affine (its `f_x` is cached); found from `2n + 1` evaluations of the
     /// implicit derivative (at `x = 0` and at each unit vector: exact for an affine function,
     /// up to rounding). `None` otherwise, or when the saddle-point matrix is singular.
     pub(crate) fn param_flow<S: MechanicalSystem + ?Sized>(
         &self,
         sys: &S,
         closed: ContactSet,
-        (k, p): (usize, f64),
+        k: usize,
     ) -> Option<&ParamFlow> {
         if k >= self.params {
             return None;
@@ -213,6 +234,7 @@ impl Cache {
         cell.get_or_init(|| {
             let mode = Mode {
                 sys,
+                p: &self.p,
                 closed,
                 omega: self.omega,
                 mass: self.mass.as_deref(),
@@ -223,7 +245,7 @@ impl Cache {
             let mut dz = vec![0.0; n + r];
             let mut at = |x: &[f64]| -> Option<Vec<f64>> {
                 let (q, v) = x.split_at(n);
-                mode.param_derivative((k, p), q, v, &mut dz).ok()?;
+                mode.param_derivative(k, q, v, &mut dz).ok()?;
                 Some(dz[..n].to_vec())
             };
             let at_zero = at(&x)?;
@@ -249,20 +271,58 @@ impl Cache {
         closed: ContactSet,
     ) -> Option<&ModeConst> {
         self.modes.get(closed.mode()).map(|cell| {
-            cell.get_or_init(|| ModeConst::new(sys, closed, self.mass.as_deref(), self.omega))
+            cell.get_or_init(|| {
+                ModeConst::new(sys, &self.p, closed, self.mass.as_deref(), self.omega)
+            })
         })
     }
 }
 
-/// Derived from the system: two models with equal systems are equal whatever their caches.
-impl PartialEq for Cache {
-    fn eq(&self, _: &Self) -> bool {
-        true
+/// The cache of the parameter values last asked for, replaced when other values are asked
+/// for: a model evaluated at one parameter vector (a [`saltation_hybrid::Bound`]) builds its
+/// constant pieces once, and one whose values change rebuilds them on first use. Clones share
+/// the current cache until either is asked for other values.
+pub(crate) struct CacheSlot(RwLock<Arc<Cache>>);
+
+impl CacheSlot {
+    /// A slot holding the (empty) cache of `sys` at `p`.
+    pub(crate) fn new<S: MechanicalSystem + ?Sized>(sys: &S, omega: f64, p: &[f64]) -> Self {
+        Self(RwLock::new(Arc::new(Cache::new(sys, omega, p))))
+    }
+
+    /// Runs `f` with the cache of `sys` at the values `p` (their real parts): the current one
+    /// if it is for them, else a new one, which replaces it. (`f` must not ask the slot
+    /// again: it runs under the slot's read lock.)
+    pub(crate) fn with<S: MechanicalSystem + ?Sized, D: Scalar, R>(
+        &self,
+        sys: &S,
+        p: &[D],
+        f: impl FnOnce(&Cache) -> R,
+    ) -> R {
+        let omega = {
+            let current = self.0.read().unwrap_or_else(|e| e.into_inner());
+            if current.is_for(p) {
+                return f(&current);
+            }
+            current.omega
+        };
+        let values: Vec<f64> = p.iter().map(|v| v.re()).collect();
+        let fresh = Arc::new(Cache::new(sys, omega, &values));
+        *self.0.write().unwrap_or_else(|e| e.into_inner()) = Arc::clone(&fresh);
+        f(&fresh)
     }
 }
 
-impl std::fmt::Debug for Cache {
+impl Clone for CacheSlot {
+    fn clone(&self) -> Self {
+        Self(RwLock::new(Arc::clone(
+            &self.0.read().unwrap_or_else(|e| e.into_inner()),
+        )))
+    }
+}
+
+impl std::fmt::Debug for CacheSlot {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str("Cache")
+        f.write_str("CacheSlot")
     }
 }

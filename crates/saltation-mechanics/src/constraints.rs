@@ -2,7 +2,7 @@
 //! differentiation: `γ(q)`, its Jacobian `G = γ_q`, the rate `G q̇` and the convective term
 //! `γ̇_q q̇ = q̇ᵀ γ_qq q̇` (one second-order dual pass along `q̇`).
 
-use crate::system::{self, lift, ContactSet, MechanicalSystem, ParamArg};
+use crate::system::{with_lifted, ContactSet, MechanicalSystem};
 use crate::work::with_buffer;
 use num_dual::{Dual, Dual2};
 use saltation_hybrid::Scalar;
@@ -23,28 +23,19 @@ pub fn multiplier_index<S: MechanicalSystem + ?Sized>(
     sys.bilateral_count() + closed.iter(i).count()
 }
 
-/// `γ(q)` of the active set into `out` (length [`active_count`]), for any scalar.
+/// `γ(q; p)` of the active set into `out` (length [`active_count`]), for any scalar (the
+/// parameter values `p` in the same scalar as `q`).
 pub fn active_constraints<S: MechanicalSystem + ?Sized, E: Scalar>(
     sys: &S,
-    closed: ContactSet,
-    q: &[E],
-    out: &mut [E],
-) {
-    active_constraints_with(sys, None, closed, q, out)
-}
-
-/// [`active_constraints`] with a parameter given as a scalar.
-pub(crate) fn active_constraints_with<S: MechanicalSystem + ?Sized, E: Scalar>(
-    sys: &S,
-    param: ParamArg<E>,
+    p: &[E],
     closed: ContactSet,
     q: &[E],
     out: &mut [E],
 ) {
     let h = sys.bilateral_count();
-    system::bilateral(sys, param, q, &mut out[..h]);
+    sys.bilateral(p, q, &mut out[..h]);
     for (k, i) in closed.iter(sys.contact_count()).enumerate() {
-        out[h + k] = system::gap(sys, param, i, q);
+        out[h + k] = sys.gap(p, i, q);
     }
 }
 
@@ -68,21 +59,12 @@ pub(crate) struct TermsMut<'a, D> {
     pub(crate) convective: &'a mut [D],
 }
 
-/// [`ConstraintTerms`] of the active set `closed` at `(q, q̇)`: `n` first-order dual passes
-/// for the columns of `G`, one second-order pass along `q̇` for the rate and convective term.
+/// [`ConstraintTerms`] of the active set `closed` at `(q, q̇)` and the parameter values `p`:
+/// `n` first-order dual passes for the columns of `G`, one second-order pass along `q̇` for the
+/// rate and convective term.
 pub fn constraint_terms<S: MechanicalSystem + ?Sized, D: Scalar>(
     sys: &S,
-    closed: ContactSet,
-    q: &[D],
-    qd: &[D],
-) -> ConstraintTerms<D> {
-    constraint_terms_with(sys, None, closed, q, qd)
-}
-
-/// [`constraint_terms`] with a parameter given as a scalar.
-pub(crate) fn constraint_terms_with<S: MechanicalSystem + ?Sized, D: Scalar>(
-    sys: &S,
-    param: ParamArg<D>,
+    p: &[D],
     closed: ContactSet,
     q: &[D],
     qd: &[D],
@@ -101,7 +83,7 @@ pub(crate) fn constraint_terms_with<S: MechanicalSystem + ?Sized, D: Scalar>(
         rate: &mut t.rate,
         convective: &mut t.convective,
     };
-    constraint_terms_into(sys, param, closed, q, qd, out);
+    constraint_terms_into(sys, p, closed, q, qd, out);
     t
 }
 
@@ -111,7 +93,7 @@ pub(crate) fn constraint_terms_with<S: MechanicalSystem + ?Sized, D: Scalar>(
 /// `q̇ᵀ γ_qq q̇` at once.
 pub(crate) fn constraint_terms_into<S: MechanicalSystem + ?Sized, D: Scalar>(
     sys: &S,
-    param: ParamArg<D>,
+    p: &[D],
     closed: ContactSet,
     q: &[D],
     qd: &[D],
@@ -127,31 +109,43 @@ pub(crate) fn constraint_terms_into<S: MechanicalSystem + ?Sized, D: Scalar>(
         for (e, &v) in qe.iter_mut().zip(q) {
             *e = Dual::new(v, zero);
         }
-        let pe = lift(param, |p| Dual::new(p, zero));
-        with_buffer(d0, r, |out| {
-            for j in 0..n {
-                qe[j].eps = one;
-                active_constraints_with(sys, pe, closed, qe, out);
-                qe[j].eps = zero;
-                for (row, o) in out.iter().enumerate() {
-                    t.jac[row * n + j] = o.eps;
-                }
-            }
-        })
+        with_lifted(
+            p,
+            |v| Dual::new(v, zero),
+            d0,
+            |pe| {
+                with_buffer(d0, r, |out| {
+                    for j in 0..n {
+                        qe[j].eps = one;
+                        active_constraints(sys, pe, closed, qe, out);
+                        qe[j].eps = zero;
+                        for (row, o) in out.iter().enumerate() {
+                            t.jac[row * n + j] = o.eps;
+                        }
+                    }
+                })
+            },
+        )
     });
     let d2 = Dual2::new(zero, zero, zero);
     with_buffer(d2, n, |q2| {
         for ((e, &v), &w) in q2.iter_mut().zip(q).zip(qd) {
             *e = Dual2::new(v, w, zero);
         }
-        let p2 = lift(param, |p| Dual2::new(p, zero, zero));
-        with_buffer(d2, r, |out| {
-            active_constraints_with(sys, p2, closed, q2, out);
-            for (k, o) in out.iter().enumerate() {
-                t.gamma[k] = o.re;
-                t.rate[k] = o.v1;
-                t.convective[k] = o.v2;
-            }
-        })
+        with_lifted(
+            p,
+            |v| Dual2::new(v, zero, zero),
+            d2,
+            |p2| {
+                with_buffer(d2, r, |out| {
+                    active_constraints(sys, p2, closed, q2, out);
+                    for (k, o) in out.iter().enumerate() {
+                        t.gamma[k] = o.re;
+                        t.rate[k] = o.v1;
+                        t.convective[k] = o.v2;
+                    }
+                })
+            },
+        )
     });
 }

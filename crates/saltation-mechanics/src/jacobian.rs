@@ -11,7 +11,7 @@
 use crate::constraints::{constraint_terms_into, TermsMut};
 use crate::kernel::{dot, Factored, Mode};
 use crate::lu::subtract_product;
-use crate::system::MechanicalSystem;
+use crate::system::{with_lifted, MechanicalSystem};
 use crate::work::{split, with_buffer};
 use nalgebra::{Const, U1};
 use num_dual::{Dual64, DualSVec64};
@@ -75,16 +75,25 @@ impl<S: MechanicalSystem + ?Sized> Mode<'_, S> {
         }
     }
 
-    /// The varying part of `R` (see the module documentation) in the scalar `X`: the first `n`
-    /// entries of `out` always, the last `r` only when the constraints are not affine.
-    fn residual<X: Scalar>(&self, q: &[X], v: &[X], a: &[f64], lam: &[f64], out: &mut [X]) {
+    /// The varying part of `R` (see the module documentation) in the scalar `X`, with the
+    /// parameter values `p` as constants of `X`: the first `n` entries of `out` always, the
+    /// last `r` only when the constraints are not affine.
+    fn residual<X: Scalar>(
+        &self,
+        p: &[X],
+        q: &[X],
+        v: &[X],
+        a: &[f64],
+        lam: &[f64],
+        out: &mut [X],
+    ) {
         let (n, r) = (q.len(), lam.len());
         let (top, bottom) = out.split_at_mut(n);
         top.fill(X::zero());
-        self.sys.forces(self.closed, q, v, top);
+        self.sys.forces(p, self.closed, q, v, top);
         if self.mass.is_none() {
             with_buffer(X::zero(), n * n, |h| {
-                self.sys.mass_matrix(q, h);
+                self.sys.mass_matrix(p, q, h);
                 for (i, t) in top.iter_mut().enumerate() {
                     *t += dot(a, &h[i * n..(i + 1) * n]);
                 }
@@ -102,7 +111,7 @@ impl<S: MechanicalSystem + ?Sized> Mode<'_, S> {
                     rate: &mut *rate,
                     convective: &mut *convective,
                 };
-                constraint_terms_into(self.sys, None, self.closed, q, v, t);
+                constraint_terms_into(self.sys, p, self.closed, q, v, t);
                 for (i, t) in top.iter_mut().enumerate() {
                     *t += (0..r).fold(X::zero(), |s, k| s + g[k * n + i] * lam[k]);
                 }
@@ -138,7 +147,10 @@ impl<S: MechanicalSystem + ?Sized> Mode<'_, S> {
         let rows = self.rows(n, lam.len());
         let mut out = [DualSVec64::<N>::from_re(0.0); N];
         let out = &mut out[..n + lam.len()];
-        self.residual(&x[..n], &x[n..], a, lam, out);
+        let zero = DualSVec64::<N>::from_re(0.0);
+        with_lifted(self.p, DualSVec64::<N>::from_re, zero, |p| {
+            self.residual(p, &x[..n], &x[n..], a, lam, out)
+        });
         for (o, row) in out.iter().take(rows).zip(rx.chunks_exact_mut(N)) {
             let d = o.eps.unwrap_generic(Const::<N>, U1);
             for (t, s) in row.iter_mut().zip(d.iter()) {
@@ -154,9 +166,10 @@ impl<S: MechanicalSystem + ?Sized> Mode<'_, S> {
         let rows = self.rows(n, r);
         let mut x: Vec<Dual64> = q.iter().chain(v).map(|&s| Dual64::from_re(s)).collect();
         let mut out = vec![Dual64::from_re(0.0); n + r];
+        let p: Vec<Dual64> = self.p.iter().map(|&v| Dual64::from_re(v)).collect();
         for j in 0..n2 {
             x[j].eps = 1.0;
-            self.residual(&x[..n], &x[n..], a, lam, &mut out);
+            self.residual(&p, &x[..n], &x[n..], a, lam, &mut out);
             x[j].eps = 0.0;
             for (i, o) in out.iter().enumerate().take(rows) {
                 rx[i * n2 + j] += o.eps;

@@ -9,18 +9,19 @@
 //! arithmetic.
 
 use crate::cache::{assemble, ModeConst};
-use crate::constraints::{
-    active_constraints, active_constraints_with, active_count, constraint_terms_into, TermsMut,
-};
+use crate::constraints::{active_constraints, active_count, constraint_terms_into, TermsMut};
 use crate::lu::{apply, factor, solve};
-use crate::system::{self, ContactSet, MechanicalSystem, ParamArg};
+use crate::system::{ContactSet, MechanicalSystem};
 use crate::work::{split, with_buffer, with_scratch};
 use num_dual::Dual64;
 use saltation_hybrid::{Scalar, SingularMatrix};
 
-/// One contact mode of a system, with whatever is constant in it.
+/// One contact mode of a system at the parameter values `p`, with whatever is constant in it
+/// (cached for these values).
 pub(crate) struct Mode<'a, S: ?Sized> {
     pub(crate) sys: &'a S,
+    /// The parameter values.
+    pub(crate) p: &'a [f64],
     pub(crate) closed: ContactSet,
     /// Baumgarte rate `ω`.
     pub(crate) omega: f64,
@@ -59,11 +60,12 @@ pub(crate) enum Rhs {
 }
 
 impl<'a, S: MechanicalSystem + ?Sized> Mode<'a, S> {
-    /// Contact mode `closed` of `sys` with nothing cached: every piece is evaluated at the
-    /// state (and at a parameter given as a scalar).
-    pub(crate) fn uncached(sys: &'a S, closed: ContactSet, omega: f64) -> Self {
+    /// Contact mode `closed` of `sys` at the parameter values `p` with nothing cached: every
+    /// piece is evaluated at the state.
+    pub(crate) fn uncached(sys: &'a S, p: &'a [f64], closed: ContactSet, omega: f64) -> Self {
         Mode {
             sys,
+            p,
             closed,
             omega,
             mass: None,
@@ -82,20 +84,20 @@ impl<'a, S: MechanicalSystem + ?Sized> Mode<'a, S> {
         self.fixed.and_then(|f| f.jac.as_deref())
     }
 
-    /// `γ`, `G`, `G q̇` and `q̇ᵀγ_qq q̇` at `(q, q̇)` into `t` (with affine constraints, `G` is
-    /// the cached one and is not written).
-    fn terms<D: Scalar>(&self, param: ParamArg<D>, q: &[D], v: &[D], t: TermsMut<'_, D>) {
+    /// `γ`, `G`, `G q̇` and `q̇ᵀγ_qq q̇` at `(q, q̇)` in `f64` into `t` (with affine
+    /// constraints, `G` is the cached one and is not written).
+    fn terms(&self, q: &[f64], v: &[f64], t: TermsMut<'_, f64>) {
         let n = q.len();
         match self.fixed_jac() {
             Some(g) => {
-                t.gamma.fill(D::zero());
-                active_constraints_with(self.sys, param, self.closed, q, t.gamma);
+                t.gamma.fill(0.0);
+                active_constraints(self.sys, self.p, self.closed, q, t.gamma);
                 for (k, rate) in t.rate.iter_mut().enumerate() {
                     *rate = dot(&g[k * n..(k + 1) * n], v);
                 }
-                t.convective.fill(D::zero());
+                t.convective.fill(0.0);
             }
-            None => constraint_terms_into(self.sys, param, self.closed, q, v, t),
+            None => constraint_terms_into(self.sys, self.p, self.closed, q, v, t),
         }
     }
 
@@ -166,12 +168,11 @@ impl<'a, S: MechanicalSystem + ?Sized> Mode<'a, S> {
                 Some(h) => h,
                 None => {
                     hw.fill(0.0);
-                    self.sys.mass_matrix(q, hw);
+                    self.sys.mass_matrix(self.p, q, hw);
                     hw
                 }
             };
             self.terms(
-                None,
                 q,
                 v,
                 TermsMut {
@@ -184,7 +185,7 @@ impl<'a, S: MechanicalSystem + ?Sized> Mode<'a, S> {
             let g: &[f64] = self.fixed_jac().unwrap_or(gw);
             let z = &mut z[..m];
             b[..n].fill(0.0);
-            self.sys.forces(self.closed, q, v, &mut b[..n]);
+            self.sys.forces(self.p, self.closed, q, v, &mut b[..n]);
             for c in &mut b[..n] {
                 *c = -*c;
             }
@@ -221,8 +222,8 @@ impl<'a, S: MechanicalSystem + ?Sized> Mode<'a, S> {
         let m = n + r;
         with_buffer(0.0, m + r, |w| {
             let (b, gamma) = w.split_at_mut(m);
-            self.sys.forces(self.closed, q, v, &mut b[..n]);
-            active_constraints(self.sys, self.closed, q, gamma);
+            self.sys.forces(self.p, self.closed, q, v, &mut b[..n]);
+            active_constraints(self.sys, self.p, self.closed, q, gamma);
             let (w1, w2) = (2.0 * self.omega, self.omega * self.omega);
             let (top, bottom) = b.split_at_mut(n);
             for c in top {
@@ -259,11 +260,12 @@ impl<'a, S: MechanicalSystem + ?Sized> Mode<'a, S> {
     }
 
     /// `H`, `G` and the right-hand side `b` of the saddle-point system in any scalar `D` at
-    /// `(q, q̇)` (at `param` if given) into the workspace `w` (length
-    /// `n² + rn + 3r + m`, `m = n + r`); returns the slices `[h, g, b]`.
+    /// `(q, q̇)` and the parameter values `p` (in `D`, whose real parts are the mode's own),
+    /// all evaluated afresh (the cached pieces hold no derivatives in `p`), into the workspace
+    /// `w` (length `n² + rn + 3r + m`, `m = n + r`); returns the slices `[h, g, b]`.
     fn pieces<'w, D: Scalar>(
         &self,
-        param: ParamArg<D>,
+        p: &[D],
         q: &[D],
         v: &[D],
         rhs: Rhs,
@@ -272,23 +274,17 @@ impl<'a, S: MechanicalSystem + ?Sized> Mode<'a, S> {
         let (n, r) = (q.len(), self.active());
         let m = n + r;
         let [h, g, gamma, rate, convective, b] = split(w, [n * n, r * n, r, r, r, m]);
-        match self.mass {
-            Some(hc) => h.iter_mut().zip(hc).for_each(|(a, &c)| *a = D::from(c)),
-            None => system::mass_matrix(self.sys, param, q, h),
-        }
+        self.sys.mass_matrix(p, q, h);
         let t = TermsMut {
             gamma: &mut *gamma,
             jac: &mut *g,
             rate: &mut *rate,
             convective: &mut *convective,
         };
-        self.terms(param, q, v, t);
-        if let Some(gc) = self.fixed_jac() {
-            g.iter_mut().zip(gc).for_each(|(a, &c)| *a = D::from(c));
-        }
+        constraint_terms_into(self.sys, p, self.closed, q, v, t);
         match rhs {
             Rhs::Accelerations => {
-                system::forces(self.sys, param, self.closed, q, v, &mut b[..n]);
+                self.sys.forces(p, self.closed, q, v, &mut b[..n]);
                 let (w1, w2) = (2.0 * self.omega, self.omega * self.omega);
                 for c in &mut b[..n] {
                     *c = -*c;
@@ -336,27 +332,27 @@ impl<'a, S: MechanicalSystem + ?Sized> Mode<'a, S> {
     }
 
     /// `z = K⁻¹ b` in any scalar `D` (allocates; for automatic differentiation and the
-    /// impact). `K`'s real part is factored in `f64`; `z₁ = K₀⁻¹ b`, then `D::NDERIV` steps of
-    /// `z ← z + K₀⁻¹ (b − K z)`: the error of `z₁` has no real part and each step raises its
-    /// order in the derivative parts by one, so the derivatives up to `D`'s order are exact
-    /// (the scheme of num-dual's implicit derivatives). With a parameter given as a scalar
-    /// (`param`), the mode must carry no cached pieces ([`Mode::uncached`]): they hold the
-    /// system at its own parameter values.
+    /// impact), with the parameter values `p` in `D` too (whose real parts must be the mode's
+    /// own, `self.p`): `H`, `G` and `b` are evaluated afresh, so a parameter that carries a
+    /// derivative part carries it through. `K`'s real part is factored in `f64` (or its cached
+    /// inverse used); `z₁ = K₀⁻¹ b`, then `D::NDERIV` steps of `z ← z + K₀⁻¹ (b − K z)`: the
+    /// error of `z₁` has no real part and each step raises its order in the derivative parts
+    /// by one, so the derivatives up to `D`'s order are exact (the scheme of num-dual's
+    /// implicit derivatives).
     pub(crate) fn solve_dual<D: Scalar>(
         &self,
-        param: ParamArg<D>,
+        p: &[D],
         q: &[D],
         v: &[D],
         rhs: Rhs,
     ) -> Result<Vec<D>, SingularMatrix> {
-        debug_assert!(param.is_none() || (self.mass.is_none() && self.fixed.is_none()));
         let n = q.len();
         let m = n + self.active();
         let len = self.pieces_len(n);
         let mut w = vec![D::zero(); len + 2 * m];
         let (head, tail) = w.split_at_mut(len);
         let (z, res) = tail.split_at_mut(m);
-        let [h, g, b] = self.pieces(param, q, v, rhs, head);
+        let [h, g, b] = self.pieces(p, q, v, rhs, head);
         with_scratch(m * m, m, |kw, piv| {
             let k = self.factored((h, g), n, kw, piv)?;
             z.copy_from_slice(b);
@@ -371,36 +367,39 @@ impl<'a, S: MechanicalSystem + ?Sized> Mode<'a, S> {
         Ok(z.to_vec())
     }
 
-    /// `∂z/∂p` (length `n + r`, into `dz`) of parameter `k` at its own value `p`, at a real
-    /// state: implicit differentiation of `K z = b`, `z_p = K⁻¹ (b_p − K_p z)`. `b_p − K_p z`
-    /// is the derivative part of the residual `b − K z` evaluated at the real solution `z` in
-    /// one `Dual64` pass over the system's functions in `p` (uncached, since `H`, `G` and `C`
-    /// may depend on `p`); `K⁻¹` is the real factors (the cached inverse when `K` is constant).
+    /// `∂z/∂p_k` (length `n + r`, into `dz`) of parameter `k` at the mode's own values, at a
+    /// real state: implicit differentiation of `K z = b`, `z_p = K⁻¹ (b_p − K_p z)`.
+    /// `b_p − K_p z` is the derivative part of the residual `b − K z` evaluated at the real
+    /// solution `z` in one `Dual64` pass over the system's functions with `p_k` seeded (afresh,
+    /// since `H`, `G` and `C` may depend on it); `K⁻¹` is the real factors (the cached inverse
+    /// when `K` is constant).
     pub(crate) fn param_derivative(
         &self,
-        (k, p): (usize, f64),
+        k: usize,
         q: &[f64],
         v: &[f64],
         dz: &mut [f64],
     ) -> Result<(), SingularMatrix> {
         let n = q.len();
         let m = n + self.active();
-        let varying = Mode::uncached(self.sys, self.closed, self.omega);
-        let len = varying.pieces_len(n);
+        let len = self.pieces_len(n);
         // The real solution z, then the dual state, pieces and residual: scratch on the stack
         // for small systems (this runs at every integration stage of an augmented stride).
         with_buffer(0.0, m, |z| {
             self.solve_real(q, v, z, None)?;
-            with_buffer(Dual64::from_re(0.0), 2 * n + len + m, |w| {
-                let [qd, vd, head, res] = split(w, [n, n, len, m]);
-                for (d, &a) in qd.iter_mut().zip(q) {
+            let np = self.p.len();
+            with_buffer(Dual64::from_re(0.0), 2 * n + np + len + m, |w| {
+                let [qd, vd, pd, head, res] = split(w, [n, n, np, len, m]);
+                for (d, &a) in qd.iter_mut().zip(q).chain(vd.iter_mut().zip(v)) {
                     *d = Dual64::from_re(a);
                 }
-                for (d, &a) in vd.iter_mut().zip(v) {
+                for (d, &a) in pd.iter_mut().zip(self.p) {
                     *d = Dual64::from_re(a);
                 }
-                let param = Some((k, Dual64::new(p, 1.0)));
-                let [h, g, b] = varying.pieces(param, qd, vd, Rhs::Accelerations, head);
+                if let Some(pk) = pd.get_mut(k) {
+                    pk.eps = 1.0;
+                }
+                let [h, g, b] = self.pieces(pd, qd, vd, Rhs::Accelerations, head);
                 residual(n, (h, g, b), z, res);
                 dz[..m]
                     .iter_mut()

@@ -1,11 +1,12 @@
 //! # saltation-mechanics
 //!
 //! Constrained multibody systems with impacts as hybrid models. Describe the mechanics —
-//! coordinates `q`, mass matrix `H(q)`, forces `C(q, q̇)` per contact mode, bilateral
-//! constraints, unilateral contacts by their gap functions — by implementing
-//! [`MechanicalSystem`]; [`Constrained`] turns it into a
-//! [`saltation_hybrid::EvalModel`] whose stride maps, saltation matrices, periodic orbits and
-//! continuation come from the rest of Saltation unchanged.
+//! coordinates `q`, mass matrix `H(q; p)`, forces `C(q, q̇; p)` per contact mode, bilateral
+//! constraints, unilateral contacts by their gap functions, and the parameters `p` they depend
+//! on, declared as data — by implementing [`MechanicalSystem`]; [`Constrained`] turns it into a
+//! [`saltation_hybrid::HybridModel`], and a [`saltation_hybrid::Bound`] of that (the model with
+//! its parameter values) into a [`saltation_hybrid::EvalModel`] whose stride maps, saltation
+//! matrices, periodic orbits and continuation come from the rest of Saltation unchanged.
 //!
 //! ## Equations (Zana, Bodor, Bencsik & Zelei 2018, §3)
 //! - **Contact mode** (a set of closed contacts): `H q̈ + C + γ_qᵀ λ = 0`, `γ(q) = 0` with the
@@ -28,11 +29,14 @@
 //!   and their velocities; the rest follow from the constraints.
 //! - **Admissibility** of an orbit ([`check_admissibility`]): every contact pushes through its
 //!   contact phase, every open gap stays open.
-//! - **Parameter derivatives**: a system that writes its functions with a parameter as a scalar
-//!   ([`MechanicalSystem::param_derivatives`], `*_with_param`) gets exact `∂/∂p` of the flow,
-//!   the multipliers, the impact and the chart, so continuation in that parameter takes the
-//!   exact `∂F/∂p`. The flow's `∂q̈/∂p` is the implicit derivative of the saddle-point system,
-//!   `z_p = K⁻¹ (b_p − K_p z)`, on the real factors of `K`.
+//! - **Parameter derivatives**: every formula takes the parameter values `p` in the scalar of
+//!   the state, so a dual number seeded in `p_k` gives exact `∂/∂p_k` of the flow, the
+//!   multipliers, the impact and the chart (what [`saltation_hybrid::Bound`] does for every
+//!   parameter), and continuation takes the exact `∂F/∂p`. The flow's `∂q̈/∂p` is also
+//!   available as the implicit derivative of the saddle-point system,
+//!   `z_p = K⁻¹ (b_p − K_p z)`, on the real factors of `K`
+//!   (its [`saltation_hybrid::FlowParamDerivative`], which continuation uses with the hand
+//!   `f_x`).
 //!
 //! ## Cost
 //! The flow is evaluated at every integration stage, so it allocates nothing in `f64`
@@ -44,8 +48,8 @@
 //! factors too, by iterative refinement. A system that declares its mass matrix constant and
 //! its constraints affine ([`MechanicalSystem::mass_matrix_is_constant`],
 //! [`MechanicalSystem::constraints_are_linear`]) gets `K⁻¹`, `G` and the constant part of
-//! `f_x` computed once per contact mode; its flow is then `C`, `γ` and one product with
-//! `K⁻¹`.
+//! `f_x` computed once per contact mode and parameter vector (again when the values change);
+//! its flow is then `C`, `γ` and one product with `K⁻¹`.
 #![warn(missing_docs)]
 #![allow(clippy::neg_cmp_op_on_partial_ord)]
 
@@ -57,6 +61,7 @@ mod jacobian;
 mod kernel;
 mod lu;
 mod model;
+mod queries;
 mod saddle;
 mod section;
 mod system;
@@ -70,7 +75,8 @@ mod work;
 
 pub use admissibility::{check_admissibility, AdmissibilityOptions};
 pub use error::MechanicsError;
-pub use model::{Constrained, ConstraintOptions, ImpactEnergy};
+pub use model::{Constrained, ConstraintOptions, ContactGuard, ImpactEnergy};
+pub use queries::ContactReports;
 pub use saddle::{accelerations, impact_velocity, kinetic_energy};
 pub use saltation_hybrid::{Admissibility, Violation, ViolationKind};
 pub use section::{constraint_values, Section};

@@ -1,16 +1,22 @@
-//! A [`MechanicalSystem`] as a [`EvalModel`]: one mode per set of closed contacts, a
+//! A [`MechanicalSystem`] as a [`HybridModel`]: one mode per set of closed contacts, a
 //! touchdown guard on each open contact's gap (inelastic impact), a lift-off guard on each
-//! closed contact's multiplier (identity reset).
+//! closed contact's multiplier (identity reset). The parameter values `p` are passed through
+//! to the system's formulas; what the system declares constant is computed once per parameter
+//! vector ([`crate::cache`]). A [`saltation_hybrid::Bound`] of it is what the stride map,
+//! orbits and continuation evaluate.
 
-use crate::cache::Cache;
+use crate::cache::{Cache, CacheSlot};
 use crate::constraints::multiplier_index;
 use crate::error::MechanicsError;
 use crate::kernel::{Mode, Rhs};
 use crate::saddle::{impact_velocity, kinetic_energy};
 use crate::section::Section;
-use crate::system::{self, ContactSet, MechanicalSystem, ParamArg, MAX_CONTACTS};
+use crate::system::{ContactSet, MechanicalSystem, MAX_CONTACTS};
 use crate::work::with_buffer;
-use saltation_hybrid::{EvalModel, Guard, ParamError, Scalar};
+use saltation_hybrid::{
+    Admissibility, Admissible, AffineModes, Bound, FlowJacobian, FlowParamDerivative, GuardSpec,
+    HybridError, HybridModel, Param, ParamError, Scalar, SectionJacobians, StrideOptions,
+};
 use serde::{Deserialize, Serialize};
 
 /// How the constrained model is integrated.
@@ -43,17 +49,49 @@ pub struct ImpactEnergy {
     pub lost: f64,
 }
 
-/// A constrained mechanical system with unilateral contacts as a hybrid model. State
-/// `x = [q, q̇]`; mode = the [`ContactSet`] of closed contacts. It serialises as its system
-/// alone and deserialises through [`Constrained::from_system`] (so a model file names the
-/// system's parameters only, and a bad one is a deserialisation error).
-#[derive(Debug, Clone, PartialEq)]
+/// A guard of a constrained model: one per contact and mode, in contact order, its kind set by
+/// whether the mode has the contact open or closed.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum ContactGuard {
+    /// Contact `i` is open: its gap falls through zero, and a perfectly inelastic impact
+    /// closes it.
+    Touchdown(usize),
+    /// Contact `i` is closed: its multiplier rises through zero (the ground would have to
+    /// pull), and it opens with the state unchanged.
+    LiftOff(usize),
+}
+
+impl ContactGuard {
+    /// The contact the guard belongs to.
+    pub fn contact(self) -> usize {
+        match self {
+            ContactGuard::Touchdown(i) | ContactGuard::LiftOff(i) => i,
+        }
+    }
+}
+
+/// A constrained mechanical system with unilateral contacts as a hybrid model (its equations:
+/// the parameter values live beside it, in a [`saltation_hybrid::Bound`]). State
+/// `x = [q, q̇]`; mode = the [`ContactSet`] of closed contacts; the parameters are the
+/// system's ([`MechanicalSystem::params`]).
+#[derive(Debug, Clone)]
 pub struct Constrained<S> {
     system: S,
     options: ConstraintOptions,
     section: Option<Section>,
-    /// What the system declares constant, computed once.
-    cache: Cache,
+    /// The guards of every mode: one per contact, in contact order.
+    guards: Vec<Vec<ContactGuard>>,
+    /// What the system declares constant, at the parameter values last evaluated at.
+    cache: CacheSlot,
+}
+
+/// Two models are equal when their systems, options and sections are (whatever their caches).
+impl<S: PartialEq> PartialEq for Constrained<S> {
+    fn eq(&self, other: &Self) -> bool {
+        self.system == other.system
+            && self.options == other.options
+            && self.section == other.section
+    }
 }
 
 impl<S: MechanicalSystem> Constrained<S> {
@@ -84,11 +122,27 @@ impl<S: MechanicalSystem> Constrained<S> {
         if let Some(s) = &section {
             s.validate(&system)?;
         }
-        let cache = Cache::new(&system, options.baumgarte);
+        let guards = (0..1usize << c)
+            .map(|mode| {
+                let closed = ContactSet::from_mode(mode);
+                (0..c)
+                    .map(|i| {
+                        if closed.contains(i) {
+                            ContactGuard::LiftOff(i)
+                        } else {
+                            ContactGuard::Touchdown(i)
+                        }
+                    })
+                    .collect()
+            })
+            .collect();
+        let defaults = saltation_hybrid::param::defaults(system.params());
+        let cache = CacheSlot::new(&system, options.baumgarte, &defaults);
         Ok(Self {
             system,
             options,
             section,
+            guards,
             cache,
         })
     }
@@ -114,40 +168,35 @@ impl<S: MechanicalSystem> Constrained<S> {
     pub fn dofs(&self) -> usize {
         self.system.dofs()
     }
-    /// The contact mode `mode` with its cached constant pieces.
-    fn mode(&self, mode: usize) -> Mode<'_, S> {
+    /// Runs `f` with the constant pieces at the parameter values `p` (their real parts).
+    fn with_cache<D: Scalar, R>(&self, p: &[D], f: impl FnOnce(&Cache) -> R) -> R {
+        self.cache.with(&self.system, p, f)
+    }
+    /// The contact mode `mode` with the constant pieces of `cache` (at its parameter values).
+    fn mode<'c>(&'c self, cache: &'c Cache, mode: usize) -> Mode<'c, S> {
         let closed = ContactSet::from_mode(mode);
         Mode {
             sys: &self.system,
+            p: cache.values(),
             closed,
             omega: self.options.baumgarte,
-            mass: self.cache.mass.as_deref(),
-            fixed: self.cache.mode(&self.system, closed),
+            mass: cache.mass.as_deref(),
+            fixed: cache.mode(&self.system, closed),
         }
     }
-    /// The contact mode that evaluates at `param`: the cached one for the system's own
-    /// parameter values, an uncached one for a parameter given as a scalar.
-    fn mode_at<D>(&self, mode: usize, param: &ParamArg<D>) -> Mode<'_, S> {
-        match param {
-            None => self.mode(mode),
-            Some(_) => Mode::uncached(
-                &self.system,
-                ContactSet::from_mode(mode),
-                self.options.baumgarte,
-            ),
-        }
-    }
-    /// `z = [q̈; λ]` of `mode` at the real state `x` handed to `f` (`None`: singular
-    /// saddle-point matrix); with `jac`, also `f_x` (NaN when singular).
+    /// `z = [q̈; λ]` of `mode` at the parameter values of `cache` and the real state `x`
+    /// handed to `f` (`None`: singular saddle-point matrix); with `jac`, also `f_x` (NaN when
+    /// singular).
     fn with_solution<R>(
         &self,
+        cache: &Cache,
         mode: usize,
         x: &[f64],
         mut jac: Option<&mut [f64]>,
         f: impl FnOnce(Option<&[f64]>) -> R,
     ) -> R {
         let n = self.dofs();
-        let md = self.mode(mode);
+        let md = self.mode(cache, mode);
         let (q, v) = x[..2 * n].split_at(n);
         with_buffer(0.0, n + md.active(), |z| {
             match md.solve_real(q, v, z, jac.as_deref_mut()) {
@@ -161,15 +210,22 @@ impl<S: MechanicalSystem> Constrained<S> {
             }
         })
     }
-    /// The flow `[q̇, q̈]` of `mode` at the real state `x` (NaN accelerations when singular),
-    /// with `f_x` if asked for (NaN when singular).
-    fn real_flow(&self, mode: usize, x: &[f64], dx: &mut [f64], mut jac: Option<&mut [f64]>) {
+    /// The flow `[q̇, q̈]` of `mode` at the parameter values of `cache` and the real state `x`
+    /// (NaN accelerations when singular), with `f_x` if asked for (NaN when singular).
+    fn real_flow(
+        &self,
+        cache: &Cache,
+        mode: usize,
+        x: &[f64],
+        dx: &mut [f64],
+        mut jac: Option<&mut [f64]>,
+    ) {
         let n = self.dofs();
         let (q, v) = x[..2 * n].split_at(n);
         let (dq, dv) = dx[..2 * n].split_at_mut(n);
         dq.copy_from_slice(v);
         if self
-            .mode(mode)
+            .mode(cache, mode)
             .accelerations_real(q, v, dv, jac.as_deref_mut())
             .is_err()
         {
@@ -179,30 +235,39 @@ impl<S: MechanicalSystem> Constrained<S> {
             }
         }
     }
-    /// Runs `f` on the real parts of `x` (for a scalar without derivative parts, `f64`).
-    fn with_real<D: Scalar, R>(x: &[D], f: impl FnOnce(&[f64]) -> R) -> R {
-        with_buffer(0.0, x.len(), |xr| {
-            xr.iter_mut().zip(x).for_each(|(a, b)| *a = b.re());
-            f(xr)
+    /// `z = [q̈; λ]` (or the impact's `[q̇⁺; Λ]`) of `mode` in any scalar, at the parameter
+    /// values `p` in that scalar: the saddle-point pieces afresh, the factors of `K` cached.
+    fn solve_dual<D: Scalar>(
+        &self,
+        p: &[D],
+        mode: usize,
+        x: &[D],
+        rhs: Rhs,
+    ) -> Result<Vec<D>, saltation_hybrid::SingularMatrix> {
+        let n = self.dofs();
+        let (q, qd) = x[..2 * n].split_at(n);
+        self.with_cache(p, |cache| self.mode(cache, mode).solve_dual(p, q, qd, rhs))
+    }
+    /// Multipliers `λ` in `mode` at the parameter values `p` and the state `x` (bilateral
+    /// first, then the closed contacts); `None` if the saddle-point matrix is singular.
+    pub fn multipliers(&self, p: &[f64], mode: usize, x: &[f64]) -> Option<Vec<f64>> {
+        let n = self.dofs();
+        self.with_cache(p, |cache| {
+            self.with_solution(cache, mode, x, None, |z| z.map(|z| z[n..].to_vec()))
         })
     }
-    /// Multipliers `λ` in `mode` at the state `x` (bilateral first, then the closed contacts);
-    /// `None` if the saddle-point matrix is singular.
-    pub fn multipliers(&self, mode: usize, x: &[f64]) -> Option<Vec<f64>> {
-        let n = self.dofs();
-        self.with_solution(mode, x, None, |z| z.map(|z| z[n..].to_vec()))
-    }
-    /// Multiplier of contact `i` in `mode` (which must have it closed).
-    pub fn contact_multiplier(&self, mode: usize, i: usize, x: &[f64]) -> Option<f64> {
+    /// Multiplier of contact `i` in `mode` (which must have it closed) at `p` and `x`.
+    pub fn contact_multiplier(&self, p: &[f64], mode: usize, i: usize, x: &[f64]) -> Option<f64> {
         let closed = ContactSet::from_mode(mode);
         let k = multiplier_index(&self.system, closed, i);
-        self.multipliers(mode, x).map(|l| l[k])
+        self.multipliers(p, mode, x).map(|l| l[k])
     }
-    /// Residuals of the active constraints of `mode` at `x`: `(max |γ|, max |G q̇|)`.
-    pub fn constraint_residual(&self, mode: usize, x: &[f64]) -> (f64, f64) {
+    /// Residuals of the active constraints of `mode` at `p` and `x`: `(max |γ|, max |G q̇|)`.
+    pub fn constraint_residual(&self, p: &[f64], mode: usize, x: &[f64]) -> (f64, f64) {
         let n = self.dofs();
         let t = crate::constraints::constraint_terms(
             &self.system,
+            p,
             ContactSet::from_mode(mode),
             &x[..n],
             &x[n..],
@@ -210,100 +275,64 @@ impl<S: MechanicalSystem> Constrained<S> {
         let max = |v: &[f64]| v.iter().fold(0.0f64, |m, a| m.max(a.abs()));
         (max(&t.gamma), max(&t.rate))
     }
-    /// Energy split of the impact that closes contact `i` from `mode` at the pre-impact state
-    /// `x`; `None` if the impact's saddle-point matrix is singular.
-    pub fn impact_energy(&self, mode: usize, i: usize, x: &[f64]) -> Option<ImpactEnergy> {
+    /// Energy split of the impact that closes contact `i` from `mode` at the parameter values
+    /// `p` and the pre-impact state `x`; `None` if the impact's saddle-point matrix is
+    /// singular.
+    pub fn impact_energy(
+        &self,
+        p: &[f64],
+        mode: usize,
+        i: usize,
+        x: &[f64],
+    ) -> Option<ImpactEnergy> {
         let n = self.dofs();
         let closed = ContactSet::from_mode(mode).with(i);
         let (q, qd) = x.split_at(n);
-        let plus = impact_velocity(&self.system, closed, q, qd).ok()?;
+        let plus = impact_velocity(&self.system, p, closed, q, qd).ok()?;
         let lost: Vec<f64> = qd.iter().zip(&plus).map(|(a, b)| a - b).collect();
         Some(ImpactEnergy {
-            total: kinetic_energy(&self.system, q, qd),
-            admissible: kinetic_energy(&self.system, q, &plus),
-            lost: kinetic_energy(&self.system, q, &lost),
+            total: kinetic_energy(&self.system, p, q, qd),
+            admissible: kinetic_energy(&self.system, p, q, &plus),
+            lost: kinetic_energy(&self.system, p, q, &lost),
         })
     }
-}
-
-impl<S: MechanicalSystem> Constrained<S> {
-    /// The flow `[q̇, q̈]` of `mode` in any scalar, at the system's own parameter values or at
-    /// `param`; a real scalar at the own values takes the allocation-free `f64` path.
-    fn flow_at<D: Scalar>(&self, param: ParamArg<D>, mode: usize, x: &[D], dx: &mut [D]) {
-        let n = self.system.dofs();
-        if D::NDERIV == 0 && param.is_none() {
-            return Self::with_real(&x[..2 * n], |xr| {
-                with_buffer(0.0, 2 * n, |dxr| {
-                    self.real_flow(mode, xr, dxr, None);
-                    dx.iter_mut()
-                        .zip(dxr.iter())
-                        .for_each(|(o, &v)| *o = D::from(v));
-                })
-            });
-        }
-        let (q, qd) = x[..2 * n].split_at(n);
-        dx[..n].copy_from_slice(qd);
-        let md = self.mode_at(mode, &param);
-        match md.solve_dual(param, q, qd, Rhs::Accelerations) {
-            Ok(z) => dx[n..2 * n].copy_from_slice(&z[..n]),
-            Err(_) => dx[n..2 * n].fill(D::from(f64::NAN)),
-        }
-    }
-    /// Guard `j` of `mode` (the gap while open, the multiplier while closed) in any scalar.
-    fn guard_at<D: Scalar>(&self, param: ParamArg<D>, mode: usize, j: usize, x: &[D]) -> D {
-        let n = self.system.dofs();
-        let closed = ContactSet::from_mode(mode);
-        if !closed.contains(j) {
-            return system::gap(&self.system, param, j, &x[..n]);
-        }
-        let k = n + multiplier_index(&self.system, closed, j);
-        if D::NDERIV == 0 && param.is_none() {
-            return Self::with_real(&x[..2 * n], |xr| {
-                self.with_solution(mode, xr, None, |z| D::from(z.map_or(f64::NAN, |z| z[k])))
-            });
-        }
-        let (q, qd) = x[..2 * n].split_at(n);
-        match self
-            .mode_at(mode, &param)
-            .solve_dual(param, q, qd, Rhs::Accelerations)
-        {
-            Ok(z) => z[k],
-            Err(_) => D::from(f64::NAN),
-        }
-    }
-    /// Reset of guard `j` of `mode` in any scalar: the impact projection at touchdown, the
-    /// identity at lift-off.
-    fn reset_at<D: Scalar>(
-        &self,
-        param: ParamArg<D>,
-        mode: usize,
-        j: usize,
-        x: &[D],
-        out: &mut [D],
-    ) {
-        let n = self.system.dofs();
-        out.copy_from_slice(x);
-        let closed = ContactSet::from_mode(mode);
-        if closed.contains(j) {
-            return;
-        }
-        let (q, qd) = x[..2 * n].split_at(n);
-        match self
-            .mode_at(closed.with(j).mode(), &param)
-            .solve_dual(param, q, qd, Rhs::Impact)
-        {
-            Ok(v) => out[n..2 * n].copy_from_slice(&v[..n]),
-            Err(_) => out[n..2 * n].fill(D::from(f64::NAN)),
-        }
+    /// Whether every mode's flow is affine in the state: the system declares its mass matrix
+    /// constant and its constraints and forces affine.
+    fn affine(&self) -> bool {
+        let s = &self.system;
+        s.mass_matrix_is_constant() && s.constraints_are_linear() && s.forces_are_linear()
     }
 }
 
-impl<S: MechanicalSystem> EvalModel for Constrained<S> {
+/// The real parts of the state `x` and `extra` scratch reals handed to `f`, in one buffer on
+/// the stack for small systems (the `f64` paths run at every integration stage and
+/// event-location step).
+#[inline]
+fn with_real_state<D: Scalar, R>(
+    x: &[D],
+    extra: usize,
+    f: impl FnOnce(&[f64], &mut [f64]) -> R,
+) -> R {
+    with_buffer(0.0, x.len() + extra, |w| {
+        let (xr, scratch) = w.split_at_mut(x.len());
+        xr.iter_mut().zip(x).for_each(|(a, b)| *a = b.re());
+        f(xr, scratch)
+    })
+}
+
+impl<S: MechanicalSystem + Clone> HybridModel for Constrained<S> {
+    type Guard = ContactGuard;
     fn name(&self) -> &str {
         self.system.name()
     }
     fn dim(&self) -> usize {
         2 * self.system.dofs()
+    }
+    fn params(&self) -> &[Param] {
+        self.system.params()
+    }
+    fn check_params(&self, p: &[f64]) -> Result<(), ParamError> {
+        self.system.check_params(p)
     }
     fn modes(&self) -> usize {
         1 << self.system.contact_count()
@@ -311,204 +340,86 @@ impl<S: MechanicalSystem> EvalModel for Constrained<S> {
     fn mode_name(&self, mode: usize) -> String {
         self.system.mode_name(ContactSet::from_mode(mode))
     }
-    /// `x' = [q̇, q̈]` with `q̈` from the saddle-point system ([`crate::accelerations`]); a
-    /// singular saddle-point matrix (redundant constraints) writes NaN, which the integrator
-    /// reports. A real scalar takes the allocation-free `f64` path.
-    fn flow<D: Scalar>(&self, mode: usize, _t: f64, x: &[D], dx: &mut [D]) {
-        self.flow_at(None, mode, x, dx)
-    }
-    /// `f_x` by implicit differentiation of the saddle-point system (one dual pass over the
-    /// varying terms, then a solve on the real factors).
-    fn flow_jacobian(&self, mode: usize, _t: f64, x: &[f64], jac: &mut [f64]) -> bool {
-        let n = self.system.dofs();
-        with_buffer(0.0, 2 * n, |dx| self.real_flow(mode, x, dx, Some(jac)));
-        true
-    }
-    /// The flow and `f_x` from one factorisation (the flow bit for bit that of
-    /// [`EvalModel::flow`]).
-    fn flow_and_jacobian(
-        &self,
-        mode: usize,
-        _t: f64,
-        x: &[f64],
-        dx: &mut [f64],
-        jac: &mut [f64],
-    ) -> bool {
-        self.real_flow(mode, x, dx, Some(jac));
-        true
-    }
-    fn flow_time_derivative(&self, _mode: usize, _t: f64, _x: &[f64], dfdt: &mut [f64]) -> bool {
-        dfdt.fill(0.0);
-        true
-    }
-    /// One guard per contact: its gap while open, its multiplier while closed.
-    fn guards(&self, _mode: usize) -> usize {
-        self.system.contact_count()
-    }
-    fn guard<D: Scalar>(&self, mode: usize, j: usize, x: &[D]) -> D {
-        self.guard_at(None, mode, j, x)
-    }
-    /// Touchdown: the gap falls through zero; lift-off: the multiplier rises through zero.
-    fn describe_guard(&self, mode: usize, j: usize) -> Guard<Self> {
-        let closed = ContactSet::from_mode(mode);
-        if closed.contains(j) {
-            Guard::to(closed.without(j).mode()).rising()
-        } else {
-            Guard::to(closed.with(j).mode()).falling()
-        }
-    }
-    /// Touchdown: positions kept, velocities projected by `P_a` of the new active set
-    /// ([`impact_velocity`]); lift-off: identity.
-    fn reset<D: Scalar>(&self, mode: usize, j: usize, x: &[D], out: &mut [D]) {
-        self.reset_at(None, mode, j, x, out)
-    }
     fn state_names(&self) -> Vec<String> {
         let q = self.system.coordinate_names();
         let v: Vec<String> = q.iter().map(|s| format!("d{s}")).collect();
         q.into_iter().chain(v).collect()
     }
-    fn check_params(&self) -> Result<(), ParamError> {
-        self.system.check_params()
+    /// A mechanical system's mass matrix, forces and constraints do not depend on time.
+    fn autonomous(&self, _mode: usize) -> bool {
+        true
     }
-    fn param_names(&self) -> Vec<String> {
-        self.system.param_names()
-    }
-    fn param_value(&self, k: usize) -> Option<f64> {
-        self.system.param_value(k)
-    }
-    /// Sets the system's parameter and recomputes what was derived from it (the constant
-    /// structure; the section too when it came from the system).
-    fn set_param_value(&mut self, k: usize, value: f64) -> Result<(), ParamError> {
-        let own_section = self.section == self.system.section();
-        let old = self.system.param_value(k);
-        self.system.set_param_value(k, value)?;
-        let section = if own_section {
-            self.system.section()
-        } else {
-            self.section.clone()
-        };
-        if let Some(Err(e)) = section.as_ref().map(|s| s.validate(&self.system)) {
-            if let Some(old) = old {
-                // Back to the value that was valid (checked when it was set).
-                let _ = self.system.set_param_value(k, old);
-            }
-            return Err(ParamError::Rejected {
-                name: self
-                    .system
-                    .param_names()
-                    .get(k)
-                    .cloned()
-                    .unwrap_or_default(),
-                value,
-                reason: e.to_string(),
+    /// `x' = [q̇, q̈]` with `q̈` from the saddle-point system ([`crate::accelerations`]); a
+    /// singular saddle-point matrix (redundant constraints) writes NaN, which the integrator
+    /// reports. A real scalar takes the allocation-free `f64` path with the cached constant
+    /// pieces; a dual one evaluates the pieces afresh (so a parameter may carry a derivative)
+    /// on the cached factors.
+    fn flow<D: Scalar>(&self, p: &[D], mode: usize, _t: f64, x: &[D], dx: &mut [D]) {
+        let n = self.system.dofs();
+        if D::NDERIV == 0 {
+            return self.with_cache(p, |cache| {
+                with_real_state(&x[..2 * n], 2 * n, |xr, dxr| {
+                    self.real_flow(cache, mode, xr, dxr, None);
+                    dx.iter_mut()
+                        .zip(dxr.iter())
+                        .for_each(|(o, &v)| *o = D::from(v));
+                })
             });
         }
-        self.section = section;
-        self.cache = Cache::new(&self.system, self.options.baumgarte);
-        Ok(())
+        dx[..n].copy_from_slice(&x[n..2 * n]);
+        match self.solve_dual(p, mode, x, Rhs::Accelerations) {
+            Ok(z) => dx[n..2 * n].copy_from_slice(&z[..n]),
+            Err(_) => dx[n..2 * n].fill(D::from(f64::NAN)),
+        }
     }
-    /// Exact in parameter `k` when the system gives its `*_with_param` functions
-    /// ([`MechanicalSystem::param_derivatives`]): the flow, the multipliers (lift-off guards),
-    /// the gaps, the impact and the section chart are then differentiated in `p` through the
-    /// saddle-point system, without the cached constant pieces (they hold the current value).
-    fn param_derivatives(&self, k: usize) -> bool {
-        self.system.param_derivatives(k)
+    /// One guard per contact: touchdown while open, lift-off while closed.
+    fn guards(&self, mode: usize) -> &[ContactGuard] {
+        self.guards.get(mode).map_or(&[], |g| g)
     }
-    fn flow_with_param<D: Scalar>(
-        &self,
-        k: usize,
-        p: D,
-        mode: usize,
-        _t: f64,
-        x: &[D],
-        dx: &mut [D],
-    ) {
-        self.flow_at(Some((k, p)), mode, x, dx)
-    }
-    /// `∂f/∂p = [0; ∂q̈/∂p]` by implicit differentiation of the saddle-point system at the
-    /// parameter's own value (one dual pass over the system's functions in `p`, one solve on
-    /// the real factors); NaN when the saddle-point matrix is singular. In an affine mode
-    /// `∂q̈/∂p` is affine in the state as well, and is then evaluated from its cached
-    /// coefficients.
-    fn flow_param_derivative(
-        &self,
-        k: usize,
-        mode: usize,
-        _t: f64,
-        x: &[f64],
-        dfdp: &mut [f64],
-    ) -> bool {
-        let Some(p) = self
-            .system
-            .param_value(k)
-            .filter(|_| self.system.param_derivatives(k))
-        else {
-            return false;
-        };
-        let n = self.dofs();
-        dfdp[..n].fill(0.0);
+    /// Touchdown: the gap falls through zero; lift-off: the multiplier rises through zero.
+    fn describe(&self, mode: usize, guard: ContactGuard) -> GuardSpec {
         let closed = ContactSet::from_mode(mode);
-        if let Some(pf) = self.cache.param_flow(&self.system, closed, (k, p)) {
-            pf.eval(&x[..2 * n], &mut dfdp[n..2 * n]);
-            return true;
-        }
-        let md = self.mode(mode);
-        let (q, v) = x[..2 * n].split_at(n);
-        with_buffer(0.0, n + md.active(), |dz| {
-            match md.param_derivative((k, p), q, v, dz) {
-                Ok(()) => dfdp[n..2 * n].copy_from_slice(&dz[..n]),
-                Err(_) => dfdp[n..2 * n].fill(f64::NAN),
-            }
-        });
-        true
-    }
-    fn guard_with_param<D: Scalar>(&self, k: usize, p: D, mode: usize, j: usize, x: &[D]) -> D {
-        self.guard_at(Some((k, p)), mode, j, x)
-    }
-    fn reset_with_param<D: Scalar>(
-        &self,
-        k: usize,
-        p: D,
-        mode: usize,
-        j: usize,
-        x: &[D],
-        out: &mut [D],
-    ) {
-        self.reset_at(Some((k, p)), mode, j, x, out)
-    }
-    fn chart_with_param<D: Scalar>(&self, k: usize, p: D, u: &[D], x: &mut [D]) {
-        match &self.section {
-            Some(s) => s.chart_with_param(&self.system, (k, p), u, x),
-            None => x.copy_from_slice(u),
+        match guard {
+            ContactGuard::Touchdown(i) => GuardSpec::to(closed.with(i).mode()).falling(),
+            ContactGuard::LiftOff(i) => GuardSpec::to(closed.without(i).mode()).rising(),
         }
     }
-    /// [`crate::check_admissibility`] with its default options.
-    fn admissibility(
-        &self,
-        x0: &[f64],
-        opts: &saltation_hybrid::StrideOptions,
-    ) -> Option<Result<saltation_hybrid::Admissibility, saltation_hybrid::HybridError>> {
-        Some(crate::check_admissibility(
-            self,
-            x0,
-            opts,
-            &crate::AdmissibilityOptions::default(),
-        ))
+    /// Touchdown: the gap; lift-off: the contact's multiplier.
+    fn guard<D: Scalar>(&self, p: &[D], mode: usize, guard: ContactGuard, x: &[D]) -> D {
+        let n = self.system.dofs();
+        let i = match guard {
+            ContactGuard::Touchdown(i) => return self.system.gap(p, i, &x[..n]),
+            ContactGuard::LiftOff(i) => i,
+        };
+        let k = n + multiplier_index(&self.system, ContactSet::from_mode(mode), i);
+        if D::NDERIV == 0 {
+            return self.with_cache(p, |cache| {
+                with_real_state(&x[..2 * n], 0, |xr, _| {
+                    self.with_solution(cache, mode, xr, None, |z| {
+                        D::from(z.map_or(f64::NAN, |z| z[k]))
+                    })
+                })
+            });
+        }
+        match self.solve_dual(p, mode, x, Rhs::Accelerations) {
+            Ok(z) => z[k],
+            Err(_) => D::from(f64::NAN),
+        }
     }
-    /// Constant when the system declares its mass matrix constant and its constraints and
-    /// forces affine (and the mode's saddle-point matrix is regular): the cached `f_x`.
-    fn flow_jacobian_is_constant(&self, mode: usize) -> bool {
-        self.cache
-            .mode(&self.system, ContactSet::from_mode(mode))
-            .is_some_and(|c| c.affine.is_some())
-    }
-    /// A mechanical system's mass matrix, forces and constraints do not depend on time.
-    fn flow_is_autonomous(&self, _mode: usize) -> bool {
-        true
-    }
-    /// With a section, the multipliers are those of the map on the constraint manifold.
-    fn multipliers_on_section(&self) -> bool {
-        self.section.is_some()
+    /// Touchdown: positions kept, velocities projected by `P_a` of the new active set
+    /// ([`impact_velocity`]); lift-off: identity.
+    fn reset<D: Scalar>(&self, p: &[D], mode: usize, guard: ContactGuard, x: &[D], out: &mut [D]) {
+        let n = self.system.dofs();
+        out.copy_from_slice(x);
+        let i = match guard {
+            ContactGuard::Touchdown(i) => i,
+            ContactGuard::LiftOff(_) => return,
+        };
+        let impact = ContactSet::from_mode(mode).with(i).mode();
+        match self.solve_dual(p, impact, x, Rhs::Impact) {
+            Ok(v) => out[n..2 * n].copy_from_slice(&v[..n]),
+            Err(_) => out[n..2 * n].fill(D::from(f64::NAN)),
+        }
     }
     fn reduced_dim(&self) -> usize {
         match &self.section {
@@ -516,41 +427,149 @@ impl<S: MechanicalSystem> EvalModel for Constrained<S> {
             None => self.dim(),
         }
     }
-    fn chart<D: Scalar>(&self, u: &[D], x: &mut [D]) {
+    fn chart<D: Scalar>(&self, p: &[D], u: &[D], x: &mut [D]) {
         match &self.section {
-            Some(s) => s.chart(&self.system, u, x),
+            Some(s) => s.chart(&self.system, p, u, x),
             None => x.copy_from_slice(u),
         }
     }
-    fn chart_jacobian(&self, u: &[f64], jac: &mut [f64]) {
-        match &self.section {
-            Some(s) => s.chart_jacobian(&self.system, u, jac),
-            None => saltation_hybrid::identity(jac, self.dim()),
-        }
-    }
-    fn project<D: Scalar>(&self, x: &[D], u: &mut [D]) {
+    fn project<D: Scalar>(&self, _p: &[D], x: &[D], u: &mut [D]) {
         match &self.section {
             Some(s) => s.project(self.system.dofs(), x, u),
             None => u.copy_from_slice(x),
         }
     }
-    fn project_jacobian(&self, _x: &[f64], jac: &mut [f64]) {
+    /// With a section, the multipliers are those of the map on the constraint manifold.
+    fn multipliers_on_section(&self) -> bool {
+        self.section.is_some()
+    }
+    fn hand_flow_jacobian(&self) -> Option<&dyn FlowJacobian> {
+        Some(self)
+    }
+    fn hand_flow_param_derivative(&self) -> Option<&dyn FlowParamDerivative> {
+        Some(self)
+    }
+    fn hand_section_jacobians(&self) -> Option<&dyn SectionJacobians> {
+        Some(self)
+    }
+    fn affine_modes(&self) -> Option<&dyn AffineModes> {
+        Some(self)
+    }
+    fn admissibility(&self) -> Option<&dyn Admissible> {
+        Some(self)
+    }
+}
+
+/// `f_x` by implicit differentiation of the saddle-point system (one dual pass over the
+/// varying terms, then a solve on the real factors), with the flow from the same
+/// factorisation (bit for bit that of [`HybridModel::flow`]).
+impl<S: MechanicalSystem> FlowJacobian for Constrained<S> {
+    fn flow_and_jacobian(
+        &self,
+        p: &[f64],
+        mode: usize,
+        _t: f64,
+        x: &[f64],
+        dx: &mut [f64],
+        jac: &mut [f64],
+    ) {
+        self.with_cache(p, |cache| self.real_flow(cache, mode, x, dx, Some(jac)));
+    }
+}
+
+/// `∂f/∂p_k = [0; ∂q̈/∂p_k]` by implicit differentiation of the saddle-point system (one dual
+/// pass over the system's functions with `p_k` seeded, one solve on the real factors); NaN
+/// when the saddle-point matrix is singular. In an affine mode `∂q̈/∂p_k` is affine in the
+/// state as well, and is evaluated from its cached coefficients. The same derivative as
+/// automatic differentiation of the flow in `p_k`, by a cheaper route; `false` for a
+/// parameter the system does not have.
+impl<S: MechanicalSystem> FlowParamDerivative for Constrained<S> {
+    fn flow_param_derivative(
+        &self,
+        p: &[f64],
+        k: usize,
+        mode: usize,
+        _t: f64,
+        x: &[f64],
+        dfdp: &mut [f64],
+    ) -> bool {
+        if k >= p.len() {
+            return false;
+        }
+        let n = self.dofs();
+        dfdp[..n].fill(0.0);
+        let closed = ContactSet::from_mode(mode);
+        self.with_cache(p, |cache| {
+            if let Some(pf) = cache.param_flow(&self.system, closed, k) {
+                pf.eval(&x[..2 * n], &mut dfdp[n..2 * n]);
+                return;
+            }
+            let md = self.mode(cache, mode);
+            let (q, v) = x[..2 * n].split_at(n);
+            with_buffer(0.0, n + md.active(), |dz| {
+                match md.param_derivative(k, q, v, dz) {
+                    Ok(()) => dfdp[n..2 * n].copy_from_slice(&dz[..n]),
+                    Err(_) => dfdp[n..2 * n].fill(f64::NAN),
+                }
+            });
+        });
+        true
+    }
+}
+
+/// The chart's Jacobian by one dual pass per column; the projection's, a selection.
+impl<S: MechanicalSystem> SectionJacobians for Constrained<S> {
+    fn chart_jacobian(&self, p: &[f64], u: &[f64], jac: &mut [f64]) {
+        match &self.section {
+            Some(s) => s.chart_jacobian(&self.system, p, u, jac),
+            None => saltation_hybrid::identity(jac, 2 * self.dofs()),
+        }
+    }
+    fn project_jacobian(&self, _p: &[f64], _x: &[f64], jac: &mut [f64]) {
         match &self.section {
             Some(s) => s.project_jacobian(self.system.dofs(), jac),
-            None => saltation_hybrid::identity(jac, self.dim()),
+            None => saltation_hybrid::identity(jac, 2 * self.dofs()),
         }
     }
 }
 
-impl<S: Serialize> Serialize for Constrained<S> {
-    fn serialize<Ser: serde::Serializer>(&self, s: Ser) -> Result<Ser::Ok, Ser::Error> {
-        self.system.serialize(s)
+/// Every mode's flow is affine when the system declares its mass matrix constant and its
+/// constraints and forces affine ([`MechanicalSystem::mass_matrix_is_constant`],
+/// [`MechanicalSystem::constraints_are_linear`], [`MechanicalSystem::forces_are_linear`]):
+/// its `f_x` is then the cached one.
+impl<S: MechanicalSystem> AffineModes for Constrained<S> {
+    fn jacobian_is_constant(&self, mode: usize) -> bool {
+        mode < self.guards.len() && self.affine()
     }
 }
 
-impl<'de, S: Deserialize<'de> + MechanicalSystem> Deserialize<'de> for Constrained<S> {
-    fn deserialize<De: serde::Deserializer<'de>>(d: De) -> Result<Self, De::Error> {
-        let system = S::deserialize(d)?;
-        Constrained::from_system(system).map_err(serde::de::Error::custom)
+/// [`crate::check_admissibility`] with its default options.
+impl<S: MechanicalSystem + Clone> Admissible for Constrained<S> {
+    fn admissibility(
+        &self,
+        p: &[f64],
+        x0: &[f64],
+        opts: &StrideOptions,
+    ) -> Result<Admissibility, HybridError> {
+        let model = Bound::with_values(self.clone(), p.to_vec()).map_err(|_| {
+            HybridError::InvalidOption {
+                field: "parameters",
+                reason: "a parameter value is outside its declared range",
+            }
+        })?;
+        crate::check_admissibility(&model, x0, opts, &crate::AdmissibilityOptions::default())
+    }
+}
+
+/// The system's own description ([`Constrained::from_system`]), so that a model file can name
+/// the system and its parameters alone ([`saltation_hybrid::Bound`]'s deserialisation).
+///
+/// # Panics
+/// If the system's own description is invalid (its dimensions, contacts or section): a defect
+/// of the system's code, not of any input.
+impl<S: MechanicalSystem + Default> Default for Constrained<S> {
+    fn default() -> Self {
+        Self::from_system(S::default())
+            .unwrap_or_else(|e| panic!("{}: invalid description: {e}", S::default().name()))
     }
 }

@@ -5,9 +5,9 @@
 //! directions that break the constraints (artefacts of the redundant coordinates and of the
 //! drift control) never enter.
 
-use crate::constraints::{active_constraints, active_count, constraint_terms_with};
+use crate::constraints::{active_constraints, active_count, constraint_terms};
 use crate::error::MechanicsError;
-use crate::system::{lift, ContactSet, MechanicalSystem, ParamArg};
+use crate::system::{with_lifted, with_real, ContactSet, MechanicalSystem};
 use num_dual::Dual64;
 use saltation_hybrid::{solve_dense, Scalar};
 use serde::{Deserialize, Serialize};
@@ -84,14 +84,14 @@ impl Section {
         out
     }
 
-    /// The dependent positions by Newton's method on `γ(q) = 0` from the guess, then one more
-    /// step in the scalar `D` (with `q_I` seeded, its derivative is the implicit-function
+    /// The dependent positions by Newton's method on `γ(q; p) = 0` from the guess, then one
+    /// more step in the scalar `D` (with `q_I` seeded, its derivative is the implicit-function
     /// derivative `−G_D⁻¹ G_I`), and the dependent velocities from `G_D q̇_D = −G_I q̇_I`.
-    /// With a parameter given as a scalar, its derivative parts give `∂χ/∂p` the same way.
+    /// With a parameter that carries a derivative part, the same step gives `∂χ/∂p`.
     fn solve<S: MechanicalSystem + ?Sized, D: Scalar>(
         &self,
         sys: &S,
-        param: ParamArg<D>,
+        p: &[D],
         u: &[D],
         x: &mut [D],
     ) {
@@ -110,22 +110,27 @@ impl Section {
         }
         let zeros = vec![0.0; n];
         let mut gamma = vec![0.0; r];
-        let real_param = lift(param, |p| p.re());
-        for _ in 0..CHART_ITERATIONS {
-            let t = constraint_terms_with(sys, real_param, self.closed, &q, &zeros);
-            let scale = 1.0 + q.iter().fold(0.0f64, |m, v| m.max(v.abs()));
-            if t.gamma.iter().all(|g| g.abs() <= 1e-15 * scale) {
-                break;
+        let converged = with_real(p, |pr| {
+            for _ in 0..CHART_ITERATIONS {
+                let t = constraint_terms(sys, pr, self.closed, &q, &zeros);
+                let scale = 1.0 + q.iter().fold(0.0f64, |m, v| m.max(v.abs()));
+                if t.gamma.iter().all(|g| g.abs() <= 1e-15 * scale) {
+                    break;
+                }
+                let mut gd = Self::columns(&t.jac, n, &dep);
+                gamma.copy_from_slice(&t.gamma);
+                if solve_dense(&mut gd, &mut gamma, r, 1).is_err() {
+                    return false;
+                }
+                for (a, &i) in dep.iter().enumerate() {
+                    q[i] -= gamma[a];
+                }
             }
-            let mut gd = Self::columns(&t.jac, n, &dep);
-            gamma.copy_from_slice(&t.gamma);
-            if solve_dense(&mut gd, &mut gamma, r, 1).is_err() {
-                x.iter_mut().for_each(|v| *v = zero + f64::NAN);
-                return;
-            }
-            for (a, &i) in dep.iter().enumerate() {
-                q[i] -= gamma[a];
-            }
+            true
+        });
+        if !converged {
+            x.iter_mut().for_each(|v| *v = zero + f64::NAN);
+            return;
         }
         // The final step in D carries the derivative with respect to u.
         let mut qd_: Vec<D> = q.iter().map(|&v| zero + v).collect();
@@ -139,7 +144,7 @@ impl Section {
         // The Newton step in D (positions), then the velocity solve at the updated positions
         // (its G_D depends on u through them).
         for stage in 0..2 {
-            let t = constraint_terms_with(sys, param, self.closed, &qd_, &vel);
+            let t = constraint_terms(sys, p, self.closed, &qd_, &vel);
             let mut gd = Self::columns(&t.jac, n, &dep);
             let mut rhs = if stage == 0 { t.gamma } else { t.rate };
             if solve_dense(&mut gd, &mut rhs, r, 1).is_err() {
@@ -158,27 +163,23 @@ impl Section {
         x[n..2 * n].copy_from_slice(&vel);
     }
 
-    /// `x = χ(u)` with `u = [q_I, q̇_I]`.
-    pub fn chart<S: MechanicalSystem + ?Sized, D: Scalar>(&self, sys: &S, u: &[D], x: &mut [D]) {
-        self.solve(sys, None, u, x);
-    }
-
-    /// [`Section::chart`] with parameter `k` of the system given as the scalar `p`
-    /// ([`MechanicalSystem::bilateral_with_param`], [`MechanicalSystem::gap_with_param`]).
-    pub fn chart_with_param<S: MechanicalSystem + ?Sized, D: Scalar>(
+    /// `x = χ(u; p)` with `u = [q_I, q̇_I]` at the parameter values `p` (a parameter that
+    /// carries a derivative part gives `∂χ/∂p`).
+    pub fn chart<S: MechanicalSystem + ?Sized, D: Scalar>(
         &self,
         sys: &S,
-        (k, p): (usize, D),
+        p: &[D],
         u: &[D],
         x: &mut [D],
     ) {
-        self.solve(sys, Some((k, p)), u, x);
+        self.solve(sys, p, u, x);
     }
 
-    /// `Dχ(u)` (row-major 2n × 2k), one dual pass per column.
+    /// `Dχ(u; p)` (row-major 2n × 2k), one dual pass per column.
     pub fn chart_jacobian<S: MechanicalSystem + ?Sized>(
         &self,
         sys: &S,
+        p: &[f64],
         u: &[f64],
         jac: &mut [f64],
     ) {
@@ -186,14 +187,16 @@ impl Section {
         let n2 = 2 * sys.dofs();
         let mut ud: Vec<Dual64> = u.iter().map(|&v| Dual64::from_re(v)).collect();
         let mut xd = vec![Dual64::from_re(0.0); n2];
-        for j in 0..m {
-            ud[j].eps = 1.0;
-            self.solve(sys, None, &ud, &mut xd);
-            ud[j].eps = 0.0;
-            for (row, v) in xd.iter().enumerate() {
-                jac[row * m + j] = v.eps;
+        with_lifted(p, Dual64::from_re, Dual64::from_re(0.0), |pd| {
+            for j in 0..m {
+                ud[j].eps = 1.0;
+                self.solve(sys, pd, &ud, &mut xd);
+                ud[j].eps = 0.0;
+                for (row, v) in xd.iter().enumerate() {
+                    jac[row * m + j] = v.eps;
+                }
             }
-        }
+        })
     }
 
     /// `u = π(x) = [q_I, q̇_I]`.
@@ -216,13 +219,14 @@ impl Section {
     }
 }
 
-/// `γ` of `closed` at `q` (for tests and residual reports).
+/// `γ` of `closed` at `q` and the parameter values `p` (for tests and residual reports).
 pub fn constraint_values<S: MechanicalSystem + ?Sized>(
     sys: &S,
+    p: &[f64],
     closed: ContactSet,
     q: &[f64],
 ) -> Vec<f64> {
     let mut out = vec![0.0; active_count(sys, closed)];
-    active_constraints(sys, closed, q, &mut out);
+    active_constraints(sys, p, closed, q, &mut out);
     out
 }

@@ -1,16 +1,20 @@
 //! Unit tests of the layer on small systems with known answers.
 
 use crate::*;
-use saltation_hybrid::{EvalModel, Scalar};
+use saltation_hybrid::{Bound, EvalModel, Param, Scalar};
 
-/// A point mass on a rigid rod in Cartesian coordinates `q = (x, y)`:
-/// `γ = x² + y² − L²` (nonlinear), gravity along −y. Reduced form: `θ̈ = −(g/L) sin θ` with
-/// `x = L sin θ`, `y = −L cos θ`; rod tension `N = m(L θ̇² + g cos θ)`.
-struct Pendulum {
-    m: f64,
-    l: f64,
-    g: f64,
-}
+/// A point mass `m` on a rigid rod of length `L` in Cartesian coordinates `q = (x, y)`:
+/// `γ = x² + y² − L²` (nonlinear), gravity `g` along −y. Reduced form: `θ̈ = −(g/L) sin θ`
+/// with `x = L sin θ`, `y = −L cos θ`; rod tension `N = m(L θ̇² + g cos θ)`.
+#[derive(Debug, Clone, Copy, PartialEq)]
+struct Pendulum;
+
+/// `m`, `L`, `g`.
+const PENDULUM: &[Param] = &[
+    Param::new("m", 1.0),
+    Param::new("l", 1.0),
+    Param::new("g", 1.0),
+];
 
 impl MechanicalSystem for Pendulum {
     fn name(&self) -> &str {
@@ -19,35 +23,39 @@ impl MechanicalSystem for Pendulum {
     fn dofs(&self) -> usize {
         2
     }
-    fn mass_matrix<D: Scalar>(&self, q: &[D], h: &mut [D]) {
-        let z = q[0] * 0.0;
-        h.copy_from_slice(&[z + self.m, z, z, z + self.m]);
+    fn params(&self) -> &[Param] {
+        PENDULUM
     }
-    fn forces<D: Scalar>(&self, _closed: ContactSet, q: &[D], _qd: &[D], c: &mut [D]) {
+    fn mass_matrix<D: Scalar>(&self, p: &[D], q: &[D], h: &mut [D]) {
+        let z = q[0] * 0.0;
+        h.copy_from_slice(&[z + p[0], z, z, z + p[0]]);
+    }
+    fn forces<D: Scalar>(&self, p: &[D], _closed: ContactSet, q: &[D], _qd: &[D], c: &mut [D]) {
         c[0] = q[0] * 0.0;
-        c[1] = q[0] * 0.0 + self.m * self.g;
+        c[1] = q[0] * 0.0 + p[0] * p[2];
     }
     fn bilateral_count(&self) -> usize {
         1
     }
-    fn bilateral<D: Scalar>(&self, q: &[D], gamma: &mut [D]) {
-        gamma[0] = q[0] * q[0] + q[1] * q[1] - self.l * self.l;
+    fn bilateral<D: Scalar>(&self, p: &[D], q: &[D], gamma: &mut [D]) {
+        gamma[0] = q[0] * q[0] + q[1] * q[1] - p[1] * p[1];
     }
     fn contact_count(&self) -> usize {
         0
     }
-    fn gap<D: Scalar>(&self, _i: usize, q: &[D]) -> D {
+    fn gap<D: Scalar>(&self, _p: &[D], _i: usize, q: &[D]) -> D {
         q[0] * 0.0
     }
 }
 
-fn pendulum() -> Constrained<Pendulum> {
-    let p = Pendulum {
-        m: 2.0,
-        l: 1.5,
-        g: 9.81,
-    };
-    Constrained::new(p, ConstraintOptions::default(), None).unwrap()
+/// The pendulum at `[m, L, g]` with `section`.
+fn bound(p: [f64; 3], section: Option<Section>) -> Bound<Constrained<Pendulum>> {
+    let model = Constrained::new(Pendulum, ConstraintOptions::default(), section).unwrap();
+    Bound::with_values(model, p.to_vec()).unwrap()
+}
+
+fn pendulum() -> Bound<Constrained<Pendulum>> {
+    bound([2.0, 1.5, 9.81], None)
 }
 
 #[test]
@@ -72,18 +80,13 @@ fn pendulum_accelerations_match_the_reduced_equation() {
 
 #[test]
 fn section_chart_lies_on_the_manifold_and_differentiates() {
-    let p = Pendulum {
-        m: 1.0,
-        l: 2.0,
-        g: 9.81,
-    };
     // Independent y; x solved from x² + y² = L² on the branch x < 0 picked by the guess.
     let section = Section {
         closed: ContactSet::NONE,
         independent: vec![1],
         guess: vec![-1.0, 0.0],
     };
-    let model = Constrained::new(p, ConstraintOptions::default(), Some(section)).unwrap();
+    let model = bound([1.0, 2.0, 9.81], Some(section));
     assert_eq!(model.reduced_dim(), 2);
     let u = [-1.2, 0.4];
     let mut x = [0.0; 4];
@@ -113,11 +116,7 @@ fn section_chart_lies_on_the_manifold_and_differentiates() {
 
 #[test]
 fn bad_descriptions_are_errors() {
-    let p = || Pendulum {
-        m: 1.0,
-        l: 1.0,
-        g: 1.0,
-    };
+    let p = || Pendulum;
     assert!(matches!(
         Constrained::new(p(), ConstraintOptions { baumgarte: -1.0 }, None),
         Err(MechanicsError::Baumgarte(_))

@@ -5,7 +5,7 @@
 use crate::*;
 use num_dual::{Dual2_64, Dual64};
 use saltation_hybrid::ad::{flow_jacobian_ad, guard_gradient_ad, reset_jacobian_ad};
-use saltation_hybrid::{EvalModel, Scalar};
+use saltation_hybrid::{Bound, EvalModel, Scalar};
 
 /// A point mass in the plane with a configuration-dependent mass matrix, nonlinear forces,
 /// a nonlinear bilateral constraint (a bent rail) and a curved floor contact: every term of
@@ -20,14 +20,14 @@ impl MechanicalSystem for Bead {
     fn dofs(&self) -> usize {
         3
     }
-    fn mass_matrix<D: Scalar>(&self, q: &[D], h: &mut [D]) {
+    fn mass_matrix<D: Scalar>(&self, _p: &[D], q: &[D], h: &mut [D]) {
         h[0] = q[0] * q[0] * 0.5 + 2.0;
         h[1] = q[1] * 0.1;
         h[3] = h[1];
         h[4] = (q[0] * 0.3).cos() + 1.5;
         h[8] = D::from(1.2);
     }
-    fn forces<D: Scalar>(&self, closed: ContactSet, q: &[D], qd: &[D], c: &mut [D]) {
+    fn forces<D: Scalar>(&self, _p: &[D], closed: ContactSet, q: &[D], qd: &[D], c: &mut [D]) {
         let d = if closed.contains(0) { 0.7 } else { 0.2 };
         c[0] = q[0].sin() * 3.0 + qd[0] * qd[1] * d;
         c[1] = q[1] * 2.0 + qd[1] * qd[1] * 0.1 + 9.81;
@@ -36,19 +36,19 @@ impl MechanicalSystem for Bead {
     fn bilateral_count(&self) -> usize {
         1
     }
-    fn bilateral<D: Scalar>(&self, q: &[D], gamma: &mut [D]) {
+    fn bilateral<D: Scalar>(&self, _p: &[D], q: &[D], gamma: &mut [D]) {
         gamma[0] = q[2] - q[0] * q[0] * 0.2 - q[1] * 0.1;
     }
     fn contact_count(&self) -> usize {
         1
     }
-    fn gap<D: Scalar>(&self, _i: usize, q: &[D]) -> D {
+    fn gap<D: Scalar>(&self, _p: &[D], _i: usize, q: &[D]) -> D {
         q[1] - (q[0] * 0.5).sin() * 0.3
     }
 }
 
-fn bead() -> Constrained<Bead> {
-    Constrained::new(Bead, ConstraintOptions::default(), None).unwrap()
+fn bead() -> Bound<Constrained<Bead>> {
+    Bound::new(Constrained::new(Bead, ConstraintOptions::default(), None).unwrap())
 }
 
 /// A state off the constraint manifold (so the Baumgarte terms matter).
@@ -139,12 +139,12 @@ impl MechanicalSystem for Blocks {
     fn dofs(&self) -> usize {
         3
     }
-    fn mass_matrix<D: Scalar>(&self, _q: &[D], h: &mut [D]) {
+    fn mass_matrix<D: Scalar>(&self, _p: &[D], _q: &[D], h: &mut [D]) {
         for (i, m) in [1.0, 2.0, 0.5].into_iter().enumerate() {
             h[i * 4] = D::from(m);
         }
     }
-    fn forces<D: Scalar>(&self, closed: ContactSet, q: &[D], qd: &[D], c: &mut [D]) {
+    fn forces<D: Scalar>(&self, _p: &[D], closed: ContactSet, q: &[D], qd: &[D], c: &mut [D]) {
         let d = if closed.contains(0) { -3.0 } else { 1.0 };
         let s = (q[1] - q[2] - 1.0) * 40.0 + (qd[1] - qd[2]) * d;
         c[0] = D::from(9.81);
@@ -154,13 +154,13 @@ impl MechanicalSystem for Blocks {
     fn bilateral_count(&self) -> usize {
         1
     }
-    fn bilateral<D: Scalar>(&self, q: &[D], gamma: &mut [D]) {
+    fn bilateral<D: Scalar>(&self, _p: &[D], q: &[D], gamma: &mut [D]) {
         gamma[0] = q[0] - q[1] - 0.5;
     }
     fn contact_count(&self) -> usize {
         1
     }
-    fn gap<D: Scalar>(&self, _i: usize, q: &[D]) -> D {
+    fn gap<D: Scalar>(&self, _p: &[D], _i: usize, q: &[D]) -> D {
         q[2] * 2.0 - 0.1
     }
     fn constraints_are_linear(&self) -> bool {
@@ -175,7 +175,7 @@ impl MechanicalSystem for Blocks {
 fn constant_structure_hints_change_nothing_but_the_speed() {
     let plain = Constrained::new(Blocks { hinted: false }, ConstraintOptions::default(), None);
     let hinted = Constrained::new(Blocks { hinted: true }, ConstraintOptions::default(), None);
-    let (plain, hinted) = (plain.unwrap(), hinted.unwrap());
+    let (plain, hinted) = (Bound::new(plain.unwrap()), Bound::new(hinted.unwrap()));
     let x = [1.7, 1.1, 0.08, 0.3, -0.2, -1.5];
     for mode in 0..2 {
         let (mut a, mut b) = ([0.0; 6], [0.0; 6]);
@@ -211,6 +211,7 @@ fn constant_structure_hints_change_nothing_but_the_speed() {
 }
 
 /// Two identical constraints: the saddle-point matrix is singular in every mode.
+#[derive(Clone, Copy)]
 struct Redundant;
 
 impl MechanicalSystem for Redundant {
@@ -220,23 +221,23 @@ impl MechanicalSystem for Redundant {
     fn dofs(&self) -> usize {
         2
     }
-    fn mass_matrix<D: Scalar>(&self, _q: &[D], h: &mut [D]) {
+    fn mass_matrix<D: Scalar>(&self, _p: &[D], _q: &[D], h: &mut [D]) {
         h[0] = D::from(1.0);
         h[3] = D::from(1.0);
     }
-    fn forces<D: Scalar>(&self, _closed: ContactSet, _q: &[D], _qd: &[D], c: &mut [D]) {
+    fn forces<D: Scalar>(&self, _p: &[D], _closed: ContactSet, _q: &[D], _qd: &[D], c: &mut [D]) {
         c[1] = D::from(1.0);
     }
     fn bilateral_count(&self) -> usize {
         1
     }
-    fn bilateral<D: Scalar>(&self, q: &[D], gamma: &mut [D]) {
+    fn bilateral<D: Scalar>(&self, _p: &[D], q: &[D], gamma: &mut [D]) {
         gamma[0] = q[1];
     }
     fn contact_count(&self) -> usize {
         1
     }
-    fn gap<D: Scalar>(&self, _i: usize, q: &[D]) -> D {
+    fn gap<D: Scalar>(&self, _p: &[D], _i: usize, q: &[D]) -> D {
         q[1]
     }
     fn constraints_are_linear(&self) -> bool {
@@ -249,7 +250,8 @@ impl MechanicalSystem for Redundant {
 
 #[test]
 fn a_singular_mode_writes_nan_on_every_path() {
-    let model = Constrained::new(Redundant, ConstraintOptions::default(), None).unwrap();
+    let model =
+        Bound::new(Constrained::new(Redundant, ConstraintOptions::default(), None).unwrap());
     let x = [0.0, 0.0, 1.0, 0.0];
     let (mut f, mut jac) = ([0.0; 4], [0.0; 16]);
     model.flow(1, 0.0, &x, &mut f);

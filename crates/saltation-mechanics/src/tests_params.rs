@@ -5,101 +5,56 @@
 
 use crate::*;
 use num_dual::Dual64;
-use saltation_hybrid::{param_scalars, EvalModel, ParamError, Scalar};
+use saltation_hybrid::{Bound, EvalModel, Param, Scalar};
 
 /// A point mass `m` on a rod of length `l` from the origin, `q = (x, y)`, gravity `g` along
 /// −y, and a sloped floor at `y = −d (1 + x/5)` (contact 0, gap `y + d (1 + x/5)`, whose
 /// gradient depends on `d` as well). Every parameter enters somewhere.
-#[derive(Clone)]
-struct RodOverFloor {
-    m: f64,
-    l: f64,
-    g: f64,
-    d: f64,
-}
+#[derive(Debug, Clone, Copy, PartialEq)]
+struct RodOverFloor;
 
-impl RodOverFloor {
-    fn scalars<D: Scalar>(&self, with: Option<(usize, D)>) -> [D; 4] {
-        param_scalars([self.m, self.l, self.g, self.d], with)
-    }
-    fn mass_at<D: Scalar>([m, ..]: [D; 4], h: &mut [D]) {
-        h.fill(D::zero());
-        h[0] = m;
-        h[3] = m;
-    }
-    fn forces_at<D: Scalar>([m, _, g, _]: [D; 4], c: &mut [D]) {
-        c[0] = D::zero();
-        c[1] = m * g;
-    }
-    fn rod_at<D: Scalar>([_, l, ..]: [D; 4], q: &[D], gamma: &mut [D]) {
-        gamma[0] = q[0] * q[0] + q[1] * q[1] - l * l;
-    }
-    fn gap_at<D: Scalar>([.., d]: [D; 4], q: &[D]) -> D {
-        q[1] + d * (q[0] * 0.2 + 1.0)
-    }
-}
+/// `m`, `l`, `g`, `d`.
+const ROD: &[Param] = &[
+    Param::new("m", 2.0),
+    Param::new("l", 1.5),
+    Param::new("g", 9.81),
+    Param::new("d", 1.2),
+];
 
 impl MechanicalSystem for RodOverFloor {
-    saltation_hybrid::named_params!("m" => m, "l" => l, "g" => g, "d" => d);
     fn name(&self) -> &str {
         "rod over floor"
     }
     fn dofs(&self) -> usize {
         2
     }
-    fn mass_matrix<D: Scalar>(&self, _q: &[D], h: &mut [D]) {
-        Self::mass_at(self.scalars(None), h)
+    fn params(&self) -> &[Param] {
+        ROD
     }
-    fn forces<D: Scalar>(&self, _closed: ContactSet, _q: &[D], _qd: &[D], c: &mut [D]) {
-        Self::forces_at(self.scalars(None), c)
+    fn mass_matrix<D: Scalar>(&self, p: &[D], _q: &[D], h: &mut [D]) {
+        h.fill(D::zero());
+        h[0] = p[0];
+        h[3] = p[0];
+    }
+    fn forces<D: Scalar>(&self, p: &[D], _closed: ContactSet, _q: &[D], _qd: &[D], c: &mut [D]) {
+        c[0] = D::zero();
+        c[1] = p[0] * p[2];
     }
     fn bilateral_count(&self) -> usize {
         1
     }
-    fn bilateral<D: Scalar>(&self, q: &[D], gamma: &mut [D]) {
-        Self::rod_at(self.scalars(None), q, gamma)
+    fn bilateral<D: Scalar>(&self, p: &[D], q: &[D], gamma: &mut [D]) {
+        gamma[0] = q[0] * q[0] + q[1] * q[1] - p[1] * p[1];
     }
     fn contact_count(&self) -> usize {
         1
     }
-    fn gap<D: Scalar>(&self, _i: usize, q: &[D]) -> D {
-        Self::gap_at(self.scalars(None), q)
-    }
-    fn check_params(&self) -> Result<(), ParamError> {
-        Ok(())
-    }
-    fn param_derivatives(&self, k: usize) -> bool {
-        k < 4
-    }
-    fn mass_matrix_with_param<D: Scalar>(&self, k: usize, p: D, _q: &[D], h: &mut [D]) {
-        Self::mass_at(self.scalars(Some((k, p))), h)
-    }
-    fn forces_with_param<D: Scalar>(
-        &self,
-        k: usize,
-        p: D,
-        _closed: ContactSet,
-        _q: &[D],
-        _qd: &[D],
-        c: &mut [D],
-    ) {
-        Self::forces_at(self.scalars(Some((k, p))), c)
-    }
-    fn bilateral_with_param<D: Scalar>(&self, k: usize, p: D, q: &[D], gamma: &mut [D]) {
-        Self::rod_at(self.scalars(Some((k, p))), q, gamma)
-    }
-    fn gap_with_param<D: Scalar>(&self, k: usize, p: D, _i: usize, q: &[D]) -> D {
-        Self::gap_at(self.scalars(Some((k, p))), q)
+    fn gap<D: Scalar>(&self, p: &[D], _i: usize, q: &[D]) -> D {
+        q[1] + p[3] * (q[0] * 0.2 + 1.0)
     }
 }
 
-fn model() -> Constrained<RodOverFloor> {
-    let sys = RodOverFloor {
-        m: 2.0,
-        l: 1.5,
-        g: 9.81,
-        d: 1.2,
-    };
+fn model() -> Bound<Constrained<RodOverFloor>> {
     // Sections at the swing's lowest point would need the floor; this one fixes `x` and `ẋ`
     // with the rod's constraint alone.
     let section = Section {
@@ -107,14 +62,15 @@ fn model() -> Constrained<RodOverFloor> {
         independent: vec![0],
         guess: vec![0.0, -1.0],
     };
-    Constrained::new(sys, ConstraintOptions::default(), Some(section)).unwrap()
+    let model = Constrained::new(RodOverFloor, ConstraintOptions::default(), Some(section));
+    Bound::new(model.unwrap())
 }
 
 /// A state near the rod's manifold (off it by a little, so the Baumgarte terms count too).
 const X: [f64; 4] = [0.6, -1.36, 1.1, 0.5];
 
 /// Central difference in parameter `k` (relative step 1e-6) of `f(model)`.
-fn central(k: usize, f: impl Fn(&Constrained<RodOverFloor>) -> Vec<f64>) -> Vec<f64> {
+fn central(k: usize, f: impl Fn(&Bound<Constrained<RodOverFloor>>) -> Vec<f64>) -> Vec<f64> {
     let base = model();
     let p = base.param_value(k).unwrap();
     let h = 1e-6 * p.abs().max(1.0);
@@ -148,6 +104,7 @@ fn flow_derivatives_in_every_parameter_and_mode() {
     for mode in 0..2 {
         for k in 0..4 {
             let p = m.param_value(k).unwrap();
+            assert!(m.param_derivatives(k));
             let mut implicit = [0.0; 4];
             assert!(m.flow_param_derivative(k, mode, 0.0, &X, &mut implicit));
             let mut dual = vec![Dual64::from_re(0.0); 4];
@@ -217,37 +174,37 @@ fn guard_reset_and_chart_derivatives() {
 /// A mass on a spring `k` (rest length `l0`) above the floor, free or resting on it: every
 /// mode is affine, so `∂f/∂p` comes from the cached affine coefficients; it must equal the
 /// implicit derivative evaluated afresh at any state.
-#[derive(Clone)]
-struct SpringMass {
-    m: f64,
-    k: f64,
-    l0: f64,
-}
+#[derive(Debug, Clone, Copy, PartialEq)]
+struct SpringMass;
 
-impl SpringMass {
-    fn forces_at<D: Scalar>([m, k, l0]: [D; 3], q: &[D], c: &mut [D]) {
-        c[0] = (q[0] - l0) * k + m * 9.81;
-    }
-}
+/// `m`, `k`, `l0`.
+const SPRING: &[Param] = &[
+    Param::new("m", 3.0),
+    Param::new("k", 200.0),
+    Param::new("l0", 0.8),
+];
 
 impl MechanicalSystem for SpringMass {
-    saltation_hybrid::named_params!("m" => m, "k" => k, "l0" => l0);
     fn name(&self) -> &str {
         "spring mass"
     }
     fn dofs(&self) -> usize {
         1
     }
-    fn mass_matrix<D: Scalar>(&self, _q: &[D], h: &mut [D]) {
-        h[0] = D::from(self.m);
+    fn params(&self) -> &[Param] {
+        SPRING
     }
-    fn forces<D: Scalar>(&self, _closed: ContactSet, q: &[D], _qd: &[D], c: &mut [D]) {
-        Self::forces_at(param_scalars([self.m, self.k, self.l0], None), q, c)
+    fn mass_matrix<D: Scalar>(&self, p: &[D], _q: &[D], h: &mut [D]) {
+        h[0] = p[0];
+    }
+    fn forces<D: Scalar>(&self, p: &[D], _closed: ContactSet, q: &[D], _qd: &[D], c: &mut [D]) {
+        let (m, k, l0) = (p[0], p[1], p[2]);
+        c[0] = (q[0] - l0) * k + m * 9.81;
     }
     fn contact_count(&self) -> usize {
         0
     }
-    fn gap<D: Scalar>(&self, _i: usize, q: &[D]) -> D {
+    fn gap<D: Scalar>(&self, _p: &[D], _i: usize, q: &[D]) -> D {
         q[0]
     }
     fn constraints_are_linear(&self) -> bool {
@@ -259,33 +216,11 @@ impl MechanicalSystem for SpringMass {
     fn forces_are_linear(&self) -> bool {
         true
     }
-    fn param_derivatives(&self, k: usize) -> bool {
-        k < 3
-    }
-    fn mass_matrix_with_param<D: Scalar>(&self, k: usize, p: D, _q: &[D], h: &mut [D]) {
-        h[0] = param_scalars([self.m, self.k, self.l0], Some((k, p)))[0];
-    }
-    fn forces_with_param<D: Scalar>(
-        &self,
-        k: usize,
-        p: D,
-        _closed: ContactSet,
-        q: &[D],
-        _qd: &[D],
-        c: &mut [D],
-    ) {
-        Self::forces_at(param_scalars([self.m, self.k, self.l0], Some((k, p))), q, c)
-    }
 }
 
 #[test]
 fn affine_modes_take_the_cached_form() {
-    let sys = SpringMass {
-        m: 3.0,
-        k: 200.0,
-        l0: 0.8,
-    };
-    let m = Constrained::new(sys, ConstraintOptions::default(), None).unwrap();
+    let m = Bound::new(Constrained::new(SpringMass, ConstraintOptions::default(), None).unwrap());
     assert!(m.flow_jacobian_is_constant(0));
     for x in [[0.0, 0.0], [0.5, -2.0], [3.0, 7.0]] {
         for k in 0..3 {

@@ -39,9 +39,9 @@ pub enum Model {
     /// [`Orego`].
     Orego(Bound<Orego>),
     /// [`Hopper`]: the constrained four-particle hopper.
-    Hopper(Hopper),
+    Hopper(Bound<Hopper>),
     /// [`HopperUnconstrained`]: the two-block hopper in minimal coordinates.
-    HopperUnconstrained(HopperUnconstrained),
+    HopperUnconstrained(Bound<HopperUnconstrained>),
     /// [`Monopod`]: the dimensionless monopod on Hunt–Crossley ground (its strategy written
     /// beside the parameters: [`crate::monopod::file_form`]).
     #[serde(with = "crate::monopod::file_form")]
@@ -104,10 +104,8 @@ impl Model {
             "VanDerPolStiff" => Model::VanDerPolStiff(Bound::default()),
             "Hires" => Model::Hires(Bound::default()),
             "Orego" => Model::Orego(Bound::default()),
-            "Hopper" => {
-                Model::Hopper(Hopper::from_system(crate::hopper::HopperParticles::default()).ok()?)
-            }
-            "HopperUnconstrained" => Model::HopperUnconstrained(HopperUnconstrained::default()),
+            "Hopper" => Model::Hopper(Bound::default()),
+            "HopperUnconstrained" => Model::HopperUnconstrained(Bound::default()),
             "Monopod" => Model::Monopod(Bound::default()),
             _ => return None,
         })

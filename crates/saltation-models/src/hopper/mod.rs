@@ -4,7 +4,10 @@
 //! Two forms — the paper's constrained four-particle DAE built with
 //! [`saltation_mechanics`] ([`Hopper`]) and the minimal-coordinate model written by hand
 //! ([`HopperUnconstrained`]) — and the closed-form reference of §4.1
-//! ([`closed_form`]).
+//! ([`closed_form`]). Both forms are equations with their parameters declared as data
+//! ([`PARAMS`], [`PARTICLE_PARAMS`]); a [`saltation_hybrid::Bound`] of either holds the values
+//! (`HopperUnconstrained::bound(&HopperParams::default())`,
+//! `Bound::<Hopper>::default()`).
 
 pub mod closed_form;
 mod params;
@@ -14,9 +17,9 @@ mod unconstrained;
 #[cfg(test)]
 mod tests_seeded;
 
-pub use params::HopperParams;
-pub use particles::{Hopper, HopperParticles, FLIGHT, GROUND};
-pub use unconstrained::HopperUnconstrained;
+pub use params::{HopperParams, D_F, D_G, G, K, L0, M, MU, PARAMS};
+pub use particles::{Hopper, HopperParticles, FLIGHT, GROUND, MU_L, MU_U, PARTICLE_PARAMS};
+pub use unconstrained::{HopperGuard, HopperUnconstrained};
 
 /// The hopper's stride for both forms: from lift-off in flight ([`FLIGHT`]) through touchdown and
 /// the next lift-off (two events), DOP853 at `rtol = atol = tol`, at most `t_max` long.

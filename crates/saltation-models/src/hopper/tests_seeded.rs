@@ -3,7 +3,7 @@
 //! the result is `P_x · Dχ` of the full computation, for the walker (`n = 4`, `r = 2`) and the
 //! constrained hopper (`n = 8`, `r = 2`).
 
-use super::{stride_options, Hopper, HopperParams, HopperParticles};
+use super::{stride_options, HopperParams, HopperParticles};
 use crate::SimplestWalker;
 use nalgebra::DMatrix;
 use saltation_hybrid::{Bound, EvalModel, JacobianKind, StrideMap, StrideOptions};
@@ -60,12 +60,7 @@ fn check<M: EvalModel>(model: &M, opts: &OrbitOptions, guess: &[f64], tol: f64) 
 /// to the integration error (rtol = 1e-12 over a stride: 1e-10).
 #[test]
 fn seeded_stride_jacobian_is_the_full_one_times_the_chart_jacobian() {
-    let hopper = Hopper::from_system(HopperParticles::from_params(
-        HopperParams::default(),
-        0.5,
-        0.5,
-    ))
-    .unwrap();
+    let hopper = HopperParticles::bound(&HopperParams::default(), 0.5, 0.5).unwrap();
     for (variational_error_control, tol) in [(false, 1e-12), (true, 1e-10)] {
         let mut walker_opts = OrbitOptions::default();
         walker_opts.stride.variational_error_control = variational_error_control;
@@ -106,12 +101,7 @@ fn a_seed_of_the_wrong_size_or_not_finite_is_refused() {
 /// solution, although Newton's strides carried `P_x Dχ` only.
 #[test]
 fn the_orbit_reports_the_full_stride_at_its_solution() {
-    let hopper = Hopper::from_system(HopperParticles::from_params(
-        HopperParams::default(),
-        0.5,
-        0.5,
-    ))
-    .unwrap();
+    let hopper = HopperParticles::bound(&HopperParams::default(), 0.5, 0.5).unwrap();
     let opts = OrbitOptions {
         stride: stride_options(1e-12, 20.0),
         ..OrbitOptions::default()

@@ -1,6 +1,6 @@
 //! The hopper in minimal coordinates (Zelei & Insperger 2018; Zana et al. 2018, §2 left panel
 //! and §4.1): state `x = [z_U, z_L, ż_U, ż_L]`, written by hand as an independent check of
-//! the constrained form.
+//! the constrained form. Parameters: [`super::PARAMS`] (`m_U = μ m`, `m_L = (1 − μ) m`).
 //!
 //! - Flight: `m_U z̈_U = −m_U g − s`, `m_L z̈_L = −m_L g + s`, `s = k(z_U − z_L − L0) + d_F(ż_U − ż_L)`.
 //! - Ground (`z_L = ż_L = 0` held): `m_U z̈_U = −m_U g − k(z_U − z_L − L0) − d_G(ż_U − ż_L)`,
@@ -9,34 +9,57 @@
 //! - Touchdown: `z_L` falls through 0; `ż_L⁺ = 0`. Lift-off: `λ` rises through 0; identity.
 //! - Section: lift-off, reduced coordinates `u = (z_U, ż_U)`.
 
-use super::HopperParams;
-use saltation_hybrid::{EvalModel, Guard, ParamError, Scalar};
-use serde::{Deserialize, Serialize};
+use super::params::{HopperParams, D_F, D_G, G, K, L0, M, MU, PARAMS};
+use saltation_hybrid::{
+    AffineModes, Bound, FlowJacobian, GuardGradient, GuardSpec, HybridModel, Param, ParamError,
+    ResetJacobian, Scalar,
+};
 
-/// The unconstrained two-block hopper.
-#[derive(Debug, Clone, Copy, PartialEq, Default, Serialize, Deserialize)]
-#[serde(transparent)]
-pub struct HopperUnconstrained {
-    /// Its parameters.
-    pub params: HopperParams,
+/// The unconstrained two-block hopper (its equations; the parameters are [`super::PARAMS`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct HopperUnconstrained;
+
+/// The two-block hopper's guards: one per mode.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum HopperGuard {
+    /// In flight: the lower block reaches the ground (`z_L` falls through 0).
+    Touchdown,
+    /// On the ground: the contact multiplier `λ` rises through 0 (the ground would pull).
+    LiftOff,
 }
 
 impl HopperUnconstrained {
-    /// Ground contact multiplier `λ` at `x` (pushing: `λ < 0`).
-    pub fn contact_multiplier<D: Scalar>(&self, x: &[D]) -> D {
-        let p = &self.params;
-        (x[0] - x[1] - p.l0) * p.k + (x[2] - x[3]) * p.d_g - p.m_lower() * p.g
+    /// The two-block hopper at the parameters `p` (checked).
+    pub fn bound(p: &HopperParams) -> Result<Bound<Self>, ParamError> {
+        Bound::with_values(Self, p.values().to_vec())
+    }
+    /// Ground contact multiplier `λ` at the parameter values `p` and the state `x` (pushing:
+    /// `λ < 0`).
+    pub fn contact_multiplier<D: Scalar>(&self, p: &[D], x: &[D]) -> D {
+        (x[0] - x[1] - p[L0]) * p[K] + (x[2] - x[3]) * p[D_G] - m_lower(p) * p[G]
     }
 }
 
-impl EvalModel for HopperUnconstrained {
-    saltation_hybrid::named_params!("g" => params.g, "m" => params.m, "mu" => params.mu, "k" => params.k, "d_F" => params.d_f, "d_G" => params.d_g, "L0" => params.l0);
-    autonomous!();
+/// Upper mass `m_U = μ m`.
+fn m_upper<D: Scalar>(p: &[D]) -> D {
+    p[MU] * p[M]
+}
+
+/// Lower mass `m_L = (1 − μ) m`.
+fn m_lower<D: Scalar>(p: &[D]) -> D {
+    (-p[MU] + 1.0) * p[M]
+}
+
+impl HybridModel for HopperUnconstrained {
+    type Guard = HopperGuard;
     fn name(&self) -> &str {
         "hopper_unconstrained"
     }
     fn dim(&self) -> usize {
         4
+    }
+    fn params(&self) -> &[Param] {
+        PARAMS
     }
     fn modes(&self) -> usize {
         2
@@ -44,93 +67,134 @@ impl EvalModel for HopperUnconstrained {
     fn mode_name(&self, mode: usize) -> String {
         if mode == 0 { "flight" } else { "ground" }.into()
     }
-    fn flow<D: Scalar>(&self, mode: usize, _t: f64, x: &[D], dx: &mut [D]) {
-        let p = &self.params;
-        let (mu_, ml) = (p.m_upper(), p.m_lower());
-        dx[0] = x[2];
-        dx[1] = x[3];
-        if mode == 0 {
-            let s = (x[0] - x[1] - p.l0) * p.k + (x[2] - x[3]) * p.d_f;
-            dx[2] = -s / mu_ - p.g;
-            dx[3] = s / ml - p.g;
-        } else {
-            let s = (x[0] - x[1] - p.l0) * p.k + (x[2] - x[3]) * p.d_g;
-            dx[2] = -s / mu_ - p.g;
-            dx[3] = x[3] * 0.0;
-        }
-    }
-    fn guards(&self, _mode: usize) -> usize {
-        1
-    }
-    fn guard<D: Scalar>(&self, mode: usize, _j: usize, x: &[D]) -> D {
-        if mode == 0 {
-            x[1]
-        } else {
-            self.contact_multiplier(x)
-        }
-    }
-    fn describe_guard(&self, mode: usize, _j: usize) -> Guard<Self> {
-        if mode == 0 {
-            Guard::to(1).falling()
-        } else {
-            Guard::to(0).rising()
-        }
-    }
-    fn reset<D: Scalar>(&self, mode: usize, _j: usize, x: &[D], out: &mut [D]) {
-        out.copy_from_slice(x);
-        if mode == 0 {
-            out[3] = x[3] * 0.0;
-        }
-    }
-    /// Both phases are linear spring-damper motions under gravity.
-    fn flow_jacobian_is_constant(&self, _mode: usize) -> bool {
-        true
-    }
-    fn flow_is_autonomous(&self, _mode: usize) -> bool {
-        true
-    }
-    fn flow_jacobian(&self, mode: usize, _t: f64, _x: &[f64], jac: &mut [f64]) -> bool {
-        let p = &self.params;
-        let (mu_, ml) = (p.m_upper(), p.m_lower());
-        let d = if mode == 0 { p.d_f } else { p.d_g };
-        jac.fill(0.0);
-        jac[2] = 1.0;
-        jac[7] = 1.0;
-        jac[8..12].copy_from_slice(&[-p.k / mu_, p.k / mu_, -d / mu_, d / mu_]);
-        if mode == 0 {
-            jac[12..16].copy_from_slice(&[p.k / ml, -p.k / ml, d / ml, -d / ml]);
-        }
-        true
-    }
-    fn guard_gradient(&self, mode: usize, _j: usize, _x: &[f64], grad: &mut [f64]) -> bool {
-        let p = &self.params;
-        if mode == 0 {
-            grad.copy_from_slice(&[0.0, 1.0, 0.0, 0.0]);
-        } else {
-            grad.copy_from_slice(&[p.k, -p.k, p.d_g, -p.d_g]);
-        }
-        true
-    }
-    fn reset_jacobian(&self, mode: usize, _j: usize, _x: &[f64], jac: &mut [f64]) -> bool {
-        saltation_hybrid::identity(jac, 4);
-        if mode == 0 {
-            jac[15] = 0.0;
-        }
-        true
-    }
     fn state_names(&self) -> Vec<String> {
         ["z_U", "z_L", "dz_U", "dz_L"].map(String::from).to_vec()
     }
-    fn check_params(&self) -> Result<(), ParamError> {
-        self.params.check()
+    fn autonomous(&self, _mode: usize) -> bool {
+        true
+    }
+    fn flow<D: Scalar>(&self, p: &[D], mode: usize, _t: f64, x: &[D], dx: &mut [D]) {
+        let (mu_, ml) = (m_upper(p), m_lower(p));
+        dx[0] = x[2];
+        dx[1] = x[3];
+        if mode == 0 {
+            let s = (x[0] - x[1] - p[L0]) * p[K] + (x[2] - x[3]) * p[D_F];
+            dx[2] = -s / mu_ - p[G];
+            dx[3] = s / ml - p[G];
+        } else {
+            let s = (x[0] - x[1] - p[L0]) * p[K] + (x[2] - x[3]) * p[D_G];
+            dx[2] = -s / mu_ - p[G];
+            dx[3] = x[3] * 0.0;
+        }
+    }
+    fn guards(&self, mode: usize) -> &[HopperGuard] {
+        if mode == 0 {
+            &[HopperGuard::Touchdown]
+        } else {
+            &[HopperGuard::LiftOff]
+        }
+    }
+    fn describe(&self, _mode: usize, guard: HopperGuard) -> GuardSpec {
+        match guard {
+            HopperGuard::Touchdown => GuardSpec::to(1).falling(),
+            HopperGuard::LiftOff => GuardSpec::to(0).rising(),
+        }
+    }
+    fn guard<D: Scalar>(&self, p: &[D], _mode: usize, guard: HopperGuard, x: &[D]) -> D {
+        match guard {
+            HopperGuard::Touchdown => x[1],
+            HopperGuard::LiftOff => self.contact_multiplier(p, x),
+        }
+    }
+    fn reset<D: Scalar>(&self, _p: &[D], _mode: usize, guard: HopperGuard, x: &[D], out: &mut [D]) {
+        out.copy_from_slice(x);
+        match guard {
+            HopperGuard::Touchdown => out[3] = x[3] * 0.0,
+            HopperGuard::LiftOff => {}
+        }
     }
     fn reduced_dim(&self) -> usize {
         2
     }
-    fn chart<D: Scalar>(&self, u: &[D], x: &mut [D]) {
+    fn chart<D: Scalar>(&self, _p: &[D], u: &[D], x: &mut [D]) {
         x.copy_from_slice(&[u[0], D::from(0.0), u[1], D::from(0.0)]);
     }
-    fn project<D: Scalar>(&self, x: &[D], u: &mut [D]) {
+    fn project<D: Scalar>(&self, _p: &[D], x: &[D], u: &mut [D]) {
         u.copy_from_slice(&[x[0], x[2]]);
+    }
+    fn hand_flow_jacobian(&self) -> Option<&dyn FlowJacobian> {
+        Some(self)
+    }
+    fn hand_guard_gradient(&self) -> Option<&dyn GuardGradient<HopperGuard>> {
+        Some(self)
+    }
+    fn hand_reset_jacobian(&self) -> Option<&dyn ResetJacobian<HopperGuard>> {
+        Some(self)
+    }
+    fn affine_modes(&self) -> Option<&dyn AffineModes> {
+        Some(self)
+    }
+}
+
+/// Both phases are linear spring-damper motions under gravity.
+impl AffineModes for HopperUnconstrained {
+    fn jacobian_is_constant(&self, _mode: usize) -> bool {
+        true
+    }
+}
+
+impl FlowJacobian for HopperUnconstrained {
+    fn flow_and_jacobian(
+        &self,
+        p: &[f64],
+        mode: usize,
+        t: f64,
+        x: &[f64],
+        dx: &mut [f64],
+        jac: &mut [f64],
+    ) {
+        self.flow(p, mode, t, x, dx);
+        let (mu_, ml) = (m_upper(p), m_lower(p));
+        let (k, d) = (p[K], if mode == 0 { p[D_F] } else { p[D_G] });
+        jac.fill(0.0);
+        jac[2] = 1.0;
+        jac[7] = 1.0;
+        jac[8..12].copy_from_slice(&[-k / mu_, k / mu_, -d / mu_, d / mu_]);
+        if mode == 0 {
+            jac[12..16].copy_from_slice(&[k / ml, -k / ml, d / ml, -d / ml]);
+        }
+    }
+}
+
+impl GuardGradient<HopperGuard> for HopperUnconstrained {
+    fn guard_gradient(
+        &self,
+        p: &[f64],
+        _mode: usize,
+        guard: HopperGuard,
+        _x: &[f64],
+        grad: &mut [f64],
+    ) {
+        match guard {
+            HopperGuard::Touchdown => grad.copy_from_slice(&[0.0, 1.0, 0.0, 0.0]),
+            HopperGuard::LiftOff => grad.copy_from_slice(&[p[K], -p[K], p[D_G], -p[D_G]]),
+        }
+    }
+}
+
+impl ResetJacobian<HopperGuard> for HopperUnconstrained {
+    fn reset_jacobian(
+        &self,
+        _p: &[f64],
+        _mode: usize,
+        guard: HopperGuard,
+        _x: &[f64],
+        jac: &mut [f64],
+    ) {
+        saltation_hybrid::identity(jac, 4);
+        match guard {
+            HopperGuard::Touchdown => jac[15] = 0.0,
+            HopperGuard::LiftOff => {}
+        }
     }
 }

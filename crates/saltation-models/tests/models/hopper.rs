@@ -7,10 +7,10 @@
 use nalgebra::DMatrix;
 use saltation_hybrid::ad::{flow_jacobian, guard_gradient, reset_jacobian};
 use saltation_hybrid::saltation::{saltation_matrix, Jump};
-use saltation_hybrid::{simulate, EvalModel, SimulateOptions, StrideOptions};
+use saltation_hybrid::{simulate, Bound, EvalModel, SimulateOptions, StrideOptions};
 use saltation_mechanics::{
-    check_admissibility, AdmissibilityOptions, Constrained, ConstraintOptions, MechanicalSystem,
-    ViolationKind,
+    check_admissibility, AdmissibilityOptions, Constrained, ConstraintOptions, ContactReports,
+    MechanicalSystem, ViolationKind,
 };
 use saltation_models::hopper::{
     stride_options, Hopper, HopperParams, HopperParticles, HopperUnconstrained, FLIGHT, GROUND,
@@ -30,8 +30,12 @@ fn options(tol: f64) -> OrbitOptions {
     o
 }
 
-fn constrained(p: HopperParams, mu_u: f64, mu_l: f64) -> Hopper {
-    Hopper::from_system(HopperParticles::from_params(p, mu_u, mu_l)).unwrap()
+fn constrained(p: HopperParams, mu_u: f64, mu_l: f64) -> Bound<Hopper> {
+    HopperParticles::bound(&p, mu_u, mu_l).unwrap()
+}
+
+fn unconstrained(p: HopperParams) -> Bound<HopperUnconstrained> {
+    HopperUnconstrained::bound(&p).unwrap()
 }
 
 fn solve<M: EvalModel>(m: &M) -> PeriodicOrbit {
@@ -52,7 +56,7 @@ fn constrained_equals_unconstrained() {
             ..HopperParams::default()
         },
     ] {
-        let a = solve(&HopperUnconstrained { params: p });
+        let a = solve(&unconstrained(p));
         let b = solve(&constrained(p, 0.5, 0.5));
         let close = |x: f64, y: f64, what: &str| {
             assert!(
@@ -179,9 +183,12 @@ fn stride_jacobian_matches_central_differences() {
 #[test]
 fn constraint_residuals_stay_below_1e_10_over_an_orbit() {
     for baumgarte in [0.0, 10.0] {
-        let sys = HopperParticles::from_params(HopperParams::default(), 0.3, 0.6);
-        let section = MechanicalSystem::section(&sys).unwrap();
-        let model = Constrained::new(sys, ConstraintOptions { baumgarte }, Some(section)).unwrap();
+        let section = MechanicalSystem::section(&HopperParticles).unwrap();
+        let drift = ConstraintOptions { baumgarte };
+        let model = Constrained::new(HopperParticles, drift, Some(section)).unwrap();
+        let mut p = HopperParams::default().values().to_vec();
+        p.extend([0.3, 0.6]);
+        let model = Bound::with_values(model, p).unwrap();
         let o = solve(&model);
         let sim = SimulateOptions {
             stride: options(1e-13).stride,
@@ -223,7 +230,7 @@ fn impact_energy_split_matches_the_two_block_model() {
     // leave with the upper block's centre-of-mass velocity (equal to `ż_U` up to the
     // rounding-level drift of the rigid link that the integration leaves in `x⁻`).
     assert!(e.x_plus[6].abs() < 1e-15 && e.x_plus[7].abs() < 1e-15);
-    let m = HopperParticles::from_params(p, 0.35, 0.65).masses();
+    let m = HopperParticles::masses(model.values());
     let v_cm = (m[0] * e.x_minus[4] + m[1] * e.x_minus[5]) / (m[0] + m[1]);
     assert!((e.x_plus[4] - v_cm).abs() < 1e-15 && (e.x_plus[5] - v_cm).abs() < 1e-15);
     assert!((e.x_minus[4] - e.x_minus[5]).abs() < 1e-13);
@@ -280,7 +287,7 @@ fn both_forms_agree_with_the_closed_form_solution() {
         let exact = periodic_orbit(&p, t_guess).unwrap();
         // Start 1e-3 away from the exact lift-off state.
         let guess = [exact.liftoff[0] + 1e-3, exact.liftoff[2] - 1e-3];
-        let un = HopperUnconstrained { params: p };
+        let un = unconstrained(p);
         let con = constrained(p, 0.3, 0.6);
         let opts = options(1e-14);
         let a = find_periodic_orbit(&un, &guess, &opts).unwrap();

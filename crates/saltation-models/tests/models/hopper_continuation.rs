@@ -7,24 +7,16 @@
 use saltation_continuation::{
     continue_branch, BifurcationKind, Branch, ContinuationOptions, Predictor, Start,
 };
-use saltation_hybrid::ParamError;
-use saltation_mechanics::Constrained;
+use saltation_hybrid::{Bound, ParamError};
 use saltation_models::hopper::closed_form::{periodic_orbit_at_flight_time, LiftoffGuess};
 use saltation_models::hopper::{stride_options, Hopper, HopperParams, HopperParticles};
 
-fn family(d_g: f64) -> Result<Hopper, ParamError> {
+fn family(d_g: f64) -> Result<Bound<Hopper>, ParamError> {
     let p = HopperParams {
         d_g,
         ..HopperParams::default()
     };
-    p.check()?;
-    Constrained::from_system(HopperParticles::from_params(p, 0.5, 0.5)).map_err(|e| {
-        ParamError::Rejected {
-            name: "d_G".into(),
-            value: d_g,
-            reason: e.to_string(),
-        }
-    })
+    HopperParticles::bound(&p, 0.5, 0.5)
 }
 
 fn options(predictor: Predictor, step: f64, max_step: f64) -> ContinuationOptions {
