@@ -12,7 +12,6 @@
 //! Run: `cargo bench --bench hopper_orbit`.
 
 use criterion::{criterion_group, criterion_main, Criterion};
-use saltation::hybrid::ad::flow_jacobian;
 use saltation::hybrid::{Bound, EvalModel, JacobianKind, Param, Scalar, StrideMap};
 use saltation::mechanics::{Constrained, ContactSet, MechanicalSystem, Section};
 use saltation::models::hopper::{
@@ -128,7 +127,7 @@ fn pieces<M: EvalModel>(c: &mut Criterion, name: &str, model: &M) {
             b.iter(|| model.flow(mode, 0.0, black_box(&x0), &mut dx))
         });
         g.bench_function(format!("{label}/f_x"), |b| {
-            b.iter(|| flow_jacobian(model, mode, 0.0, black_box(&x0), &mut jac))
+            b.iter(|| model.flow_jacobian(mode, 0.0, black_box(&x0), &mut jac))
         });
     }
     g.finish();

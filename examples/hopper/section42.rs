@@ -3,7 +3,7 @@
 
 use crate::Res;
 use nalgebra::{Complex, DMatrix};
-use saltation::hybrid::ad::{guard_gradient, reset_jacobian};
+
 use saltation::hybrid::saltation::{saltation_matrix, Jump};
 use saltation::hybrid::{Bound, EvalModel, EventRecord, JacobianKind, StrideMap};
 use saltation::mechanics::ContactReports;
@@ -117,8 +117,8 @@ fn saltation<M: EvalModel>(model: &M, e: &EventRecord) -> DMatrix<f64> {
     let n = model.dim();
     let (mut gx, mut hx, mut fm, mut fp) =
         (vec![0.0; n * n], vec![0.0; n], vec![0.0; n], vec![0.0; n]);
-    reset_jacobian(model, e.mode, e.guard, &e.x_minus, &mut gx);
-    guard_gradient(model, e.mode, e.guard, &e.x_minus, &mut hx);
+    model.reset_jacobian(e.mode, e.guard, &e.x_minus, &mut gx);
+    model.guard_gradient(e.mode, e.guard, &e.x_minus, &mut hx);
     model.flow(e.mode, e.t, &e.x_minus, &mut fm);
     model.flow(e.target, e.t, &e.x_plus, &mut fp);
     let hxf: f64 = hx.iter().zip(&fm).map(|(a, b)| a * b).sum();

@@ -26,10 +26,10 @@ use saltation::continuation::{
     continue_branch, BifurcationKind, ContinuationOptions, ParamFamily, Start,
 };
 use saltation::hybrid::{Bound, EvalModel, JacobianKind, StrideMap, StrideOptions};
+use saltation::models::Registry;
 use saltation::orbit::{central_difference, find_periodic_orbit, reduced_map, OrbitOptions};
 use saltation::plot::{BifurcationPoint, FloquetBranch, FloquetPlot, RenderOptions};
 use std::path::Path;
-use saltation::models::Registry;
 use std::process::ExitCode;
 
 type Res<T> = Result<T, Box<dyn std::error::Error>>;

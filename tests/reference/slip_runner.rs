@@ -142,7 +142,10 @@ fn the_registered_model_runs_through_the_command_line() {
     let registry = Registry::builtin()
         .with("SlipRunner", Bound::new(Slip))
         .unwrap();
-    let file = concat!(env!("CARGO_MANIFEST_DIR"), "/examples/slip_runner/slip_runner.ron");
+    let file = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/examples/slip_runner/slip_runner.ron"
+    );
     let cli = saltation_cli::Cli::try_parse_from(["saltation", "orbit", file, "--json"]).unwrap();
     let mut out = Vec::new();
     saltation_cli::run_with(&cli, &registry, &mut out).unwrap();

@@ -174,13 +174,14 @@ pub fn project_jacobian<M: HybridModel + ?Sized>(model: &M, p: &[f64], x: &[f64]
         .project(pd, xs, out)));
 }
 
-/// `z = (x, p_k)`: the state with parameter `k`'s value appended, the point at which the
-/// `*_in_param` derivatives are taken.
-fn appended(x: &[f64], pk: f64) -> Vec<f64> {
-    let mut z = Vec::with_capacity(x.len() + 1);
-    z.extend_from_slice(x);
-    z.push(pk);
-    z
+/// Runs `f` with `z = (x, p_k)`, the state with parameter `k`'s value appended, the point at
+/// which the `*_in_param` derivatives are taken (on the stack for small systems).
+fn appended<R>(x: &[f64], pk: f64, f: impl FnOnce(&[f64]) -> R) -> R {
+    crate::with_buffer(0.0, x.len() + 1, |z| {
+        z[..x.len()].copy_from_slice(x);
+        z[x.len()] = pk;
+        f(z)
+    })
 }
 
 /// `f` into `dx` and `[f_x | ∂f/∂p_k]` (`n × (n + 1)`) into `jac` at parameter `k` set to
@@ -198,13 +199,11 @@ pub fn flow_in_param<M: HybridModel + ?Sized>(
     jac: &mut [f64],
 ) {
     let n = model.dim();
-    crate::with_buffer(0.0, n + 1, |z| {
-        z[..n].copy_from_slice(x);
-        z[n] = pk;
+    appended(x, pk, |z| {
         dispatch!(n + 1, n, z, jac, Some(dx), |zs, out| {
             let (xs, q) = zs.split_at(n);
             with_scalars(p, Some((k, q[0])), |pd| model.flow(pd, mode, t, xs, out))
-        });
+        })
     });
 }
 
@@ -221,11 +220,12 @@ pub fn guard_in_param<M: HybridModel + ?Sized>(
     grad: &mut [f64],
 ) -> f64 {
     let n = model.dim();
-    let z = appended(x, pk);
     let mut h = [0.0];
-    dispatch!(n + 1, 1, &z, grad, Some(&mut h[..]), |zs, out| {
-        let (xs, q) = zs.split_at(n);
-        out[0] = with_scalars(p, Some((k, q[0])), |pd| model.guard(pd, mode, g, xs));
+    appended(x, pk, |z| {
+        dispatch!(n + 1, 1, z, grad, Some(&mut h[..]), |zs, out| {
+            let (xs, q) = zs.split_at(n);
+            out[0] = with_scalars(p, Some((k, q[0])), |pd| model.guard(pd, mode, g, xs));
+        })
     });
     h[0]
 }
@@ -244,10 +244,11 @@ pub fn reset_in_param<M: HybridModel + ?Sized>(
     jac: &mut [f64],
 ) {
     let n = model.dim();
-    let z = appended(x, pk);
-    dispatch!(n + 1, n, &z, jac, Some(out), |zs, o| {
-        let (xs, q) = zs.split_at(n);
-        with_scalars(p, Some((k, q[0])), |pd| model.reset(pd, mode, g, xs, o))
+    appended(x, pk, |z| {
+        dispatch!(n + 1, n, z, jac, Some(out), |zs, o| {
+            let (xs, q) = zs.split_at(n);
+            with_scalars(p, Some((k, q[0])), |pd| model.reset(pd, mode, g, xs, o))
+        })
     });
 }
 
@@ -262,10 +263,51 @@ pub fn chart_in_param<M: HybridModel + ?Sized>(
     jac: &mut [f64],
 ) {
     let (n, r) = (model.dim(), model.reduced_dim());
-    let z = appended(u, pk);
-    dispatch!(r + 1, n, &z, jac, Some(x), |zs, o| {
-        let (us, q) = zs.split_at(r);
-        with_scalars(p, Some((k, q[0])), |pd| model.chart(pd, us, o))
+    appended(u, pk, |z| {
+        dispatch!(r + 1, n, z, jac, Some(x), |zs, o| {
+            let (us, q) = zs.split_at(r);
+            with_scalars(p, Some((k, q[0])), |pd| model.chart(pd, us, o))
+        })
+    });
+}
+
+/// `f_x` of a bound model by automatic differentiation, whether or not it has a hand-written
+/// one (to compare them).
+pub fn flow_jacobian_ad<M: HybridModel>(
+    model: &Bound<M>,
+    mode: usize,
+    t: f64,
+    x: &[f64],
+    jac: &mut [f64],
+) {
+    crate::with_buffer(0.0, x.len(), |dx| {
+        flow_and_jacobian(model.model(), model.values(), mode, t, x, dx, jac)
+    })
+}
+
+/// `h_x` of guard `j` of `mode` of a bound model by automatic differentiation.
+pub fn guard_gradient_ad<M: HybridModel>(
+    model: &Bound<M>,
+    mode: usize,
+    j: usize,
+    x: &[f64],
+    grad: &mut [f64],
+) {
+    let g = model.model().guards(mode)[j];
+    guard_gradient(model.model(), model.values(), mode, g, x, grad);
+}
+
+/// `g_x` of the reset of guard `j` of `mode` of a bound model by automatic differentiation.
+pub fn reset_jacobian_ad<M: HybridModel>(
+    model: &Bound<M>,
+    mode: usize,
+    j: usize,
+    x: &[f64],
+    jac: &mut [f64],
+) {
+    let g = model.model().guards(mode)[j];
+    crate::with_buffer(0.0, x.len(), |out| {
+        reset_jacobian(model.model(), model.values(), mode, g, x, out, jac)
     });
 }
 

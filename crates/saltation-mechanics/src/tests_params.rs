@@ -4,8 +4,85 @@
 //! matrix, the forces, a nonlinear bilateral constraint and a contact's gap.
 
 use crate::*;
-use num_dual::Dual64;
-use saltation_hybrid::{Bound, EvalModel, Param, Scalar};
+use saltation_hybrid::{ad, Bound, EvalModel, HybridModel, Param, Scalar};
+
+/// The layer's hand-written (implicit) `∂f/∂p_k` at the model's own values.
+fn implicit_fp<M: HybridModel>(
+    m: &Bound<M>,
+    k: usize,
+    mode: usize,
+    x: &[f64],
+    out: &mut [f64],
+) -> bool {
+    m.model()
+        .hand_flow_param_derivative()
+        .expect("the layer writes ∂f/∂p")
+        .flow_param_derivative(m.values(), k, mode, 0.0, x, out)
+}
+
+/// `(f, ∂f/∂p_k)` by a dual number seeded in `p[k]` (automatic differentiation through the
+/// saddle-point solve).
+fn dual_fp<M: HybridModel>(m: &Bound<M>, k: usize, mode: usize, x: &[f64]) -> (Vec<f64>, Vec<f64>) {
+    let n = x.len();
+    let (mut f, mut jac) = (vec![0.0; n], vec![0.0; n * (n + 1)]);
+    ad::flow_in_param(
+        m.model(),
+        m.values(),
+        k,
+        m.values()[k],
+        mode,
+        0.0,
+        x,
+        &mut f,
+        &mut jac,
+    );
+    (f, (0..n).map(|i| jac[i * (n + 1) + n]).collect())
+}
+
+/// `(h, ∂h/∂p_k)` of the first guard of `mode`, by a dual number in `p[k]`.
+fn dual_hp<M: HybridModel>(m: &Bound<M>, k: usize, mode: usize, x: &[f64]) -> (f64, f64) {
+    let n = x.len();
+    let mut grad = vec![0.0; n + 1];
+    let g = m.model().guards(mode)[0];
+    let h = ad::guard_in_param(
+        m.model(),
+        m.values(),
+        k,
+        m.values()[k],
+        mode,
+        g,
+        x,
+        &mut grad,
+    );
+    (h, grad[n])
+}
+
+/// `∂g/∂p_k` of the first guard of mode 0, by a dual number in `p[k]`.
+fn dual_gp<M: HybridModel>(m: &Bound<M>, k: usize, x: &[f64]) -> Vec<f64> {
+    let n = x.len();
+    let (mut out, mut jac) = (vec![0.0; n], vec![0.0; n * (n + 1)]);
+    let g = m.model().guards(0)[0];
+    ad::reset_in_param(
+        m.model(),
+        m.values(),
+        k,
+        m.values()[k],
+        0,
+        g,
+        x,
+        &mut out,
+        &mut jac,
+    );
+    (0..n).map(|i| jac[i * (n + 1) + n]).collect()
+}
+
+/// `∂χ/∂p_k` at `u` with parameter `k` at `pk`, by a dual number in `p[k]`.
+fn dual_chip<M: HybridModel>(m: &Bound<M>, k: usize, pk: f64, u: &[f64]) -> Vec<f64> {
+    let (n, r) = (m.model().dim(), u.len());
+    let (mut x, mut jac) = (vec![0.0; n], vec![0.0; n * (r + 1)]);
+    ad::chart_in_param(m.model(), m.values(), k, pk, u, &mut x, &mut jac);
+    (0..n).map(|i| jac[i * (r + 1) + r]).collect()
+}
 
 /// A point mass `m` on a rod of length `l` from the origin, `q = (x, y)`, gravity `g` along
 /// −y, and a sloped floor at `y = −d (1 + x/5)` (contact 0, gap `y + d (1 + x/5)`, whose
@@ -93,30 +170,15 @@ fn assert_close(what: &str, exact: &[f64], reference: &[f64], tol: f64) {
     }
 }
 
-/// `(p + ε)` as the dual scalar and the state as constants.
-fn dual_state(x: &[f64]) -> Vec<Dual64> {
-    x.iter().map(|&v| Dual64::from_re(v)).collect()
-}
-
 #[test]
 fn flow_derivatives_in_every_parameter_and_mode() {
     let m = model();
     for mode in 0..2 {
         for k in 0..4 {
-            let p = m.param_value(k).unwrap();
             assert!(m.param_derivatives(k));
             let mut implicit = [0.0; 4];
-            assert!(m.flow_param_derivative(k, mode, 0.0, &X, &mut implicit));
-            let mut dual = vec![Dual64::from_re(0.0); 4];
-            m.flow_with_param(
-                k,
-                Dual64::new(p, 1.0),
-                mode,
-                0.0,
-                &dual_state(&X),
-                &mut dual,
-            );
-            let dual: Vec<f64> = dual.iter().map(|d| d.eps).collect();
+            assert!(implicit_fp(&m, k, mode, &X, &mut implicit));
+            let (_, dual) = dual_fp(&m, k, mode, &X);
             let fd = central(k, |m| {
                 let mut dx = vec![0.0; 4];
                 m.flow(mode, 0.0, &X, &mut dx);
@@ -132,20 +194,16 @@ fn flow_derivatives_in_every_parameter_and_mode() {
 #[test]
 fn guard_reset_and_chart_derivatives() {
     let m = model();
-    let xd = dual_state(&X);
     for k in 0..4 {
         let name = m.param_names()[k].clone();
-        let pd = Dual64::new(m.param_value(k).unwrap(), 1.0);
         // The floor's gap in flight, the floor's multiplier on it.
         for mode in 0..2 {
-            let exact = m.guard_with_param(k, pd, mode, 0, &xd).eps;
+            let exact = dual_hp(&m, k, mode, &X).1;
             let fd = central(k, |m| vec![m.guard(mode, 0, &X)]);
             assert_close(&format!("mode {mode}, ∂h/∂{name}"), &[exact], &fd, 1e-8);
         }
         // The impact onto the floor.
-        let mut out = vec![Dual64::from_re(0.0); 4];
-        m.reset_with_param(k, pd, 0, 0, &xd, &mut out);
-        let exact: Vec<f64> = out.iter().map(|d| d.eps).collect();
+        let exact = dual_gp(&m, k, &X);
         let fd = central(k, |m| {
             let mut out = vec![0.0; 4];
             m.reset(0, 0, &X, &mut out);
@@ -153,10 +211,7 @@ fn guard_reset_and_chart_derivatives() {
         });
         assert_close(&format!("∂g/∂{name}"), &exact, &fd, 1e-8);
         // The chart: y from the rod's length, ẏ from its rate.
-        let u = [Dual64::from_re(0.6), Dual64::from_re(1.1)];
-        let mut x = vec![Dual64::from_re(0.0); 4];
-        m.chart_with_param(k, pd, &u, &mut x);
-        let exact: Vec<f64> = x.iter().map(|d| d.eps).collect();
+        let exact = dual_chip(&m, k, m.values()[k], &[0.6, 1.1]);
         let fd = central(k, |m| {
             let mut x = vec![0.0; 4];
             m.chart(&[0.6, 1.1], &mut x);
@@ -165,10 +220,8 @@ fn guard_reset_and_chart_derivatives() {
         assert_close(&format!("∂χ/∂{name}"), &exact, &fd, 1e-8);
     }
     // The length does move the chart (the test is not vacuous).
-    let mut x = vec![Dual64::from_re(0.0); 4];
-    let u = [Dual64::from_re(0.6), Dual64::from_re(1.1)];
-    m.chart_with_param(1, Dual64::new(1.5, 1.0), &u, &mut x);
-    assert!(x[1].eps.abs() > 0.5, "∂y/∂l = {}", x[1].eps);
+    let dy = dual_chip(&m, 1, 1.5, &[0.6, 1.1])[1];
+    assert!(dy.abs() > 0.5, "∂y/∂l = {dy}");
 }
 
 /// A mass on a spring `k` (rest length `l0`) above the floor, free or resting on it: every
@@ -225,16 +278,14 @@ fn affine_modes_take_the_cached_form() {
     for x in [[0.0, 0.0], [0.5, -2.0], [3.0, 7.0]] {
         for k in 0..3 {
             let mut cached = [0.0; 2];
-            assert!(m.flow_param_derivative(k, 0, 0.0, &x, &mut cached));
-            let p = m.param_value(k).unwrap();
-            let mut dual = vec![Dual64::from_re(0.0); 2];
-            m.flow_with_param(k, Dual64::new(p, 1.0), 0, 0.0, &dual_state(&x), &mut dual);
+            assert!(implicit_fp(&m, k, 0, &x, &mut cached));
+            let (_, dual) = dual_fp(&m, k, 0, &x);
             // q̈ = −(k (q − l0))/m − g: ∂q̈/∂m = k (q − l0)/m², ∂q̈/∂k = −(q − l0)/m,
             // ∂q̈/∂l0 = k/m.
             let (mm, kk, l0) = (3.0, 200.0, 0.8);
             let closed_form = [kk * (x[0] - l0) / (mm * mm), -(x[0] - l0) / mm, kk / mm][k];
             assert_close("cached ∂q̈/∂p", &cached, &[0.0, closed_form], 1e-14);
-            assert_close("dual ∂q̈/∂p", &[dual[0].eps, dual[1].eps], &cached, 1e-14);
+            assert_close("dual ∂q̈/∂p", &dual, &cached, 1e-14);
         }
     }
 }
@@ -247,16 +298,14 @@ fn a_singular_mode_gives_nan_derivatives_not_a_panic() {
     let x = [-0.24, -1.0, 0.3, 0.1];
     for k in 0..4 {
         let mut fp = [0.0; 4];
-        assert!(m.flow_param_derivative(k, 1, 0.0, &x, &mut fp));
+        assert!(implicit_fp(&m, k, 1, &x, &mut fp));
         assert!(fp[2..].iter().all(|v| v.is_nan()), "{fp:?}");
-        let p = Dual64::new(m.param_value(k).unwrap(), 1.0);
-        let mut dual = vec![Dual64::from_re(0.0); 4];
-        m.flow_with_param(k, p, 1, 0.0, &dual_state(&x), &mut dual);
-        assert!(dual[2..].iter().all(|v| v.re.is_nan()));
-        assert!(m.guard_with_param(k, p, 1, 0, &dual_state(&x)).re.is_nan());
+        let (f, _) = dual_fp(&m, k, 1, &x);
+        assert!(f[2..].iter().all(|v| v.is_nan()));
+        assert!(dual_hp(&m, k, 1, &x).0.is_nan());
     }
     // In flight the same state is regular.
     let mut fp = [0.0; 4];
-    assert!(m.flow_param_derivative(1, 0, 0.0, &x, &mut fp));
+    assert!(implicit_fp(&m, 1, 0, &x, &mut fp));
     assert!(fp.iter().all(|v| v.is_finite()));
 }

@@ -12,7 +12,6 @@ use crate::{
 };
 use saltation_hybrid::{get_param, with_param, Bound, EvalModel, GuardInfo, ParamError};
 
-
 use crate::registry::{Custom, NamedValues, Registry};
 use serde::Serialize;
 
@@ -226,7 +225,11 @@ impl EvalModel for Model {
     fn multipliers_on_section(&self) -> bool {
         each!(self, |m| m.multipliers_on_section())
     }
-    fn admissibility(&self, x0: &[f64], opts: &saltation_hybrid::StrideOptions) -> Option<Result<saltation_hybrid::Admissibility, saltation_hybrid::HybridError>> {
+    fn admissibility(
+        &self,
+        x0: &[f64],
+        opts: &saltation_hybrid::StrideOptions,
+    ) -> Option<Result<saltation_hybrid::Admissibility, saltation_hybrid::HybridError>> {
         each!(self, |m| m.admissibility(x0, opts))
     }
     fn param_names(&self) -> Vec<String> {
@@ -244,13 +247,39 @@ impl EvalModel for Model {
     fn param_derivatives(&self, k: usize) -> bool {
         each!(self, |m| m.param_derivatives(k))
     }
-    fn flow_in_param(&self, k: usize, pk: f64, mode: usize, t: f64, x: &[f64], dx: &mut [f64], jac: &mut [f64]) {
+    fn flow_in_param(
+        &self,
+        k: usize,
+        pk: f64,
+        mode: usize,
+        t: f64,
+        x: &[f64],
+        dx: &mut [f64],
+        jac: &mut [f64],
+    ) {
         each!(self, |m| m.flow_in_param(k, pk, mode, t, x, dx, jac))
     }
-    fn guard_in_param(&self, k: usize, pk: f64, mode: usize, j: usize, x: &[f64], grad: &mut [f64]) -> f64 {
+    fn guard_in_param(
+        &self,
+        k: usize,
+        pk: f64,
+        mode: usize,
+        j: usize,
+        x: &[f64],
+        grad: &mut [f64],
+    ) -> f64 {
         each!(self, |m| m.guard_in_param(k, pk, mode, j, x, grad))
     }
-    fn reset_in_param(&self, k: usize, pk: f64, mode: usize, j: usize, x: &[f64], out: &mut [f64], jac: &mut [f64]) {
+    fn reset_in_param(
+        &self,
+        k: usize,
+        pk: f64,
+        mode: usize,
+        j: usize,
+        x: &[f64],
+        out: &mut [f64],
+        jac: &mut [f64],
+    ) {
         each!(self, |m| m.reset_in_param(k, pk, mode, j, x, out, jac))
     }
     fn chart_in_param(&self, k: usize, pk: f64, u: &[f64], x: &mut [f64], jac: &mut [f64]) {
@@ -313,16 +342,28 @@ impl<'de> serde::Deserialize<'de> for Model {
                         match Registry::build_current(other, &values) {
                             Some(Ok(m)) => Model::Custom(m),
                             Some(Err(e)) => return Err(A::Error::custom(e)),
-                            None => return Err(A::Error::custom(unknown_variant(other, &registered))),
+                            None => {
+                                return Err(A::Error::custom(unknown_variant(other, &registered)))
+                            }
                         }
                     }
                 })
             }
         }
         const VARIANTS: &[&str] = &[
-            "RimlessWheel", "SimplestWalker", "BouncingBall", "VanDerPol", "Robertson",
-            "RobertsonDae", "VanDerPolStiff", "Hires", "Orego", "Hopper", "HopperUnconstrained",
-            "Monopod", "Equations",
+            "RimlessWheel",
+            "SimplestWalker",
+            "BouncingBall",
+            "VanDerPol",
+            "Robertson",
+            "RobertsonDae",
+            "VanDerPolStiff",
+            "Hires",
+            "Orego",
+            "Hopper",
+            "HopperUnconstrained",
+            "Monopod",
+            "Equations",
         ];
         de.deserialize_enum("Model", VARIANTS, V)
     }
@@ -333,5 +374,8 @@ fn unknown_variant(name: &str, registered: &[String]) -> String {
     let mut names: Vec<String> = Model::NAMES.iter().map(|n| format!("`{n}`")).collect();
     names.push("`Equations`".into());
     names.extend(registered.iter().map(|n| format!("`{n}`")));
-    format!("unknown variant `{name}`, expected one of {}", names.join(", "))
+    format!(
+        "unknown variant `{name}`, expected one of {}",
+        names.join(", ")
+    )
 }

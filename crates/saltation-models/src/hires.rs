@@ -222,7 +222,7 @@ mod tests {
             assert!((got - want).abs() < 1e-13, "{got} vs {want}");
         }
         let mut dy = [0.0; 8];
-        m.flow::<f64>(0, 0.0, &[0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8], &mut dy);
+        m.flow(0, 0.0, &[0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8], &mut dy);
         assert!((dy[6] + dy[7]).abs() < 1e-14);
         let bad = Bound::with_named(Hires, [("k7", -280.0)]);
         assert!(bad.unwrap_err().to_string().contains("k7"));

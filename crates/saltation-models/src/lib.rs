@@ -26,25 +26,7 @@
 //! orbit settings, continuation scripts — are read by the `saltation-scenario` crate).
 #![warn(missing_docs)]
 
-/// `∂f/∂t = 0` of a model whose vector fields do not depend on time (saves the Rosenbrock
-/// method a finite difference in `t` per step).
-macro_rules! autonomous {
-    () => {
-        fn flow_time_derivative(
-            &self,
-            _mode: usize,
-            _t: f64,
-            _x: &[f64],
-            dfdt: &mut [f64],
-        ) -> bool {
-            dfdt.fill(0.0);
-            true
-        }
-    };
-}
-
 mod any;
-pub mod registry;
 mod bouncing_ball;
 pub mod equations;
 mod hires;
@@ -52,6 +34,7 @@ pub mod hopper;
 pub mod monopod;
 mod orego;
 pub mod reference;
+pub mod registry;
 mod rimless_wheel;
 mod robertson;
 mod simplest_walker;
@@ -61,12 +44,12 @@ mod van_der_pol;
 mod van_der_pol_stiff;
 
 pub use any::Model;
-pub use registry::{Custom, NameTaken, Registry};
 pub use bouncing_ball::{BallGuard, BouncingBall};
 pub use equations::{EquationModel, EquationSpec};
 pub use hires::Hires;
 pub use monopod::{Monopod, MonopodGuard, Strategy};
 pub use orego::Orego;
+pub use registry::{Custom, NameTaken, Registry};
 pub use rimless_wheel::{RimlessWheel, WheelGuard};
 pub use robertson::{Robertson, RobertsonDae};
 pub use simplest_walker::{SimplestWalker, WalkerGuard};

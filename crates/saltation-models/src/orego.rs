@@ -161,7 +161,7 @@ mod tests {
         let m = Bound::new(Orego);
         let y = [1.5, 2.5, 3.5];
         let mut dy = [0.0; 3];
-        m.flow::<f64>(0, 0.0, &y, &mut dy);
+        m.flow(0, 0.0, &y, &mut dy);
         let want = [
             77.27 * (y[1] + y[0] * (1.0 - 8.375e-6 * y[0] - y[1])),
             (y[2] - (1.0 + y[0]) * y[1]) / 77.27,

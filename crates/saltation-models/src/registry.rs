@@ -58,7 +58,11 @@ impl Registry {
     /// This registry with `model` (at its default parameter values) under `name`, the name a
     /// model file writes (`name(param: value, …)`). A later entry of the same name replaces an
     /// earlier one; a built-in model's name ([`Model::NAMES`], `Equations`) cannot be taken.
-    pub fn with(mut self, name: &str, model: impl SharedModel + 'static) -> Result<Self, NameTaken> {
+    pub fn with(
+        mut self,
+        name: &str,
+        model: impl SharedModel + 'static,
+    ) -> Result<Self, NameTaken> {
         if is_builtin(name) {
             return Err(NameTaken(name.to_string()));
         }
@@ -132,7 +136,12 @@ pub struct Custom {
 impl std::fmt::Debug for Custom {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         let values: Vec<(String, Option<f64>)> = (0..self.model.param_names().len())
-            .map(|k| (self.model.param_names()[k].clone(), self.model.param_value(k)))
+            .map(|k| {
+                (
+                    self.model.param_names()[k].clone(),
+                    self.model.param_value(k),
+                )
+            })
             .collect();
         f.debug_struct("Custom")
             .field("name", &self.name)
@@ -176,7 +185,10 @@ impl<'de> serde::Deserialize<'de> for NamedValues {
             fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
                 f.write_str("the model's parameters by name")
             }
-            fn visit_map<A: serde::de::MapAccess<'de>>(self, mut map: A) -> Result<NamedValues, A::Error> {
+            fn visit_map<A: serde::de::MapAccess<'de>>(
+                self,
+                mut map: A,
+            ) -> Result<NamedValues, A::Error> {
                 let mut out = Vec::new();
                 while let Some(k) = map.next_key::<String>()? {
                     out.push((k, map.next_value::<f64>()?));

@@ -258,8 +258,8 @@ mod tests {
         let (ode, dae) = (Bound::new(Robertson), Bound::new(RobertsonDae));
         let x = [0.7, 2.0e-5, 0.3 - 2.0e-5];
         let (mut f, mut g) = ([0.0; 3], [0.0; 3]);
-        ode.flow::<f64>(0, 0.0, &x, &mut f);
-        dae.flow::<f64>(0, 0.0, &x, &mut g);
+        ode.flow(0, 0.0, &x, &mut f);
+        dae.flow(0, 0.0, &x, &mut g);
         assert!((f[0] + f[1] + f[2]).abs() < 1e-12 * f[2].abs().max(1.0));
         assert_eq!((f[0], f[1]), (g[0], g[1]));
         assert!(g[2].abs() < 1e-16);

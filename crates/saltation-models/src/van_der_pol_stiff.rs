@@ -133,7 +133,7 @@ mod tests {
         let y1: f64 = 2.0;
         let x = [y1, y1 / (1.0 - y1 * y1)];
         let mut dx = [0.0; 2];
-        m.flow::<f64>(0, 0.0, &x, &mut dx);
+        m.flow(0, 0.0, &x, &mut dx);
         assert!(dx[1].abs() < 1e-9, "{dx:?}");
         let bad = Bound::with_named(VanDerPolStiff, [("eps", 0.0)]);
         assert!(bad.unwrap_err().to_string().contains("eps"));

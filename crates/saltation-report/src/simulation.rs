@@ -102,7 +102,11 @@ pub fn simulation_json(
                 x: trace.x[k].clone(),
                 mode: trace.mode[k],
                 outputs: match model {
-                    Model::Equations(m) => m.model().outputs(m.values(), trace.t[k], &trace.x[k]).into_iter().collect(),
+                    Model::Equations(m) => m
+                        .model()
+                        .outputs(m.values(), trace.t[k], &trace.x[k])
+                        .into_iter()
+                        .collect(),
                     _ => BTreeMap::new(),
                 },
             })

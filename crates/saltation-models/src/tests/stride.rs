@@ -63,7 +63,7 @@ fn stride_jacobian_matches_central_differences_and_monodromy_keeps_one() {
         assert!(dist < 1e-9, "{file}: no multiplier 1 in {mu:?}");
         let n = model.dim();
         let mut f = vec![0.0; n];
-        model.flow::<f64>(opts.stride.start_mode, 0.0, &orbit.x0, &mut f);
+        model.flow(opts.stride.start_mode, 0.0, &orbit.x0, &mut f);
         let fv = nalgebra::DVector::from_vec(f);
         let res = (&mono * &fv - &fv).amax() / fv.amax();
         assert!(res < 1e-9, "{file}: Φ f(x0) ≠ f(x0) ({res:e})");

@@ -5,7 +5,6 @@
 //! split and admissibility.
 
 use nalgebra::DMatrix;
-use saltation_hybrid::ad::{flow_jacobian, guard_gradient, reset_jacobian};
 use saltation_hybrid::saltation::{saltation_matrix, Jump};
 use saltation_hybrid::{simulate, Bound, EvalModel, SimulateOptions, StrideOptions};
 use saltation_mechanics::{
@@ -129,8 +128,8 @@ fn saltation_matrices_are_the_textbook_formula() {
         // The layer's pieces by automatic differentiation, through the library's formula.
         let (mut gx, mut hx, mut fm, mut fp) =
             (vec![0.0; n * n], vec![0.0; n], vec![0.0; n], vec![0.0; n]);
-        reset_jacobian(&model, e.mode, e.guard, x, &mut gx);
-        guard_gradient(&model, e.mode, e.guard, x, &mut hx);
+        model.reset_jacobian(e.mode, e.guard, x, &mut gx);
+        model.guard_gradient(e.mode, e.guard, x, &mut hx);
         model.flow(e.mode, e.t, x, &mut fm);
         model.flow(e.target, e.t, &e.x_plus, &mut fp);
         let hxf: f64 = hx.iter().zip(&fm).map(|(a, b)| a * b).sum();
@@ -159,7 +158,7 @@ fn saltation_matrices_are_the_textbook_formula() {
         }
         // The AD flow Jacobian agrees with finite differences too.
         let mut fx = vec![0.0; n * n];
-        flow_jacobian(&model, e.mode, e.t, x, &mut fx);
+        model.flow_jacobian(e.mode, e.t, x, &mut fx);
         let fx_fd = fd_jacobian(n, n, x, |y, out| model.flow(e.mode, e.t, y, out));
         for (a, b) in fx.iter().zip(&fx_fd) {
             assert!((a - b).abs() < 1e-4 * (1.0 + a.abs()), "{a} vs {b}");

@@ -66,10 +66,13 @@ impl HybridModel for Wheel {
 }
 
 fn registry() -> Registry {
-    Registry::builtin().with("Wheel", Bound::new(Wheel)).unwrap()
+    Registry::builtin()
+        .with("Wheel", Bound::new(Wheel))
+        .unwrap()
 }
 
-const FILE: &str = "(\n  model: Wheel(alpha: 0.25, spokes: 8),\n  guesses: [(label: \"g\", u: [-0.4, 0.5])],\n)\n";
+const FILE: &str =
+    "(\n  model: Wheel(alpha: 0.25, spokes: 8),\n  guesses: [(label: \"g\", u: [-0.4, 0.5])],\n)\n";
 
 #[test]
 fn a_registered_model_is_read_by_name_and_solved() {
