@@ -318,7 +318,7 @@ impl<'de> serde::Deserialize<'de> for Model {
             }
             fn visit_enum<A: serde::de::EnumAccess<'de>>(self, data: A) -> Result<Model, A::Error> {
                 use serde::de::{Error, VariantAccess};
-                let (name, v) = data.variant::<String>()?;
+                let (VariantName(name), v) = data.variant::<VariantName>()?;
                 Ok(match name.as_str() {
                     "RimlessWheel" => Model::RimlessWheel(v.newtype_variant()?),
                     "SimplestWalker" => Model::SimplestWalker(v.newtype_variant()?),
@@ -366,6 +366,25 @@ impl<'de> serde::Deserialize<'de> for Model {
             "Equations",
         ];
         de.deserialize_enum("Model", VARIANTS, V)
+    }
+}
+
+/// A variant's name, read as an identifier.
+struct VariantName(String);
+
+impl<'de> serde::Deserialize<'de> for VariantName {
+    fn deserialize<D: serde::Deserializer<'de>>(de: D) -> Result<Self, D::Error> {
+        struct V;
+        impl serde::de::Visitor<'_> for V {
+            type Value = VariantName;
+            fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+                f.write_str("a model's name")
+            }
+            fn visit_str<E: serde::de::Error>(self, v: &str) -> Result<VariantName, E> {
+                Ok(VariantName(v.to_string()))
+            }
+        }
+        de.deserialize_identifier(V)
     }
 }
 
