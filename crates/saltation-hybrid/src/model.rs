@@ -118,6 +118,7 @@ pub trait EvalModel {
 
     /// `f` at parameter `k` set to `pk` into `dx`, and `[f_x | ∂f/∂p_k]` (`n × (n + 1)`) into
     /// `jac`: the flow of the state augmented with the parameter.
+    #[allow(clippy::too_many_arguments)]
     fn flow_in_param(
         &self,
         k: usize,
