@@ -1,0 +1,169 @@
+//! The stride map of the rimless wheel (Coleman; McGeer 1990) against its closed form, from
+//! arbitrary start states: energy conservation in stance gives
+//! `θ̇⁻² = θ̇₀² + 2λ²(cos(θ₀ + α) − cos(π/n + α))` at the spoke strike `θ = π/n`, and the reset
+//! `(θ, θ̇) ↦ (−θ, μ θ̇)` with `μ = 1 − λ²(1 − cos 2π/n)`, so
+//!
+//! `P(θ₀, θ̇₀) = (−π/n, μ θ̇⁻)`, `∂P₂/∂θ₀ = −μ λ² sin(θ₀ + α)/θ̇⁻`, `∂P₂/∂θ̇₀ = μ θ̇₀/θ̇⁻`,
+//! `∂P₂/∂α = μ λ² (sin(π/n + α) − sin(θ₀ + α))/θ̇⁻`, first row zero.
+//!
+//! The stride's Jacobian comes from variational equations and the saltation matrix, its
+//! parameter column from the state augmented with `α` (a dual number seeded in `p[α]`): both are
+//! checked against these formulas, and the fixed-time monodromy at the closed-form fixed point
+//! against the flow direction it must keep.
+
+use saltation_hybrid::{
+    Bound, EvalModel, GuardSpec, HybridModel, JacobianKind, Param, ParamAugmented, Scalar,
+    StrideMap, StrideOptions,
+};
+use saltation_ode::SolverOptions;
+use std::f64::consts::{PI, TAU};
+
+#[derive(Clone)]
+struct Wheel;
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Strike {
+    Spoke,
+}
+
+const LAMBDA2: usize = 0;
+const ALPHA: usize = 1;
+const SPOKES: usize = 2;
+const PARAMS: &[Param] = &[
+    Param::new("lambda2", 2.0 / 3.0).range(0.0, 1.0),
+    Param::new("alpha", 0.2).open_range(0.0, 1.5),
+    Param::new("spokes", 6.0).range(3.0, 1000.0).integer(),
+];
+
+impl HybridModel for Wheel {
+    type Guard = Strike;
+    fn name(&self) -> &str {
+        "wheel"
+    }
+    fn dim(&self) -> usize {
+        2
+    }
+    fn params(&self) -> &[Param] {
+        PARAMS
+    }
+    fn autonomous(&self, _: usize) -> bool {
+        true
+    }
+    fn flow<D: Scalar>(&self, p: &[D], _: usize, _: f64, x: &[D], dx: &mut [D]) {
+        dx[0] = x[1];
+        dx[1] = p[LAMBDA2] * (x[0] + p[ALPHA]).sin();
+    }
+    fn guards(&self, _: usize) -> &[Strike] {
+        &[Strike::Spoke]
+    }
+    fn describe(&self, _: usize, g: Strike) -> GuardSpec {
+        match g {
+            Strike::Spoke => GuardSpec::to(0).rising(),
+        }
+    }
+    fn guard<D: Scalar>(&self, p: &[D], _: usize, g: Strike, x: &[D]) -> D {
+        match g {
+            Strike::Spoke => x[0] - p[SPOKES].recip() * PI,
+        }
+    }
+    fn reset<D: Scalar>(&self, p: &[D], _: usize, g: Strike, x: &[D], out: &mut [D]) {
+        match g {
+            Strike::Spoke => {
+                let mu = -(p[LAMBDA2] * (-(p[SPOKES].recip() * TAU).cos() + 1.0)) + 1.0;
+                out[0] = -x[0];
+                out[1] = mu * x[1];
+            }
+        }
+    }
+}
+
+/// `(θ̇⁻, P₂, ∂P₂/∂θ₀, ∂P₂/∂θ̇₀, ∂P₂/∂α)` in closed form.
+fn closed_form(p: &[f64], x0: [f64; 2]) -> [f64; 5] {
+    let (l2, a, n) = (p[LAMBDA2], p[ALPHA], p[SPOKES]);
+    let mu = 1.0 - l2 * (1.0 - (TAU / n).cos());
+    let rate = (x0[1] * x0[1] + 2.0 * l2 * ((x0[0] + a).cos() - (PI / n + a).cos())).sqrt();
+    [
+        rate,
+        mu * rate,
+        -mu * l2 * (x0[0] + a).sin() / rate,
+        mu * x0[1] / rate,
+        mu * l2 * ((PI / n + a).sin() - (x0[0] + a).sin()) / rate,
+    ]
+}
+
+fn options() -> StrideOptions {
+    StrideOptions {
+        ode: SolverOptions::with_tol(1e-13),
+        ..StrideOptions::default()
+    }
+}
+
+#[test]
+fn stride_and_its_jacobian_equal_the_closed_form() {
+    for (values, x0) in [
+        (vec![2.0 / 3.0, 0.2, 6.0], [-0.5, 0.5]),
+        (vec![0.9, 0.1, 8.0], [-0.3, 0.4]),
+        (vec![0.5, 0.35, 4.0], [0.1, -0.2]),
+    ] {
+        let wheel = Bound::with_values(Wheel, values.clone()).unwrap();
+        let mut map = StrideMap::new(&wheel, options()).unwrap();
+        let s = map.eval(&x0, JacobianKind::StrideMap).unwrap();
+        let [_, p2, d_theta, d_rate, _] = closed_form(&values, x0);
+        let jac = s.jacobian.unwrap();
+        assert!((s.x[0] + PI / values[SPOKES]).abs() < 1e-14, "{:?}", s.x);
+        assert!((s.x[1] - p2).abs() < 1e-11, "{} vs {p2}", s.x[1]);
+        let want = [0.0, 0.0, d_theta, d_rate];
+        for (k, w) in want.iter().enumerate() {
+            let got = jac[(k / 2, k % 2)];
+            assert!((got - w).abs() < 1e-10, "P_x[{k}] = {got}, closed form {w}");
+        }
+    }
+}
+
+#[test]
+fn the_parameter_column_of_the_augmented_stride_is_exact() {
+    let values = vec![2.0 / 3.0, 0.2, 6.0];
+    let wheel = Bound::with_values(Wheel, values.clone()).unwrap();
+    let aug = ParamAugmented::new(&wheel, ALPHA).expect("every parameter of a Bound");
+    let mut map = StrideMap::new(
+        &aug,
+        ParamAugmented::<Bound<Wheel>>::stride_options(&options()),
+    )
+    .unwrap();
+    let x0 = [-0.45, 0.55];
+    let s = map
+        .eval(&[x0[0], x0[1], values[ALPHA]], JacobianKind::StrideMap)
+        .unwrap();
+    let jac = s.jacobian.unwrap();
+    let [_, p2, d_theta, d_rate, d_alpha] = closed_form(&values, x0);
+    assert!((s.x[1] - p2).abs() < 1e-11);
+    assert!((jac[(1, 0)] - d_theta).abs() < 1e-10);
+    assert!((jac[(1, 1)] - d_rate).abs() < 1e-10);
+    assert!(
+        (jac[(1, 2)] - d_alpha).abs() < 1e-10,
+        "∂P/∂α = {}, closed form {d_alpha}",
+        jac[(1, 2)]
+    );
+    // The parameter stays itself: the last row is (0, 0, 1).
+    assert_eq!((jac[(2, 0)], jac[(2, 1)], jac[(2, 2)]), (0.0, 0.0, 1.0));
+}
+
+#[test]
+fn the_monodromy_at_the_fixed_point_keeps_the_flow_direction() {
+    let values = [2.0 / 3.0, 0.2, 6.0];
+    let wheel = Bound::new(Wheel);
+    // The closed-form fixed point: θ₀ = −π/n, θ̇₀² = 4λ²μ² sin(π/n) sin α / (1 − μ²).
+    let mu: f64 = 2.0 / 3.0;
+    let rate =
+        (4.0 * values[0] * mu * mu * (PI / 6.0).sin() * 0.2f64.sin() / (1.0 - mu * mu)).sqrt();
+    let x0 = [-PI / 6.0, rate];
+    let mut map = StrideMap::new(&wheel, options()).unwrap();
+    let s = map.eval(&x0, JacobianKind::Monodromy).unwrap();
+    assert!((s.x[1] - rate).abs() < 1e-11, "not periodic: {:?}", s.x);
+    let phi = s.jacobian.unwrap();
+    let mut f = [0.0; 2];
+    wheel.flow(0, 0.0, &x0, &mut f);
+    let f = nalgebra::DVector::from_column_slice(&f);
+    let back = &phi * &f;
+    assert!((back - &f).amax() < 1e-9 * f.amax(), "Φ f(x0) ≠ f(x0)");
+}
