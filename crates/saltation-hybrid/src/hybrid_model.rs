@@ -228,3 +228,52 @@ pub trait HybridModel {
         None
     }
 }
+
+/// The guard part of a [`HybridModel`] impl for a model with no events (a plain ODE, a stiff
+/// test problem): `type Guard = Infallible` and `guards`, `describe`, `guard`, `reset` for a
+/// guard that cannot exist.
+///
+/// ```
+/// use saltation_hybrid::{HybridModel, Scalar};
+/// struct Decay;
+/// impl HybridModel for Decay {
+///     saltation_hybrid::no_guards!();
+///     fn name(&self) -> &str { "decay" }
+///     fn dim(&self) -> usize { 1 }
+///     fn flow<D: Scalar>(&self, _: &[D], _: usize, _: f64, x: &[D], dx: &mut [D]) {
+///         dx[0] = -x[0];
+///     }
+/// }
+/// assert!(Decay.guards(0).is_empty());
+/// ```
+#[macro_export]
+macro_rules! no_guards {
+    () => {
+        type Guard = ::std::convert::Infallible;
+        fn guards(&self, _mode: usize) -> &[::std::convert::Infallible] {
+            &[]
+        }
+        fn describe(&self, _mode: usize, g: ::std::convert::Infallible) -> $crate::GuardSpec {
+            match g {}
+        }
+        fn guard<D: $crate::Scalar>(
+            &self,
+            _p: &[D],
+            _mode: usize,
+            g: ::std::convert::Infallible,
+            _x: &[D],
+        ) -> D {
+            match g {}
+        }
+        fn reset<D: $crate::Scalar>(
+            &self,
+            _p: &[D],
+            _mode: usize,
+            g: ::std::convert::Infallible,
+            _x: &[D],
+            _out: &mut [D],
+        ) {
+            match g {}
+        }
+    };
+}

@@ -27,8 +27,7 @@
 //!
 //! A plain ODE (one mode, no guards). Reference solution: [`crate::reference::hires`].
 
-use saltation_hybrid::{FlowJacobian, GuardSpec, HybridModel, Limit, Param, Scalar};
-use std::convert::Infallible;
+use saltation_hybrid::{FlowJacobian, HybridModel, Limit, Param, Scalar};
 
 /// Index of `k1` in the parameter vector.
 pub const K1: usize = 0;
@@ -82,7 +81,7 @@ pub const PARAMS: &[Param] = &[
 pub struct Hires;
 
 impl HybridModel for Hires {
-    type Guard = Infallible;
+    saltation_hybrid::no_guards!();
     fn name(&self) -> &str {
         "hires"
     }
@@ -114,18 +113,6 @@ impl HybridModel for Hires {
         dy[5] = -bind + y[3] * p[K8] + y[4] * p[K1] - y[5] * p[K2] + y[6] * p[K8];
         dy[6] = bind - release;
         dy[7] = release - bind;
-    }
-    fn guards(&self, _mode: usize) -> &[Infallible] {
-        &[]
-    }
-    fn describe(&self, _mode: usize, g: Infallible) -> GuardSpec {
-        match g {}
-    }
-    fn guard<D: Scalar>(&self, _p: &[D], _mode: usize, g: Infallible, _x: &[D]) -> D {
-        match g {}
-    }
-    fn reset<D: Scalar>(&self, _p: &[D], _mode: usize, g: Infallible, _x: &[D], _out: &mut [D]) {
-        match g {}
     }
     fn hand_flow_jacobian(&self) -> Option<&dyn FlowJacobian> {
         Some(self)

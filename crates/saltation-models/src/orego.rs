@@ -28,8 +28,7 @@
 //!
 //! A plain ODE (one mode, no guards). Reference solution: [`crate::reference::orego`].
 
-use saltation_hybrid::{FlowJacobian, GuardSpec, HybridModel, Limit, Param, Scalar};
-use std::convert::Infallible;
+use saltation_hybrid::{FlowJacobian, HybridModel, Limit, Param, Scalar};
 
 /// Index of the time-scale ratio `s` in the parameter vector.
 pub const S: usize = 0;
@@ -64,7 +63,7 @@ pub const PARAMS: &[Param] = &[
 pub struct Orego;
 
 impl HybridModel for Orego {
-    type Guard = Infallible;
+    saltation_hybrid::no_guards!();
     fn name(&self) -> &str {
         "orego"
     }
@@ -87,18 +86,6 @@ impl HybridModel for Orego {
         dy[0] = (y[1] + y[0] * (-y[0] * p[Q] - y[1] + 1.0)) * p[S];
         dy[1] = (y[2] * p[F] - (y[0] + 1.0) * y[1]) / p[S];
         dy[2] = (y[0] - y[2]) * p[W];
-    }
-    fn guards(&self, _mode: usize) -> &[Infallible] {
-        &[]
-    }
-    fn describe(&self, _mode: usize, g: Infallible) -> GuardSpec {
-        match g {}
-    }
-    fn guard<D: Scalar>(&self, _p: &[D], _mode: usize, g: Infallible, _x: &[D]) -> D {
-        match g {}
-    }
-    fn reset<D: Scalar>(&self, _p: &[D], _mode: usize, g: Infallible, _x: &[D], _out: &mut [D]) {
-        match g {}
     }
     fn hand_flow_jacobian(&self) -> Option<&dyn FlowJacobian> {
         Some(self)

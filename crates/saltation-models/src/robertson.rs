@@ -29,8 +29,7 @@
 //!
 //! Reference solutions: [`crate::reference::rober`].
 
-use saltation_hybrid::{FlowJacobian, GuardSpec, HybridModel, Limit, MassMatrix, Param, Scalar};
-use std::convert::Infallible;
+use saltation_hybrid::{FlowJacobian, HybridModel, Limit, MassMatrix, Param, Scalar};
 
 /// Index of `k1`, the rate constant of `A → B`, in the parameter vector.
 pub const K1: usize = 0;
@@ -91,7 +90,7 @@ pub struct Robertson;
 pub struct RobertsonDae;
 
 impl HybridModel for Robertson {
-    type Guard = Infallible;
+    saltation_hybrid::no_guards!();
     fn name(&self) -> &str {
         "robertson"
     }
@@ -113,18 +112,6 @@ impl HybridModel for Robertson {
     fn flow<D: Scalar>(&self, p: &[D], _mode: usize, _t: f64, x: &[D], dx: &mut [D]) {
         kinetics(p, x, dx);
         dx[2] = x[1] * x[1] * p[K2];
-    }
-    fn guards(&self, _mode: usize) -> &[Infallible] {
-        &[]
-    }
-    fn describe(&self, _mode: usize, g: Infallible) -> GuardSpec {
-        match g {}
-    }
-    fn guard<D: Scalar>(&self, _p: &[D], _mode: usize, g: Infallible, _x: &[D]) -> D {
-        match g {}
-    }
-    fn reset<D: Scalar>(&self, _p: &[D], _mode: usize, g: Infallible, _x: &[D], _out: &mut [D]) {
-        match g {}
     }
     fn hand_flow_jacobian(&self) -> Option<&dyn FlowJacobian> {
         Some(self)
@@ -148,7 +135,7 @@ impl FlowJacobian for Robertson {
 }
 
 impl HybridModel for RobertsonDae {
-    type Guard = Infallible;
+    saltation_hybrid::no_guards!();
     fn name(&self) -> &str {
         "robertson_dae"
     }
@@ -170,18 +157,6 @@ impl HybridModel for RobertsonDae {
     fn flow<D: Scalar>(&self, p: &[D], _mode: usize, _t: f64, x: &[D], dx: &mut [D]) {
         kinetics(p, x, dx);
         dx[2] = x[0] + x[1] + x[2] - 1.0;
-    }
-    fn guards(&self, _mode: usize) -> &[Infallible] {
-        &[]
-    }
-    fn describe(&self, _mode: usize, g: Infallible) -> GuardSpec {
-        match g {}
-    }
-    fn guard<D: Scalar>(&self, _p: &[D], _mode: usize, g: Infallible, _x: &[D]) -> D {
-        match g {}
-    }
-    fn reset<D: Scalar>(&self, _p: &[D], _mode: usize, g: Infallible, _x: &[D], _out: &mut [D]) {
-        match g {}
     }
     fn hand_flow_jacobian(&self) -> Option<&dyn FlowJacobian> {
         Some(self)

@@ -25,8 +25,7 @@
 //! with a Poincaré section, whose `epsilon` is the damping `μ`, not this `ε`. Reference solution:
 //! [`crate::reference::vdpol`].
 
-use saltation_hybrid::{FlowJacobian, GuardSpec, HybridModel, Limit, Param, Scalar};
-use std::convert::Infallible;
+use saltation_hybrid::{FlowJacobian, HybridModel, Limit, Param, Scalar};
 
 /// Index of `ε` in the parameter vector.
 pub const EPS: usize = 0;
@@ -43,7 +42,7 @@ pub const PARAMS: &[Param] = &[Param::new("eps", 1.0e-6)
 pub struct VanDerPolStiff;
 
 impl HybridModel for VanDerPolStiff {
-    type Guard = Infallible;
+    saltation_hybrid::no_guards!();
     fn name(&self) -> &str {
         "van_der_pol_stiff"
     }
@@ -65,18 +64,6 @@ impl HybridModel for VanDerPolStiff {
     fn flow<D: Scalar>(&self, p: &[D], _mode: usize, _t: f64, x: &[D], dx: &mut [D]) {
         dx[0] = x[1];
         dx[1] = ((-x[0] * x[0] + 1.0) * x[1] - x[0]) / p[EPS];
-    }
-    fn guards(&self, _mode: usize) -> &[Infallible] {
-        &[]
-    }
-    fn describe(&self, _mode: usize, g: Infallible) -> GuardSpec {
-        match g {}
-    }
-    fn guard<D: Scalar>(&self, _p: &[D], _mode: usize, g: Infallible, _x: &[D]) -> D {
-        match g {}
-    }
-    fn reset<D: Scalar>(&self, _p: &[D], _mode: usize, g: Infallible, _x: &[D], _out: &mut [D]) {
-        match g {}
     }
     fn hand_flow_jacobian(&self) -> Option<&dyn FlowJacobian> {
         Some(self)
