@@ -10,7 +10,7 @@ use crate::{
     BouncingBall, Hires, Monopod, Orego, RimlessWheel, Robertson, RobertsonDae, SimplestWalker,
     VanDerPol, VanDerPolStiff,
 };
-use saltation_hybrid::{get_param, with_param, Bound, EvalModel, GuardInfo, ParamError};
+use saltation_hybrid::{get_param, with_param, Bound, EvalModel, ParamError};
 
 use crate::registry::{Custom, NamedValues, Registry};
 use serde::Serialize;
@@ -144,147 +144,7 @@ impl Model {
 
 /// Every method forwards to the variant's model.
 impl EvalModel for Model {
-    fn name(&self) -> &str {
-        each!(self, |m| m.name())
-    }
-    fn dim(&self) -> usize {
-        each!(self, |m| m.dim())
-    }
-    fn modes(&self) -> usize {
-        each!(self, |m| m.modes())
-    }
-    fn mode_name(&self, mode: usize) -> String {
-        each!(self, |m| m.mode_name(mode))
-    }
-    fn state_names(&self) -> Vec<String> {
-        each!(self, |m| m.state_names())
-    }
-    fn flow(&self, mode: usize, t: f64, x: &[f64], dx: &mut [f64]) {
-        each!(self, |m| m.flow(mode, t, x, dx))
-    }
-    fn flow_jacobian(&self, mode: usize, t: f64, x: &[f64], jac: &mut [f64]) {
-        each!(self, |m| m.flow_jacobian(mode, t, x, jac))
-    }
-    fn flow_and_jacobian(&self, mode: usize, t: f64, x: &[f64], dx: &mut [f64], jac: &mut [f64]) {
-        each!(self, |m| m.flow_and_jacobian(mode, t, x, dx, jac))
-    }
-    fn flow_time_derivative(&self, mode: usize, t: f64, x: &[f64], dfdt: &mut [f64]) -> bool {
-        each!(self, |m| m.flow_time_derivative(mode, t, x, dfdt))
-    }
-    fn flow_jacobian_is_constant(&self, mode: usize) -> bool {
-        each!(self, |m| m.flow_jacobian_is_constant(mode))
-    }
-    fn flow_is_autonomous(&self, mode: usize) -> bool {
-        each!(self, |m| m.flow_is_autonomous(mode))
-    }
-    fn mass_matrix(&self, mode: usize) -> Option<Vec<f64>> {
-        each!(self, |m| m.mass_matrix(mode))
-    }
-    fn guards(&self, mode: usize) -> usize {
-        each!(self, |m| m.guards(mode))
-    }
-    fn guard_name(&self, mode: usize, j: usize) -> String {
-        each!(self, |m| m.guard_name(mode, j))
-    }
-    fn guard_info(&self, mode: usize, j: usize) -> GuardInfo {
-        each!(self, |m| m.guard_info(mode, j))
-    }
-    fn guard_enabled(&self, mode: usize, j: usize, x: &[f64]) -> bool {
-        each!(self, |m| m.guard_enabled(mode, j, x))
-    }
-    fn guard_failure(&self, mode: usize, j: usize) -> Option<String> {
-        each!(self, |m| m.guard_failure(mode, j))
-    }
-    fn guard(&self, mode: usize, j: usize, x: &[f64]) -> f64 {
-        each!(self, |m| m.guard(mode, j, x))
-    }
-    fn guard_gradient(&self, mode: usize, j: usize, x: &[f64], grad: &mut [f64]) {
-        each!(self, |m| m.guard_gradient(mode, j, x, grad))
-    }
-    fn reset(&self, mode: usize, j: usize, x: &[f64], out: &mut [f64]) {
-        each!(self, |m| m.reset(mode, j, x, out))
-    }
-    fn reset_jacobian(&self, mode: usize, j: usize, x: &[f64], jac: &mut [f64]) {
-        each!(self, |m| m.reset_jacobian(mode, j, x, jac))
-    }
-    fn reduced_dim(&self) -> usize {
-        each!(self, |m| m.reduced_dim())
-    }
-    fn chart(&self, u: &[f64], x: &mut [f64]) {
-        each!(self, |m| m.chart(u, x))
-    }
-    fn chart_jacobian(&self, u: &[f64], jac: &mut [f64]) {
-        each!(self, |m| m.chart_jacobian(u, jac))
-    }
-    fn project(&self, x: &[f64], u: &mut [f64]) {
-        each!(self, |m| m.project(x, u))
-    }
-    fn project_jacobian(&self, x: &[f64], jac: &mut [f64]) {
-        each!(self, |m| m.project_jacobian(x, jac))
-    }
-    fn multipliers_on_section(&self) -> bool {
-        each!(self, |m| m.multipliers_on_section())
-    }
-    fn admissibility(
-        &self,
-        x0: &[f64],
-        opts: &saltation_hybrid::StrideOptions,
-    ) -> Option<Result<saltation_hybrid::Admissibility, saltation_hybrid::HybridError>> {
-        each!(self, |m| m.admissibility(x0, opts))
-    }
-    fn param_names(&self) -> Vec<String> {
-        each!(self, |m| m.param_names())
-    }
-    fn param_value(&self, k: usize) -> Option<f64> {
-        each!(self, |m| m.param_value(k))
-    }
-    fn set_param_value(&mut self, k: usize, value: f64) -> Result<(), ParamError> {
-        each!(self, |m| m.set_param_value(k, value))
-    }
-    fn check_params(&self) -> Result<(), ParamError> {
-        each!(self, |m| m.check_params())
-    }
-    fn param_derivatives(&self, k: usize) -> bool {
-        each!(self, |m| m.param_derivatives(k))
-    }
-    fn flow_in_param(
-        &self,
-        k: usize,
-        pk: f64,
-        mode: usize,
-        t: f64,
-        x: &[f64],
-        dx: &mut [f64],
-        jac: &mut [f64],
-    ) {
-        each!(self, |m| m.flow_in_param(k, pk, mode, t, x, dx, jac))
-    }
-    fn guard_in_param(
-        &self,
-        k: usize,
-        pk: f64,
-        mode: usize,
-        j: usize,
-        x: &[f64],
-        grad: &mut [f64],
-    ) -> f64 {
-        each!(self, |m| m.guard_in_param(k, pk, mode, j, x, grad))
-    }
-    fn reset_in_param(
-        &self,
-        k: usize,
-        pk: f64,
-        mode: usize,
-        j: usize,
-        x: &[f64],
-        out: &mut [f64],
-        jac: &mut [f64],
-    ) {
-        each!(self, |m| m.reset_in_param(k, pk, mode, j, x, out, jac))
-    }
-    fn chart_in_param(&self, k: usize, pk: f64, u: &[f64], x: &mut [f64], jac: &mut [f64]) {
-        each!(self, |m| m.chart_in_param(k, pk, u, x, jac))
-    }
+    forward_eval!(each);
 }
 
 /// An equation model's file form ([`crate::equations::in_file`]) as a type of its own.

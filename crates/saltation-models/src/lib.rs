@@ -26,6 +26,66 @@
 //! orbit settings, continuation scripts — are read by the `saltation-scenario` crate).
 #![warn(missing_docs)]
 
+/// `impl EvalModel` by forwarding every method to an inner model: `$via!(self, |m| body)`
+/// runs `body` with `m` bound to the inner model (a match over the built-in variants, or the
+/// registered model's box), so the list of methods is written once.
+macro_rules! forward_eval {
+    ($via:ident) => {
+        forward_eval!(@each $via;
+            name() -> &str;
+            dim() -> usize;
+            modes() -> usize;
+            mode_name(mode: usize) -> String;
+            state_names() -> Vec<String>;
+            flow(mode: usize, t: f64, x: &[f64], dx: &mut [f64]);
+            flow_jacobian(mode: usize, t: f64, x: &[f64], jac: &mut [f64]);
+            flow_and_jacobian(mode: usize, t: f64, x: &[f64], dx: &mut [f64], jac: &mut [f64]);
+            flow_time_derivative(mode: usize, t: f64, x: &[f64], dfdt: &mut [f64]) -> bool;
+            flow_jacobian_is_constant(mode: usize) -> bool;
+            flow_is_autonomous(mode: usize) -> bool;
+            mass_matrix(mode: usize) -> Option<Vec<f64>>;
+            guards(mode: usize) -> usize;
+            guard_name(mode: usize, j: usize) -> String;
+            guard_info(mode: usize, j: usize) -> saltation_hybrid::GuardInfo;
+            guard_enabled(mode: usize, j: usize, x: &[f64]) -> bool;
+            guard_failure(mode: usize, j: usize) -> Option<String>;
+            guard(mode: usize, j: usize, x: &[f64]) -> f64;
+            guard_gradient(mode: usize, j: usize, x: &[f64], grad: &mut [f64]);
+            reset(mode: usize, j: usize, x: &[f64], out: &mut [f64]);
+            reset_jacobian(mode: usize, j: usize, x: &[f64], jac: &mut [f64]);
+            reduced_dim() -> usize;
+            chart(u: &[f64], x: &mut [f64]);
+            chart_jacobian(u: &[f64], jac: &mut [f64]);
+            project(x: &[f64], u: &mut [f64]);
+            project_jacobian(x: &[f64], jac: &mut [f64]);
+            multipliers_on_section() -> bool;
+            admissibility(x0: &[f64], opts: &saltation_hybrid::StrideOptions)
+                -> Option<Result<saltation_hybrid::Admissibility, saltation_hybrid::HybridError>>;
+            param_names() -> Vec<String>;
+            param_value(k: usize) -> Option<f64>;
+            check_params() -> Result<(), saltation_hybrid::ParamError>;
+            param_derivatives(k: usize) -> bool;
+            flow_in_param(k: usize, pk: f64, mode: usize, t: f64, x: &[f64], dx: &mut [f64],
+                jac: &mut [f64]);
+            guard_in_param(k: usize, pk: f64, mode: usize, j: usize, x: &[f64], grad: &mut [f64])
+                -> f64;
+            reset_in_param(k: usize, pk: f64, mode: usize, j: usize, x: &[f64], out: &mut [f64],
+                jac: &mut [f64]);
+            chart_in_param(k: usize, pk: f64, u: &[f64], x: &mut [f64], jac: &mut [f64]);
+        );
+        fn set_param_value(
+            &mut self,
+            k: usize,
+            value: f64,
+        ) -> Result<(), saltation_hybrid::ParamError> {
+            $via!(self, |m| m.set_param_value(k, value))
+        }
+    };
+    (@each $via:ident; $($name:ident($($arg:ident: $ty:ty),*) $(-> $ret:ty)?;)*) => {
+        $(fn $name(&self, $($arg: $ty),*) $(-> $ret)? { $via!(self, |m| m.$name($($arg),*)) })*
+    };
+}
+
 mod any;
 mod bouncing_ball;
 pub mod equations;

@@ -8,7 +8,7 @@
 //! on the current thread ([`Registry::install`]); the built-in models are always known.
 
 use crate::any::Model;
-use saltation_hybrid::{EvalModel, GuardInfo, ParamError, SharedModel};
+use saltation_hybrid::{EvalModel, ParamError, SharedModel};
 use std::cell::RefCell;
 use std::collections::BTreeMap;
 
@@ -200,55 +200,17 @@ impl<'de> serde::Deserialize<'de> for NamedValues {
     }
 }
 
-macro_rules! forward {
-    ($($name:ident($($arg:ident: $ty:ty),*) $(-> $ret:ty)?;)*) => {
-        $(fn $name(&self, $($arg: $ty),*) $(-> $ret)? { self.model.$name($($arg),*) })*
-    };
+/// Runs `$body` with `$m` bound to the registered model.
+macro_rules! boxed {
+    ($self:expr, |$m:ident| $body:expr) => {{
+        let Custom { model: $m, .. } = $self;
+        $body
+    }};
 }
 
 /// Every method forwards to the registered model.
 impl EvalModel for Custom {
-    forward! {
-        name() -> &str;
-        dim() -> usize;
-        modes() -> usize;
-        mode_name(mode: usize) -> String;
-        state_names() -> Vec<String>;
-        flow(mode: usize, t: f64, x: &[f64], dx: &mut [f64]);
-        flow_jacobian(mode: usize, t: f64, x: &[f64], jac: &mut [f64]);
-        flow_and_jacobian(mode: usize, t: f64, x: &[f64], dx: &mut [f64], jac: &mut [f64]);
-        flow_time_derivative(mode: usize, t: f64, x: &[f64], dfdt: &mut [f64]) -> bool;
-        flow_jacobian_is_constant(mode: usize) -> bool;
-        flow_is_autonomous(mode: usize) -> bool;
-        mass_matrix(mode: usize) -> Option<Vec<f64>>;
-        guards(mode: usize) -> usize;
-        guard_name(mode: usize, j: usize) -> String;
-        guard_info(mode: usize, j: usize) -> GuardInfo;
-        guard_enabled(mode: usize, j: usize, x: &[f64]) -> bool;
-        guard_failure(mode: usize, j: usize) -> Option<String>;
-        guard(mode: usize, j: usize, x: &[f64]) -> f64;
-        guard_gradient(mode: usize, j: usize, x: &[f64], grad: &mut [f64]);
-        reset(mode: usize, j: usize, x: &[f64], out: &mut [f64]);
-        reset_jacobian(mode: usize, j: usize, x: &[f64], jac: &mut [f64]);
-        reduced_dim() -> usize;
-        chart(u: &[f64], x: &mut [f64]);
-        chart_jacobian(u: &[f64], jac: &mut [f64]);
-        project(x: &[f64], u: &mut [f64]);
-        project_jacobian(x: &[f64], jac: &mut [f64]);
-        multipliers_on_section() -> bool;
-        admissibility(x0: &[f64], opts: &saltation_hybrid::StrideOptions) -> Option<Result<saltation_hybrid::Admissibility, saltation_hybrid::HybridError>>;
-        param_names() -> Vec<String>;
-        param_value(k: usize) -> Option<f64>;
-        check_params() -> Result<(), ParamError>;
-        param_derivatives(k: usize) -> bool;
-        flow_in_param(k: usize, pk: f64, mode: usize, t: f64, x: &[f64], dx: &mut [f64], jac: &mut [f64]);
-        guard_in_param(k: usize, pk: f64, mode: usize, j: usize, x: &[f64], grad: &mut [f64]) -> f64;
-        reset_in_param(k: usize, pk: f64, mode: usize, j: usize, x: &[f64], out: &mut [f64], jac: &mut [f64]);
-        chart_in_param(k: usize, pk: f64, u: &[f64], x: &mut [f64], jac: &mut [f64]);
-    }
-    fn set_param_value(&mut self, k: usize, value: f64) -> Result<(), ParamError> {
-        self.model.set_param_value(k, value)
-    }
+    forward_eval!(boxed);
 }
 
 /// Whether `name` is a built-in model's.
