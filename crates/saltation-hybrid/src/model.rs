@@ -162,21 +162,11 @@ pub trait EvalModel {
 pub trait SharedModel: EvalModel + Send + Sync {
     /// A boxed copy.
     fn clone_box(&self) -> Box<dyn SharedModel>;
-    /// The model as the evaluated face.
-    fn as_eval(&self) -> &dyn EvalModel;
-    /// The model as the evaluated face, mutably (to set parameters).
-    fn as_eval_mut(&mut self) -> &mut dyn EvalModel;
 }
 
 impl<T: EvalModel + Clone + Send + Sync + 'static> SharedModel for T {
     fn clone_box(&self) -> Box<dyn SharedModel> {
         Box::new(self.clone())
-    }
-    fn as_eval(&self) -> &dyn EvalModel {
-        self
-    }
-    fn as_eval_mut(&mut self) -> &mut dyn EvalModel {
-        self
     }
 }
 

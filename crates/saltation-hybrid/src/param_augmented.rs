@@ -45,12 +45,6 @@ impl<'a, M: EvalModel + ?Sized> ParamAugmented<'a, M> {
         self.model.param_value(self.k) == Some(p)
     }
 
-    /// Runs `f` with an `m × (m)` scratch matrix for an augmented Jacobian of `m = n + 1`
-    /// columns and the given number of rows.
-    fn scratch<R>(rows: usize, cols: usize, f: impl FnOnce(&mut [f64]) -> R) -> R {
-        crate::with_buffer(0.0, rows * cols, f)
-    }
-
     /// The model's own stride options made to fit the augmented state: a vector `atol` gets one
     /// more entry for `p` (the parameter is constant, so its value does not matter; the
     /// smallest of the others is used).
@@ -93,7 +87,7 @@ impl<M: EvalModel + ?Sized> EvalModel for ParamAugmented<'_, M> {
         if self.own_value(y[n]) {
             self.model.flow(mode, t, &y[..n], &mut dy[..n]);
         } else {
-            Self::scratch(n, n + 1, |jac| {
+            crate::with_buffer(0.0, n * (n + 1), |jac| {
                 self.model
                     .flow_in_param(self.k, y[n], mode, t, &y[..n], &mut dy[..n], jac)
             });
@@ -165,7 +159,7 @@ impl<M: EvalModel + ?Sized> EvalModel for ParamAugmented<'_, M> {
         if self.own_value(y[n]) {
             return self.model.guard(mode, j, &y[..n]);
         }
-        Self::scratch(1, n + 1, |g| {
+        crate::with_buffer(0.0, n + 1, |g| {
             self.model.guard_in_param(self.k, y[n], mode, j, &y[..n], g)
         })
     }
@@ -180,7 +174,7 @@ impl<M: EvalModel + ?Sized> EvalModel for ParamAugmented<'_, M> {
         if self.own_value(y[n]) {
             self.model.reset(mode, j, &y[..n], &mut out[..n]);
         } else {
-            Self::scratch(n, n + 1, |jac| {
+            crate::with_buffer(0.0, n * (n + 1), |jac| {
                 self.model
                     .reset_in_param(self.k, y[n], mode, j, &y[..n], &mut out[..n], jac)
             });
@@ -202,7 +196,7 @@ impl<M: EvalModel + ?Sized> EvalModel for ParamAugmented<'_, M> {
     }
     fn chart(&self, u: &[f64], x: &mut [f64]) {
         let (n, r) = (self.n, u.len() - 1);
-        Self::scratch(n, r + 1, |jac| {
+        crate::with_buffer(0.0, n * (r + 1), |jac| {
             self.model
                 .chart_in_param(self.k, u[r], &u[..r], &mut x[..n], jac)
         });

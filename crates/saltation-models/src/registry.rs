@@ -95,7 +95,7 @@ impl Registry {
             let c = c.borrow();
             let (_, proto) = c.entries.iter().find(|(n, _)| n == name)?;
             let mut m = proto.clone();
-            Some(set_all(m.as_eval_mut(), values).map(|()| Custom {
+            Some(set_all(&mut *m, values).map(|()| Custom {
                 name: name.to_string(),
                 model: m,
             }))
@@ -109,7 +109,7 @@ impl Registry {
 }
 
 /// Sets each named value (an unknown name is [`ParamError::Unknown`]).
-fn set_all(m: &mut dyn EvalModel, values: &[(String, f64)]) -> Result<(), ParamError> {
+fn set_all(m: &mut (impl EvalModel + ?Sized), values: &[(String, f64)]) -> Result<(), ParamError> {
     let names = m.param_names();
     for (name, v) in values {
         let k = names
