@@ -14,8 +14,8 @@
 //!
 //! ```text
 //! cargo run --release --example slip_runner -- orbit examples/slip_runner/slip_runner.ron --json
-//! cargo run --release --example slip_runner -- continue examples/slip_runner/slip_runner.ron \
-//!     --param alpha --to 1.25
+//! cargo run --release --example slip_runner -- orbit examples/slip_runner/slip_runner.ron \
+//!     --set alpha=1.17
 //! ```
 
 mod model;
