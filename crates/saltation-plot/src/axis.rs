@@ -179,14 +179,28 @@ pub(crate) fn ticks(axis: &Axis, max_n: usize) -> Ticks {
                 .collect();
             return log_ticks(pos);
         }
-        for mantissas in [
-            &[1.0, 2.0, 5.0][..],
-            &[1.0, 2.0, 3.0, 4.0, 5.0, 6.0, 7.0, 8.0, 9.0],
-        ] {
-            let pos: Vec<f64> = (d0..=d1)
+        // Fewer than four decades: the 1-2-5 (or 1-3) multiples of each decade if they fit,
+        // else the decades alone when at least two are inside, so that 1 (and the values
+        // below it) keep their labels; 1…9 multiples only when the range is too short for
+        // three 1-2-5 ticks.
+        let at = |mantissas: &[f64]| -> Vec<f64> {
+            (d0..=d1)
                 .flat_map(|k| mantissas.iter().map(move |m| k as f64 + f64::log10(*m)))
                 .filter(inside)
-                .collect();
+                .collect()
+        };
+        let one_two_five = at(&[1.0, 2.0, 5.0]);
+        if one_two_five.len() >= 3 {
+            for pos in [one_two_five, at(&[1.0, 3.0])] {
+                if pos.len() <= max_n {
+                    return log_ticks(pos);
+                }
+            }
+            if decades.len() >= 2 {
+                return log_ticks(decades.iter().map(|&k| k as f64).collect());
+            }
+        } else {
+            let pos = at(&[1.0, 2.0, 3.0, 4.0, 5.0, 6.0, 7.0, 8.0, 9.0]);
             if pos.len() >= 3 && pos.len() <= max_n {
                 return log_ticks(pos);
             }
@@ -388,5 +402,30 @@ mod tests {
             10,
         );
         assert_eq!(t.labels[0], "5×10\u{207B}\u{2076}");
+    }
+
+    /// |μ| from 0.3 to 50 on a short axis: too many 1-2-5 ticks for the room, so 1-3 or the
+    /// decades, never linear ticks that leave 1 and everything below 10 unlabelled.
+    #[test]
+    fn log_ticks_below_ten_keep_their_labels_on_a_short_axis() {
+        let axis = Axis {
+            lo: 0.3f64.log10(),
+            hi: 50f64.log10(),
+            log: true,
+        };
+        for max_n in 2..12 {
+            let t = ticks(&axis, max_n);
+            assert!(
+                t.labels.contains(&"1".to_string()),
+                "{max_n}: {:?}",
+                t.labels
+            );
+            assert!(t
+                .pos
+                .iter()
+                .all(|p| *p >= axis.lo - 1e-9 && *p <= axis.hi + 1e-9));
+        }
+        assert_eq!(ticks(&axis, 4).labels, ["1", "10"]);
+        assert_eq!(ticks(&axis, 6).labels, ["0.3", "1", "3", "10", "30"]);
     }
 }

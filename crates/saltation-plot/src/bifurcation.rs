@@ -4,7 +4,7 @@ use plotters::prelude::*;
 
 use crate::axis::{make_axis, AxisSpec, Extent};
 use crate::draw::{draw_curves, stability_runs, Curve};
-use crate::frame::{check_len, thin, Body, Chart, Ctx, DrawFail, Frame, Sample};
+use crate::frame::{check_len, thin, trace, Body, Chart, Ctx, DrawFail, Frame, Sample};
 use crate::markers::{draw_bifurcations, legend_entries, BifurcationPoint};
 use crate::render::impl_figure;
 use crate::style::{Color, LegendPosition, LineStyle};
@@ -154,6 +154,7 @@ impl BifurcationDiagram {
                 }
                 for (s, run) in stability_runs(&pts, &stable) {
                     any_unstable |= !s;
+                    occupied.extend(trace(&run));
                     curves.push(Curve {
                         pts: run,
                         color,

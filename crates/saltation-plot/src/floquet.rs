@@ -4,7 +4,7 @@ use plotters::prelude::*;
 
 use crate::axis::{make_axis, to_plot, AxisSpec, Extent};
 use crate::draw::{draw_curves, polyline, stability_runs, Curve};
-use crate::frame::{check_len, thin, Body, Chart, Ctx, DrawFail, Frame, Sample};
+use crate::frame::{check_len, thin, trace, Body, Chart, Ctx, DrawFail, Frame, Sample};
 use crate::markers::{draw_bifurcations, legend_entries, BifurcationPoint};
 use crate::render::impl_figure;
 use crate::style::{Color, LegendPosition, LineStyle};
@@ -182,6 +182,7 @@ impl FloquetPlot {
                 }
                 for (s, run) in stability_runs(&pts, &stable) {
                     any_unstable |= !s;
+                    occupied.extend(trace(&run));
                     curves.push(Curve {
                         pts: run,
                         color,
@@ -282,5 +283,25 @@ impl Body for Prepared {
         draw_curves(chart, ctx, &self.curves)?;
         let pts: Vec<_> = self.bifurcations.iter().map(|(b, p)| (b, *p)).collect();
         draw_bifurcations(chart, ctx, &pts)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Two points far apart: the legend must see the line between them, not only its ends (on
+    /// the vibrating table's branch the legend covered a segment that joined sparse points).
+    #[test]
+    fn the_legend_sees_the_lines_between_points() {
+        let plot = FloquetPlot::new("", "p").with_branch(FloquetBranch::new(
+            "b",
+            vec![0.0, 1.0],
+            vec![vec![0.5], vec![50.0]],
+        ));
+        let prepared = plot.prepare().expect("plot");
+        let mid = (0.5, 0.5 * (0.5f64.log10() + 50f64.log10()));
+        let near = |p: &(f64, f64)| (p.0 - mid.0).abs() < 0.04 && (p.1 - mid.1).abs() < 0.1;
+        assert!(prepared.frame.occupied.iter().any(near));
     }
 }

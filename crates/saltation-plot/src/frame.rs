@@ -302,6 +302,25 @@ fn equalize(x: Axis, y: Axis, w: u32, h: u32) -> (Axis, Axis) {
     (widen(x, w), widen(y, h))
 }
 
+/// Points along a drawn polyline for legend placement: each segment between two finite points
+/// contributes `TRACE_STEPS` points, so that the legend avoids the lines between sparse data
+/// points as well as the points themselves.
+pub(crate) fn trace(line: &[(f64, f64)]) -> Vec<(f64, f64)> {
+    const TRACE_STEPS: usize = 16;
+    let finite = |p: &(f64, f64)| p.0.is_finite() && p.1.is_finite();
+    let mut out = Vec::new();
+    for w in line.windows(2) {
+        let (a, b) = (w[0], w[1]);
+        if finite(&a) && finite(&b) {
+            out.extend((1..TRACE_STEPS).map(|i| {
+                let s = i as f64 / TRACE_STEPS as f64;
+                (a.0 + s * (b.0 - a.0), a.1 + s * (b.1 - a.1))
+            }));
+        }
+    }
+    out
+}
+
 /// Keeps every k-th point so that at most about `max` remain (for legend placement).
 pub(crate) fn thin(pts: Vec<(f64, f64)>, max: usize) -> Vec<(f64, f64)> {
     if pts.len() <= max {
