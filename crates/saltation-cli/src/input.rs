@@ -57,7 +57,8 @@ impl ModelArgs {
     }
 }
 
-/// Splits `name=value` into the name and a finite number.
+/// Splits `name=value` into the name and a finite number; the value may be a constant
+/// expression (`2*pi*10`).
 pub fn parse_set(arg: &str) -> Result<(&str, f64), CliError> {
     let bad = |reason: String| CliError::MalformedSet {
         arg: arg.to_string(),
@@ -71,9 +72,16 @@ pub fn parse_set(arg: &str) -> Result<(&str, f64), CliError> {
         return Err(bad("the parameter name is empty".into()));
     }
     let value = value.trim();
-    let x: f64 = value
-        .parse()
-        .map_err(|_| bad(format!("`{value}` is not a number")))?;
+    // A number, or a constant expression (`omega=2*pi*10`) as in model files.
+    let x: f64 = match value.parse() {
+        Ok(x) => x,
+        Err(_) => saltation_equations::constant(value).map_err(|e| match e {
+            saltation_equations::ConstantError::Expression { .. } => bad(format!(
+                "`{value}` is not a number (nor a constant expression: {e})"
+            )),
+            e => bad(e.to_string()),
+        })?,
+    };
     if !x.is_finite() {
         return Err(bad(format!("`{value}` is not a finite number")));
     }

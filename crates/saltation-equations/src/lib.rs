@@ -120,6 +120,7 @@
 
 mod affine;
 mod compile;
+mod constant;
 mod defs;
 mod error;
 mod func;
@@ -130,6 +131,7 @@ mod program;
 mod tests;
 
 pub use compile::compile;
+pub use constant::{constant, number, ConstantError, Number};
 pub use defs::{is_reserved, is_valid_name, Definitions};
 pub use error::{did_you_mean, suggest, ExprError, ExprErrorKind, Site};
 pub use program::{NonFinite, Program};

@@ -334,7 +334,8 @@ impl<M: HybridModel + Default> Default for Bound<M> {
 }
 
 /// In a file a model's parameters are written by name, any subset, the rest taking their
-/// defaults: `SimplestWalker(gamma: 0.01)`. An unknown name is an error naming the known ones,
+/// defaults: `SimplestWalker(gamma: 0.01)`; a value may be a constant expression in quotes
+/// (`Vdp(omega: "2*pi*10")`, see [`saltation_equations::constant`]). An unknown name is an error naming the known ones,
 /// at the name's position.
 impl<'de, M: HybridModel + Default> serde::Deserialize<'de> for Bound<M> {
     fn deserialize<De: serde::Deserializer<'de>>(de: De) -> Result<Self, De::Error> {
@@ -358,7 +359,7 @@ impl<'de, M: HybridModel + Default> serde::Deserialize<'de> for Bound<M> {
                     if std::mem::replace(&mut seen[k], true) {
                         return Err(A::Error::custom(format!("duplicate field `{key}`")));
                     }
-                    b.p[k] = map.next_value()?;
+                    b.p[k] = map.next_value::<saltation_equations::Number>()?.0;
                 }
                 // Ranges are checked where the file is validated (`EvalModel::check_params`), as
                 // for every other setting, so that the error names the file's place.

@@ -191,7 +191,7 @@ impl<'de> serde::Deserialize<'de> for NamedValues {
             ) -> Result<NamedValues, A::Error> {
                 let mut out = Vec::new();
                 while let Some(k) = map.next_key::<String>()? {
-                    out.push((k, map.next_value::<f64>()?));
+                    out.push((k, map.next_value::<saltation_equations::Number>()?.0));
                 }
                 Ok(NamedValues(out))
             }

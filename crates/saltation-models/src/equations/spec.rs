@@ -10,7 +10,8 @@ use serde::{Deserialize, Serialize};
 pub struct ParameterSpec {
     /// Name, usable in every expression and by `--set name=value`.
     pub name: String,
-    /// Value.
+    /// Value: a number, or a constant expression in quotes (`"2*pi*10"`).
+    #[serde(deserialize_with = "saltation_equations::number")]
     pub value: f64,
     /// Smallest valid value (inclusive), if any.
     #[serde(default, skip_serializing_if = "Option::is_none")]

@@ -4,5 +4,6 @@
 //! The package sets `autotests = false`: a new file under `tests/` is compiled only when it is
 //! declared here as a module.
 
+mod constant_values;
 mod file_properties;
 mod registry;

@@ -14,6 +14,7 @@
 
 mod harness;
 
+mod constants;
 mod equations;
 mod files;
 mod integrator;
