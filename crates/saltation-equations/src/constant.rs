@@ -15,7 +15,7 @@ pub enum ConstantError {
         /// The text as written.
         text: String,
         /// What is wrong with it.
-        error: ExprError,
+        error: Box<ExprError>,
     },
     /// The expression reads the time `t`.
     #[error("`{text}` reads the time `t`: a constant may use numbers, `pi` and functions only")]
@@ -42,7 +42,7 @@ pub fn constant(text: &str) -> Result<f64, ConstantError> {
     let program = compile(&[text], &Definitions::default(), &names).map_err(|error| {
         ConstantError::Expression {
             text: text.to_string(),
-            error,
+            error: Box::new(error),
         }
     })?;
     if program.uses_time() {
