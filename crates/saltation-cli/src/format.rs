@@ -24,6 +24,25 @@ pub fn value(x: f64) -> String {
     saltation_ode::Num(x).to_string()
 }
 
+/// Reduced coordinates with their names, `[θ = 0.2, dθ/dt = −0.2]` (at most 8 shown, as
+/// [`vector`]); unnamed past the end of `names`.
+pub fn named(names: &[String], v: &[f64]) -> String {
+    const SHOWN: usize = 8;
+    let item = |i: usize| match names.get(i) {
+        Some(n) => format!("{n} = {}", value(v[i])),
+        None => value(v[i]),
+    };
+    let items: Vec<String> = if v.len() <= SHOWN {
+        (0..v.len()).map(item).collect()
+    } else {
+        let mut items: Vec<String> = (0..SHOWN - 2).map(item).collect();
+        items.push(format!("… ({} more)", v.len() - SHOWN + 1));
+        items.push(item(v.len() - 1));
+        items
+    };
+    format!("[{}]", items.join(", "))
+}
+
 /// A vector as `[a, b, …]` with each entry as [`value`] prints it; a long vector shows its first
 /// and last entries around `…`.
 pub fn vector(v: &[f64]) -> String {

@@ -174,6 +174,7 @@ pub fn solve(
     opts: &OrbitOptions,
 ) -> Result<Solved, CliError> {
     let start = Instant::now();
+    let names = saltation_hybrid::reduced_names(model);
     let orbit = find_periodic_orbit(model, &guess.u, opts).map_err(|source| {
         // Where Newton was when it failed (a system failure names its iterate itself).
         let detail = match &source {
@@ -183,14 +184,14 @@ pub fn solve(
                 .map(|(k, u)| {
                     format!(
                         "; last iterate (iteration {k}) u = {}",
-                        format::vector(u.as_slice())
+                        format::named(&names, u.as_slice())
                     )
                 })
                 .unwrap_or_default(),
             _ => String::new(),
         };
         CliError::Orbit {
-            what: format!("{} (u = {})", guess.what, format::vector(&guess.u)),
+            what: format!("{} (u = {})", guess.what, format::named(&names, &guess.u)),
             source: Box::new(source),
             detail,
         }
@@ -296,11 +297,13 @@ pub fn human(loaded: &LoadedModel, solved: &[Solved]) -> String {
     t.row("model", format!("{} ({})", model.name(), loaded.path))
         .row("parameters", parameters(model));
     let names = model.state_names();
+    let reduced = saltation_hybrid::reduced_names(model);
     for s in solved {
         let o = &s.orbit;
+        let u = format::named(&reduced, &s.guess.u);
         let guess = match &s.guess.label {
-            Some(label) => format!("\"{label}\": u = {}", format::vector(&s.guess.u)),
-            None => format!("u = {} (--guess)", format::vector(&s.guess.u)),
+            Some(label) => format!("\"{label}\": u = {u}"),
+            None => format!("u = {u} (--guess)"),
         };
         t.row("", "").row("guess", guess).row(
             "fixed point",

@@ -37,6 +37,7 @@ mod model;
 pub mod param;
 mod param_augmented;
 mod params;
+mod reduced_names;
 pub mod saltation;
 mod simulate;
 mod state_solvers;
@@ -60,6 +61,7 @@ pub use model::{identity, EvalModel, GuardInfo, Scalar, SharedModel};
 pub use param::{Limit, Param};
 pub use param_augmented::ParamAugmented;
 pub use params::{check_range, get_param, param_index, with_param, ParamError};
+pub use reduced_names::reduced_names;
 pub use simulate::{simulate, SimulateOptions, Trace, MAX_SAMPLES, MAX_STRIDES};
 pub use stride::{
     EventRecord, JacobianKind, StrideMap, StrideOptions, StrideResult, StrideWorkspace,
