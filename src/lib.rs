@@ -180,15 +180,16 @@
 //!     .unwrap();
 //! assert!(pd.multipliers.iter().any(|m| (m.re + 1.0).abs() < 1e-6));
 //!
-//! let (start2, direction) = switch_period_doubling(&family, pd, 1, &opts).unwrap();
+//! // One pseudo-arclength step of the doubled stride map along the critical eigenvector.
+//! let switched = switch_period_doubling(&family, pd, 1, &opts).unwrap();
 //! let opts2 = ContinuationOptions {
-//!     direction,
-//!     step: 1e-5,
+//!     direction: switched.direction,
+//!     step: switched.step,
 //!     max_step: 2e-4,
 //!     max_points: 8,
 //!     ..opts.clone()
 //! };
-//! let period2 = continue_branch(&family, &start2, &opts2).unwrap();
+//! let period2 = continue_branch(&family, &switched.start, &opts2).unwrap();
 //! assert_eq!(period2.period_k, 2);
 //! assert!(period2.points.len() > 1);
 //! ```

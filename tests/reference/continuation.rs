@@ -207,10 +207,11 @@ fn walker_period_doubling<F: ModelFamily<Model = Bound<SimplestWalker>>>(walker:
         .any(|m| (m.re + 1.0).abs() < 1e-6 && m.im.abs() < 1e-9));
 
     // Period-2 branch: its two states map onto each other under the single stride map.
-    let (start2, dir) = switch_period_doubling(walker, pd, 1, &c).unwrap();
+    let sw = switch_period_doubling(walker, pd, 1, &c).unwrap();
+    let start2 = sw.start;
     assert_eq!(start2.period_k, 2);
     let mut c2 = c.clone();
-    (c2.direction, c2.step, c2.max_step, c2.max_points) = (dir, 1e-5, 2e-4, 15);
+    (c2.direction, c2.step, c2.max_step, c2.max_points) = (sw.direction, 1e-5, 2e-4, 15);
     (c2.p_min, c2.p_max) = (0.0, 0.0175);
     let b2 = continue_branch(walker, &start2, &c2).unwrap();
     assert!(b2.points.len() >= 10, "{:?}", b2.end);

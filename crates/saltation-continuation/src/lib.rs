@@ -58,5 +58,5 @@ pub use script::{
     ScriptProgress, ScriptResult, MAX_BRANCHES, MAX_PERIOD_DOUBLINGS,
 };
 pub use sweep::{sweep_1d, sweep_2d, GridPoint};
-pub use switch::switch_period_doubling;
+pub use switch::{switch_period_doubling, Switched};
 pub use tests_fn::{is_neimark_sacker, test_functions};

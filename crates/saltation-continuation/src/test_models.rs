@@ -101,3 +101,72 @@ pub(crate) fn broken_family(_p: f64) -> Result<Bound<QuadraticBounce>, ParamErro
         value: f64::NAN,
     })
 }
+
+/// The ball of [`QuadraticBounce`] bouncing back with speed `p − u²` instead: on the section the
+/// stride map is `u ↦ p − u²` (conjugate to `x ↦ x² − p` by `x = −u`). Its fixed point
+/// `u* = (sqrt(1 + 4p) − 1) / 2` has the multiplier `−2u*`, which is −1 at the flip
+/// `(p*, u*) = (3/4, 1/2)`; for `3/4 < p < 1` the period-2 orbit is
+/// `u = (1 ± sqrt(4p − 3)) / 2` (both speeds positive).
+#[derive(Debug, Clone, Copy, PartialEq, Default)]
+pub(crate) struct FlipBounce;
+
+impl FlipBounce {
+    /// The flip `(p*, u*)`.
+    pub fn flip() -> (f64, f64) {
+        (0.75, 0.5)
+    }
+
+    /// The period-2 orbit's two points at `p`, if it exists (`p > 3/4`).
+    pub fn period_two(p: f64) -> Option<(f64, f64)> {
+        let w = (4.0 * p - 3.0).sqrt();
+        (p > 0.75).then(|| ((1.0 - w) / 2.0, (1.0 + w) / 2.0))
+    }
+
+    /// The side of the flip where the period-2 orbit exists.
+    pub fn period_two_side() -> f64 {
+        1.0
+    }
+}
+
+impl HybridModel for FlipBounce {
+    type Guard = Ground;
+    fn name(&self) -> &str {
+        "flip_bounce"
+    }
+    fn dim(&self) -> usize {
+        2
+    }
+    fn params(&self) -> &[Param] {
+        PARAMS
+    }
+    fn flow<D: Scalar>(&self, p: &[D], m: usize, t: f64, x: &[D], dx: &mut [D]) {
+        QuadraticBounce.flow(p, m, t, x, dx)
+    }
+    fn guards(&self, _m: usize) -> &[Ground] {
+        &[Ground::Landing]
+    }
+    fn describe(&self, m: usize, g: Ground) -> GuardSpec {
+        QuadraticBounce.describe(m, g)
+    }
+    fn guard<D: Scalar>(&self, p: &[D], m: usize, g: Ground, x: &[D]) -> D {
+        QuadraticBounce.guard(p, m, g, x)
+    }
+    /// `x⁺ = 0`, `v⁺ = p − (v⁻)²`.
+    fn reset<D: Scalar>(&self, p: &[D], _m: usize, g: Ground, x: &[D], out: &mut [D]) {
+        match g {
+            Ground::Landing => {
+                out[0] = D::from(0.0);
+                out[1] = p[P] - x[1] * x[1];
+            }
+        }
+    }
+    fn reduced_dim(&self) -> usize {
+        1
+    }
+    fn chart<D: Scalar>(&self, p: &[D], u: &[D], x: &mut [D]) {
+        QuadraticBounce.chart(p, u, x)
+    }
+    fn project<D: Scalar>(&self, p: &[D], x: &[D], u: &mut [D]) {
+        QuadraticBounce.project(p, x, u)
+    }
+}

@@ -322,15 +322,12 @@ pub fn run_script_with_events<F: ModelFamily>(
             }
             let Some(pd) = pd else { break };
             match switch_period_doubling(family, &pd, k, &opts) {
-                Ok((s, dir)) => {
+                Ok(sw) => {
                     // Follow the new branch away from the flip, over the same parameter range,
-                    // with a small first step (never below the smallest).
-                    opts.direction = dir;
-                    opts.step = opts
-                        .step
-                        .min(1e-4 * pd.param.abs().max(1e-2))
-                        .max(opts.min_step);
-                    start = s;
+                    // with the first step the switch measured.
+                    opts.direction = sw.direction;
+                    opts.step = sw.step;
+                    start = sw.start;
                     switches += 1;
                     // The last branch of the chain is continued until its own period doubling.
                     opts.stop_at_period_doubling = switches == b.period_doublings;
