@@ -13,7 +13,10 @@
 //! 3. Backtracking (Armijo on `‖F‖₂`): `λ = 1, ½, ¼, …` until
 //!    `‖F(u_k + λδ)‖₂ < (1 − αλ)‖F_k‖₂`; a NaN/∞ residual or a failed evaluation (the system's
 //!    error, e.g. a walker that falls) at a trial point counts as no decrease. Below `λ_min` the
-//!    line search has failed ([`NewtonError::Diverged`]).
+//!    line search has failed ([`NewtonError::Diverged`]) — unless `‖F_k‖₂` is at the round-off
+//!    floor, `‖F_k‖₂ ≤ 64·n·ε·max(1, ‖u_k‖₂)`: then nothing is left to decrease and `u_k` is
+//!    the root to working precision ([`Convergence::RoundOff`], with the residual achieved;
+//!    a tolerance below double precision is not an error).
 //! 4. `u_{k+1} = u_k + λδ`; stop when `‖F(u_{k+1})‖₂ ≤ ftol·max(1, ‖u_{k+1}‖₂)`, fail after
 //!    `max_iters` steps ([`NewtonError::MaxIterations`]).
 //!

@@ -69,6 +69,24 @@ pub enum Convergence {
     Residual,
     /// The Newton step satisfied `‖δ‖₂ ≤ xtol·(1 + ‖u‖₂)` (the step is not taken).
     Step,
+    /// The residual stalled at the round-off floor: no step along the Newton direction
+    /// decreased it, and it is at most `ROUNDOFF_ULPS·n·ε·max(1, ‖u‖₂)` (64 units in the last
+    /// place per equation), the accuracy to which `F` itself is computed. `u` is the root to
+    /// working precision although the requested `ftol` (or `xtol`) is below what double
+    /// precision can reach; the report's residual is the one achieved.
+    RoundOff,
+}
+
+/// Units in the last place, per equation, of the round-off floor of a residual (relative to
+/// `max(1, ‖u‖₂)`, as the residual test): a residual below `ROUNDOFF_ULPS·n·ε·max(1, ‖u‖₂)` is
+/// indistinguishable from zero in double precision, so a line search that cannot decrease it
+/// has converged, not diverged.
+const ROUNDOFF_ULPS: f64 = 64.0;
+
+/// Whether `fnorm` is at the round-off floor of an `n`-dimensional residual at `u`.
+pub(crate) fn at_roundoff_floor(fnorm: f64, u: &DVector<f64>) -> bool {
+    let n = u.len().max(1) as f64;
+    fnorm <= ROUNDOFF_ULPS * n * f64::EPSILON * norm2(u.as_slice()).max(1.0)
 }
 
 /// Context attached to an evaluation error that ends the solve (argmin gets the error with this
@@ -490,9 +508,14 @@ where
                 }
                 continue;
             }
+            // A line search that fails at the round-off floor (at full accuracy) has nothing left
+            // to decrease: the iterate is the root to working precision.
+            let stalled = matches!(failure, Some(NewtonFailure::LineSearch { .. }))
+                && at_roundoff_floor(cur.fnorm, &cur.u);
             let state = cur.into_state(state);
             let state = match failure {
                 None => self.converge(Convergence::Step, state),
+                Some(_) if stalled => self.converge(Convergence::RoundOff, state),
                 Some(failure) => self.fail(failure, state),
             };
             return Ok((state, None));
@@ -511,6 +534,19 @@ mod tests {
         let r = DVector::from_vec(vec![1e20, 1e-20]);
         let d = newton_step(&j, &r).unwrap();
         assert!((d[0] + 1.0).abs() < 1e-15 && (d[1] + 1.0).abs() < 1e-15);
+    }
+
+    #[test]
+    fn the_roundoff_floor_scales_with_the_dimension_and_the_state() {
+        let u = |x: &[f64]| DVector::from_column_slice(x);
+        // 64 ε ≈ 1.42e-14 per equation, absolute up to ‖u‖ = 1.
+        assert!(at_roundoff_floor(1.2e-15, &u(&[0.3, 0.1])));
+        assert!(at_roundoff_floor(2.8e-14, &u(&[0.3, 0.1])));
+        assert!(!at_roundoff_floor(2.9e-14, &u(&[0.3, 0.1])));
+        assert!(!at_roundoff_floor(1e-12, &u(&[0.3])));
+        // Relative beyond ‖u‖ = 1.
+        assert!(at_roundoff_floor(1e-12, &u(&[1e3])));
+        assert!(!at_roundoff_floor(f64::NAN, &u(&[1.0])));
     }
 
     #[test]

@@ -171,6 +171,41 @@ fn no_root_errors_instead_of_hanging() {
     }
 }
 
+/// A residual with a floor of 1e-15 (as round-off leaves one): `F(u) = (u − c) ± 1e-15`, the
+/// sign that of `u − c`, never zero. With `ftol = xtol = 0` Newton reaches `u = c` and no step
+/// decreases `|F| = 1e-15` further: that is convergence at the achieved residual, not
+/// divergence (it was reported as "Newton diverged … (residual 1e-15)").
+#[test]
+fn a_stall_at_the_roundoff_floor_is_convergence() {
+    let c = 0.3;
+    let sys = Closure(1, move |u: &DVector<f64>| {
+        let jump = if u[0] >= c { 1e-15 } else { -1e-15 };
+        Ok::<_, Infallible>((v(&[u[0] - c + jump]), m(1, &[1.0])))
+    });
+    let exact = NewtonOptions {
+        ftol: 0.0,
+        xtol: 0.0,
+        ..NewtonOptions::default()
+    };
+    let rep = solve(&sys, &v(&[1.0]), &exact).unwrap();
+    assert_eq!(rep.converged_by, Convergence::RoundOff);
+    assert!((rep.solution[0] - c).abs() <= 1e-15, "{}", rep.solution[0]);
+    assert!(
+        (1e-15..=2e-15).contains(&rep.residual_norm),
+        "{}",
+        rep.residual_norm
+    );
+    // The same floor at 1e-12 is far above round-off: still a failure.
+    let sys = Closure(1, move |u: &DVector<f64>| {
+        let jump = if u[0] >= c { 1e-12 } else { -1e-12 };
+        Ok::<_, Infallible>((v(&[u[0] - c + jump]), m(1, &[1.0])))
+    });
+    match solve(&sys, &v(&[1.0]), &exact) {
+        Err(NewtonError::Diverged { residual, .. }) => assert!(residual >= 1e-12),
+        other => panic!("expected Diverged, got {other:?}"),
+    }
+}
+
 #[test]
 fn iteration_limit_is_a_typed_error() {
     // x³ = 0: triple root, linear convergence (factor 2/3), so 5 steps are not enough.
