@@ -90,6 +90,10 @@ pub enum EndReason {
     /// The corrector failed even at the smallest step: the branch ends here (e.g. the orbit
     /// ceases to exist or the Newton matrix is singular).
     CorrectorFailed(String),
+    /// The branch could not start (a script's branch whose orbit was not found from its guess,
+    /// or a switch at a period doubling that found no new branch): it has no points; the text
+    /// says why.
+    NotStarted(String),
     /// The branch was asked to end at its first bifurcation of this kind, located at its last
     /// point.
     StoppedAt(BifurcationKind),
@@ -111,6 +115,7 @@ impl std::fmt::Display for EndReason {
                 write!(f, "corrector failed at the smallest step: {s}")
             }
             EndReason::StrideFailed(s) => write!(f, "orbit ceases to exist: {s}"),
+            EndReason::NotStarted(s) => write!(f, "could not start: {s}"),
             EndReason::ParameterRejected(s) => write!(f, "parameter rejected by the model: {s}"),
             EndReason::StoppedAt(k) => write!(f, "stopped at its first {}", k.name()),
         }

@@ -78,8 +78,8 @@ pub enum ContinuationError {
         #[source]
         source: ParamError,
     },
-    /// No branch of a script could start (the orbit was not found from any branch's guess) and
-    /// there is no orbit diagram: nothing was computed
+    /// No branch of a script could start (the orbit was not found from any branch's guess),
+    /// whether or not the script also has an orbit diagram
     /// ([`crate::ScriptResult::no_branch_started`]).
     #[error("no branch could start: {}", start_failures(reasons))]
     NoBranchStarted {

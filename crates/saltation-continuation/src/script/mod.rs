@@ -104,14 +104,12 @@ pub struct ScriptResult {
 }
 
 impl ScriptResult {
-    /// [`ContinuationError::NoBranchStarted`] if the script computed nothing: it has branches,
-    /// every one of them without a point (each could not start), and no orbit diagram. Lists
-    /// each branch's label and end reason.
+    /// [`ContinuationError::NoBranchStarted`] if no branch of the script could start: it has
+    /// branches, every one of them without a point. An orbit diagram beside them does not make
+    /// the continuation a result (the diagram is a separate computation, `orbit-diagram` in the
+    /// CLI). Lists each branch's label and why it could not start.
     pub fn no_branch_started(&self) -> Option<ContinuationError> {
-        if self.branches.is_empty()
-            || self.orbit_diagram.is_some()
-            || self.branches.iter().any(|b| !b.points.is_empty())
-        {
+        if self.branches.is_empty() || self.branches.iter().any(|b| !b.points.is_empty()) {
             return None;
         }
         let reasons = self
@@ -119,7 +117,9 @@ impl ScriptResult {
             .iter()
             .map(|b| {
                 let why = match &b.end {
-                    EndReason::CorrectorFailed(s) | EndReason::StrideFailed(s) => s.clone(),
+                    EndReason::CorrectorFailed(s)
+                    | EndReason::StrideFailed(s)
+                    | EndReason::NotStarted(s) => s.clone(),
                     other => other.to_string(),
                 };
                 (b.label.clone(), why)
@@ -298,7 +298,7 @@ pub fn run_script_with_events<F: ModelFamily>(
                     label: start.label.clone(),
                     period_k: start.period_k,
                     points: Vec::new(),
-                    end: EndReason::CorrectorFailed(format!("could not start: {e}")),
+                    end: EndReason::NotStarted(e.to_string()),
                     bifurcations: Vec::new(),
                 },
             };
@@ -338,7 +338,7 @@ pub fn run_script_with_events<F: ModelFamily>(
                         label: format!("period-{k2} from PD at {:.10}", pd.param),
                         period_k: k2,
                         points: Vec::new(),
-                        end: EndReason::CorrectorFailed(e.to_string()),
+                        end: EndReason::NotStarted(e.to_string()),
                         bifurcations: Vec::new(),
                     });
                     break;
