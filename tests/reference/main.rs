@@ -15,4 +15,5 @@ mod simplest_walker_table1;
 mod slip_runner;
 mod stiff_methods_walker;
 mod van_der_pol;
+mod vibrating_table;
 mod walker_long_run;

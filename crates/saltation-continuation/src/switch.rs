@@ -83,7 +83,9 @@ pub fn switch_period_doubling<F: ModelFamily>(
     let v = real_eigenvector(&jr, -1.0)?.vector;
     let v = v.normalize();
     // Tangent of the period-k branch (its orientation does not matter here).
-    let fp = e.fp.as_ref().ok_or(ContinuationError::Singular { p: bif.param })?;
+    let fp =
+        e.fp.as_ref()
+            .ok_or(ContinuationError::Singular { p: bif.param })?;
     let mut axis = DVector::zeros(r + 1);
     axis[r] = 1.0;
     let t = tangent(&e.fu, fp, &axis).ok_or(ContinuationError::Singular { p: bif.param })?;
