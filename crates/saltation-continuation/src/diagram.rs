@@ -1,13 +1,16 @@
 //! Orbit diagrams by brute force (as in Garcia et al.'s figure of the simplest walker): for each
 //! parameter value, iterate the stride map from a start state, drop a transient, and record one
-//! state component at every stride. A stride that fails (no heel-strike: the walker falls) ends
-//! that parameter's run and is reported. Parameters run in parallel.
+//! state component at every stride. Each stride starts where the last ended, in the mode it
+//! ended in (a model with a sticking mode goes on sticking; only the first stride starts in
+//! the stride options' `start_mode`). A stride that fails (no heel-strike: the walker falls)
+//! ends that parameter's run and is reported with its cause in the model's own words (the
+//! failure guard's text, the mode and guard names). Parameters run in parallel.
 
 use crate::error::ContinuationError;
 use crate::family::ModelFamily;
 use crate::options::stride_error;
 use rayon::prelude::*;
-use saltation_hybrid::{EvalModel, JacobianKind, StrideMap, StrideOptions};
+use saltation_hybrid::{EvalModel, HybridError, JacobianKind, StrideMap, StrideOptions};
 use saltation_ode::Atol;
 use serde::{Deserialize, Serialize};
 use std::sync::{Mutex, PoisonError};
@@ -132,8 +135,45 @@ pub struct DiagramColumn {
     pub values: Vec<f64>,
     /// Stride index (counting the transient) at which the run failed, if it did.
     pub failed_at: Option<usize>,
-    /// Why it failed.
+    /// Why it failed: the full message (with the time and state where it happened).
     pub failure: Option<String>,
+    /// The cause of the failure in the model's own words, the same for every column that
+    /// failed the same way (no times or states): the failure guard's text and name ("the
+    /// walker fell (stance leg past horizontal) (guard `fall` in mode `single stance`)"), a
+    /// mode none of whose guards was reached, a grazing guard, … ([`failure_cause`]).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub cause: Option<String>,
+}
+
+/// The cause of a failed stride in the model's own words, without the time or state of the
+/// failure: what a range of failed columns has in common.
+pub fn failure_cause<M: EvalModel + ?Sized>(model: &M, e: &HybridError) -> String {
+    let mode = |m: usize| format!("`{}`", model.mode_name(m));
+    let guard = |m: usize, g: usize| format!("`{}`", model.guard_name(m, g));
+    match e {
+        HybridError::Failure {
+            mode: m,
+            guard: g,
+            what,
+            ..
+        } => format!("{what} (guard {} in mode {})", guard(*m, *g), mode(*m)),
+        HybridError::GuardNotReached { mode: m, .. } => {
+            format!("no guard of mode {} reached within t_max", mode(*m))
+        }
+        HybridError::Grazing {
+            mode: m, guard: g, ..
+        } => {
+            format!("grazing of guard {} in mode {}", guard(*m, *g), mode(*m))
+        }
+        HybridError::TooManyEvents { limit, .. } => {
+            format!("more than {limit} events in one stride (Zeno?)")
+        }
+        HybridError::Ode { mode: m, .. } => format!("integration failed in mode {}", mode(*m)),
+        HybridError::NoGuards { mode: m } => {
+            format!("the stride ended in mode {}, which has no guards", mode(*m))
+        }
+        other => other.to_string(),
+    }
 }
 
 /// Runs every parameter value in parallel from `x_start` (full state).
@@ -245,32 +285,59 @@ fn column<F: ModelFamily>(
         values: Vec::new(),
         failed_at: None,
         failure: None,
+        cause: None,
     };
     let model = match family.model_at(p) {
         Ok(m) => m,
         Err(e) => {
             col.failed_at = Some(0);
             col.failure = Some(e.to_string());
+            col.cause = col.failure.clone();
             return col;
         }
     };
-    let mut map = match StrideMap::new(&model, opts.stride.clone()) {
-        Ok(m) => m,
-        Err(e) => {
-            col.failed_at = Some(0);
-            col.failure = Some(e.to_string());
-            return col;
-        }
+    let fail = |col: &mut DiagramColumn, k: usize, e: &HybridError| {
+        col.failed_at = Some(k);
+        col.failure = Some(e.to_string());
+        col.cause = Some(failure_cause(&model, e));
     };
+    // One stride map per start mode, made when a stride first ends in that mode.
+    let mut maps: Vec<Option<StrideMap<'_, _>>> = (0..model.modes()).map(|_| None).collect();
+    let mut mode = opts.stride.start_mode;
     let mut x = x_start.to_vec();
     // Both are bounded (`validate`), so the sum does not saturate in practice.
     let strides = opts.transient.saturating_add(opts.keep);
     for k in 0..strides {
+        let Some(slot) = maps.get_mut(mode) else {
+            fail(
+                &mut col,
+                k,
+                &HybridError::BadMode {
+                    mode,
+                    modes: model.modes(),
+                },
+            );
+            break;
+        };
+        if slot.is_none() {
+            let mut o = opts.stride.clone();
+            o.start_mode = mode;
+            match StrideMap::new(&model, o) {
+                Ok(m) => *slot = Some(m),
+                Err(e) => {
+                    fail(&mut col, k, &e);
+                    break;
+                }
+            }
+        }
+        let Some(map) = slot.as_mut() else { break };
         match map.eval(&x, JacobianKind::None) {
-            Ok(r) => x = r.x,
+            Ok(r) => {
+                x = r.x;
+                mode = r.mode;
+            }
             Err(e) => {
-                col.failed_at = Some(k);
-                col.failure = Some(e.to_string());
+                fail(&mut col, k, &e);
                 break;
             }
         }
@@ -285,7 +352,7 @@ fn column<F: ModelFamily>(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::test_models::{bounce, broken_family, QuadraticBounce};
+    use crate::test_models::{alternating, bounce, broken_family, QuadraticBounce};
     use std::sync::Mutex;
 
     fn field_of<T: std::fmt::Debug>(r: Result<T, ContinuationError>) -> String {
@@ -389,5 +456,49 @@ mod tests {
         }
         let seen = seen.into_inner().unwrap();
         assert_eq!(seen, [(1, 4), (2, 4), (3, 4), (4, 4)], "in order");
+    }
+
+    #[test]
+    fn each_stride_starts_in_the_mode_the_last_ended_in() {
+        // Mode 0 lands into mode 1 with speed u² + p, mode 1 into mode 0 with speed p: carried
+        // over, the speeds alternate p² + p, p (restarting in mode 0 every stride would iterate
+        // u ↦ u² + p towards its fixed point instead).
+        let p = 0.1;
+        let opts = OrbitDiagramOptions {
+            transient: 3,
+            keep: 6,
+            component: 1,
+            ..OrbitDiagramOptions::default()
+        };
+        let cols = orbit_diagram(&alternating, &[p], &[0.0, 0.3], &opts).unwrap();
+        let c = &cols[0];
+        assert_eq!(c.failed_at, None, "{:?}", c.failure);
+        // Stride 0 gives 0.3² + p in mode 1, stride 1 gives p in mode 0, …: strides 0..3 are
+        // the transient, stride 3 (the first recorded) ends in mode 0 with speed p.
+        let expected = [p, p * p + p, p, p * p + p, p, p * p + p];
+        assert_eq!(c.values.len(), expected.len());
+        for (v, e) in c.values.iter().zip(expected) {
+            assert!((v - e).abs() < 1e-9, "{:?} vs {expected:?}", c.values);
+        }
+    }
+
+    #[test]
+    fn a_failed_column_says_why_in_the_models_words() {
+        // A stride time limit shorter than the flight: no landing within t_max.
+        let mut opts = OrbitDiagramOptions {
+            transient: 0,
+            keep: 2,
+            ..OrbitDiagramOptions::default()
+        };
+        opts.stride.t_max = 0.1;
+        let cols = orbit_diagram(&bounce, &[0.1, 0.2], &[0.0, 0.3], &opts).unwrap();
+        for c in &cols {
+            assert_eq!(c.failed_at, Some(0));
+            assert!(c.failure.as_deref().is_some_and(|f| f.contains("t = 0.1")));
+            assert_eq!(
+                c.cause.as_deref(),
+                Some("no guard of mode `mode 0` reached within t_max")
+            );
+        }
     }
 }

@@ -43,7 +43,7 @@ mod tests_fn;
 
 pub use branch::{Bifurcation, BifurcationKind, Branch, BranchPoint, EndReason};
 pub use diagram::{
-    orbit_diagram, orbit_diagram_with_progress, DiagramColumn, OrbitDiagramOptions,
+    failure_cause, orbit_diagram, orbit_diagram_with_progress, DiagramColumn, OrbitDiagramOptions,
     MAX_DIAGRAM_COUNT, MAX_DIAGRAM_VALUES, MAX_KEEP, MAX_TRANSIENT,
 };
 pub use error::ContinuationError;

@@ -170,3 +170,51 @@ impl HybridModel for FlipBounce {
         QuadraticBounce.project(p, x, u)
     }
 }
+
+/// The ball of [`QuadraticBounce`] with two modes that alternate at every landing: landing in
+/// mode 0 bounces back with speed `u² + p` into mode 1, landing in mode 1 with speed `p` into
+/// mode 0. Strides that carry the mode over give `u, u² + p, p, p² + p, p, …`; strides that
+/// always start in mode 0 would iterate `u ↦ u² + p` instead.
+#[derive(Debug, Clone, Copy, PartialEq, Default)]
+pub(crate) struct AlternatingBounce;
+
+impl HybridModel for AlternatingBounce {
+    type Guard = Ground;
+    fn name(&self) -> &str {
+        "alternating_bounce"
+    }
+    fn dim(&self) -> usize {
+        2
+    }
+    fn modes(&self) -> usize {
+        2
+    }
+    fn params(&self) -> &[Param] {
+        PARAMS
+    }
+    fn flow<D: Scalar>(&self, p: &[D], m: usize, t: f64, x: &[D], dx: &mut [D]) {
+        QuadraticBounce.flow(p, m, t, x, dx)
+    }
+    fn guards(&self, _m: usize) -> &[Ground] {
+        &[Ground::Landing]
+    }
+    fn describe(&self, m: usize, _g: Ground) -> GuardSpec {
+        GuardSpec::to(1 - m.min(1)).falling()
+    }
+    fn guard<D: Scalar>(&self, p: &[D], m: usize, g: Ground, x: &[D]) -> D {
+        QuadraticBounce.guard(p, m, g, x)
+    }
+    fn reset<D: Scalar>(&self, p: &[D], m: usize, g: Ground, x: &[D], out: &mut [D]) {
+        match g {
+            Ground::Landing => {
+                out[0] = D::from(0.0);
+                out[1] = if m == 0 { x[1] * x[1] + p[P] } else { p[P] };
+            }
+        }
+    }
+}
+
+/// The alternating bounce family in `p`.
+pub(crate) fn alternating(p: f64) -> Result<Bound<AlternatingBounce>, ParamError> {
+    Bound::with_values(AlternatingBounce, vec![p])
+}
