@@ -280,43 +280,66 @@ pub fn human(
     text
 }
 
-/// `orbit diagram: N parameter values; runs fail (walker falls) from γ = …` and the first
-/// failure's reason.
+/// Most failure ranges listed in the summary (the JSON has them all).
+const SHOWN_RANGES: usize = 8;
+
+/// The orbit diagram's summary: how many parameter values failed, each range of consecutive
+/// failed values with its cause in the model's own words (a failure guard's text, a guard
+/// never reached, …), and the first failure's full message.
 pub fn diagram_line(
     cols: &[saltation_continuation::DiagramColumn],
-    model: &saltation_models::Model,
+    _model: &saltation_models::Model,
     param: &str,
 ) -> String {
     let sym = report::param_symbol(param);
     let failed = cols.iter().filter(|c| c.failed_at.is_some()).count();
     let mut s = format!("orbit diagram: {} parameter value(s)", cols.len());
-    match report::first_failure(cols) {
-        Some(p) => {
+    let ranges = report::failure_ranges(cols);
+    if ranges.is_empty() {
+        s.push_str("; no run failed\n");
+        return s;
+    }
+    s.push_str(&format!(
+        "; {failed} of {} runs failed, in {} range(s):\n",
+        cols.len(),
+        ranges.len()
+    ));
+    for r in ranges.iter().take(SHOWN_RANGES) {
+        let at = if r.count == 1 {
+            format!("{sym} = {}", report::fixed(r.from, 12))
+        } else {
+            format!(
+                "{sym} ∈ [{}, {}] ({} values)",
+                report::fixed(r.from, 12),
+                report::fixed(r.to, 12),
+                r.count
+            )
+        };
+        s.push_str(&format!("  {at}: {}\n", r.cause));
+    }
+    if ranges.len() > SHOWN_RANGES {
+        s.push_str(&format!(
+            "  … and {} more range(s) (all in the JSON: failure_ranges)\n",
+            ranges.len() - SHOWN_RANGES
+        ));
+    }
+    if let Some(q) = report::final_failure(cols) {
+        s.push_str(&format!(
+            "  every run fails from {sym} = {} on\n",
+            report::fixed(q, 12)
+        ));
+    }
+    let first = cols
+        .iter()
+        .filter(|c| c.failed_at.is_some())
+        .min_by(|a, b| a.param.total_cmp(&b.param));
+    if let Some(c) = first {
+        if let (Some(k), Some(why)) = (c.failed_at, &c.failure) {
             s.push_str(&format!(
-                "; runs fail ({}) from {sym} = {} ({failed} of {} failed)\n",
-                report::failure_label(model),
-                report::fixed(p, 12),
-                cols.len()
+                "  first failure ({sym} = {}): stride {k}: {why}\n",
+                report::fixed(c.param, 12)
             ));
-            match report::final_failure(cols) {
-                Some(q) if q > p => s.push_str(&format!(
-                    "  every run fails from {sym} = {} on (the failures below are isolated)\n",
-                    report::fixed(q, 12)
-                )),
-                Some(_) => {}
-                None => s.push_str(&format!(
-                    "  the largest {sym} did not fail: the failures are isolated\n"
-                )),
-            }
-            let why = cols
-                .iter()
-                .find(|c| c.param == p)
-                .and_then(|c| c.failure.clone().map(|f| (c.failed_at, f)));
-            if let Some((Some(k), why)) = why {
-                s.push_str(&format!("  first failure: stride {k}: {why}\n"));
-            }
         }
-        None => s.push_str("; no run failed\n"),
     }
     s
 }

@@ -54,7 +54,8 @@ pub struct DiagramArgs {
     pub out: PathBuf,
 
     /// Print one JSON object instead of the summary:
-    /// {"param", "columns": [{"param", "values", "failed_at"}], "first_failure"}.
+    /// {"param", "columns": [{"param", "values", "failed_at", "failure", "cause"}],
+    /// "first_failure", "failure_ranges": [{"from", "to", "count", "cause"}]}.
     #[arg(long)]
     pub json: bool,
 }

@@ -287,11 +287,17 @@ pub fn failure_regions(columns: &[DiagramColumn], label: &str) -> Vec<FailureReg
     out
 }
 
-/// The failure label of an orbit diagram: "walker falls" for walkers, "no gait" otherwise.
-pub fn failure_label(model: &Model) -> &'static str {
-    match model {
-        Model::SimplestWalker(_) => "walker falls",
-        _ => "no gait",
+/// The failure label of an orbit diagram, in the model's own words: the cause shared by every
+/// failed column ([`DiagramColumn::cause`]: a failure guard's text, a guard never reached, …),
+/// or "run fails" when the causes differ or are unknown.
+pub fn failure_label(columns: &[DiagramColumn]) -> String {
+    let mut causes = columns
+        .iter()
+        .filter(|c| c.failed_at.is_some())
+        .map(|c| c.cause.as_deref());
+    match causes.next() {
+        Some(Some(first)) if causes.all(|c| c == Some(first)) => first.to_string(),
+        _ => "run fails".to_string(),
     }
 }
 
@@ -319,7 +325,7 @@ pub fn orbit_diagram_figure(
             fig.x_range = Some((lo, hi));
         }
     }
-    for region in failure_regions(columns, failure_label(model)) {
+    for region in failure_regions(columns, &failure_label(columns)) {
         fig = fig.with_failure(region);
     }
     fig
@@ -463,7 +469,8 @@ mod tests {
             param,
             values: if failed { vec![] } else { vec![0.1, 0.2] },
             failed_at: failed.then_some(3),
-            failure: failed.then(|| "fell".to_string()),
+            failure: failed.then(|| "fell at t = 1".to_string()),
+            cause: failed.then(|| "fell".to_string()),
         }
     }
 
@@ -479,6 +486,30 @@ mod tests {
         ];
         assert_eq!(first_failure(&cols), Some(0.2));
         assert_eq!(final_failure(&cols), Some(0.4));
+        assert_eq!(failure_label(&cols), "fell");
+        let mut other = cols.clone();
+        other[0].cause = Some("slipped".into());
+        assert_eq!(failure_label(&other), "run fails");
+        let ranges = failure_ranges(&other);
+        let got: Vec<_> = ranges
+            .iter()
+            .map(|r| (r.from, r.to, r.count, r.cause.as_str()))
+            .collect();
+        assert_eq!(
+            got,
+            [
+                (0.2, 0.2, 1, "fell"),
+                (0.4, 0.4, 1, "fell"),
+                (0.5, 0.5, 1, "slipped")
+            ]
+        );
+        assert_eq!(
+            failure_ranges(&cols)
+                .iter()
+                .map(|r| (r.from, r.to, r.count))
+                .collect::<Vec<_>>(),
+            [(0.2, 0.2, 1), (0.4, 0.5, 2)]
+        );
         let r = failure_regions(&cols, "walker falls");
         assert_eq!(r.len(), 2);
         assert_eq!((r[0].from, r[0].to), (0.2, 0.3));

@@ -372,15 +372,70 @@ pub fn final_failure(columns: &[DiagramColumn]) -> Option<f64> {
     start
 }
 
+/// A range of consecutive failed columns of an orbit diagram (by increasing parameter) that
+/// failed for the same cause.
+#[derive(Debug, Clone, PartialEq)]
+pub struct FailureRange {
+    /// Smallest parameter value of the range.
+    pub from: f64,
+    /// Largest parameter value of the range (equal to `from` for a single column).
+    pub to: f64,
+    /// Number of columns in it.
+    pub count: usize,
+    /// Their cause, in the model's own words ([`DiagramColumn::cause`]; "unknown" if absent).
+    pub cause: String,
+}
+
+/// The failed columns grouped into ranges: consecutive failed columns (by increasing
+/// parameter, with no successful column between them) with the same cause form one range.
+pub fn failure_ranges(columns: &[DiagramColumn]) -> Vec<FailureRange> {
+    let mut cols: Vec<&DiagramColumn> = columns.iter().collect();
+    cols.sort_by(|a, b| a.param.total_cmp(&b.param));
+    let mut out: Vec<FailureRange> = Vec::new();
+    let mut open = false;
+    for c in cols {
+        if c.failed_at.is_none() {
+            open = false;
+            continue;
+        }
+        let cause = c.cause.clone().unwrap_or_else(|| "unknown".into());
+        match out.last_mut() {
+            Some(r) if open && r.cause == cause => {
+                r.to = c.param;
+                r.count += 1;
+            }
+            _ => out.push(FailureRange {
+                from: c.param,
+                to: c.param,
+                count: 1,
+                cause,
+            }),
+        }
+        open = true;
+    }
+    out
+}
+
 /// The object printed by `saltation orbit-diagram --json`:
-/// `{"param": "<name>", "columns": [{"param": .., "values": [..], "failed_at": null | k}],
-/// "first_failure": null | ..}`.
+/// `{"param": "<name>", "columns": [{"param": .., "values": [..], "failed_at": null | k,
+/// "failure": null | "<message>", "cause": null | "<cause>"}], "first_failure": null | ..,
+/// "failure_ranges": [{"from": .., "to": .., "count": n, "cause": "<cause>"}]}`: every failed
+/// column says why (the full message and its cause in the model's words), and the ranges of
+/// consecutive failed columns with the same cause ([`failure_ranges`]).
 pub fn diagram_json(param: &str, columns: &[DiagramColumn]) -> Value {
     let cols: Vec<Value> = columns
         .iter()
-        .map(|c| json!({"param": c.param, "values": c.values, "failed_at": c.failed_at}))
+        .map(|c| {
+            json!({"param": c.param, "values": c.values, "failed_at": c.failed_at,
+                   "failure": c.failure, "cause": c.cause})
+        })
         .collect();
-    json!({"param": param, "columns": cols, "first_failure": first_failure(columns)})
+    let ranges: Vec<Value> = failure_ranges(columns)
+        .into_iter()
+        .map(|r| json!({"from": r.from, "to": r.to, "count": r.count, "cause": r.cause}))
+        .collect();
+    json!({"param": param, "columns": cols, "first_failure": first_failure(columns),
+           "failure_ranges": ranges})
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -307,12 +307,18 @@ fn orbit_diagram_json_and_first_failure() {
     let out = dir.join("out");
     let outs = out.display().to_string();
     let v = json(&["orbit-diagram", &file, "--json", "--out", &outs]);
-    assert_eq!(keys(&v), ["columns", "first_failure", "param"]);
+    assert_eq!(
+        keys(&v),
+        ["columns", "failure_ranges", "first_failure", "param"]
+    );
     assert_eq!(v["param"], "gamma");
     let cols = v["columns"].as_array().unwrap();
     assert_eq!(cols.len(), 3);
     for c in cols {
-        assert_eq!(keys(c), ["failed_at", "param", "values"]);
+        assert_eq!(
+            keys(c),
+            ["cause", "failed_at", "failure", "param", "values"]
+        );
     }
     // γ = 0.0165 walks (the period-2 gait: two alternating values); 0.0205 and 0.0245 fall.
     assert_eq!(cols[0]["param"], 0.0165);
@@ -320,9 +326,21 @@ fn orbit_diagram_json_and_first_failure() {
     let values = floats(&cols[0]["values"]);
     assert_eq!(values.len(), 8);
     assert!((values[0] - values[2]).abs() < 1e-6 && (values[0] - values[1]).abs() > 1e-3);
+    // Each failed column says why, in the model's words (its fall guard), and the two
+    // consecutive failures are one range.
+    let fell =
+        "the walker fell (stance leg past horizontal) (guard `Fall` in mode `single stance`)";
     for c in &cols[1..] {
         assert!(c["failed_at"].as_u64().is_some(), "{c}");
+        assert_eq!(c["cause"], fell, "{c}");
+        assert!(c["failure"].as_str().unwrap().contains(" at t = "), "{c}");
     }
+    let ranges = v["failure_ranges"].as_array().unwrap();
+    assert_eq!(ranges.len(), 1, "{ranges:?}");
+    assert_eq!(ranges[0]["from"], 0.0205);
+    assert_eq!(ranges[0]["to"], 0.0245);
+    assert_eq!(ranges[0]["count"], 2);
+    assert_eq!(ranges[0]["cause"], fell);
     let first = v["first_failure"].as_f64().unwrap();
     assert_eq!(first, cols[1]["param"].as_f64().unwrap());
     assert!(out.join("walker_orbit_diagram.png").exists());
@@ -347,11 +365,18 @@ fn orbit_diagram_json_and_first_failure() {
     assert_eq!(v["columns"].as_array().unwrap().len(), 1);
     assert!(v["first_failure"].is_null());
 
-    // The human output names the first failing slope.
+    // The human output gives the failed range with its cause.
     let out = saltation(&["orbit-diagram", &file, "--out", &outs]);
     let stdout = String::from_utf8(out.stdout).unwrap();
     assert!(
-        stdout.contains("runs fail (walker falls) from γ = 0.020500000000"),
+        stdout.contains(&format!(
+            "2 of 3 runs failed, in 1 range(s):\n  γ ∈ [0.020500000000, 0.024500000000] \
+             (2 values): {fell}\n  every run fails from γ = 0.020500000000 on\n"
+        )),
+        "{stdout}"
+    );
+    assert!(
+        !stdout.contains("isolated") && !stdout.contains("no gait"),
         "{stdout}"
     );
 }

@@ -46,7 +46,8 @@ fn columns() -> Vec<DiagramColumn> {
         param,
         values,
         failed_at: failed.then_some(2),
-        failure: failed.then(|| "fell".to_string()),
+        failure: failed.then(|| "fell at t = 1".to_string()),
+        cause: failed.then(|| "fell".to_string()),
     };
     vec![
         col(0.1, vec![0.5, 0.25], false),
