@@ -225,10 +225,21 @@ pub fn run(args: &ContinueArgs, out: &mut dyn Write) -> Result<(), CliError> {
         ..Overrides::default()
     };
     validate(&loaded, &spec, &overrides)?;
+    // Checked (and created) before the computation, so that an unusable destination fails
+    // first; a directory made here is removed again if nothing is computed.
+    let existed = args.out.exists();
     report::check_destination(&args.out)?;
     let start = Instant::now();
-    let result = compute(&loaded, &spec, &overrides)
-        .map_err(|e| crate::error::explain(e, &loaded.file.model))?;
+    let result = match compute(&loaded, &spec, &overrides) {
+        Ok(r) => r,
+        Err(e) => {
+            if !existed {
+                // Only an empty directory is removed; nothing was written yet.
+                let _ = std::fs::remove_dir(&args.out);
+            }
+            return Err(crate::error::explain(e, &loaded.file.model));
+        }
+    };
     let wall = start.elapsed();
     let ctx = FigureContext::for_script(&loaded.file.model, &spec);
     let files = report::write_continuation(&result, &ctx, &outputs(&args.out, &args.model.file))?;

@@ -138,9 +138,9 @@ pub struct DiagramColumn {
     /// Why it failed: the full message (with the time and state where it happened).
     pub failure: Option<String>,
     /// The cause of the failure in the model's own words, the same for every column that
-    /// failed the same way (no times or states): the failure guard's text and name ("the
-    /// walker fell (stance leg past horizontal) (guard `fall` in mode `single stance`)"), a
-    /// mode none of whose guards was reached, a grazing guard, … ([`failure_cause`]).
+    /// failed the same way (no times or states): the failure guard's text ("the walker fell
+    /// (stance leg past horizontal)"), a mode none of whose guards was reached, a grazing
+    /// guard, … ([`failure_cause`]).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub cause: Option<String>,
 }
@@ -149,14 +149,18 @@ pub struct DiagramColumn {
 /// failure: what a range of failed columns has in common.
 pub fn failure_cause<M: EvalModel + ?Sized>(model: &M, e: &HybridError) -> String {
     let mode = |m: usize| format!("`{}`", model.mode_name(m));
-    let guard = |m: usize, g: usize| format!("`{}`", model.guard_name(m, g));
+    // A guard's name where the model gives one (not just its index).
+    let guard = |m: usize, g: usize| {
+        let name = model.guard_name(m, g);
+        if name.parse::<usize>().is_ok() {
+            format!("{g}")
+        } else {
+            format!("`{name}`")
+        }
+    };
     match e {
-        HybridError::Failure {
-            mode: m,
-            guard: g,
-            what,
-            ..
-        } => format!("{what} (guard {} in mode {})", guard(*m, *g), mode(*m)),
+        // The failure guard's own text.
+        HybridError::Failure { what, .. } => what.clone(),
         HybridError::GuardNotReached { mode: m, .. } => {
             format!("no guard of mode {} reached within t_max", mode(*m))
         }

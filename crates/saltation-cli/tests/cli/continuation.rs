@@ -328,8 +328,7 @@ fn orbit_diagram_json_and_first_failure() {
     assert!((values[0] - values[2]).abs() < 1e-6 && (values[0] - values[1]).abs() > 1e-3);
     // Each failed column says why, in the model's words (its fall guard), and the two
     // consecutive failures are one range.
-    let fell =
-        "the walker fell (stance leg past horizontal) (guard `Fall` in mode `single stance`)";
+    let fell = "the walker fell (stance leg past horizontal)";
     for c in &cols[1..] {
         assert!(c["failed_at"].as_u64().is_some(), "{c}");
         assert_eq!(c["cause"], fell, "{c}");

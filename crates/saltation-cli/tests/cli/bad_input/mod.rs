@@ -14,6 +14,7 @@
 
 mod harness;
 
+mod branches;
 mod constants;
 mod equations;
 mod files;
