@@ -187,10 +187,9 @@ pub fn outputs(dir: &Path, file: &Path) -> Outputs {
 }
 
 /// Runs the script with a progress spinner (hidden unless stderr is a terminal): the branch
-/// number out of the section's, and the orbit diagram's values done out of all. A script that
-/// computed nothing — no branch could start and there is no orbit diagram — is a failed
-/// computation ([`ContinuationError::NoBranchStarted`], listing why each branch could not
-/// start).
+/// number out of the section's, and the orbit diagram's values done out of all. A script whose
+/// branches all could not start — with or without an orbit diagram — is a failed computation
+/// ([`ContinuationError::NoBranchStarted`], listing why each branch could not start).
 pub fn compute(
     loaded: &LoadedModel,
     spec: &ContinuationSpec,

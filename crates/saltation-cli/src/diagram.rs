@@ -1,12 +1,13 @@
 //! `saltation orbit-diagram`: the brute-force orbit diagram of a model file's continuation
 //! section ([`saltation_continuation::orbit_diagram`], parameter values in parallel): from a
 //! start state, each parameter value runs a transient and records one state component per
-//! stride; runs that fail (the walker falls, no gait) are reported.
+//! stride; runs that fail are reported as ranges of parameter values with their cause in the
+//! model's own words (a failure guard's text: "the walker fell …").
 //!
 //! The section's `orbit_diagram` gives the range, count, start state and settings; `--from`,
 //! `--to`, `--count` override them. Without an `orbit_diagram` entry, `--from` and `--to` are
 //! needed and the run starts from the file's first guess. Writes `<stem>_orbit_diagram.csv` and
-//! the figure to `figures/` or `--out DIR`, and prints the smallest failing parameter value —
+//! the figure to `figures/` or `--out DIR`, and prints the failure ranges —
 //! or, with `--json`, exactly [`report::diagram_json`], a public interface.
 
 use crate::continuation::{cli_error, continuation_spec, diagram_line, outputs, Overrides};

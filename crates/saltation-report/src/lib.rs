@@ -12,7 +12,7 @@
 //! | a continuation result as the JSON of `saltation continue --json` | [`continuation_json`] |
 //! | … as CSV, or as the text summary | [`branches_csv`], [`summary`] |
 //! | … with its figures (Floquet plot, multipliers in the complex plane, bifurcation and orbit diagrams) written to a directory | [`write_continuation`] with a [`FigureContext`] and [`Outputs`] |
-//! | an orbit diagram as JSON, CSV or figure, and where its runs fail | [`diagram_json`], [`diagram_csv`], [`write_orbit_diagram`], [`first_failure`], [`final_failure`] |
+//! | an orbit diagram as JSON, CSV or figure, and where its runs fail | [`diagram_json`], [`diagram_csv`], [`write_orbit_diagram`], [`first_failure`], [`final_failure`], [`failure_ranges`] |
 //! | a simulation as the JSON of `saltation simulate --json`, its CSV and figure | [`simulation_json`], [`write_simulation`] |
 //! | run the monopod solver study and write its tables and figures | [`study::run_study`], [`study::tables`], [`study::write_study`] |
 //! | check an output directory before computing | [`check_destination`] (or [`Outputs::check`]) |
