@@ -185,7 +185,6 @@
 //! let opts2 = ContinuationOptions {
 //!     direction: switched.direction,
 //!     step: switched.step,
-//!     max_step: 2e-4,
 //!     max_points: 8,
 //!     ..opts.clone()
 //! };
