@@ -182,10 +182,18 @@ mod tests {
         // The doubled map is nearly singular along the branch near the flip (its derivative there
         // is of order the squared amplitude, 1e-4 here): a tight corrector puts the start on
         // the branch to 1e-9.
-        let opts = ContinuationOptions {
-            corrector_tol: 1e-13,
-            ..ContinuationOptions::default()
-        };
+        for predictor in [Predictor::Arclength, Predictor::Natural] {
+            let opts = ContinuationOptions {
+                corrector_tol: 1e-13,
+                predictor,
+                ..ContinuationOptions::default()
+            };
+            switch_and_follow(&family, &opts);
+        }
+    }
+
+    fn switch_and_follow<F: ModelFamily>(family: &F, opts: &ContinuationOptions) {
+        use crate::test_models::FlipBounce;
         let (p_star, u_star) = FlipBounce::flip();
         let model = family.model_at(p_star).unwrap();
         let mut x = vec![0.0; 2];
@@ -199,7 +207,15 @@ mod tests {
             period: 0.0,
             multipliers: Vec::new(),
         };
-        let sw = switch_period_doubling(&family, &bif, 1, &opts).unwrap();
+        let fold = Bifurcation {
+            kind: BifurcationKind::Fold,
+            ..bif.clone()
+        };
+        assert!(matches!(
+            switch_period_doubling(family, &fold, 1, opts),
+            Err(ContinuationError::Switch { ref reason, .. }) if reason == "not a period doubling"
+        ));
+        let sw = switch_period_doubling(family, &bif, 1, opts).unwrap();
         assert_eq!(sw.start.period_k, 2);
         let (p, u) = (sw.start.param, sw.start.u[0]);
         // On the closed-form period-2 orbit at p.
@@ -209,13 +225,28 @@ mod tests {
             "p = {p}: u = {u}, orbit {a}, {b}"
         );
         assert_eq!(sw.direction, FlipBounce::period_two_side());
+        // The first step: the distance from the flip, |p − p*| for the natural parameter.
+        let from_flip = match opts.predictor {
+            Predictor::Natural => p - p_star,
+            _ => (u - u_star).hypot(p - p_star),
+        };
+        assert!(
+            (sw.step - from_flip).abs() < 1e-15,
+            "{} {from_flip}",
+            sw.step
+        );
         // Continuing from it stays on the period-2 branch.
         let mut o = opts.clone();
         o.direction = sw.direction;
         o.step = sw.step;
         o.max_points = 20;
-        let br = continue_branch(&family, &sw.start, &o).unwrap();
-        assert!(br.points.len() > 5, "{:?}", br.end);
+        let br = continue_branch(family, &sw.start, &o).unwrap();
+        assert!(br.points.len() > 5, "{:?} {:?}", opts.predictor, br.end);
+        assert!(
+            br.points.last().unwrap().param > p + 1e-3,
+            "{:?}",
+            opts.predictor
+        );
         for pt in &br.points {
             let (a, b) = FlipBounce::period_two(pt.param).unwrap();
             let u = pt.u[0];
