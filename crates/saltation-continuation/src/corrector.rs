@@ -33,7 +33,9 @@ use saltation_hybrid::{
     EvalModel, JacobianKind, ParamAugmented, StrideMap, StrideOptions, StrideResult,
     StrideWorkspace,
 };
-use saltation_orbit::{reduced_residual, solve, NewtonError, NewtonOptions, SquareSystem};
+use saltation_orbit::{
+    reduced_residual, solve, NewtonError, NewtonOptions, OrbitOptions, SquareSystem,
+};
 use std::cell::RefCell;
 
 /// `F`, `F_u`, optionally `F_p`, event-time derivatives, and the stride at one `(u, p)`.
@@ -59,7 +61,10 @@ impl Eval {
 /// Evaluates `F` for a family with the `k`-fold stride.
 pub(crate) struct Evaluator<'a, F: ModelFamily> {
     pub family: &'a F,
+    /// The orbit options' stride settings for the `k`-fold stride.
     pub stride: StrideOptions,
+    /// The orbit options the branch runs with (Newton and eigenvalue settings).
+    pub orbit: &'a OrbitOptions,
     pub opts: &'a ContinuationOptions,
     workspace: RefCell<Option<StrideWorkspace>>,
     /// The workspace of the augmented state's stride (exact `F_p`).
@@ -81,18 +86,20 @@ pub(crate) enum Closure {
 }
 
 impl<'a, F: ModelFamily> Evaluator<'a, F> {
-    /// The evaluator of the `period_k`-fold stride map (`events_per_stride · period_k` events;
-    /// an error if that product overflows).
+    /// The evaluator of the `period_k`-fold stride map (`events_per_stride · period_k` events
+    /// of the orbit options' stride; an error if that product overflows).
     pub fn new(
         family: &'a F,
+        orbit: &'a OrbitOptions,
         opts: &'a ContinuationOptions,
         period_k: usize,
     ) -> Result<Self, ContinuationError> {
-        let mut stride = opts.stride.clone();
+        let mut stride = orbit.stride.clone();
         stride.events_per_stride = composed_events(stride.events_per_stride, period_k)?;
         Ok(Self {
             family,
             stride,
+            orbit,
             opts,
             workspace: RefCell::new(None),
             augmented: RefCell::new(None),
@@ -531,8 +538,9 @@ mod tests {
         };
         let (u, p) = (0.3, 0.1);
         let exact_family = ParamFamily::new(Bound::new(QuadraticBounce), "p").unwrap();
-        let exact = Evaluator::new(&exact_family, &opts, 1).unwrap();
-        let fd = Evaluator::new(&bounce, &opts, 1).unwrap();
+        let orbit = OrbitOptions::default();
+        let exact = Evaluator::new(&exact_family, &orbit, &opts, 1).unwrap();
+        let fd = Evaluator::new(&bounce, &orbit, &opts, 1).unwrap();
         let e = exact.eval(&[u], p, true).unwrap();
         let c = fd.eval(&[u], p, true).unwrap();
         assert!((e.f[0] - (u * u + p - u)).abs() < 1e-14);

@@ -4,14 +4,15 @@
 //! ended in (a model with a sticking mode goes on sticking; only the first stride starts in
 //! the stride options' `start_mode`). A stride that fails (no heel-strike: the walker falls)
 //! ends that parameter's run and is reported with its cause in the model's own words (the
-//! failure guard's text, the mode and guard names). Parameters run in parallel.
+//! failure guard's text, the mode and guard names). Parameters run in parallel. The strides are
+//! those of the stride settings the caller passes beside the diagram's own settings (a model
+//! file's `orbit.stride`).
 
 use crate::error::ContinuationError;
 use crate::family::ModelFamily;
 use crate::options::stride_error;
 use rayon::prelude::*;
 use saltation_hybrid::{EvalModel, HybridError, JacobianKind, StrideMap, StrideOptions};
-use saltation_ode::Atol;
 use serde::{Deserialize, Serialize};
 use std::sync::{Mutex, PoisonError};
 
@@ -28,7 +29,7 @@ pub const MAX_KEEP: usize = 100_000;
 /// 10⁷ values, 80 MB.
 pub const MAX_DIAGRAM_VALUES: usize = 10_000_000;
 
-/// Settings of an orbit diagram.
+/// Settings of an orbit diagram (the stride settings are passed beside them).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(default, deny_unknown_fields)]
 pub struct OrbitDiagramOptions {
@@ -39,29 +40,21 @@ pub struct OrbitDiagramOptions {
     pub keep: usize,
     /// State component recorded: an index below the model's state dimension (default 0).
     pub component: usize,
-    /// Stride settings (default DOP853 at 1e-10: attractors need less than multipliers;
-    /// checked by [`StrideOptions::validate`]).
-    pub stride: StrideOptions,
 }
 
 impl Default for OrbitDiagramOptions {
     fn default() -> Self {
-        let mut stride = StrideOptions::default();
-        stride.ode.rtol = 1e-10;
-        stride.ode.atol = Atol::Scalar(1e-10);
         Self {
             transient: 200,
             keep: 100,
             component: 0,
-            stride,
         }
     }
 }
 
 impl OrbitDiagramOptions {
     /// Checks every field against its documented range for a model with `dim` state
-    /// components; the error names the field (`transient`, `keep`, `component`,
-    /// `stride.t_max`, …).
+    /// components; the error names the field (`transient`, `keep`, `component`).
     pub fn validate(&self, dim: usize) -> Result<(), ContinuationError> {
         if self.transient > MAX_TRANSIENT {
             return Err(ContinuationError::invalid(
@@ -84,9 +77,6 @@ impl OrbitDiagramOptions {
                 ),
             ));
         }
-        self.stride
-            .validate()
-            .map_err(|e| stride_error(e, "stride"))?;
         Ok(())
     }
 }
@@ -183,7 +173,8 @@ pub fn failure_cause<M: EvalModel + ?Sized>(model: &M, e: &HybridError) -> Strin
 /// Runs every parameter value in parallel from `x_start` (full state).
 ///
 /// Checks first ([`ContinuationError::InvalidOption`] naming the field): at most
-/// [`MAX_DIAGRAM_COUNT`] finite parameter values (`params[i]`), `opts`
+/// [`MAX_DIAGRAM_COUNT`] finite parameter values (`params[i]`), `stride`
+/// ([`StrideOptions::validate`], named `stride.*`; its `start_mode` is the first stride's), `opts`
 /// ([`OrbitDiagramOptions::validate`]), `x_start` of the model's dimension and finite, at most
 /// [`MAX_DIAGRAM_VALUES`] recorded values; the model must be buildable at one of the values
 /// at least (else [`ContinuationError::InvalidParameter`]). A value where it is not is a failed
@@ -192,9 +183,10 @@ pub fn orbit_diagram<F: ModelFamily>(
     family: &F,
     params: &[f64],
     x_start: &[f64],
+    stride: &StrideOptions,
     opts: &OrbitDiagramOptions,
 ) -> Result<Vec<DiagramColumn>, ContinuationError> {
-    orbit_diagram_with_progress(family, params, x_start, opts, &|_, _| {})
+    orbit_diagram_with_progress(family, params, x_start, stride, opts, &|_, _| {})
 }
 
 /// [`orbit_diagram`], calling `on_column(done, total)` from the worker threads each time a
@@ -204,6 +196,7 @@ pub fn orbit_diagram_with_progress<F: ModelFamily>(
     family: &F,
     params: &[f64],
     x_start: &[f64],
+    stride: &StrideOptions,
     opts: &OrbitDiagramOptions,
     on_column: &(dyn Fn(usize, usize) + Sync),
 ) -> Result<Vec<DiagramColumn>, ContinuationError> {
@@ -238,6 +231,9 @@ pub fn orbit_diagram_with_progress<F: ModelFamily>(
                 format!("the model cannot be built at any of them (first {first})"),
             )
         })?;
+    stride
+        .validate()
+        .map_err(|e| stride_error(e, "stride"))?;
     opts.validate(dim)?;
     check_start(x_start, dim, "x_start")?;
     let done = Mutex::new(0usize);
@@ -245,7 +241,7 @@ pub fn orbit_diagram_with_progress<F: ModelFamily>(
     Ok(params
         .par_iter()
         .map(|&p| {
-            let c = column(family, p, x_start, opts);
+            let c = column(family, p, x_start, stride, opts);
             // A callback that panicked leaves the count as it was: carry on with it.
             let mut n = done.lock().unwrap_or_else(PoisonError::into_inner);
             *n += 1;
@@ -281,6 +277,7 @@ fn column<F: ModelFamily>(
     family: &F,
     p: f64,
     x_start: &[f64],
+    stride: &StrideOptions,
     opts: &OrbitDiagramOptions,
 ) -> DiagramColumn {
     // Grows as values are recorded (`keep` is bounded, but a run may fail early).
@@ -307,7 +304,7 @@ fn column<F: ModelFamily>(
     };
     // One stride map per start mode, made when a stride first ends in that mode.
     let mut maps: Vec<Option<StrideMap<'_, _>>> = (0..model.modes()).map(|_| None).collect();
-    let mut mode = opts.stride.start_mode;
+    let mut mode = stride.start_mode;
     let mut x = x_start.to_vec();
     // Both are bounded (`validate`), so the sum does not saturate in practice.
     let strides = opts.transient.saturating_add(opts.keep);
@@ -324,7 +321,7 @@ fn column<F: ModelFamily>(
             break;
         };
         if slot.is_none() {
-            let mut o = opts.stride.clone();
+            let mut o = stride.clone();
             o.start_mode = mode;
             match StrideMap::new(&model, o) {
                 Ok(m) => *slot = Some(m),
@@ -379,7 +376,6 @@ mod tests {
             ("keep", |o| o.keep = usize::MAX),
             ("component", |o| o.component = 2),
             ("component", |o| o.component = 99),
-            ("stride.t_max", |o| o.stride.t_max = -1.0),
         ];
         for (field, edit) in cases {
             let mut o = OrbitDiagramOptions::default();
@@ -390,9 +386,16 @@ mod tests {
             transient: MAX_TRANSIENT,
             keep: MAX_KEEP,
             component: 1,
-            ..OrbitDiagramOptions::default()
         };
         assert_eq!(o.validate(2), Ok(()));
+    }
+
+    /// The stride settings of these tests (DOP853 at 1e-10).
+    fn stride() -> StrideOptions {
+        let mut stride = StrideOptions::default();
+        stride.ode.rtol = 1e-10;
+        stride.ode.atol = saltation_ode::Atol::Scalar(1e-10);
+        stride
     }
 
     #[test]
@@ -404,7 +407,7 @@ mod tests {
         };
         let start = [0.0, 0.2];
         let f = |params: &[f64], start: &[f64], opts: &OrbitDiagramOptions| {
-            field_of(orbit_diagram(&bounce, params, start, opts))
+            field_of(orbit_diagram(&bounce, params, start, &stride(), opts))
         };
         assert_eq!(f(&[0.1, f64::NAN], &start, &opts), "params[1]");
         assert_eq!(f(&[0.1, f64::INFINITY], &start, &opts), "params[1]");
@@ -423,12 +426,22 @@ mod tests {
             ..opts.clone()
         };
         assert_eq!(f(&[0.1], &start, &bad), "component");
+        // The stride settings beside the diagram's are checked and named as such.
+        let mut short = stride();
+        short.t_max = -1.0;
+        assert_eq!(
+            field_of(orbit_diagram(&bounce, &[0.1], &start, &short, &opts)),
+            "stride.t_max"
+        );
         // A model that cannot be built anywhere is bad input, not a diagram of failures.
         assert!(matches!(
-            orbit_diagram(&broken_family, &[0.1, 0.2], &start, &opts),
+            orbit_diagram(&broken_family, &[0.1, 0.2], &start, &stride(), &opts),
             Err(ContinuationError::InvalidParameter { ref field, .. }) if field == "params[0]"
         ));
-        assert_eq!(orbit_diagram(&bounce, &[], &start, &opts), Ok(Vec::new()));
+        assert_eq!(
+            orbit_diagram(&bounce, &[], &start, &stride(), &opts),
+            Ok(Vec::new())
+        );
     }
 
     #[test]
@@ -440,11 +453,10 @@ mod tests {
             transient: 60,
             keep: 4,
             component: 1,
-            ..OrbitDiagramOptions::default()
         };
         let params = [0.05, 0.1, 0.15, 0.2];
         let seen = Mutex::new(Vec::new());
-        let cols = orbit_diagram_with_progress(&bounce, &params, &[0.0, 0.2], &opts, &|d, t| {
+        let cols = orbit_diagram_with_progress(&bounce, &params, &[0.0, 0.2], &stride(), &opts, &|d, t| {
             seen.lock().unwrap().push((d, t))
         })
         .unwrap();
@@ -472,9 +484,8 @@ mod tests {
             transient: 3,
             keep: 6,
             component: 1,
-            ..OrbitDiagramOptions::default()
         };
-        let cols = orbit_diagram(&alternating, &[p], &[0.0, 0.3], &opts).unwrap();
+        let cols = orbit_diagram(&alternating, &[p], &[0.0, 0.3], &stride(), &opts).unwrap();
         let c = &cols[0];
         assert_eq!(c.failed_at, None, "{:?}", c.failure);
         // Stride 0 gives 0.3² + p in mode 1, stride 1 gives p in mode 0, …: strides 0..3 are
@@ -489,13 +500,14 @@ mod tests {
     #[test]
     fn a_failed_column_says_why_in_the_models_words() {
         // A stride time limit shorter than the flight: no landing within t_max.
-        let mut opts = OrbitDiagramOptions {
+        let opts = OrbitDiagramOptions {
             transient: 0,
             keep: 2,
             ..OrbitDiagramOptions::default()
         };
-        opts.stride.t_max = 0.1;
-        let cols = orbit_diagram(&bounce, &[0.1, 0.2], &[0.0, 0.3], &opts).unwrap();
+        let mut short = stride();
+        short.t_max = 0.1;
+        let cols = orbit_diagram(&bounce, &[0.1, 0.2], &[0.0, 0.3], &short, &opts).unwrap();
         for c in &cols {
             assert_eq!(c.failed_at, Some(0));
             assert!(c.failure.as_deref().is_some_and(|f| f.contains("t = 0.1")));

@@ -1,11 +1,11 @@
-//! Continuation settings: a plain struct with defaults, also the RON schema of a model file's
-//! `continuation.settings` (without the stride, Newton and eigenvalue settings, which a model
-//! file states once for everything it computes).
+//! Continuation settings: a plain struct with defaults, the continuation's own settings only.
+//! The stride, Newton and eigenvalue settings of the orbits on a branch are the
+//! [`OrbitOptions`] every continuation function takes beside them.
 
 use crate::error::ContinuationError;
-use saltation_hybrid::{HybridError, StrideOptions};
+use saltation_hybrid::HybridError;
 use saltation_ode::Num;
-use saltation_orbit::{EigenBackend, NewtonOptions};
+use saltation_orbit::OrbitOptions;
 use serde::{Deserialize, Serialize};
 
 /// How the branch is parametrised.
@@ -24,7 +24,8 @@ pub enum Predictor {
     /// predictors, and the time keeps the sense it starts with; `p_min`/`p_max` still bound
     /// the parameter. Stops where the event time is stationary along the branch.
     EventTime {
-        /// Index of the event in the stride, below `stride.events_per_stride`.
+        /// Index of the event in the stride, below the orbit options'
+        /// `stride.events_per_stride`.
         event: usize,
     },
 }
@@ -112,17 +113,6 @@ pub struct ContinuationOptions {
     /// End the branch at its first period doubling (default false). Scripts set it on the last
     /// branch of a period-doubling chain: "continued until its own period doubling".
     pub stop_at_period_doubling: bool,
-    /// Stride settings (checked by [`StrideOptions::validate`]). Not part of the RON schema:
-    /// a model file states them once, in its orbit settings, and its script runs with those.
-    #[serde(skip)]
-    pub stride: StrideOptions,
-    /// Newton settings for the starting orbit (checked by [`NewtonOptions::validate`]). Not
-    /// part of the RON schema (as `stride`).
-    #[serde(skip)]
-    pub newton: NewtonOptions,
-    /// Eigenvalue backend. Not part of the RON schema (as `stride`).
-    #[serde(skip)]
-    pub eigen: EigenBackend,
 }
 
 impl Default for ContinuationOptions {
@@ -144,30 +134,36 @@ impl Default for ContinuationOptions {
             detect: true,
             locate_tol: 1e-10,
             stop_at_period_doubling: false,
-            stride: StrideOptions::default(),
-            newton: NewtonOptions::default(),
-            eigen: EigenBackend::default(),
         }
     }
 }
 
 impl ContinuationOptions {
-    /// Checks every field against its documented range; the error names the field
-    /// (`step`, `stride.t_max`, `newton.armijo`, …).
+    /// Checks these options with the orbit options they run with: [`Self::validate`],
+    /// [`OrbitOptions::validate`] (the error names the field: `stride.t_max`,
+    /// `newton.armijo`, `eigen`), and that an event-time predictor's event is one of the
+    /// stride's (`predictor.event`).
+    pub fn validate_with(&self, orbit: &OrbitOptions) -> Result<(), ContinuationError> {
+        self.validate()?;
+        orbit
+            .validate()
+            .map_err(|e| ContinuationError::invalid(e.field(), e.to_string()))?;
+        let events = orbit.stride.events_per_stride;
+        match self.predictor {
+            Predictor::EventTime { event } if event >= events => Err(ContinuationError::invalid(
+                "predictor.event",
+                format!("event {event} of a stride of {events} events (counted from 0)"),
+            )),
+            _ => Ok(()),
+        }
+    }
+
+    /// Checks every field against its documented range; the error names the field (`step`,
+    /// `max_points`, …). The orbit options and the predictor's event are checked by
+    /// [`Self::validate_with`].
     pub fn validate(&self) -> Result<(), ContinuationError> {
         let bad = |field: &str, reason: String| Err(ContinuationError::invalid(field, reason));
         let positive = |x: f64| x > 0.0 && x.is_finite();
-        if let Predictor::EventTime { event } = self.predictor {
-            if event >= self.stride.events_per_stride {
-                return bad(
-                    "predictor.event",
-                    format!(
-                        "event {event} of a stride of {} events (counted from 0)",
-                        self.stride.events_per_stride
-                    ),
-                );
-            }
-        }
         if !positive(self.step) {
             return bad("step", format!("{} must be finite and > 0", Num(self.step)));
         }
@@ -293,12 +289,6 @@ impl ContinuationOptions {
                 format!("{} must be > 0 and < 1", Num(self.locate_tol)),
             );
         }
-        self.stride
-            .validate()
-            .map_err(|e| stride_error(e, "stride"))?;
-        self.newton
-            .validate()
-            .map_err(|e| ContinuationError::invalid(format!("newton.{}", e.name), e.to_string()))?;
         Ok(())
     }
 }
@@ -332,6 +322,39 @@ mod tests {
     #[test]
     fn defaults_are_valid() {
         assert_eq!(ContinuationOptions::default().validate(), Ok(()));
+        let orbit = OrbitOptions::default();
+        assert_eq!(ContinuationOptions::default().validate_with(&orbit), Ok(()));
+    }
+
+    /// The orbit options and the predictor's event are checked with the options they run with,
+    /// and named as fields of the orbit options.
+    #[test]
+    fn orbit_options_are_checked_beside() {
+        let opts = ContinuationOptions::default();
+        let field = |o: &ContinuationOptions, orbit: &OrbitOptions| match o.validate_with(orbit) {
+            Err(ContinuationError::InvalidOption { field, .. }) => field,
+            other => panic!("expected InvalidOption, got {other:?}"),
+        };
+        let mut orbit = OrbitOptions::default();
+        orbit.stride.t_max = f64::NAN;
+        assert_eq!(field(&opts, &orbit), "stride.t_max");
+        let mut orbit = OrbitOptions::default();
+        orbit.stride.events_per_stride = 0;
+        assert_eq!(field(&opts, &orbit), "stride.events_per_stride");
+        let mut orbit = OrbitOptions::default();
+        orbit.newton.armijo = 1.0;
+        assert_eq!(field(&opts, &orbit), "newton.armijo");
+        orbit.newton.armijo = OrbitOptions::default().newton.armijo;
+        orbit.newton.ftol = f64::NAN;
+        assert_eq!(field(&opts, &orbit), "newton.ftol");
+        let event = |event| ContinuationOptions {
+            predictor: Predictor::EventTime { event },
+            ..ContinuationOptions::default()
+        };
+        let mut orbit = OrbitOptions::default();
+        assert_eq!(field(&event(1), &orbit), "predictor.event");
+        orbit.stride.events_per_stride = 2;
+        assert_eq!(event(1).validate_with(&orbit), Ok(()));
     }
 
     #[test]
@@ -382,15 +405,6 @@ mod tests {
             ("fd_param_step", |o| o.fd_param_step = 0.2),
             ("locate_tol", |o| o.locate_tol = 0.0),
             ("locate_tol", |o| o.locate_tol = f64::INFINITY),
-            ("stride.t_max", |o| o.stride.t_max = f64::NAN),
-            ("stride.events_per_stride", |o| {
-                o.stride.events_per_stride = 0
-            }),
-            ("predictor.event", |o| {
-                o.predictor = Predictor::EventTime { event: 1 }
-            }),
-            ("newton.armijo", |o| o.newton.armijo = 1.0),
-            ("newton.ftol", |o| o.newton.ftol = f64::NAN),
         ];
         for (field, edit) in cases {
             let mut o = ContinuationOptions::default();

@@ -11,7 +11,8 @@ use nalgebra::{Complex, DMatrix, DVector};
 use saltation_hybrid::EvalModel;
 use saltation_ode::Num;
 use saltation_orbit::{
-    eigenvalues_with, find_periodic_orbit, multipliers_of, section_jacobian, OrbitOptions,
+    eigenvalues_with, find_periodic_orbit, multipliers_of, section_jacobian, EigenBackend,
+    OrbitOptions,
 };
 
 /// Where a branch starts: a parameter value and a guess (reduced coordinates) for the orbit there.
@@ -102,9 +103,10 @@ fn time_event(opts: &ContinuationOptions) -> Option<usize> {
 pub fn continue_branch<F: ModelFamily>(
     family: &F,
     start: &Start,
+    orbit: &OrbitOptions,
     opts: &ContinuationOptions,
 ) -> Result<Branch, ContinuationError> {
-    continue_branch_with_progress(family, start, opts, &mut |_| {})
+    continue_branch_with_progress(family, start, orbit, opts, &mut |_| {})
 }
 
 /// [`continue_branch`], calling `progress` after every accepted point (for a progress bar on
@@ -112,10 +114,11 @@ pub fn continue_branch<F: ModelFamily>(
 pub fn continue_branch_with_progress<F: ModelFamily>(
     family: &F,
     start: &Start,
+    orbit: &OrbitOptions,
     opts: &ContinuationOptions,
     progress: &mut dyn FnMut(Progress),
 ) -> Result<Branch, ContinuationError> {
-    opts.validate()?;
+    opts.validate_with(orbit)?;
     if !start.param.is_finite() {
         return Err(ContinuationError::invalid(
             "start.param",
@@ -139,7 +142,7 @@ pub fn continue_branch_with_progress<F: ModelFamily>(
             "is not finite",
         ));
     }
-    let ev = Evaluator::new(family, opts, start.period_k)?;
+    let ev = Evaluator::new(family, orbit, opts, start.period_k)?;
     let model =
         family
             .model_at(start.param)
@@ -150,8 +153,7 @@ pub fn continue_branch_with_progress<F: ModelFamily>(
             })?;
     let orbit_opts = OrbitOptions {
         stride: ev.stride.clone(),
-        newton: opts.newton.clone(),
-        eigen: opts.eigen,
+        ..orbit.clone()
     };
     let orbit = find_periodic_orbit(&model, &start.u, &orbit_opts)?;
     let r = orbit.u0.len();
@@ -369,10 +371,10 @@ fn split(z: &DVector<f64>) -> (DVector<f64>, f64) {
 /// Multipliers of the reduced Jacobian `J_r = F_u + I` (the nontrivial ones).
 fn reduced_multipliers(
     fu: &DMatrix<f64>,
-    opts: &ContinuationOptions,
+    eigen: EigenBackend,
 ) -> Result<Vec<Complex<f64>>, ContinuationError> {
     let jr = fu + DMatrix::identity(fu.nrows(), fu.ncols());
-    Ok(eigenvalues_with(&jr, opts.eigen)?)
+    Ok(eigenvalues_with(&jr, eigen)?)
 }
 
 fn make_point<F: ModelFamily>(
@@ -382,7 +384,7 @@ fn make_point<F: ModelFamily>(
     p: f64,
     ev: &Evaluator<'_, F>,
 ) -> Result<BranchPoint, ContinuationError> {
-    let opts = ev.opts;
+    let eigen = ev.orbit.eigen;
     let model = family.model_at(p)?;
     let mut x0 = vec![0.0; model.dim()];
     model.chart(u, &mut x0);
@@ -393,12 +395,12 @@ fn make_point<F: ModelFamily>(
         .as_ref()
         .ok_or(ContinuationError::Singular { p })?;
     let multipliers = if model.multipliers_on_section() {
-        multipliers_of(&section_jacobian(&model, u, &e.stride.x, jac), opts.eigen)?
+        multipliers_of(&section_jacobian(&model, u, &e.stride.x, jac), eigen)?
     } else {
-        multipliers_of(jac, opts.eigen)?
+        multipliers_of(jac, eigen)?
     };
     let stable = multipliers.iter().all(|m| m.modulus() < 1.0);
-    let tests = test_functions(&reduced_multipliers(&e.fu, opts)?);
+    let tests = test_functions(&reduced_multipliers(&e.fu, eigen)?);
     // A failed admissibility check (a stride that fails when sampled) counts as not admissible.
     let admissible = model
         .admissibility(&x0, &ev.stride)
@@ -587,7 +589,7 @@ fn locate<F: ModelFamily>(
             0.5 * (s_lo + s_hi)
         };
         let (z, e) = trial(ev, state, &z_b, s, s_b)?;
-        let f = test_functions(&reduced_multipliers(&e.fu, opts)?)[i];
+        let f = test_functions(&reduced_multipliers(&e.fu, ev.orbit.eigen)?)[i];
         let p = z[r];
         if f * f_lo > 0.0 {
             s_lo = s;

@@ -32,7 +32,7 @@ use crate::options::{ContinuationOptions, Predictor};
 use crate::run::Start;
 use nalgebra::{DMatrix, DVector};
 use saltation_hybrid::StrideMap;
-use saltation_orbit::{real_eigenvector, reduced_map};
+use saltation_orbit::{real_eigenvector, reduced_map, OrbitOptions};
 
 /// Relative sizes `s / max(‖u*‖∞, 10⁻³)` of the switching step, tried in turn.
 const SWITCH_STEPS: [f64; 4] = [1e-2, 1e-3, 1e-4, 1e-5];
@@ -58,11 +58,13 @@ pub struct Switched {
 /// documentation). Errors: `bif` is not a period doubling
 /// ([`ContinuationError::Switch`]); the multiplier −1's eigenvector or the branch's tangent
 /// cannot be computed; no step size lands on a genuine period-`2k` orbit (the reason names the
-/// last failure).
+/// last failure). `orbit` holds the settings of the `k`-branch's orbits (its stride is that of
+/// `P`), `opts` the continuation's.
 pub fn switch_period_doubling<F: ModelFamily>(
     family: &F,
     bif: &Bifurcation,
     period_k: usize,
+    orbit: &OrbitOptions,
     opts: &ContinuationOptions,
 ) -> Result<Switched, ContinuationError> {
     let fail = |reason: String| ContinuationError::Switch {
@@ -76,7 +78,7 @@ pub fn switch_period_doubling<F: ModelFamily>(
     let k2 = k
         .checked_mul(2)
         .ok_or_else(|| fail("the period multiplicity overflows".into()))?;
-    let single = Evaluator::new(family, opts, k)?;
+    let single = Evaluator::new(family, orbit, opts, k)?;
     let e = single.eval(&bif.u, bif.param, true)?;
     let r = e.fu.nrows();
     let jr = &e.fu + DMatrix::identity(r, r);
@@ -103,7 +105,7 @@ pub fn switch_period_doubling<F: ModelFamily>(
     z_star.rows_mut(0, r).copy_from_slice(&bif.u);
     z_star[r] = bif.param;
     let scale = z_star.rows(0, r).amax().max(1e-3);
-    let doubled = Evaluator::new(family, opts, k2)?;
+    let doubled = Evaluator::new(family, orbit, opts, k2)?;
     let mut last = String::from("no step tried");
     for rel in SWITCH_STEPS {
         let s = rel * scale;
@@ -212,10 +214,10 @@ mod tests {
             ..bif.clone()
         };
         assert!(matches!(
-            switch_period_doubling(family, &fold, 1, opts),
+            switch_period_doubling(family, &fold, 1, &OrbitOptions::default(), opts),
             Err(ContinuationError::Switch { ref reason, .. }) if reason == "not a period doubling"
         ));
-        let sw = switch_period_doubling(family, &bif, 1, opts).unwrap();
+        let sw = switch_period_doubling(family, &bif, 1, &OrbitOptions::default(), opts).unwrap();
         assert_eq!(sw.start.period_k, 2);
         let (p, u) = (sw.start.param, sw.start.u[0]);
         // On the closed-form period-2 orbit at p.
@@ -240,7 +242,7 @@ mod tests {
         o.direction = sw.direction;
         o.step = sw.step;
         o.max_points = 20;
-        let br = continue_branch(family, &sw.start, &o).unwrap();
+        let br = continue_branch(family, &sw.start, &OrbitOptions::default(), &o).unwrap();
         assert!(br.points.len() > 5, "{:?} {:?}", opts.predictor, br.end);
         assert!(
             br.points.last().unwrap().param > p + 1e-3,

@@ -1,6 +1,7 @@
-//! Continuation scripts: the `continuation` section of a RON model file — which branches to
-//! continue in which parameter, whether to switch at period doublings, and an optional orbit
-//! diagram — and the function that runs one.
+//! Continuation scripts: which branches to continue in which parameter, whether to switch at
+//! period doublings, and an optional orbit diagram — and the function that runs one with the
+//! orbit options beside it. (A model file's `continuation` section is read into a script by
+//! saltation-scenario.)
 
 use crate::branch::{Bifurcation, BifurcationKind, Branch, EndReason};
 use crate::diagram::{orbit_diagram_with_progress, DiagramColumn, OrbitDiagramOptions};
@@ -9,7 +10,8 @@ use crate::family::ModelFamily;
 use crate::options::ContinuationOptions;
 use crate::run::{continue_branch_with_progress, Progress, Start};
 use crate::switch::switch_period_doubling;
-use saltation_orbit::{NewtonError, OrbitError};
+use saltation_orbit::{NewtonError, OrbitError, OrbitOptions};
+use saltation_hybrid::StrideOptions;
 use serde::{Deserialize, Serialize};
 
 mod validate;
@@ -47,9 +49,9 @@ pub struct BranchSpec {
     pub max_points: Option<usize>,
 }
 
-/// An orbit diagram to compute. Checked by [`DiagramSpec::validate`].
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
+/// An orbit diagram to compute, with the stride settings of the script's orbit options.
+/// Checked by [`DiagramSpec::validate`].
+#[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct DiagramSpec {
     /// First parameter value: finite.
     pub from: f64,
@@ -62,15 +64,13 @@ pub struct DiagramSpec {
     pub count: usize,
     /// Start state (full state) for every parameter value: finite, of the model's dimension.
     pub start: Vec<f64>,
-    /// Transient, kept strides, component, stride settings
-    /// ([`OrbitDiagramOptions::validate`]).
-    #[serde(default)]
+    /// Transient, kept strides, component ([`OrbitDiagramOptions::validate`]).
     pub settings: OrbitDiagramOptions,
 }
 
-/// The `continuation` section of a model file. Checked by [`ContinuationSpec::validate`].
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
+/// A continuation script, run with the orbit options beside it ([`run_script`]). Checked by
+/// [`ContinuationSpec::validate`].
+#[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct ContinuationSpec {
     /// Name of the continuation parameter: a real-valued parameter of the model.
     pub param: String,
@@ -78,14 +78,9 @@ pub struct ContinuationSpec {
     /// orbit diagram.
     pub branches: Vec<BranchSpec>,
     /// Step sizes, tolerances, detection (shared by all branches). `direction`, `p_min`,
-    /// `p_max` must stay at their defaults: each branch's `from`/`to` sets them. The stride,
-    /// Newton and eigenvalue settings are not read from RON: the caller sets them (a model
-    /// file's script runs with the file's orbit settings, see saltation-scenario's
-    /// `ModelFile::continuation_spec`).
-    #[serde(default)]
+    /// `p_max` must stay at their defaults: each branch's `from`/`to` sets them.
     pub settings: ContinuationOptions,
     /// Orbit diagram, if wanted.
-    #[serde(default)]
     pub orbit_diagram: Option<DiagramSpec>,
 }
 
@@ -220,17 +215,20 @@ impl<'a> ScriptEvent<'a> {
 /// Runs a script: [`run_script_with_events`] reporting the [`ScriptProgress`] subset.
 pub fn run_script<F: ModelFamily>(
     family: &F,
+    orbit: &OrbitOptions,
     spec: &ContinuationSpec,
     progress: &mut dyn FnMut(ScriptProgress<'_>),
 ) -> Result<ScriptResult, ContinuationError> {
-    run_script_with_events(family, spec, &mut |e| {
+    run_script_with_events(family, orbit, spec, &mut |e| {
         if let Some(p) = e.as_progress() {
             progress(p);
         }
     })
 }
 
-/// Runs a script. First checks it ([`ContinuationSpec::validate`]): bad input is an error naming
+/// Runs a script with the orbit options `orbit` (the stride, Newton and eigenvalue settings of
+/// every branch; the orbit diagram integrates with its stride). First checks both
+/// ([`ContinuationSpec::validate`]): bad input is an error naming
 /// the field ([`ContinuationError::is_input_error`]), before anything is computed. Then a branch
 /// whose start fails for a computational reason (no orbit found from the guess) is recorded with
 /// that failure as its end reason (nothing is lost), as is a failed switch; a start that fails
@@ -239,10 +237,11 @@ pub fn run_script<F: ModelFamily>(
 /// reports its progress.
 pub fn run_script_with_events<F: ModelFamily>(
     family: &F,
+    orbit: &OrbitOptions,
     spec: &ContinuationSpec,
     events: &mut dyn FnMut(ScriptEvent<'_>),
 ) -> Result<ScriptResult, ContinuationError> {
-    spec.validate(family)?;
+    spec.validate(family, orbit)?;
     let mut out = ScriptResult {
         param: spec.param.clone(),
         branches: Vec::new(),
@@ -287,7 +286,7 @@ pub fn run_script_with_events<F: ModelFamily>(
                     progress,
                 })
             };
-            let branch = match continue_branch_with_progress(family, &start, &opts, &mut report) {
+            let branch = match continue_branch_with_progress(family, &start, orbit, &opts, &mut report) {
                 Ok(br) => br,
                 // The section's own start: the validation has checked it, but a start that
                 // is bad input is never turned into a result.
@@ -321,7 +320,7 @@ pub fn run_script_with_events<F: ModelFamily>(
                 break;
             }
             let Some(pd) = pd else { break };
-            match switch_period_doubling(family, &pd, k, &opts) {
+            match switch_period_doubling(family, &pd, k, orbit, &opts) {
                 Ok(sw) => {
                     // Follow the new branch away from the flip, over the same parameter range,
                     // with the first step the switch measured.
@@ -347,7 +346,7 @@ pub fn run_script_with_events<F: ModelFamily>(
         }
     }
     if let Some(d) = &spec.orbit_diagram {
-        out.orbit_diagram = Some(diagram_with_events(family, d, events)?);
+        out.orbit_diagram = Some(diagram_with_events(family, &orbit.stride, d, events)?);
     }
     Ok(out)
 }
@@ -382,7 +381,7 @@ fn start_error(index: usize, b: &BranchSpec, e: ContinuationError) -> Continuati
             }
         }
         ContinuationError::Orbit(OrbitError::Newton(NewtonError::InvalidOptions(n))) => {
-            ContinuationError::invalid(format!("settings.newton.{}", n.name), n.to_string())
+            ContinuationError::invalid(format!("newton.{}", n.name), n.to_string())
         }
         ContinuationError::Orbit(o) => ContinuationError::invalid(field("guess"), o.to_string()),
         other => other,
@@ -393,6 +392,7 @@ fn start_error(index: usize, b: &BranchSpec, e: ContinuationError) -> Continuati
 /// passes its progress to `events`.
 fn diagram_with_events<F: ModelFamily>(
     family: &F,
+    stride: &StrideOptions,
     d: &DiagramSpec,
     events: &mut dyn FnMut(ScriptEvent<'_>),
 ) -> Result<Vec<DiagramColumn>, ContinuationError> {
@@ -406,7 +406,7 @@ fn diagram_with_events<F: ModelFamily>(
                 // The receiver only goes away after this thread has ended.
                 let _ = tx.send(done);
             };
-            orbit_diagram_with_progress(family, &params, &d.start, &d.settings, &on_column)
+            orbit_diagram_with_progress(family, &params, &d.start, stride, &d.settings, &on_column)
         });
         // Ends when the worker drops its sender: when it returns, or panics. The values
         // arrive in order (the worker's calls are serialised).

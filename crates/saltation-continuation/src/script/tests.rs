@@ -34,6 +34,11 @@ fn diagram() -> DiagramSpec {
     }
 }
 
+/// The orbit options the scripts run with.
+fn orbit() -> OrbitOptions {
+    OrbitOptions::default()
+}
+
 fn spec() -> ContinuationSpec {
     let mut settings = ContinuationOptions::default();
     (settings.step, settings.max_step) = (0.02, 0.02);
@@ -149,9 +154,6 @@ fn diagram_fields_are_checked_and_named() {
         ("orbit_diagram.settings.transient", |d| {
             d.settings.transient = MAX_TRANSIENT + 1
         }),
-        ("orbit_diagram.settings.stride.t_max", |d| {
-            d.settings.stride.t_max = f64::INFINITY
-        }),
     ];
     for (field, edit) in cases {
         let mut d = diagram();
@@ -243,7 +245,7 @@ fn a_script_where_no_branch_started_is_reported() {
     assert_eq!(r.no_branch_started().map(|e| e.to_string()), Some(text));
     r.orbit_diagram = None;
     // One branch with points is a result.
-    let started = run_script(&bounce, &spec(), &mut |_| {}).unwrap();
+    let started = run_script(&bounce, &orbit(), &spec(), &mut |_| {}).unwrap();
     r.branches.push(started.branches[0].clone());
     assert_eq!(r.no_branch_started(), None);
     assert_eq!(started.no_branch_started(), None);
@@ -275,7 +277,7 @@ fn diagram_params_are_even_and_finite() {
 
 #[test]
 fn spec_errors_name_the_section_field() {
-    assert_eq!(spec().validate(&bounce), Ok(()));
+    assert_eq!(spec().validate(&bounce, &orbit()), Ok(()));
     type Edit = fn(&mut ContinuationSpec);
     let cases: &[(&str, Edit)] = &[
         ("settings.max_step", |s| s.settings.max_step = f64::NAN),
@@ -314,29 +316,37 @@ fn spec_errors_name_the_section_field() {
     for (field, edit) in cases {
         let mut s = spec();
         edit(&mut s);
-        assert_eq!(field_of(s.validate(&bounce)), *field);
+        assert_eq!(field_of(s.validate(&bounce, &orbit())), *field);
     }
     let e = ContinuationSpec {
         branches: vec![],
         orbit_diagram: None,
         ..spec()
     }
-    .validate(&bounce)
+    .validate(&bounce, &orbit())
     .unwrap_err();
     assert!(e.to_string().contains("nothing to compute"), "{e}");
     let mut s = spec();
     s.settings.p_max = 1.0;
-    let e = s.validate(&bounce).unwrap_err();
+    let e = s.validate(&bounce, &orbit()).unwrap_err();
     assert!(e.to_string().contains("from/to; remove it"), "{e}");
     // An orbit diagram alone is something to compute.
     let s = ContinuationSpec {
         branches: vec![],
         ..spec()
     };
-    assert_eq!(s.validate(&bounce), Ok(()));
-    let e = spec().validate(&broken_family).unwrap_err();
+    assert_eq!(s.validate(&bounce, &orbit()), Ok(()));
+    // The orbit options beside the script are checked and named as theirs, and an event-time
+    // predictor's event must be one of their stride's.
+    let mut short = orbit();
+    short.stride.t_max = f64::INFINITY;
+    assert_eq!(field_of(spec().validate(&bounce, &short)), "stride.t_max");
+    let mut s = spec();
+    s.settings.predictor = crate::Predictor::EventTime { event: 1 };
+    assert_eq!(field_of(s.validate(&bounce, &orbit())), "settings.predictor.event");
+    let e = spec().validate(&broken_family, &orbit()).unwrap_err();
     assert_eq!(e.field(), Some("branches[0].from"), "{e}");
-    let e = spec().validate(&integer_family).unwrap_err();
+    let e = spec().validate(&integer_family, &orbit()).unwrap_err();
     assert_eq!(e.field(), Some("param"), "{e}");
     assert!(e.to_string().contains("cannot be continued"), "{e}");
 }
@@ -348,7 +358,7 @@ fn run_script_rejects_an_invalid_section_before_computing() {
         d.count = 0;
     }
     let mut events = 0;
-    let r = run_script(&bounce, &s, &mut |_| events += 1);
+    let r = run_script(&bounce, &orbit(), &s, &mut |_| events += 1);
     assert!(
         matches!(r, Err(ContinuationError::InvalidOption { ref field, .. })
             if field == "orbit_diagram.count"),
@@ -357,7 +367,7 @@ fn run_script_rejects_an_invalid_section_before_computing() {
     assert_eq!(events, 0, "nothing was computed");
     let mut s = spec();
     s.branches[0].max_points = Some(0);
-    let r = run_script(&bounce, &s, &mut |_| {});
+    let r = run_script(&bounce, &orbit(), &s, &mut |_| {});
     assert_eq!(
         r.as_ref().err().and_then(ContinuationError::field),
         Some("branches[0].max_points"),
@@ -365,7 +375,7 @@ fn run_script_rejects_an_invalid_section_before_computing() {
     );
     // A model that cannot be built at the start is an error, not a branch that "could not
     // start".
-    let r = run_script(&broken_family, &spec(), &mut |_| {});
+    let r = run_script(&broken_family, &orbit(), &spec(), &mut |_| {});
     assert!(
         matches!(r, Err(ContinuationError::InvalidParameter { .. })),
         "{r:?}"
@@ -421,7 +431,7 @@ fn continue_branch_checks_its_start() {
     let opts = ContinuationOptions::default();
     type Family = fn(f64) -> Result<Bound<QuadraticBounce>, ParamError>;
     let field = |f: Family, s: Start| {
-        let e = continue_branch(&f, &s, &opts).unwrap_err();
+        let e = continue_branch(&f, &s, &orbit(), &opts).unwrap_err();
         assert!(e.is_input_error(), "{e}");
         e.field().map(str::to_string)
     };
@@ -439,12 +449,12 @@ fn continue_branch_checks_its_start() {
     );
     let mut bad = opts.clone();
     bad.max_points = 0;
-    let e = continue_branch(&bounce, &start(0.1, 0.1), &bad).unwrap_err();
+    let e = continue_branch(&bounce, &start(0.1, 0.1), &orbit(), &bad).unwrap_err();
     assert_eq!(e.field(), Some("max_points"));
     // A start outside [p_min, p_max] is an input error, not a branch that ends at once.
     let mut bounded = opts.clone();
     (bounded.p_min, bounded.p_max) = (0.0, 0.2);
-    let e = continue_branch(&bounce, &start(0.3, 0.1), &bounded).unwrap_err();
+    let e = continue_branch(&bounce, &start(0.3, 0.1), &orbit(), &bounded).unwrap_err();
     assert!(e.is_input_error(), "{e}");
     assert_eq!(e.field(), Some("start.param"));
     assert!(e.to_string().contains("outside"), "{e}");
@@ -473,7 +483,7 @@ fn a_rejected_parameter_ends_the_branch_at_the_edge() {
         ..ContinuationOptions::default()
     };
     let s = Start::new(0.1, vec![0.1]).labelled("limited");
-    let b = continue_branch(&limited, &s, &opts).unwrap();
+    let b = continue_branch(&limited, &s, &orbit(), &opts).unwrap();
     assert!(
         matches!(&b.end, EndReason::ParameterRejected(why) if why.contains("p <= 0.15")),
         "{}",
@@ -498,7 +508,7 @@ fn events_count_branches_points_and_diagram_values() {
         ..branch(0.1, 0.05)
     });
     let mut log = Vec::new();
-    let r = run_script_with_events(&bounce, &s, &mut |e| {
+    let r = run_script_with_events(&bounce, &orbit(), &s, &mut |e| {
         log.push(match e {
             ScriptEvent::BranchStarted {
                 index,

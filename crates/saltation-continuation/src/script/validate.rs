@@ -8,6 +8,7 @@ use crate::family::ModelFamily;
 use crate::options::{ContinuationOptions, MAX_POINTS};
 use saltation_hybrid::{EvalModel, ParamError};
 use saltation_ode::Num;
+use saltation_orbit::OrbitOptions;
 
 /// Fractions of `to − from` at which [`BranchSpec::validate`] asks the model for a
 /// non-integral parameter value (an integer parameter rejects it: it cannot be continued).
@@ -223,6 +224,9 @@ impl DiagramSpec {
 impl ContinuationSpec {
     /// Checks the whole section for the family `family` (the models along [`Self::param`]),
     /// before anything is computed; errors name the field:
+    /// - the orbit options `orbit` the script runs with (errors name them as in
+    ///   [`saltation_orbit::OrbitOptionsError::field`]: `stride.t_max`, `newton.ftol`), and an
+    ///   event-time predictor's event (`settings.predictor.event`);
     /// - `settings.*` ([`ContinuationOptions::validate`]); `settings.direction`,
     ///   `settings.p_min`, `settings.p_max` at their defaults (each branch's `from`/`to` sets
     ///   them);
@@ -231,10 +235,15 @@ impl ContinuationSpec {
     ///   ([`BranchSpec::validate`]: finite `from` ≠ `to`, guess, `max_points`,
     ///   `period_doublings`, the model at `from`, a parameter that can be continued);
     /// - `orbit_diagram.*` ([`DiagramSpec::validate_for`]).
-    pub fn validate<F: ModelFamily>(&self, family: &F) -> Result<(), ContinuationError> {
-        self.settings
+    pub fn validate<F: ModelFamily>(
+        &self,
+        family: &F,
+        orbit: &OrbitOptions,
+    ) -> Result<(), ContinuationError> {
+        orbit
             .validate()
-            .map_err(|e| e.within("settings."))?;
+            .map_err(|e| ContinuationError::invalid(e.field(), e.to_string()))?;
+        self.settings.validate_with(orbit).map_err(|e| e.within("settings."))?;
         let defaults = ContinuationOptions::default();
         for (field, value, default) in [
             ("direction", self.settings.direction, defaults.direction),
