@@ -79,14 +79,14 @@ impl ModelFile {
         if let Some(init) = &self.initial {
             init.validate(model)?;
         }
-        // The script as it runs: its settings carry the orbit settings checked above.
-        if let Some(spec) = &self.continuation_spec() {
+        // The script as it runs, with the orbit settings checked above beside it.
+        if let Some(spec) = &self.script() {
             let family = |p: f64| model.with_param(&spec.param, p);
             model.param(&spec.param).map_err(|e| Invalid {
                 field: "continuation.param".into(),
                 reason: e.to_string(),
             })?;
-            spec.validate(&family).map_err(|e| Invalid {
+            spec.validate(&family, &self.orbit).map_err(|e| Invalid {
                 field: format!("continuation.{}", e.field().unwrap_or("")),
                 reason: e.to_string(),
             })?;

@@ -14,13 +14,14 @@
 //! ```
 //!
 //! The orbit settings ([`OrbitOptions`]: `stride`, `newton`, `eigen`) are written once, in
-//! `orbit`; every computation on the file uses them, the continuation script included. Parse
-//! errors (syntax, unknown model, unknown parameter or field, a setting written where it would
-//! not be read) carry line and column.
+//! `orbit`; every computation on the file uses them, the continuation script and its orbit
+//! diagram included. Parse errors (syntax, unknown model, unknown parameter or field, an orbit
+//! setting written where an older layout had it, with its new place) carry line and column.
 
 use crate::locate::{expression_offset, field_offset, line_column};
-use crate::misplaced::misplaced_setting;
+use crate::moved::{checked_option, Checked, Moves, ORBIT_SETTINGS};
 use crate::read::read_text_file;
+use crate::section::ContinuationSection;
 use ron::extensions::Extensions;
 use saltation_continuation::ContinuationSpec;
 use saltation_models::equations::LoadError;
@@ -63,32 +64,31 @@ pub struct ModelFile {
     /// Initial guesses for the periodic orbits of interest.
     #[serde(default)]
     pub guesses: Vec<Guess>,
-    /// The orbit settings: stride integration, Newton, eigenvalue backend. The one copy of
-    /// them in the file: orbits, simulations and the continuation script all use it.
+    /// The orbit settings: stride integration, Newton, eigenvalue backend. The one block of
+    /// them in the file: orbits, simulations, the continuation script and its orbit diagram
+    /// all use it.
     #[serde(default)]
     pub orbit: OrbitOptions,
-    /// Continuation script (branches, period-doubling switches, orbit diagram), if any, as
-    /// written: its `settings` hold the continuation's own settings only (their `stride`,
-    /// `newton` and `eigen` are not part of the file and stay at their defaults here).
-    /// [`ModelFile::continuation_spec`] is the script to run, with the file's orbit settings.
-    #[serde(default)]
-    pub continuation: Option<ContinuationSpec>,
+    /// Continuation script (branches, period-doubling switches, orbit diagram), if any: the
+    /// continuation's own settings only; it runs with [`ModelFile::orbit`] beside it.
+    #[serde(default, deserialize_with = "checked_option")]
+    pub continuation: Option<ContinuationSection>,
     /// Initial condition for `saltation simulate`, if any.
     #[serde(default)]
     pub initial: Option<InitialState>,
 }
 
 impl ModelFile {
-    /// The continuation script to run: the file's `continuation` section with the file's orbit
-    /// settings ([`ModelFile::orbit`]) as the stride, Newton and eigenvalue settings of its
-    /// [`saltation_continuation::ContinuationOptions`]. `None` without a section.
-    pub fn continuation_spec(&self) -> Option<ContinuationSpec> {
-        let mut spec = self.continuation.clone()?;
-        spec.settings.stride = self.orbit.stride.clone();
-        spec.settings.newton = self.orbit.newton.clone();
-        spec.settings.eigen = self.orbit.eigen;
-        Some(spec)
+    /// The file's continuation script ([`ContinuationSection::to_spec`]), to run with
+    /// [`ModelFile::orbit`] beside it ([`saltation_continuation::run_script`]). `None` without
+    /// a `continuation` section.
+    pub fn script(&self) -> Option<ContinuationSpec> {
+        self.continuation.as_ref().map(ContinuationSection::to_spec)
     }
+}
+
+impl Moves for ModelFile {
+    const MOVED: &'static [(&'static str, &'static str)] = ORBIT_SETTINGS;
 }
 
 /// A model file could not be read.
@@ -129,8 +129,8 @@ pub fn ron_options() -> ron::Options {
 pub const MAX_GUESSES: usize = 10_000;
 
 /// Parses model-file text; `origin` names it in errors. A leading UTF-8 byte-order mark is
-/// skipped. A setting written where it would not be read (`stride` in the continuation's
-/// `settings`, or outside `orbit`) is an error saying where it belongs. The parsed file is then
+/// skipped. An orbit setting where an older layout had it (`stride` at the top level or in the
+/// continuation's `settings`) is an error naming its place in `orbit`. The parsed file is then
 /// checked ([`ModelFile::validate`]: parameter ranges, guesses, orbit and continuation settings);
 /// a failed check points at its field in the text.
 pub fn parse_model_file(text: &str, origin: &str) -> Result<ModelFile, FileError> {
@@ -144,7 +144,7 @@ pub fn parse_model_file(text: &str, origin: &str) -> Result<ModelFile, FileError
             message,
         }
     };
-    let file = ron_options().from_str::<ModelFile>(text).map_err(|e| {
+    let file = ron_options().from_str::<Checked<ModelFile>>(text).map_err(|e| {
         let message = e.code.to_string();
         // An equation model's compile error carries its place in the model: point there.
         if let Some(le) = LoadError::from_serde_message(&message) {
@@ -157,9 +157,10 @@ pub fn parse_model_file(text: &str, origin: &str) -> Result<ModelFile, FileError
             origin: origin.to_string(),
             line: e.span.start.line,
             column: e.span.start.col,
-            message: misplaced_setting(&e.code).unwrap_or(message),
+            message,
         }
     })?;
+    let file = file.0;
     if let Err(e) = file.validate() {
         return Err(at(field_offset(text, &e.field), e.reason));
     }
@@ -237,9 +238,9 @@ mod tests {
     }
 
     /// Orbit settings are checked on load and located under `orbit`; the continuation script
-    /// runs with them.
+    /// holds only its own settings.
     #[test]
-    fn orbit_settings_are_checked_and_reach_the_continuation() {
+    fn orbit_settings_are_checked_and_the_script_is_the_section() {
         let err = parse_model_file(
             "(model: SimplestWalker(gamma: 0.01),\n orbit: (stride: (t_max: -1.0)))",
             "t.ron",
@@ -259,10 +260,11 @@ mod tests {
             "t.ron",
         )
         .unwrap();
-        let spec = file.continuation_spec().unwrap();
-        assert_eq!(spec.settings.stride.t_max, 20.0);
-        assert_eq!(spec.settings.newton.max_iters, 7);
+        let spec = file.script().unwrap();
+        assert_eq!(file.orbit.stride.t_max, 20.0);
+        assert_eq!(file.orbit.newton.max_iters, 7);
         assert_eq!(spec.settings.step, 1e-3);
-        assert_eq!(file.continuation.unwrap().settings.stride.t_max, 100.0);
+        assert_eq!(spec.branches[0].guess, [0.2, -0.2]);
+        assert_eq!(spec.orbit_diagram, None);
     }
 }

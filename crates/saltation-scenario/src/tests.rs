@@ -1,5 +1,5 @@
-//! Checks of the shipped files: every file in `models/` loads, and the continuation files run
-//! with their orbit settings.
+//! Checks of the shipped files: every file in `models/` loads, and the continuation files state
+//! their orbit settings once.
 
 use crate::load_model_file;
 use saltation_ode::Atol;
@@ -42,12 +42,12 @@ fn model_files_parse() {
     }
 }
 
-/// The continuation files run their branches with their one `orbit` block: the tolerances the
-/// branches had when the continuation's `settings` still carried a copy of the stride settings
-/// (rtol = atol = 1e-10; the hopper's branch ends at strides longer than 5 s; Newton at its
-/// defaults), so their results did not change when the copies were merged.
+/// The continuation files state their stride settings once, in `orbit`: the tolerances their
+/// branches and orbit diagrams have run with since the continuation's `settings` stopped
+/// carrying a copy (rtol = atol = 1e-10; the hopper's branch ends at strides longer than 5 s;
+/// Newton at its defaults), and the script holds the continuation's own settings only.
 #[test]
-fn continuation_files_run_with_their_orbit_settings() {
+fn continuation_files_state_their_orbit_settings_once() {
     let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../models");
     for (name, t_max) in [
         ("simplest_walker_continuation.ron", 20.0),
@@ -56,15 +56,13 @@ fn continuation_files_run_with_their_orbit_settings() {
         ("equations/compass_gait_continuation.ron", 5.0),
     ] {
         let file = load_model_file(&root.join(name)).unwrap_or_else(|e| panic!("{e}"));
-        let s = file.continuation_spec().expect(name).settings;
-        assert_eq!(s.stride, file.orbit.stride, "{name}");
-        assert_eq!(s.newton, file.orbit.newton, "{name}");
-        assert_eq!(s.eigen, file.orbit.eigen, "{name}");
+        let s = &file.orbit.stride;
         assert_eq!(
-            (s.stride.ode.rtol, s.stride.ode.atol.clone(), s.stride.t_max),
+            (s.ode.rtol, s.ode.atol.clone(), s.t_max),
             (1e-10, Atol::Scalar(1e-10), t_max),
             "{name}"
         );
-        assert_eq!(s.newton, Default::default(), "{name}");
+        assert_eq!(file.orbit.newton, Default::default(), "{name}");
+        assert!(file.script().is_some(), "{name}");
     }
 }
