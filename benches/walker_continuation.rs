@@ -10,28 +10,30 @@ use saltation::continuation::{continue_branch, ContinuationOptions, ParamFamily,
 use saltation::hybrid::{Bound, ParamError};
 use saltation::models::SimplestWalker;
 use saltation::ode::SolverOptions;
+use saltation::orbit::OrbitOptions;
 
 fn walker(g: f64) -> Result<Bound<SimplestWalker>, ParamError> {
     Bound::with_named(SimplestWalker, [("gamma", g)])
 }
 
 fn continuation(c: &mut Criterion) {
+    let mut orbit = OrbitOptions::default();
+    orbit.stride.ode = SolverOptions::with_tol(1e-10);
     let mut o = ContinuationOptions::default();
-    o.stride.ode = SolverOptions::with_tol(1e-10);
     (o.step, o.max_step, o.growth, o.max_points) = (5e-5, 5e-5, 1.0, 200);
     let start = Start::new(0.009, vec![0.2, -0.2]).labelled("stable gait");
-    let b = continue_branch(&walker, &start, &o).unwrap();
+    let b = continue_branch(&walker, &start, &orbit, &o).unwrap();
     assert_eq!(b.points.len(), 200);
     let exact = ParamFamily::new(Bound::<SimplestWalker>::default(), "gamma").unwrap();
-    let e = continue_branch(&exact, &start, &o).unwrap();
+    let e = continue_branch(&exact, &start, &orbit, &o).unwrap();
     assert_eq!(e.points.len(), 200);
     let mut g = c.benchmark_group("walker_continuation");
     g.sample_size(10);
     g.bench_function("stable_gait_200_points_1e-10", |bch| {
-        bch.iter(|| continue_branch(&walker, &start, &o).unwrap())
+        bch.iter(|| continue_branch(&walker, &start, &orbit, &o).unwrap())
     });
     g.bench_function("stable_gait_200_points_1e-10_exact_fp", |bch| {
-        bch.iter(|| continue_branch(&exact, &start, &o).unwrap())
+        bch.iter(|| continue_branch(&exact, &start, &orbit, &o).unwrap())
     });
     g.finish();
 }

@@ -21,6 +21,7 @@ use saltation::continuation::{
     run_script, BifurcationKind, ContinuationSpec, ParamFamily, ScriptProgress, ScriptResult,
 };
 use saltation::models::Model;
+use saltation::orbit::OrbitOptions;
 use saltation::plot::RenderOptions;
 use saltation::scenario::ModelFile;
 use std::path::Path;
@@ -54,10 +55,10 @@ struct Run {
 fn run() -> Res<()> {
     let args = common::parse_args("models/simplest_walker_continuation.ron", USAGE)?;
     let file = common::load(&args.file)?;
-    let Some(spec) = file.continuation_spec() else {
+    let Some(spec) = file.script() else {
         return Err(format!("{} has no `continuation` section", args.file.display()).into());
     };
-    let run = run_spec(&file.model, &spec)?;
+    let run = run_spec(&file.model, &file.orbit, &spec)?;
     if args.json {
         println!("{}", report::continuation_json(&run.result));
         return Ok(());
@@ -71,7 +72,7 @@ fn run() -> Res<()> {
         print_literature(&run.result);
     }
     println!("\nfigures and data");
-    let ctx = report::FigureContext::for_script(&file.model, &spec);
+    let ctx = report::FigureContext::for_script(&file.model, &file.orbit.stride, &spec);
     let out = report::Outputs {
         dir: Path::new(env!("CARGO_MANIFEST_DIR")).join("figures"),
         stem: report::stem_of(&args.file),
@@ -81,12 +82,13 @@ fn run() -> Res<()> {
     Ok(())
 }
 
-/// Runs the script with the model family of the named parameter (exact `∂F/∂p`), timing it.
-fn run_spec(model: &Model, spec: &ContinuationSpec) -> Res<Run> {
+/// Runs the script with the model family of the named parameter (exact `∂F/∂p`) and the file's
+/// orbit settings, timing it.
+fn run_spec(model: &Model, orbit: &OrbitOptions, spec: &ContinuationSpec) -> Res<Run> {
     let family = ParamFamily::new(model.clone(), &spec.param)?;
     let start = Instant::now();
     let mut diagram_start = None;
-    let result = run_script(&family, spec, &mut |e| {
+    let result = run_script(&family, orbit, spec, &mut |e| {
         if let ScriptProgress::Diagram(_) = e {
             diagram_start = Some(Instant::now());
         }

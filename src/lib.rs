@@ -136,12 +136,14 @@
 //! use saltation::continuation::{continue_branch, ContinuationOptions, EndReason, ParamFamily, Start};
 //! use saltation::hybrid::{with_param, Bound};
 //! use saltation::models::RimlessWheel;
+//! use saltation::orbit::OrbitOptions;
 //!
 //! let family = ParamFamily::new(Bound::<RimlessWheel>::default(), "alpha").unwrap();
 //! let mut opts = ContinuationOptions::default();
 //! (opts.p_min, opts.p_max, opts.step) = (0.2, 0.4, 0.02);
 //! let start = Start::new(0.2, vec![0.5]).labelled("rolling");
-//! let branch = continue_branch(&family, &start, &opts).unwrap();
+//! // The orbits' stride, Newton and eigenvalue settings go beside the continuation's own.
+//! let branch = continue_branch(&family, &start, &OrbitOptions::default(), &opts).unwrap();
 //! assert_eq!(branch.end, EndReason::ParameterBound);
 //! for p in &branch.points {
 //!     let wheel = with_param(family.base(), "alpha", p.param).unwrap();
@@ -166,13 +168,15 @@
 //! use saltation::hybrid::Bound;
 //! use saltation::models::SimplestWalker;
 //! use saltation::ode::SolverOptions;
+//! use saltation::orbit::OrbitOptions;
 //!
 //! let family = ParamFamily::new(Bound::<SimplestWalker>::default(), "gamma").unwrap();
+//! let mut orbit = OrbitOptions::default();
+//! orbit.stride.ode = SolverOptions::with_tol(1e-10);
 //! let mut opts = ContinuationOptions::default();
-//! opts.stride.ode = SolverOptions::with_tol(1e-10);
 //! (opts.p_max, opts.step, opts.max_step) = (0.0165, 1e-3, 2e-3);
 //! let start = Start::new(0.009, vec![0.2, -0.2]).labelled("stable gait");
-//! let branch = continue_branch(&family, &start, &opts).unwrap();
+//! let branch = continue_branch(&family, &start, &orbit, &opts).unwrap();
 //! let pd = branch
 //!     .bifurcations
 //!     .iter()
@@ -181,14 +185,14 @@
 //! assert!(pd.multipliers.iter().any(|m| (m.re + 1.0).abs() < 1e-6));
 //!
 //! // One pseudo-arclength step of the doubled stride map along the critical eigenvector.
-//! let switched = switch_period_doubling(&family, pd, 1, &opts).unwrap();
+//! let switched = switch_period_doubling(&family, pd, 1, &orbit, &opts).unwrap();
 //! let opts2 = ContinuationOptions {
 //!     direction: switched.direction,
 //!     step: switched.step,
 //!     max_points: 8,
 //!     ..opts.clone()
 //! };
-//! let period2 = continue_branch(&family, &switched.start, &opts2).unwrap();
+//! let period2 = continue_branch(&family, &switched.start, &orbit, &opts2).unwrap();
 //! assert_eq!(period2.period_k, 2);
 //! assert!(period2.points.len() > 1);
 //! ```

@@ -11,7 +11,7 @@ use saltation::mechanics::ContactReports;
 use saltation::models::hopper::{
     closed_form, stride_options, Hopper, HopperParams, HopperParticles, FLIGHT,
 };
-use saltation::orbit::Multiplier;
+use saltation::orbit::{Multiplier, OrbitOptions};
 use std::time::{Duration, Instant};
 
 /// `D_G` of the first orbit (`d_G ≈ −0.21` N s/m): as close to `0⁻` as the orbit (whose hop
@@ -31,7 +31,7 @@ const FLIGHT_SAMPLES: f64 = 2000.0;
 /// folds of each S-shaped stretch. (In `d_G`, whose range is ~100× that of `ż_U`, or in
 /// `d_G / 10` N s/m, steps of this size jump across the S-shaped stretches.)
 pub fn options() -> ContinuationOptions {
-    let mut o = ContinuationOptions {
+    ContinuationOptions {
         predictor: Predictor::Arclength,
         step: 0.02,
         min_step: 1e-4,
@@ -43,8 +43,16 @@ pub fn options() -> ContinuationOptions {
         corrector_tol: 1e-9,
         locate_tol: 1e-7,
         ..ContinuationOptions::default()
+    }
+}
+
+/// The orbit settings of the branch points: the stride (phases stepped exactly, strides up to
+/// `T_MAX`) and Newton for the starting orbits.
+pub fn orbit_options() -> OrbitOptions {
+    let mut o = OrbitOptions {
+        stride: stride_options(TOL, T_MAX),
+        ..OrbitOptions::default()
     };
-    o.stride = stride_options(TOL, T_MAX);
     o.newton.ftol = 1e-10;
     o.newton.xtol = 1e-12;
     o
@@ -155,6 +163,7 @@ fn run_one(mu: f64) -> Res<Run> {
     let mut branch: Option<Branch> = None;
     let mut u = vec![cf.liftoff[0], cf.liftoff[2]];
     let mut param = START;
+    let orbit = orbit_options();
     for &(p_min, max_step) in stages(mu) {
         let opts = ContinuationOptions {
             p_min,
@@ -167,7 +176,7 @@ fn run_one(mu: f64) -> Res<Run> {
             label: format!("μ = {mu}"),
             period_k: 1,
         };
-        let next = continue_branch(&family, &start, &opts)
+        let next = continue_branch(&family, &start, &orbit, &opts)
             .map_err(|e| format!("μ = {mu}: continuation from D_G = {param} failed: {e}"))?;
         let last = next.points.last().ok_or("an empty branch")?;
         (param, u) = (last.param, last.u.clone());
@@ -184,7 +193,6 @@ fn run_one(mu: f64) -> Res<Run> {
     }
     let branch = branch.ok_or("no continuation stage")?;
     let continuation = t0.elapsed();
-    let opts = options();
 
     let t1 = Instant::now();
     let mut rows = Vec::with_capacity(branch.points.len() + branch.bifurcations.len());
@@ -197,7 +205,7 @@ fn run_one(mu: f64) -> Res<Run> {
         };
         rows.push(evaluate(
             &base,
-            &opts.stride,
+            &orbit.stride,
             o,
             Kind::Point,
             pt.admissible,
@@ -217,7 +225,7 @@ fn run_one(mu: f64) -> Res<Run> {
             period: b.period,
             multipliers: &b.multipliers,
         };
-        let row = evaluate(&base, &opts.stride, o, kind, None)?;
+        let row = evaluate(&base, &orbit.stride, o, kind, None)?;
         special.push((position(&branch, b), row));
     }
     // Insert after their branch point, in order along the segment.

@@ -129,7 +129,6 @@ fn run() -> Res<()> {
     );
     for (direction, label) in [(1.0, "increasing α"), (-1.0, "decreasing α")] {
         let c = ContinuationOptions {
-            stride: stride(),
             direction,
             p_min: 55f64.to_radians(),
             p_max: 80f64.to_radians(),
@@ -140,7 +139,7 @@ fn run() -> Res<()> {
             ..ContinuationOptions::default()
         };
         let start = Start::new(alpha, orbit.u0.clone()).labelled(label);
-        let branch = continue_branch(&family, &start, &c)?;
+        let branch = continue_branch(&family, &start, &opts, &c)?;
         println!(
             "  from 68°, {label}: {} points to α = {:.2}°, ended: {}",
             branch.points.len(),

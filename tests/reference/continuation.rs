@@ -24,8 +24,9 @@ fn wheel_at(lambda2: f64, alpha: f64) -> Result<Bound<RimlessWheel>, ParamError>
     Bound::with_named(RimlessWheel, [("lambda2", lambda2), ("alpha", alpha)])
 }
 
-fn opts(tol: f64) -> ContinuationOptions {
-    let mut o = ContinuationOptions::default();
+/// Orbit settings with DOP853 at `rtol = atol = tol`.
+fn orbit_at(tol: f64) -> OrbitOptions {
+    let mut o = OrbitOptions::default();
     o.stride.ode = SolverOptions::with_tol(tol);
     o
 }
@@ -62,7 +63,8 @@ fn rimless_wheel_branch_matches_the_closed_form() {
         (0.12, Predictor::Natural),
         (0.02, Predictor::Arclength),
     ] {
-        let mut o = opts(1e-13);
+        let orbit = orbit_at(1e-13);
+    let mut o = ContinuationOptions::default();
         // The corrector's tolerance bounds the error of every point (times 1/(1 − μ²) ≈ 1.8).
         o.corrector_tol = 1e-12;
         o.predictor = predictor;
@@ -75,7 +77,7 @@ fn rimless_wheel_branch_matches_the_closed_form() {
             label: "rolling".into(),
             period_k: 1,
         };
-        let b = continue_branch(&family, &start, &o).unwrap();
+        let b = continue_branch(&family, &start, &orbit, &o).unwrap();
         let last = b.points.last().unwrap();
         if to > alpha_c {
             assert_eq!(b.end, EndReason::ParameterBound, "{predictor:?}");
@@ -157,7 +159,8 @@ fn walker_period_doubling_agrees_with_a_direct_solve() {
 /// Continues the stable gait of `family` through its period doubling, checks it against a direct
 /// solve and the period-2 branch born there; returns the slope of the period doubling.
 fn walker_period_doubling<F: ModelFamily<Model = Bound<SimplestWalker>>>(walker: &F) -> f64 {
-    let o = opts(1e-12);
+    let orbit = orbit_at(1e-12);
+    let o = ContinuationOptions::default();
     let mut c = o.clone();
     (c.p_max, c.step, c.max_step) = (0.0165, 1e-3, 2e-3);
     let start = Start {
@@ -166,7 +169,7 @@ fn walker_period_doubling<F: ModelFamily<Model = Bound<SimplestWalker>>>(walker:
         label: "stable gait".into(),
         period_k: 1,
     };
-    let b = continue_branch(walker, &start, &c).unwrap();
+    let b = continue_branch(walker, &start, &orbit, &c).unwrap();
     let pd: Vec<_> = b
         .bifurcations
         .iter()
@@ -176,7 +179,7 @@ fn walker_period_doubling<F: ModelFamily<Model = Bound<SimplestWalker>>>(walker:
     let pd = pd[0];
     // Direct solve of det(J + I) = 0 in γ by the secant method, orbits by plain Newton.
     let orbit_opts = OrbitOptions {
-        stride: c.stride.clone(),
+        stride: orbit.stride.clone(),
         ..OrbitOptions::default()
     };
     let (mut g0, mut g1) = (pd.param - 1e-4, pd.param + 1e-4);
@@ -207,16 +210,16 @@ fn walker_period_doubling<F: ModelFamily<Model = Bound<SimplestWalker>>>(walker:
         .any(|m| (m.re + 1.0).abs() < 1e-6 && m.im.abs() < 1e-9));
 
     // Period-2 branch: its two states map onto each other under the single stride map.
-    let sw = switch_period_doubling(walker, pd, 1, &c).unwrap();
+    let sw = switch_period_doubling(walker, pd, 1, &orbit, &c).unwrap();
     let start2 = sw.start;
     assert_eq!(start2.period_k, 2);
     let mut c2 = c.clone();
     (c2.direction, c2.step, c2.max_step, c2.max_points) = (sw.direction, 1e-5, 2e-4, 15);
     (c2.p_min, c2.p_max) = (0.0, 0.0175);
-    let b2 = continue_branch(walker, &start2, &c2).unwrap();
+    let b2 = continue_branch(walker, &start2, &orbit, &c2).unwrap();
     assert!(b2.points.len() >= 10, "{:?}", b2.end);
     let w = walker.model_at(b2.points[5].param).unwrap();
-    let mut map = StrideMap::new(&w, c.stride.clone()).unwrap();
+    let mut map = StrideMap::new(&w, orbit.stride.clone()).unwrap();
     let xa = b2.points[5].x0.clone();
     let xb = map.eval(&xa, JacobianKind::None).unwrap().x;
     let xa2 = map.eval(&xb, JacobianKind::None).unwrap().x;
@@ -234,7 +237,8 @@ fn walker_period_doubling<F: ModelFamily<Model = Bound<SimplestWalker>>>(walker:
 fn small_slope_gait_follows_the_cube_root_law() {
     // Continue the stable gait down to γ = 1e-3, then follow it on a logarithmic grid down to
     // 1e-5 (each solve starting from the previous orbit).
-    let mut c = opts(1e-12);
+    let orbit = orbit_at(1e-12);
+    let mut c = ContinuationOptions::default();
     (c.direction, c.p_min, c.p_max) = (-1.0, 1e-3, 0.009);
     (c.step, c.max_step) = (5e-4, 1e-3);
     c.predictor = Predictor::Natural;
@@ -244,12 +248,12 @@ fn small_slope_gait_follows_the_cube_root_law() {
         label: "stable gait".into(),
         period_k: 1,
     };
-    let b = continue_branch(&walker, &start, &c).unwrap();
+    let b = continue_branch(&walker, &start, &orbit, &c).unwrap();
     assert_eq!(b.end, EndReason::ParameterBound, "{}", b.end);
     let last = b.points.last().unwrap();
     assert!(last.stable);
     let orbit_opts = OrbitOptions {
-        stride: c.stride.clone(),
+        stride: orbit.stride.clone(),
         ..OrbitOptions::default()
     };
     let mut u = last.u.clone();
@@ -275,7 +279,7 @@ fn small_slope_gait_follows_the_cube_root_law() {
 fn parallel_sweeps_match_the_closed_form() {
     use saltation::continuation::{sweep_1d, sweep_2d};
     let orbit_opts = OrbitOptions {
-        stride: opts(1e-12).stride,
+        stride: orbit_at(1e-12).stride,
         ..OrbitOptions::default()
     };
     let alphas: Vec<f64> = (0..12).map(|i| 0.15 + 0.025 * i as f64).collect();
@@ -401,7 +405,8 @@ fn arclength_passes_a_fold_and_locates_it() {
     let family = |p: f64| -> Result<Bound<QuadraticBounce>, ParamError> {
         Bound::with_values(QuadraticBounce, vec![a, p])
     };
-    let mut o = opts(1e-12);
+    let orbit = orbit_at(1e-12);
+    let mut o = ContinuationOptions::default();
     (o.p_min, o.p_max) = (0.05, 0.3);
     (o.step, o.max_step, o.max_points) = (0.02, 0.02, 80);
     let start = Start {
@@ -410,7 +415,7 @@ fn arclength_passes_a_fold_and_locates_it() {
         label: "bouncing".into(),
         period_k: 1,
     };
-    let b = continue_branch(&family, &start, &o).unwrap();
+    let b = continue_branch(&family, &start, &orbit, &o).unwrap();
     // Past the fold the branch turns back to smaller p on the upper sheet and ends at p_min.
     assert_eq!(b.end, EndReason::ParameterBound, "{}", b.end);
     let last = b.points.last().unwrap();
@@ -447,7 +452,7 @@ fn arclength_passes_a_fold_and_locates_it() {
     // The natural-parameter predictor cannot pass it: that branch ends at the fold.
     o.predictor = Predictor::Natural;
     o.step = 0.01;
-    let b = continue_branch(&family, &start, &o).unwrap();
+    let b = continue_branch(&family, &start, &orbit, &o).unwrap();
     assert!(matches!(
         b.end,
         EndReason::CorrectorFailed(_) | EndReason::StrideFailed(_)

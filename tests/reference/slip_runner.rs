@@ -84,7 +84,6 @@ fn period_doubling_agrees_with_a_direct_solve() {
     let alpha = slip.values()[ALPHA];
     let family = ParamFamily::new(slip, "alpha").unwrap();
     let c = ContinuationOptions {
-        stride: stride(),
         p_max: 70f64.to_radians(),
         step: 0.2f64.to_radians(),
         max_step: 0.5f64.to_radians(),
@@ -92,7 +91,7 @@ fn period_doubling_agrees_with_a_direct_solve() {
         ..ContinuationOptions::default()
     };
     let start = Start::new(alpha, vec![1.0]);
-    let b = continue_branch(&family, &start, &c).unwrap();
+    let b = continue_branch(&family, &start, &orbit_opts(), &c).unwrap();
     let pd = b
         .bifurcations
         .iter()

@@ -24,7 +24,7 @@ fn gamma_pd(e: f64) -> f64 {
 fn doublings(e: f64, from: f64) -> (f64, f64) {
     let file = model_file("equations/vibrating_table.ron");
     let model = file.model.with_param("e", e).unwrap();
-    let mut spec = file.continuation_spec().unwrap();
+    let mut spec = file.script().unwrap();
     // The period-1 orbit at `from`: cos φ* = (1 − e)π / ((1 + e)Γ), v⁺ = π.
     let phi = ((1.0 - e) * std::f64::consts::PI / ((1.0 + e) * from)).acos();
     spec.branches = vec![BranchSpec {
@@ -36,7 +36,7 @@ fn doublings(e: f64, from: f64) -> (f64, f64) {
         max_points: None,
     }];
     let family = ParamFamily::new(model, "Gamma").unwrap();
-    let r = run_script(&family, &spec, &mut |_| {}).unwrap();
+    let r = run_script(&family, &file.orbit, &spec, &mut |_| {}).unwrap();
     assert_eq!(
         r.branches.len(),
         2,

@@ -50,8 +50,8 @@ pub struct ContinueArgs {
     pub json: bool,
 }
 
-/// The file's continuation script ([`saltation_scenario::ModelFile::continuation_spec`]: run
-/// with the file's orbit settings) with `--param` applied, and the parameter checked to be one
+/// The file's continuation script ([`saltation_scenario::ModelFile::script`]: run with the
+/// file's orbit settings beside it) with `--param` applied, and the parameter checked to be one
 /// of the model's (the error lists the known names). Everything else is checked by the library
 /// ([`ContinuationSpec::validate`], called by [`validate`] and by
 /// [`saltation_continuation::run_script`]).
@@ -61,7 +61,7 @@ pub fn continuation_spec(
 ) -> Result<ContinuationSpec, CliError> {
     let mut spec = loaded
         .file
-        .continuation_spec()
+        .script()
         .ok_or_else(|| CliError::NoContinuation {
             file: loaded.path.clone(),
         })?;
@@ -155,7 +155,7 @@ pub fn cli_error(loaded: &LoadedModel, overrides: &Overrides, e: ContinuationErr
     }
 }
 
-/// Checks the section (with the overrides applied) for the loaded model
+/// Checks the section (with the overrides applied) for the loaded model and its orbit settings
 /// ([`ContinuationSpec::validate`]), before anything is computed.
 pub fn validate(
     loaded: &LoadedModel,
@@ -164,7 +164,7 @@ pub fn validate(
 ) -> Result<(), CliError> {
     let model = &loaded.file.model;
     let family = |p: f64| model.with_param(&spec.param, p);
-    spec.validate(&family)
+    spec.validate(&family, &loaded.file.orbit)
         .map_err(|e| cli_error(loaded, overrides, e))
 }
 
@@ -204,7 +204,7 @@ pub fn compute(
         }
     })?;
     let mut bar = ScriptBar::new(&report::param_symbol(&spec.param));
-    let result = run_script_with_events(&family, spec, &mut |e| bar.event(e));
+    let result = run_script_with_events(&family, &loaded.file.orbit, spec, &mut |e| bar.event(e));
     bar.finish();
     let result = result.map_err(|e| cli_error(loaded, overrides, e))?;
     match result.no_branch_started() {
@@ -240,7 +240,7 @@ pub fn run(args: &ContinueArgs, out: &mut dyn Write) -> Result<(), CliError> {
         }
     };
     let wall = start.elapsed();
-    let ctx = FigureContext::for_script(&loaded.file.model, &spec);
+    let ctx = FigureContext::for_script(&loaded.file.model, &loaded.file.orbit.stride, &spec);
     let files = report::write_continuation(&result, &ctx, &outputs(&args.out, &args.model.file))?;
     let text = if args.json {
         serde_json::to_string(&report::continuation_json(&result))? + "\n"

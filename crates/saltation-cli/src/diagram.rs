@@ -6,8 +6,9 @@
 //!
 //! The section's `orbit_diagram` gives the range, count, start state and settings; `--from`,
 //! `--to`, `--count` override them. Without an `orbit_diagram` entry, `--from` and `--to` are
-//! needed and the run starts from the file's first guess. Writes `<stem>_orbit_diagram.csv` and
-//! the figure to `figures/` or `--out DIR`, and prints the failure ranges —
+//! needed and the run starts from the file's first guess. Either way the strides are those of
+//! the file's `orbit.stride`. Writes `<stem>_orbit_diagram.csv` and the figure to `figures/` or
+//! `--out DIR`, and prints the failure ranges —
 //! or, with `--json`, exactly [`report::diagram_json`], a public interface.
 
 use crate::continuation::{cli_error, continuation_spec, diagram_line, outputs, Overrides};
@@ -142,10 +143,16 @@ pub fn run(args: &DiagramArgs, out: &mut dyn Write) -> Result<(), CliError> {
     let mut bar = ScriptBar::new(&report::param_symbol(&spec.param));
     bar.start_counted("orbit diagram", params.len(), "parameter values");
     let start = Instant::now();
-    let columns =
-        orbit_diagram_with_progress(&family, &params, &d.start, &d.settings, &|done, total| {
-            bar.set_done(done, total)
-        });
+    // The file's one stride setting, with or without an `orbit_diagram` entry.
+    let stride = &loaded.file.orbit.stride;
+    let columns = orbit_diagram_with_progress(
+        &family,
+        &params,
+        &d.start,
+        stride,
+        &d.settings,
+        &|done, total| bar.set_done(done, total),
+    );
     let wall = start.elapsed();
     bar.finish();
     let columns = columns.map_err(|e| cli_error(&loaded, &overrides, e))?;

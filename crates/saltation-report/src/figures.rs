@@ -349,15 +349,17 @@ pub struct FigureContext<'a> {
 }
 
 impl<'a> FigureContext<'a> {
-    /// The context of a continuation script: its stride settings, the bifurcation diagram of
-    /// component 0, and the orbit diagram's own component (0 without an orbit diagram).
+    /// The context of a continuation script run with the stride settings `stride`: the
+    /// bifurcation diagram of component 0, and the orbit diagram's own component (0 without an
+    /// orbit diagram).
     pub fn for_script(
         model: &'a Model,
+        stride: &'a StrideOptions,
         spec: &'a saltation_continuation::ContinuationSpec,
     ) -> Self {
         Self {
             model,
-            stride: &spec.settings.stride,
+            stride,
             component: 0,
             diagram_component: spec
                 .orbit_diagram

@@ -180,7 +180,6 @@ fn period_doubling_in_the_slope() {
         max_points: 100,
         corrector_tol: 1e-10,
         locate_tol: 1e-11,
-        stride: f.orbit.stride.clone(),
         ..ContinuationOptions::default()
     };
     let start = Start {
@@ -189,7 +188,11 @@ fn period_doubling_in_the_slope() {
         label: "period-1 gait".into(),
         period_k: 1,
     };
-    let branch = continue_branch(&family, &start, &opts).unwrap();
+    let orbit = saltation_orbit::OrbitOptions {
+        stride: f.orbit.stride.clone(),
+        ..Default::default()
+    };
+    let branch = continue_branch(&family, &start, &orbit, &opts).unwrap();
     let pd: Vec<_> = branch
         .bifurcations
         .iter()

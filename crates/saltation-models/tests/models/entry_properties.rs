@@ -182,15 +182,16 @@ proptest! {
     ) {
         let walker = Model::with_defaults("SimplestWalker").expect("built in");
         let family = |p: f64| walker.with_param("gamma", p);
-        let mut settings = ContinuationOptions {
+        let settings = ContinuationOptions {
             step,
             min_step: 1e-9,
             max_step: 0.01,
             corrector_tol,
             ..ContinuationOptions::default()
         };
-        settings.stride.ode = SolverOptions::with_tol(rtol);
-        settings.stride.t_max = 20.0;
+        let mut orbit = OrbitOptions::default();
+        orbit.stride.ode = SolverOptions::with_tol(rtol);
+        orbit.stride.t_max = 20.0;
         let spec = ContinuationSpec {
             param: "gamma".into(),
             branches: vec![BranchSpec {
@@ -204,7 +205,7 @@ proptest! {
             settings,
             orbit_diagram: None,
         };
-        if let Ok(r) = run_script(&family, &spec, &mut |_| {}) {
+        if let Ok(r) = run_script(&family, &orbit, &spec, &mut |_| {}) {
             for b in &r.branches {
                 for p in &b.points {
                     prop_assert!(p.param.is_finite());

@@ -27,7 +27,6 @@ fn options(predictor: Predictor, step: f64, max_step: f64) -> ContinuationOption
         min_step: 1e-9,
         corrector_tol: 1e-10,
         max_points: 150,
-        stride: stride_options(1e-11, 5.0),
         ..ContinuationOptions::default()
     }
 }
@@ -44,7 +43,11 @@ fn run(opts: &ContinuationOptions, p_max: f64) -> Branch {
         label: "gait".into(),
         period_k: 1,
     };
-    continue_branch(&family, &start, &opts).unwrap()
+    let orbit = saltation_orbit::OrbitOptions {
+        stride: stride_options(1e-11, 5.0),
+        ..Default::default()
+    };
+    continue_branch(&family, &start, &orbit, &opts).unwrap()
 }
 
 /// `d_G` at the fold of the closed-form branch near flight time `t0`: the extremum of

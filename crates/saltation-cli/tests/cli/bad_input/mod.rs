@@ -24,6 +24,7 @@ mod orbit;
 mod output;
 mod parameters;
 mod results;
+mod schema;
 mod settings;
 mod simulate;
 mod sizes;

@@ -1,15 +1,14 @@
-//! Settings written where nothing would read them: the orbit settings (`stride`, `newton`,
-//! `eigen`) belong in the file's one `orbit` block, which the continuation runs with. A copy
-//! anywhere else — in the continuation's `settings` (once silently ignored), in the
-//! continuation section, a branch, the orbit diagram, or at the top level (the older layout) —
-//! is refused at its line and column, whatever the subcommand, with where it belongs.
+//! Orbit settings where an older layout had them: the orbit settings (`stride`, `newton`,
+//! `eigen`) live in the file's one `orbit` block, which the continuation and its orbit diagram
+//! run with. Written anywhere else — in the continuation's `settings` (once silently ignored),
+//! in the continuation section, a branch, the orbit diagram or its settings, or at the top level
+//! (the first layout) — each is refused at its line and column, whatever the subcommand, naming
+//! its new place.
 
 use super::harness::Case;
 
-/// The message for a `stride` in the continuation's settings.
-const IN_SETTINGS: &str = "`stride` is not read in `continuation.settings`: the continuation \
-                           runs with the file's orbit settings; it belongs in \
-                           `orbit: (stride: ...)`";
+/// The message for a `stride` anywhere but `orbit`.
+const IN_SETTINGS: &str = "`stride` moved: write it in `orbit.stride`";
 
 fn cases() -> Vec<Case> {
     use super::harness::Expect::{Fails, Succeeds};
@@ -67,8 +66,7 @@ fn cases() -> Vec<Case> {
         .expect(Fails(
             2,
             &[
-                "`newton` is not read in `continuation.settings`",
-                "it belongs in `orbit: (newton: ...)`",
+                "`newton` moved: write it in `orbit.newton`",
             ],
         ))
         .located(),
@@ -84,8 +82,7 @@ fn cases() -> Vec<Case> {
         .expect(Fails(
             2,
             &[
-                "`eigen` is not read in `continuation.settings`",
-                "it belongs in `orbit: (eigen: ...)`",
+                "`eigen` moved: write it in `orbit.eigen`",
             ],
         ))
         .located(),
@@ -101,8 +98,7 @@ fn cases() -> Vec<Case> {
         .expect(Fails(
             2,
             &[
-                "`stride` is not read in `continuation`:",
-                "it belongs in `orbit: (stride: ...)`",
+                IN_SETTINGS,
             ],
         ))
         .located(),
@@ -118,8 +114,7 @@ fn cases() -> Vec<Case> {
         .expect(Fails(
             2,
             &[
-                "`stride` is not read in a branch of `continuation.branches`",
-                "it belongs in `orbit: (stride: ...)`",
+                IN_SETTINGS,
             ],
         ))
         .located(),
@@ -132,9 +127,7 @@ fn cases() -> Vec<Case> {
         .expect(Fails(
             2,
             &[
-                "`newton` is not read in `continuation.orbit_diagram.settings`",
-                "solves for no orbit",
-                "it belongs in `orbit: (newton: ...)`",
+                "`newton` moved: write it in `orbit.newton`",
             ],
         ))
         .located(),
@@ -147,18 +140,18 @@ fn cases() -> Vec<Case> {
         .expect(Fails(
             2,
             &[
-                "`stride` is not read in `continuation.orbit_diagram`",
-                "it belongs in `continuation.orbit_diagram.settings: (stride: ...)`",
+                IN_SETTINGS,
             ],
         ))
         .located(),
         Case::edit(
-            "the orbit diagram's own stride is read",
+            "stride in the orbit diagram's settings (its own stride, before the file had one)",
             cont,
             &[("component: 0)", "component: 0, stride: (t_max: 20.0))")],
             &["orbit-diagram", "--count", "2", "--out", "{out}"],
         )
-        .expect(Succeeds(&["files written"])),
+        .expect(Fails(2, &[IN_SETTINGS]))
+        .located(),
         Case::edit(
             "stride at the top level (the older layout)",
             walker,
@@ -169,8 +162,7 @@ fn cases() -> Vec<Case> {
             2,
             &[
                 "simplest_walker.ron:",
-                "`stride` is not read at the top level: the file's orbit settings are one \
-                 block; it belongs in `orbit: (stride: ...)`",
+                IN_SETTINGS,
             ],
         ))
         .located(),
@@ -183,8 +175,7 @@ fn cases() -> Vec<Case> {
         .expect(Fails(
             2,
             &[
-                "`newton` is not read at the top level",
-                "it belongs in `orbit: (newton: ...)`",
+                "`newton` moved: write it in `orbit.newton`",
             ],
         ))
         .located(),
@@ -194,7 +185,7 @@ fn cases() -> Vec<Case> {
             &[("    orbit: (", "    eigen: Native,\n    orbit: (")],
             &["orbit"],
         )
-        .expect(Fails(2, &["`eigen` is not read at the top level"]))
+        .expect(Fails(2, &["`eigen` moved: write it in `orbit.eigen`"]))
         .located(),
         Case::edit(
             "eigen in the orbit settings is read",
