@@ -64,7 +64,7 @@ fn rimless_wheel_branch_matches_the_closed_form() {
         (0.02, Predictor::Arclength),
     ] {
         let orbit = orbit_at(1e-13);
-    let mut o = ContinuationOptions::default();
+        let mut o = ContinuationOptions::default();
         // The corrector's tolerance bounds the error of every point (times 1/(1 − μ²) ≈ 1.8).
         o.corrector_tol = 1e-12;
         o.predictor = predictor;

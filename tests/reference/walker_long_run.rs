@@ -4,8 +4,8 @@
 
 use saltation::continuation::{orbit_diagram, OrbitDiagramOptions};
 use saltation::hybrid::{Bound, ParamError, StrideOptions};
-use saltation::ode::SolverOptions;
 use saltation::models::SimplestWalker;
+use saltation::ode::SolverOptions;
 
 #[test]
 fn no_heel_strike_is_missed_over_hundreds_of_strides() {

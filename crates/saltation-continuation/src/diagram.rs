@@ -231,9 +231,7 @@ pub fn orbit_diagram_with_progress<F: ModelFamily>(
                 format!("the model cannot be built at any of them (first {first})"),
             )
         })?;
-    stride
-        .validate()
-        .map_err(|e| stride_error(e, "stride"))?;
+    stride.validate().map_err(|e| stride_error(e, "stride"))?;
     opts.validate(dim)?;
     check_start(x_start, dim, "x_start")?;
     let done = Mutex::new(0usize);
@@ -456,9 +454,14 @@ mod tests {
         };
         let params = [0.05, 0.1, 0.15, 0.2];
         let seen = Mutex::new(Vec::new());
-        let cols = orbit_diagram_with_progress(&bounce, &params, &[0.0, 0.2], &stride(), &opts, &|d, t| {
-            seen.lock().unwrap().push((d, t))
-        })
+        let cols = orbit_diagram_with_progress(
+            &bounce,
+            &params,
+            &[0.0, 0.2],
+            &stride(),
+            &opts,
+            &|d, t| seen.lock().unwrap().push((d, t)),
+        )
         .unwrap();
         assert_eq!(cols.len(), 4);
         for (c, p) in cols.iter().zip(params) {

@@ -144,22 +144,24 @@ pub fn parse_model_file(text: &str, origin: &str) -> Result<ModelFile, FileError
             message,
         }
     };
-    let file = ron_options().from_str::<Checked<ModelFile>>(text).map_err(|e| {
-        let message = e.code.to_string();
-        // An equation model's compile error carries its place in the model: point there.
-        if let Some(le) = LoadError::from_serde_message(&message) {
-            return at(
-                expression_offset(text, &le.place, le.offset),
-                format!("model.{le}"),
-            );
-        }
-        FileError::Parse {
-            origin: origin.to_string(),
-            line: e.span.start.line,
-            column: e.span.start.col,
-            message,
-        }
-    })?;
+    let file = ron_options()
+        .from_str::<Checked<ModelFile>>(text)
+        .map_err(|e| {
+            let message = e.code.to_string();
+            // An equation model's compile error carries its place in the model: point there.
+            if let Some(le) = LoadError::from_serde_message(&message) {
+                return at(
+                    expression_offset(text, &le.place, le.offset),
+                    format!("model.{le}"),
+                );
+            }
+            FileError::Parse {
+                origin: origin.to_string(),
+                line: e.span.start.line,
+                column: e.span.start.col,
+                message,
+            }
+        })?;
     let file = file.0;
     if let Err(e) = file.validate() {
         return Err(at(field_offset(text, &e.field), e.reason));

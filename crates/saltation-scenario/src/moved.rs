@@ -95,8 +95,14 @@ impl<'de, D: Deserializer<'de>> Deserializer<'de> for Watch<D> {
         visitor: V,
     ) -> Result<V::Value, D::Error> {
         let moved = self.moved;
-        self.inner
-            .deserialize_struct(name, fields, WatchVisitor { inner: visitor, moved })
+        self.inner.deserialize_struct(
+            name,
+            fields,
+            WatchVisitor {
+                inner: visitor,
+                moved,
+            },
+        )
     }
 
     forward_to_deserialize_any! {
@@ -187,13 +193,18 @@ impl<'de, D: Deserializer<'de>> Deserializer<'de> for KeyDeserializer<D> {
 
     fn deserialize_any<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, D::Error> {
         let moved = self.moved;
-        self.inner.deserialize_any(KeyVisitor { inner: visitor, moved })
+        self.inner.deserialize_any(KeyVisitor {
+            inner: visitor,
+            moved,
+        })
     }
 
     fn deserialize_identifier<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, D::Error> {
         let moved = self.moved;
-        self.inner
-            .deserialize_identifier(KeyVisitor { inner: visitor, moved })
+        self.inner.deserialize_identifier(KeyVisitor {
+            inner: visitor,
+            moved,
+        })
     }
 
     forward_to_deserialize_any! {

@@ -10,8 +10,8 @@ use crate::family::ModelFamily;
 use crate::options::ContinuationOptions;
 use crate::run::{continue_branch_with_progress, Progress, Start};
 use crate::switch::switch_period_doubling;
-use saltation_orbit::{NewtonError, OrbitError, OrbitOptions};
 use saltation_hybrid::StrideOptions;
+use saltation_orbit::{NewtonError, OrbitError, OrbitOptions};
 use serde::{Deserialize, Serialize};
 
 mod validate;
@@ -286,21 +286,22 @@ pub fn run_script_with_events<F: ModelFamily>(
                     progress,
                 })
             };
-            let branch = match continue_branch_with_progress(family, &start, orbit, &opts, &mut report) {
-                Ok(br) => br,
-                // The section's own start: the validation has checked it, but a start that
-                // is bad input is never turned into a result.
-                Err(e) if switches == 0 && start_is_bad_input(&e) => {
-                    return Err(start_error(index, b, e))
-                }
-                Err(e) => Branch {
-                    label: start.label.clone(),
-                    period_k: start.period_k,
-                    points: Vec::new(),
-                    end: EndReason::NotStarted(e.to_string()),
-                    bifurcations: Vec::new(),
-                },
-            };
+            let branch =
+                match continue_branch_with_progress(family, &start, orbit, &opts, &mut report) {
+                    Ok(br) => br,
+                    // The section's own start: the validation has checked it, but a start that
+                    // is bad input is never turned into a result.
+                    Err(e) if switches == 0 && start_is_bad_input(&e) => {
+                        return Err(start_error(index, b, e))
+                    }
+                    Err(e) => Branch {
+                        label: start.label.clone(),
+                        period_k: start.period_k,
+                        points: Vec::new(),
+                        end: EndReason::NotStarted(e.to_string()),
+                        bifurcations: Vec::new(),
+                    },
+                };
             events(ScriptEvent::BranchDone {
                 index,
                 count,

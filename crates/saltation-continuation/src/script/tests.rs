@@ -343,7 +343,10 @@ fn spec_errors_name_the_section_field() {
     assert_eq!(field_of(spec().validate(&bounce, &short)), "stride.t_max");
     let mut s = spec();
     s.settings.predictor = crate::Predictor::EventTime { event: 1 };
-    assert_eq!(field_of(s.validate(&bounce, &orbit())), "settings.predictor.event");
+    assert_eq!(
+        field_of(s.validate(&bounce, &orbit())),
+        "settings.predictor.event"
+    );
     let e = spec().validate(&broken_family, &orbit()).unwrap_err();
     assert_eq!(e.field(), Some("branches[0].from"), "{e}");
     let e = spec().validate(&integer_family, &orbit()).unwrap_err();

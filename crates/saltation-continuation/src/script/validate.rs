@@ -243,7 +243,9 @@ impl ContinuationSpec {
         orbit
             .validate()
             .map_err(|e| ContinuationError::invalid(e.field(), e.to_string()))?;
-        self.settings.validate_with(orbit).map_err(|e| e.within("settings."))?;
+        self.settings
+            .validate_with(orbit)
+            .map_err(|e| e.within("settings."))?;
         let defaults = ContinuationOptions::default();
         for (field, value, default) in [
             ("direction", self.settings.direction, defaults.direction),

@@ -63,12 +63,7 @@ fn cases() -> Vec<Case> {
             )],
             &["continue", "--out", "{out}"],
         )
-        .expect(Fails(
-            2,
-            &[
-                "`newton` moved: write it in `orbit.newton`",
-            ],
-        ))
+        .expect(Fails(2, &["`newton` moved: write it in `orbit.newton`"]))
         .located(),
         Case::edit(
             "eigen in the continuation's settings",
@@ -79,12 +74,7 @@ fn cases() -> Vec<Case> {
             )],
             &["continue", "--out", "{out}"],
         )
-        .expect(Fails(
-            2,
-            &[
-                "`eigen` moved: write it in `orbit.eigen`",
-            ],
-        ))
+        .expect(Fails(2, &["`eigen` moved: write it in `orbit.eigen`"]))
         .located(),
         Case::edit(
             "stride in the continuation section itself",
@@ -95,12 +85,7 @@ fn cases() -> Vec<Case> {
             )],
             &["continue", "--out", "{out}"],
         )
-        .expect(Fails(
-            2,
-            &[
-                IN_SETTINGS,
-            ],
-        ))
+        .expect(Fails(2, &[IN_SETTINGS]))
         .located(),
         Case::edit(
             "stride in a branch",
@@ -111,12 +96,7 @@ fn cases() -> Vec<Case> {
             )],
             &["continue", "--out", "{out}"],
         )
-        .expect(Fails(
-            2,
-            &[
-                IN_SETTINGS,
-            ],
-        ))
+        .expect(Fails(2, &[IN_SETTINGS]))
         .located(),
         Case::edit(
             "newton in the orbit diagram's settings",
@@ -124,12 +104,7 @@ fn cases() -> Vec<Case> {
             &[("component: 0)", "component: 0, newton: (ftol: 1e-9))")],
             &["orbit-diagram", "--count", "2", "--out", "{out}"],
         )
-        .expect(Fails(
-            2,
-            &[
-                "`newton` moved: write it in `orbit.newton`",
-            ],
-        ))
+        .expect(Fails(2, &["`newton` moved: write it in `orbit.newton`"]))
         .located(),
         Case::edit(
             "stride in the orbit diagram outside its settings",
@@ -137,12 +112,7 @@ fn cases() -> Vec<Case> {
             &[("count: 400,", "count: 400, stride: (t_max: 20.0),")],
             &["orbit-diagram", "--count", "2", "--out", "{out}"],
         )
-        .expect(Fails(
-            2,
-            &[
-                IN_SETTINGS,
-            ],
-        ))
+        .expect(Fails(2, &[IN_SETTINGS]))
         .located(),
         Case::edit(
             "stride in the orbit diagram's settings (its own stride, before the file had one)",
@@ -158,13 +128,7 @@ fn cases() -> Vec<Case> {
             &[("    orbit: (", "    stride: (t_max: 20.0),\n    orbit: (")],
             &["orbit"],
         )
-        .expect(Fails(
-            2,
-            &[
-                "simplest_walker.ron:",
-                IN_SETTINGS,
-            ],
-        ))
+        .expect(Fails(2, &["simplest_walker.ron:", IN_SETTINGS]))
         .located(),
         Case::edit(
             "newton at the top level (the older layout)",
@@ -172,12 +136,7 @@ fn cases() -> Vec<Case> {
             &[("    orbit: (", "    newton: (ftol: 1e-13),\n    orbit: (")],
             &["orbit"],
         )
-        .expect(Fails(
-            2,
-            &[
-                "`newton` moved: write it in `orbit.newton`",
-            ],
-        ))
+        .expect(Fails(2, &["`newton` moved: write it in `orbit.newton`"]))
         .located(),
         Case::edit(
             "eigen at the top level (the older layout)",
