@@ -64,13 +64,18 @@ fn rimless_wheel_branch_matches_the_closed_form() {
         (0.02, Predictor::Arclength),
     ] {
         let orbit = orbit_at(1e-13);
-        let mut o = ContinuationOptions::default();
-        // The corrector's tolerance bounds the error of every point (times 1/(1 − μ²) ≈ 1.8).
-        o.corrector_tol = 1e-12;
-        o.predictor = predictor;
-        o.direction = if to > 0.2 { 1.0 } else { -1.0 };
-        (o.p_min, o.p_max) = (to.min(0.2), to.max(0.2));
-        (o.step, o.max_step) = (0.01, 0.01);
+        let o = ContinuationOptions {
+            // The corrector's tolerance bounds the error of every point (times 1/(1 − μ²) ≈
+            // 1.8).
+            corrector_tol: 1e-12,
+            predictor,
+            direction: if to > 0.2 { 1.0 } else { -1.0 },
+            p_min: to.min(0.2),
+            p_max: to.max(0.2),
+            step: 0.01,
+            max_step: 0.01,
+            ..ContinuationOptions::default()
+        };
         let start = Start {
             param: 0.2,
             u: vec![0.5],

@@ -16,7 +16,6 @@ fn no_heel_strike_is_missed_over_hundreds_of_strides() {
         transient: 300,
         keep: 64,
         component: 0,
-        ..OrbitDiagramOptions::default()
     };
     // Two slopes of the 400-slope diagram on [0.014, 0.0195] where the old screen lost a
     // heel-strike (after 350 and 118 strides): just below the first period doubling, and in

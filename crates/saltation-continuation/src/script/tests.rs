@@ -29,7 +29,6 @@ fn diagram() -> DiagramSpec {
             transient: 60,
             keep: 4,
             component: 1,
-            ..OrbitDiagramOptions::default()
         },
     }
 }
