@@ -167,7 +167,7 @@ impl<M: HybridModel> EvalModel for Bound<M> {
         self.model.guards(mode).len()
     }
     fn guard_name(&self, mode: usize, j: usize) -> String {
-        format!("{:?}", self.id(mode, j))
+        self.model.guard_name(mode, self.id(mode, j))
     }
     fn guard_info(&self, mode: usize, j: usize) -> GuardInfo {
         self.model.guard_info(mode, self.id(mode, j))

@@ -148,6 +148,11 @@ pub trait HybridModel {
     fn guard<D: Scalar>(&self, p: &[D], mode: usize, guard: Self::Guard, x: &[D]) -> D;
     /// Reset map `g_{m,g}(x⁻; p)` written to `out`.
     fn reset<D: Scalar>(&self, p: &[D], mode: usize, guard: Self::Guard, x: &[D], out: &mut [D]);
+    /// Name of `guard`, for traces and messages (default: its `Debug` form, the variant's
+    /// name for an enum).
+    fn guard_name(&self, _mode: usize, guard: Self::Guard) -> String {
+        format!("{guard:?}")
+    }
     /// Direction and target mode of `guard`, asked at every step by the event location
     /// (default: from [`HybridModel::describe`]). A model whose `describe` allocates (a
     /// failure text known only at run time) overrides this with a cheap answer.

@@ -176,6 +176,13 @@ impl HybridModel for EquationModel {
         }
     }
     /// Without the failure text, so that the event location's question allocates nothing.
+    /// The name the file gives the guard.
+    fn guard_name(&self, _mode: usize, g: usize) -> String {
+        self.spec
+            .guards
+            .get(g)
+            .map_or_else(|| format!("guard {g}"), |s| s.name.clone())
+    }
     fn guard_info(&self, _mode: usize, g: usize) -> GuardInfo {
         GuardInfo {
             direction: self.spec.guards[g].direction,

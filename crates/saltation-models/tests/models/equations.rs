@@ -47,6 +47,22 @@ fn same_orbit(eq: &PeriodicOrbit, builtin: &PeriodicOrbit, tol: f64) {
     assert_eq!(eq.stable, builtin.stable);
 }
 
+/// Guards are named as the file names them (they are numbered inside), and a built-in
+/// model's by its guard type's variants.
+#[test]
+fn guards_are_named_as_written() {
+    let eq = file("equations/simplest_walker.ron");
+    let names: Vec<String> = (0..eq.model.guards(0))
+        .map(|j| eq.model.guard_name(0, j))
+        .collect();
+    assert_eq!(names, ["heelstrike", "fall"]);
+    let builtin = file("simplest_walker.ron");
+    let names: Vec<String> = (0..builtin.model.guards(0))
+        .map(|j| builtin.model.guard_name(0, j))
+        .collect();
+    assert_eq!(names, ["HeelStrike", "Fall"]);
+}
+
 #[test]
 fn simplest_walker_both_gaits() {
     let (eq, builtin) = (
