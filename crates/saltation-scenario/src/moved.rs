@@ -29,6 +29,10 @@ pub(crate) const ORBIT_SETTINGS: &[(&str, &str)] = &[
 
 /// The error for a moved field.
 fn moved_error<E: de::Error>(field: &str, to: &str) -> E {
+    if !to.starts_with("orbit.") {
+        // Not moved but derived: `to` says from what.
+        return E::custom(format_args!("`{field}` is not written in a file: {to}"));
+    }
     E::custom(format_args!(
         "`{field}` moved: write it in `{to}` (the file's one block of stride, Newton and \
          eigenvalue settings, used by everything the file computes)"
@@ -363,6 +367,26 @@ mod tests {
                 "{text}\n{message}"
             );
             assert_eq!((line, column), at, "{text}\n{message}");
+        }
+    }
+
+    /// A branch's direction and parameter bounds follow from its `from` and `to`: written in
+    /// the shared settings they are refused where written, saying so.
+    #[test]
+    fn direction_and_bounds_are_not_settings_of_a_file() {
+        for field in ["direction", "p_min", "p_max"] {
+            let text = format!(
+                "{HEAD}  continuation: (param: \"gamma\", branches: [{BRANCH}],\n    \
+                 settings: (step: 1e-3, {field}: 0.0)),\n)"
+            );
+            let (line, column, message) = error(&text);
+            assert!(
+                message.starts_with(&format!(
+                    "`{field}` is not written in a file: each branch's"
+                )),
+                "{message}"
+            );
+            assert_eq!((line, column), (4, 28), "{text}\n{message}");
         }
     }
 

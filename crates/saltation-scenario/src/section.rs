@@ -17,7 +17,7 @@
 
 use crate::moved::{checked, checked_option, checked_vec, Moves, ORBIT_SETTINGS};
 use saltation_continuation::{
-    BranchSpec, ContinuationOptions, ContinuationSpec, DiagramSpec, OrbitDiagramOptions,
+    BranchSpec, ContinuationOptions, ContinuationSpec, DiagramSpec, OrbitDiagramOptions, Predictor,
 };
 use serde::{Deserialize, Serialize};
 
@@ -30,13 +30,91 @@ pub struct ContinuationSection {
     /// Branches to continue ([`BranchSpec`]); at least one unless there is an orbit diagram.
     #[serde(deserialize_with = "checked_vec")]
     pub branches: Vec<BranchSpec>,
-    /// The continuation's own settings ([`ContinuationOptions`]: steps, corrector,
-    /// detection), shared by all branches.
+    /// The continuation's own settings (steps, corrector, detection), shared by all branches.
     #[serde(default, deserialize_with = "checked")]
-    pub settings: ContinuationOptions,
+    pub settings: SettingsSection,
     /// Orbit diagram, if wanted.
     #[serde(default, deserialize_with = "checked_option")]
     pub orbit_diagram: Option<DiagramSection>,
+}
+
+/// The continuation's own settings as a file writes them: those of [`ContinuationOptions`]
+/// that one script shares between its branches. A branch's direction and parameter bounds are
+/// not among them: each branch's `from` and `to` set them.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct SettingsSection {
+    /// Predictor: `Arclength` (default), `Natural`, `EventTime(event: j)`.
+    pub predictor: Predictor,
+    /// First step (arclength in `(u, p)`, or `Δp` for `Natural`).
+    pub step: f64,
+    /// Smallest step: a failed step is halved, and the branch ends below this.
+    pub min_step: f64,
+    /// Largest step.
+    pub max_step: f64,
+    /// Largest number of points per branch.
+    pub max_points: usize,
+    /// Corrector iterations allowed per point.
+    pub max_corrector_iters: usize,
+    /// Corrector convergence, `‖G‖ ≤ corrector_tol`.
+    pub corrector_tol: f64,
+    /// Corrector iterations at or below which the step grows.
+    pub fast_iters: usize,
+    /// Step growth factor.
+    pub growth: f64,
+    /// Relative step of the central difference for `F_p` where no exact derivative exists.
+    pub fd_param_step: f64,
+    /// Detect and locate bifurcations.
+    pub detect: bool,
+    /// Tolerance of bifurcation location, in units of the parameter.
+    pub locate_tol: f64,
+    /// End each branch at its first period doubling.
+    pub stop_at_period_doubling: bool,
+}
+
+impl Default for SettingsSection {
+    /// The library's defaults ([`ContinuationOptions::default`]).
+    fn default() -> Self {
+        let d = ContinuationOptions::default();
+        Self {
+            predictor: d.predictor,
+            step: d.step,
+            min_step: d.min_step,
+            max_step: d.max_step,
+            max_points: d.max_points,
+            max_corrector_iters: d.max_corrector_iters,
+            corrector_tol: d.corrector_tol,
+            fast_iters: d.fast_iters,
+            growth: d.growth,
+            fd_param_step: d.fd_param_step,
+            detect: d.detect,
+            locate_tol: d.locate_tol,
+            stop_at_period_doubling: d.stop_at_period_doubling,
+        }
+    }
+}
+
+impl SettingsSection {
+    /// The library's options with these settings; direction and bounds at their defaults (the
+    /// script sets them per branch from `from` and `to`).
+    pub fn to_options(&self) -> ContinuationOptions {
+        ContinuationOptions {
+            predictor: self.predictor,
+            step: self.step,
+            min_step: self.min_step,
+            max_step: self.max_step,
+            max_points: self.max_points,
+            max_corrector_iters: self.max_corrector_iters,
+            corrector_tol: self.corrector_tol,
+            fast_iters: self.fast_iters,
+            growth: self.growth,
+            fd_param_step: self.fd_param_step,
+            detect: self.detect,
+            locate_tol: self.locate_tol,
+            stop_at_period_doubling: self.stop_at_period_doubling,
+            ..ContinuationOptions::default()
+        }
+    }
 }
 
 /// The orbit diagram of a `continuation` section. It integrates with the file's
@@ -64,7 +142,7 @@ impl ContinuationSection {
         ContinuationSpec {
             param: self.param.clone(),
             branches: self.branches.clone(),
-            settings: self.settings.clone(),
+            settings: self.settings.to_options(),
             orbit_diagram: self.orbit_diagram.as_ref().map(|d| DiagramSpec {
                 from: d.from,
                 to: d.to,
@@ -84,9 +162,20 @@ impl Moves for BranchSpec {
     const MOVED: &'static [(&'static str, &'static str)] = ORBIT_SETTINGS;
 }
 
-impl Moves for ContinuationOptions {
-    const MOVED: &'static [(&'static str, &'static str)] = ORBIT_SETTINGS;
+impl Moves for SettingsSection {
+    const MOVED: &'static [(&'static str, &'static str)] = &[
+        ("stride", "orbit.stride"),
+        ("newton", "orbit.newton"),
+        ("eigen", "orbit.eigen"),
+        ("direction", BOUNDS_FROM_BRANCHES),
+        ("p_min", BOUNDS_FROM_BRANCHES),
+        ("p_max", BOUNDS_FROM_BRANCHES),
+    ];
 }
+
+/// Why a file's settings have no direction or parameter bounds.
+const BOUNDS_FROM_BRANCHES: &str =
+    "each branch's `from` and `to` set its direction and its parameter bounds";
 
 impl Moves for DiagramSection {
     const MOVED: &'static [(&'static str, &'static str)] = ORBIT_SETTINGS;

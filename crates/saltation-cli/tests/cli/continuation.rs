@@ -617,11 +617,11 @@ fn a_continuation_that_computes_nothing_fails() {
         2,
         &["`branches`", "nothing to compute"],
     );
-    // Overwritten per branch.
+    // Set per branch from `from` and `to`: not a setting of the file.
     for (field, setting) in [
-        ("settings.p_max", "p_max: 0.02,"),
-        ("settings.p_min", "p_min: 0.0,"),
-        ("settings.direction", "direction: -1.0,"),
+        ("`p_max`", "p_max: 0.02,"),
+        ("`p_min`", "p_min: 0.0,"),
+        ("`direction`", "direction: -1.0,"),
     ] {
         let file = walker_with(
             "bounds.ron",
@@ -630,7 +630,10 @@ fn a_continuation_that_computes_nothing_fails() {
         fails(
             &["continue", &file, "--out", &outs],
             2,
-            &[field, "set by each branch's from/to; remove it"],
+            &[
+                field,
+                "is not written in a file: each branch's `from` and `to` set its direction",
+            ],
         );
     }
     // A step that does not change the parameter.
