@@ -95,6 +95,33 @@ pub(crate) fn check_initial<S: OdeSystem + ?Sized>(
     Ok(())
 }
 
+/// Refuses a system whose mass matrix is not exactly the identity, for the explicit methods
+/// (`y' = f` is all they integrate: `M y' = f` with a singular `M`, a DAE, would be integrated
+/// as if `M = I` and give a wrong solution). With variational columns the identity is required
+/// of the base block.
+pub(crate) fn require_identity_mass<S: OdeSystem + ?Sized>(
+    sys: &S,
+    method: &'static str,
+) -> Result<(), OdeError> {
+    let Some(m) = sys.mass_matrix() else {
+        return Ok(());
+    };
+    let n = crate::system::base_dim(sys.dim(), sys.variational_columns()).unwrap_or(sys.dim());
+    let identity = m.len() == n * n
+        && m.iter()
+            .enumerate()
+            .all(|(i, &v)| v == if i / n == i % n { 1.0 } else { 0.0 });
+    if identity {
+        Ok(())
+    } else {
+        Err(OdeError::MassMatrixUnsupported {
+            method,
+            reason: "is explicit and needs the identity mass matrix (M = I): use radau5, ndf, \
+                     bdf, rosenbrock23, trapezoid or trbdf2",
+        })
+    }
+}
+
 /// `f(t, y)` into `f` at a (re)start, counted in `stats`; [`OdeError::NonFiniteRhs`] when the
 /// model returns NaN or ±∞ there.
 pub(crate) fn initial_rhs<S: OdeSystem + ?Sized>(

@@ -47,8 +47,9 @@ pub use stability::amplification;
 
 use crate::control::{controlled_dims, weight, NormAcc};
 use crate::step_state::{state_accessors, StepState};
-use crate::stepper::{all_finite, check_initial, first_step, initial_rhs, zeroed, Stepper};
-use crate::system::base_dim;
+use crate::stepper::{
+    all_finite, check_initial, first_step, initial_rhs, require_identity_mass, zeroed, Stepper,
+};
 use crate::{OdeError, OdeSystem, SolverOptions, Stats};
 use coefficients::{KMAX, LEN};
 
@@ -209,14 +210,6 @@ impl Abm {
     }
 }
 
-/// Whether `m` (row-major `n × n`) is exactly the identity.
-fn is_identity(m: &[f64], n: usize) -> bool {
-    m.len() == n * n
-        && m.iter()
-            .enumerate()
-            .all(|(i, &v)| v == if i / n == i % n { 1.0 } else { 0.0 })
-}
-
 impl Stepper for Abm {
     fn name(&self) -> &'static str {
         NAME
@@ -242,16 +235,7 @@ impl Stepper for Abm {
     ) -> Result<(), OdeError> {
         check_initial(sys, t, y)?;
         let n = sys.dim();
-        if let Some(m) = sys.mass_matrix() {
-            let nb = base_dim(n, sys.variational_columns()).unwrap_or(n);
-            if !is_identity(&m, nb) {
-                return Err(OdeError::MassMatrixUnsupported {
-                    method: NAME,
-                    reason: "is explicit and needs the identity mass matrix (M = I): use \
-                             radau5, ndf, bdf, rosenbrock23, trapezoid or trbdf2",
-                });
-            }
-        }
+        require_identity_mass(sys, NAME)?;
         if let Some(h) = opts.h_fixed {
             if !(h > 0.0 && h.is_finite()) {
                 return Err(OdeError::InvalidOption {

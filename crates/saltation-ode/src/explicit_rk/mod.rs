@@ -15,7 +15,7 @@ mod stiffness;
 
 use crate::control::{initial_step, PiController};
 use crate::step_state::{state_accessors, StepState};
-use crate::stepper::{check_initial, first_step, Stepper};
+use crate::stepper::{check_initial, first_step, require_identity_mass, Stepper};
 use crate::tableau::{DenseOutput, ErrorEstimate, Tableau};
 use crate::{OdeError, OdeSystem, SolverOptions, Stats};
 
@@ -123,6 +123,7 @@ impl Stepper for ExplicitRk {
         stats: &mut Stats,
     ) -> Result<(), OdeError> {
         check_initial(sys, t, y)?;
+        require_identity_mass(sys, self.tab.name)?;
         let n = sys.dim();
         // Built before anything changes: an unusable `pi_beta` leaves the stepper as it was.
         let ctl = if self.tab.is_adaptive() && opts.h_fixed.is_none() {
@@ -272,5 +273,53 @@ mod tests {
             .solve(Method::Dp5, 1.0, &opts)
             .unwrap();
         assert!((s.y[0] - (-1.0f64).exp()).abs() < 1e-9, "{}", s.y[0]);
+    }
+
+    /// `y₁' = −y₁`, `0 = y₁ − y₂` (a singular mass matrix `diag(1, 0)`).
+    struct Dae;
+    impl crate::OdeSystem for Dae {
+        fn dim(&self) -> usize {
+            2
+        }
+        fn rhs(&self, _t: f64, y: &[f64], dy: &mut [f64]) {
+            dy[0] = -y[0];
+            dy[1] = y[0] - y[1];
+        }
+        fn mass_matrix(&self) -> Option<Vec<f64>> {
+            Some(vec![1.0, 0.0, 0.0, 0.0])
+        }
+    }
+
+    #[test]
+    fn a_singular_mass_matrix_is_refused_by_every_explicit_method() {
+        let opts = SolverOptions {
+            h_fixed: Some(0.1),
+            ..SolverOptions::with_tol(1e-8)
+        };
+        for m in [Method::Dp5, Method::Dop853, Method::Rkf45, Method::Bs23, Method::Rk4, Method::Euler] {
+            let o = if m.is_adaptive() { SolverOptions::with_tol(1e-8) } else { opts.clone() };
+            let r = Ivp::new(&Dae, 0.0, &[1.0, 1.0]).solve(m, 1.0, &o);
+            assert!(
+                matches!(r, Err(OdeError::MassMatrixUnsupported { .. })),
+                "{m:?}: {r:?}"
+            );
+        }
+        // The same system as an ODE (M = I given explicitly) is integrated.
+        struct Ode;
+        impl crate::OdeSystem for Ode {
+            fn dim(&self) -> usize {
+                1
+            }
+            fn rhs(&self, _t: f64, y: &[f64], dy: &mut [f64]) {
+                dy[0] = -y[0];
+            }
+            fn mass_matrix(&self) -> Option<Vec<f64>> {
+                Some(vec![1.0])
+            }
+        }
+        let s = Ivp::new(&Ode, 0.0, &[1.0])
+            .solve(Method::Dp5, 1.0, &SolverOptions::with_tol(1e-10))
+            .unwrap();
+        assert!((s.y[0] - (-1.0f64).exp()).abs() < 1e-8, "{}", s.y[0]);
     }
 }
