@@ -14,14 +14,16 @@
 use crate::options::{ErrorNorm, ErrorWeight, SolverOptions};
 use crate::OdeError;
 
-/// Error weight `w_i` of component `i` from the larger of the two magnitudes.
+/// Error weight `w_i` of component `i` from the larger of the two magnitudes, with `rtol`
+/// raised to [`crate::options::RTOL_FLOOR`].
 #[inline(always)]
 pub fn weight(opts: &SolverOptions, i: usize, y0: f64, y1: f64) -> f64 {
     let m = y0.abs().max(y1.abs());
     let a = opts.atol.get(i);
+    let r = opts.rtol_in_use();
     match opts.weight {
-        ErrorWeight::Sum => a + opts.rtol * m,
-        ErrorWeight::Max => (opts.rtol * m).max(a),
+        ErrorWeight::Sum => a + r * m,
+        ErrorWeight::Max => (r * m).max(a),
     }
 }
 
@@ -236,7 +238,9 @@ pub fn initial_step(
         d1.add(f0[i] / sk(i));
     }
     let (d0, d1) = (d0.finish(), d1.finish());
-    let mut h0 = if d0 < 1e-5 || d1 < 1e-5 {
+    // Scaled norms too small to estimate from, or overflowing (tolerances far below the
+    // rounding level of `y`): Hairer's fallback 1e-6.
+    let mut h0 = if d0 < 1e-5 || d1 < 1e-5 || !(d0 * d1).is_finite() {
         1e-6
     } else {
         0.01 * d0 / d1

@@ -72,7 +72,7 @@ pub use method::{Family, Method};
 pub use num::Num;
 pub use options::{
     Atol, ErrorNorm, ErrorWeight, ExplicitOptions, MultistepOptions, NewtonOptions, SolverOptions,
-    ZenoLimit, MAX_COUNT, MAX_EVENT_SAMPLES, MAX_NEWTON_ITERS, MAX_ZENO_WINDOW,
+    ZenoLimit, MAX_COUNT, MAX_EVENT_SAMPLES, MAX_NEWTON_ITERS, MAX_ZENO_WINDOW, RTOL_FLOOR,
 };
 pub use radau::Radau5;
 pub use rosenbrock::Rosenbrock23;

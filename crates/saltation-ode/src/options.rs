@@ -33,6 +33,13 @@ pub const MAX_ZENO_WINDOW: usize = 10_000;
 /// Largest step and event counts ([`SolverOptions::max_steps`], [`ZenoLimit::max_events`]).
 pub const MAX_COUNT: usize = 1_000_000_000;
 
+/// Smallest relative tolerance in use, `4 ε` (≈ 8.9e-16): a smaller `rtol` (0 included) is
+/// raised to it in every error weight, as Hairer's codes and MATLAB raise theirs to a few units
+/// of rounding. A weight below the rounding level of `|y|` asks for an error no floating-point
+/// step can show, and the step size would shrink to zero. Only the relative part is floored: an
+/// `atol` far below `|y|` is the user's choice for components that are that small.
+pub const RTOL_FLOOR: f64 = 4.0 * f64::EPSILON;
+
 /// How the per-component error weight `w_i` is formed from `rtol = r`, `atol = a` and
 /// `|y_i| = max(|y_n,i|, |y_{n+1},i|)`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, Default)]
@@ -58,7 +65,8 @@ pub enum ErrorNorm {
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(default, deny_unknown_fields)]
 pub struct SolverOptions {
-    /// Relative tolerance `r` (in `[0, 1)`; default 1e-6).
+    /// Relative tolerance `r` (in `[0, 1)`; default 1e-6). The weights use at least
+    /// [`RTOL_FLOOR`] (see [`SolverOptions::rtol_in_use`]).
     pub rtol: f64,
     /// Absolute tolerance `a` (finite and > 0: with `a = 0` a component passing through zero has
     /// a zero error weight; default 1e-9). A vector gives one value per
@@ -140,6 +148,12 @@ impl SolverOptions {
             atol: Atol::Scalar(tol),
             ..Self::default()
         }
+    }
+
+    /// The relative tolerance the error weights use: `rtol`, raised to [`RTOL_FLOOR`].
+    #[inline(always)]
+    pub fn rtol_in_use(&self) -> f64 {
+        self.rtol.max(RTOL_FLOOR)
     }
 
     /// Checks every field's range; the solvers call it before integrating.

@@ -146,9 +146,23 @@ pub(crate) fn first_step(opts: &SolverOptions, estimate: impl FnOnce() -> f64) -
     match (opts.h_fixed, opts.h_init) {
         (Some(h), _) => h,
         (None, Some(h)) => h.min(opts.h_max),
-        (None, None) => estimate(),
+        (None, None) => {
+            // An estimate of 0 or NaN (a scaled norm that overflowed: `atol = 1e-300` at a
+            // component of zero) would start with a step of size zero; Hairer's fallback for
+            // an unusable estimate, 1e-6, instead.
+            let h = estimate();
+            if h > 0.0 {
+                h
+            } else {
+                FALLBACK_FIRST_STEP.min(opts.h_max)
+            }
+        }
     }
 }
+
+/// First step when the estimate is unusable (Hairer & Wanner's `hinit` uses it when the
+/// derivatives are too small to estimate from).
+const FALLBACK_FIRST_STEP: f64 = 1e-6;
 
 /// One integration method. Every family implements it: explicit Runge–Kutta
 /// ([`crate::ExplicitRk`]), Radau IIA ([`crate::Radau5`]), BDF/NDF ([`crate::Bdf`]), Rosenbrock 2(3)

@@ -190,3 +190,41 @@ fn sizes_have_limits() {
         );
     }
 }
+
+/// Tolerances below the rounding level (`rtol = atol = 1e-300`, on Van der Pol with ε = 1):
+/// the relative tolerance in use is raised to `RTOL_FLOOR` = 4ε, so each method either meets
+/// it (the answer then agrees with a dop853 solve at rtol = 1e-13 to 1e-9) or stops at its step
+/// budget or step-size floor: never a NaN field from a step of size zero or at `t = inf`.
+#[test]
+fn tolerances_below_rounding_use_the_floor() {
+    assert_eq!(saltation_ode::RTOL_FLOOR, 4.0 * f64::EPSILON);
+    let vdp = FnSystem::new(2, |_t, y: &[f64], dy: &mut [f64]| {
+        dy[0] = y[1];
+        dy[1] = (1.0 - y[0] * y[0]) * y[1] - y[0];
+    });
+    let reference = Ivp::new(&vdp, 0.0, &[2.0, 0.0])
+        .solve(Method::Dop853, 1.0, &SolverOptions::with_tol(1e-13))
+        .unwrap()
+        .y;
+    for (m, mut o) in every_method() {
+        o.rtol = 1e-300;
+        o.atol = Atol::Scalar(1e-300);
+        o.max_steps = 20_000;
+        match Ivp::new(&vdp, 0.0, &[2.0, 0.0]).solve(m, 1.0, &o) {
+            Ok(s) if m.is_adaptive() => {
+                let err = (s.y[0] - reference[0]).abs().max((s.y[1] - reference[1]).abs());
+                assert!(err < 1e-9, "{m:?}: {:?} vs {reference:?}", s.y);
+            }
+            Ok(_) => {}
+            Err(
+                e @ (OdeError::MaxSteps { .. }
+                | OdeError::StepTooSmall { .. }
+                | OdeError::NewtonFailed { .. }),
+            ) => {
+                let text = e.to_string();
+                assert!(!text.contains("inf") && !text.contains("0e0"), "{m:?}: {text}");
+            }
+            Err(e) => panic!("{m:?}: {e}"),
+        }
+    }
+}
