@@ -39,6 +39,16 @@ pub enum OdeError {
         /// Attempted step size.
         h: f64,
     },
+    /// The solution itself overflowed (left the floating-point range) in the step from `t`,
+    /// a finite flow growing without bound (met by the exact affine stepper, whose steps are
+    /// not limited by an error test).
+    #[error("the solution overflowed (grew beyond the floating-point range) in the step from t = {} (step size {h:e})", Num(*t))]
+    Overflow {
+        /// Start of the step, where the state is the last finite one.
+        t: f64,
+        /// Step size.
+        h: f64,
+    },
     /// The vector field is NaN or infinite at the initial point (e.g. a non-finite model
     /// parameter).
     #[error("the vector field returned NaN or Inf at the initial point t = {}", Num(*t))]

@@ -231,6 +231,14 @@ impl StepState {
         std::mem::swap(&mut self.f_prev, &mut self.f);
     }
 
+    /// Undoes a [`StepState::shift`]: back at the step's start (`t_prev` becomes `t`; the
+    /// step before is forgotten), for a step whose result is refused.
+    pub(crate) fn unshift(&mut self) {
+        self.t = self.t_prev;
+        std::mem::swap(&mut self.y_prev, &mut self.y);
+        std::mem::swap(&mut self.f_prev, &mut self.f);
+    }
+
     /// After [`StepState::shift`] and the new `y`, `f` of a step of size `h`: counts the
     /// accepted step, or [`OdeError::NonFinite`] (at the step's start) when `y` or `f` is not
     /// finite.

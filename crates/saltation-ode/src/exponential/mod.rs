@@ -393,6 +393,14 @@ impl Stepper for AffineExp {
             apply(&e, &st.y_prev, &mut st.y);
             self.series_valid = false;
         }
+        if !all_finite(&st.y) {
+            // `e^{Ãh} y` itself overflowed: the solution leaves the floating-point range (the
+            // vector field is finite wherever the state is). Back at the step's start, a
+            // finite state.
+            let t = st.t_prev;
+            st.unshift();
+            return Err(OdeError::Overflow { t, h });
+        }
         p.affine(&st.y, &mut st.f);
         st.count_accepted(h, stats)?;
         if self.verify {
