@@ -30,6 +30,17 @@
 //! `f` the vector field of the stride's start mode at the fixed point `x₀ = χ(u*)`; otherwise the
 //! solve fails with [`OrbitError::Degenerate`].
 //!
+//! The state after the stride, `x₁ = P(χ(u*))`, must lie on the section's chart:
+//!
+//! ```text
+//! ‖χ(π(x₁)) − x₁‖₂ ≤ CHART_TOLERANCE·max(1, ‖x₁‖₂)
+//! ```
+//!
+//! ([`CHART_TOLERANCE`] `= 1e-6`). The residual compares reduced coordinates only; a chart that
+//! pins a coordinate to a value the flow or reset does not give (a chart contradicting the
+//! reset) has `π(x₁) = u*` although `x₁ ≠ χ(u*)`: not a periodic orbit
+//! ([`Degeneracy::ChartMismatch`]).
+//!
 //! The fixed point must also be isolated, i.e. determined by the residual test. The Newton
 //! correction at the solution, `δ = −F_u⁻¹F(u*)` (the solver's LU, with the residual and
 //! Jacobian of the converged evaluation), estimates the distance to the exact root; it must obey
@@ -157,6 +168,24 @@ pub enum Degeneracy {
         /// `max(ftol·max(1, ‖u*‖₂), xtol·(1 + ‖u*‖₂))`.
         resolution: f64,
     },
+    /// The state after the stride is not the chart of its reduced point: `π(P(χ(u*))) = u*`
+    /// holds, but `P(χ(u*)) ≠ χ(u*)` — the section's chart contradicts the flow or the reset
+    /// (it pins a coordinate to a value the stride does not return to), so `χ(u*)` is not on
+    /// a periodic orbit.
+    #[error(
+        "not a periodic orbit: the state after the stride differs from the section chart of \
+         its reduced point by ‖χ(π(x₁)) − x₁‖ = {mismatch:e} (largest in state component \
+         {component}), more than {resolution:e}: the section's chart contradicts the model's \
+         flow or reset (check the chart of the section after the guard)"
+    )]
+    ChartMismatch {
+        /// `‖χ(π(x₁)) − x₁‖₂`.
+        mismatch: f64,
+        /// The state component with the largest difference.
+        component: usize,
+        /// [`CHART_TOLERANCE`]`·max(1, ‖x₁‖₂)`.
+        resolution: f64,
+    },
     /// The stride took no time (or its duration is not finite).
     #[error("stride of duration {period}, not a periodic orbit")]
     ZeroPeriod {
@@ -252,6 +281,31 @@ fn degeneracy<M: EvalModel + ?Sized>(
     (motion <= resolution).then_some(Degeneracy::Equilibrium { motion, resolution })
 }
 
+/// Largest `‖χ(π(x₁)) − x₁‖₂`, relative to `max(1, ‖x₁‖₂)`, at a periodic orbit (`x₁` the state
+/// after the stride from the solution): far above the integration and event-location errors
+/// (a consistent chart reproduces `x₁` to those), far below a chart that contradicts the reset.
+pub const CHART_TOLERANCE: f64 = 1e-6;
+
+/// Whether the state `x1` after the stride is off the section's chart (module documentation).
+fn off_chart<M: EvalModel + ?Sized>(model: &M, x1: &[f64]) -> Option<Degeneracy> {
+    let mut u = vec![0.0; model.reduced_dim()];
+    model.project(x1, &mut u);
+    let mut back = vec![0.0; x1.len()];
+    model.chart(&u, &mut back);
+    let diff: Vec<f64> = back.iter().zip(x1).map(|(a, b)| a - b).collect();
+    let mismatch = norm2(&diff);
+    let resolution = CHART_TOLERANCE * norm2(x1).max(1.0);
+    let component = (0..diff.len())
+        .max_by(|&i, &j| diff[i].abs().total_cmp(&diff[j].abs()))
+        .unwrap_or(0);
+    // NaN compares false: a non-finite mismatch is reported too.
+    (!(mismatch <= resolution)).then_some(Degeneracy::ChartMismatch {
+        mismatch,
+        component,
+        resolution,
+    })
+}
+
 /// Largest Newton correction at a solution, relative to `‖u*‖₂`, for the solution to count as
 /// isolated (module documentation).
 pub const ISOLATION_FRACTION: f64 = 1e-3;
@@ -329,7 +383,10 @@ pub fn find_periodic_orbit<M: EvalModel + ?Sized>(
     let n = model.dim();
     let mut x0 = vec![0.0; n];
     model.chart(u0.as_slice(), &mut x0);
-    if let Some(reason) = degeneracy(model, opts, &x0, stride.period).or(isolation) {
+    if let Some(reason) = degeneracy(model, opts, &x0, stride.period)
+        .or(isolation)
+        .or_else(|| off_chart(model, &stride.x))
+    {
         return Err(OrbitError::Degenerate {
             u0: u0.as_slice().to_vec(),
             period: stride.period,

@@ -62,7 +62,7 @@ pub use fd::{central_difference, FdError};
 pub use fixed_point::{
     find_periodic_orbit, multipliers_of, reduced_map, reduced_residual, section_jacobian,
     stride_jacobian_fd, Degeneracy, OrbitError, OrbitOptions, OrbitOptionsError, PeriodicOrbit,
-    Phase, ISOLATION_FRACTION,
+    Phase, CHART_TOLERANCE, ISOLATION_FRACTION,
 };
 pub use newton::{
     norm2, solve, Accuracy, Convergence, DampedNewton, NewtonError, NewtonFailure, NewtonOptions,

@@ -165,3 +165,85 @@ fn invalid_options_are_typed_before_any_stride() {
         })
     ));
 }
+
+/// Van der Pol with a chart that contradicts the flow: the section is `y = 0` (the guard), but
+/// the chart puts the state at `(u, −0.1)`, just past the maximum. `π(P(χ(u))) = u` still has a root (the maximum of `x`
+/// reached from `(u, −0.1)` after one turn equals `u`), but the stride ends at `y = 0`, not at the chart's
+/// `y = −0.1`: no periodic orbit.
+#[derive(Debug, Clone, Copy, PartialEq, Default)]
+struct OffChart;
+
+impl saltation_hybrid::HybridModel for OffChart {
+    type Guard = crate::models::van_der_pol::Section;
+    fn name(&self) -> &str {
+        "van_der_pol_off_chart"
+    }
+    fn dim(&self) -> usize {
+        2
+    }
+    fn params(&self) -> &[saltation_hybrid::Param] {
+        crate::models::van_der_pol::PARAMS
+    }
+    fn flow<D: saltation_hybrid::Scalar>(&self, p: &[D], m: usize, t: f64, x: &[D], dx: &mut [D]) {
+        VanDerPol.flow(p, m, t, x, dx)
+    }
+    fn guards(&self, m: usize) -> &[Self::Guard] {
+        VanDerPol.guards(m)
+    }
+    fn describe(&self, m: usize, g: Self::Guard) -> saltation_hybrid::GuardSpec {
+        VanDerPol.describe(m, g)
+    }
+    fn guard<D: saltation_hybrid::Scalar>(&self, p: &[D], m: usize, g: Self::Guard, x: &[D]) -> D {
+        VanDerPol.guard(p, m, g, x)
+    }
+    fn reset<D: saltation_hybrid::Scalar>(
+        &self,
+        p: &[D],
+        m: usize,
+        g: Self::Guard,
+        x: &[D],
+        out: &mut [D],
+    ) {
+        VanDerPol.reset(p, m, g, x, out)
+    }
+    fn reduced_dim(&self) -> usize {
+        1
+    }
+    /// `χ(u) = (u, −0.1)`: off the section `y = 0`.
+    fn chart<D: saltation_hybrid::Scalar>(&self, _p: &[D], u: &[D], x: &mut [D]) {
+        x[0] = u[0];
+        x[1] = D::from(-0.1);
+    }
+    fn project<D: saltation_hybrid::Scalar>(&self, _p: &[D], x: &[D], u: &mut [D]) {
+        u[0] = x[0];
+    }
+}
+
+#[test]
+fn a_chart_contradicting_the_flow_is_not_an_orbit() {
+    use saltation_hybrid::HybridModel as _;
+    let _ = OffChart.name();
+    let model = Bound::with_values(OffChart, vec![1.0]).unwrap();
+    let r = find_periodic_orbit(&model, &[2.0], &OrbitOptions::default());
+    match &r {
+        Err(OrbitError::Degenerate {
+            reason:
+                Degeneracy::ChartMismatch {
+                    mismatch,
+                    component,
+                    resolution,
+                },
+            ..
+        }) => {
+            // x₁ = (u*, 0) and χ(π(x₁)) = (u*, −0.1).
+            assert!((mismatch - 0.1).abs() < 1e-9, "{mismatch}");
+            assert_eq!(*component, 1);
+            assert!(*resolution < 1e-5, "{resolution}");
+        }
+        other => panic!("expected ChartMismatch, got {other:?}"),
+    }
+    let text = r.unwrap_err().to_string();
+    assert!(text.contains("chart"), "{text}");
+    // The consistent chart of the same oscillator passes the check.
+    assert!(find_periodic_orbit(&vdp(), &[2.0], &OrbitOptions::default()).is_ok());
+}
