@@ -276,6 +276,8 @@ impl StrideWorkspace {
     /// A workspace for states of dimension `n` with the (already validated) options.
     fn new(opts: StrideOptions, n: usize) -> Result<Self, HybridError> {
         let ode_err = |source| HybridError::Ode { mode: 0, source };
+        saltation_ode::check_dense("n × n variational matrix of the stride Jacobian", n, n)
+            .map_err(ode_err)?;
         let state = StateSolvers::new(&opts)?;
         let var =
             Solver::new(opts.method.stepper(), opts.variational_ode(n, n)).map_err(ode_err)?;

@@ -49,6 +49,19 @@ pub enum OdeError {
         /// Step size.
         h: f64,
     },
+    /// A dense matrix the computation needs is larger than [`crate::MAX_DENSE_ENTRIES`]:
+    /// refused before it is allocated.
+    #[error("the {what} would be {rows} × {cols} = {entries} numbers, more than the limit of {} (the model has too many states for this computation)", crate::MAX_DENSE_ENTRIES)]
+    TooLarge {
+        /// Which matrix.
+        what: &'static str,
+        /// Rows.
+        rows: usize,
+        /// Columns.
+        cols: usize,
+        /// `rows · cols` (saturated).
+        entries: usize,
+    },
     /// The vector field is NaN or infinite at the initial point (e.g. a non-finite model
     /// parameter).
     #[error("the vector field returned NaN or Inf at the initial point t = {}", Num(*t))]

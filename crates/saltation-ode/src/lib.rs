@@ -49,6 +49,7 @@ pub mod radau;
 pub mod root;
 pub mod rosenbrock;
 pub mod sdirk;
+mod size;
 mod solver;
 pub mod stability;
 mod stats;
@@ -77,6 +78,7 @@ pub use options::{
 pub use radau::Radau5;
 pub use rosenbrock::Rosenbrock23;
 pub use sdirk::{Trapezoid, Trbdf2};
+pub use size::{check_dense, MAX_DENSE_ENTRIES};
 pub use solver::{Solver, Stop};
 pub use stability::{amplification, stability_function, stability_polynomial};
 pub use stats::Stats;

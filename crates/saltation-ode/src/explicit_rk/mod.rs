@@ -296,8 +296,19 @@ mod tests {
             h_fixed: Some(0.1),
             ..SolverOptions::with_tol(1e-8)
         };
-        for m in [Method::Dp5, Method::Dop853, Method::Rkf45, Method::Bs23, Method::Rk4, Method::Euler] {
-            let o = if m.is_adaptive() { SolverOptions::with_tol(1e-8) } else { opts.clone() };
+        for m in [
+            Method::Dp5,
+            Method::Dop853,
+            Method::Rkf45,
+            Method::Bs23,
+            Method::Rk4,
+            Method::Euler,
+        ] {
+            let o = if m.is_adaptive() {
+                SolverOptions::with_tol(1e-8)
+            } else {
+                opts.clone()
+            };
             let r = Ivp::new(&Dae, 0.0, &[1.0, 1.0]).solve(m, 1.0, &o);
             assert!(
                 matches!(r, Err(OdeError::MassMatrixUnsupported { .. })),

@@ -304,6 +304,11 @@ impl Stepper for AffineExp {
         self.state.start_at(sys, t, y, stats)?;
         // A from the Jacobian (or, when the system gives none, from f at the unit vectors:
         // exact for an affine f up to rounding), b = f(0).
+        crate::check_dense(
+            "(n+1) × (n+1) propagator of the exact affine stepper",
+            n + 1,
+            n + 1,
+        )?;
         let mut a = vec![0.0; n * n];
         let mut b = vec![0.0; n];
         sys.rhs(t, &vec![0.0; n], &mut b);

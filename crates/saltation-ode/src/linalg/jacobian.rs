@@ -35,6 +35,7 @@ impl JacobianWork {
             expected: (dim / (1 + c)) * (1 + c),
             got: dim,
         })?;
+        crate::check_dense("n × n Jacobian of the implicit method", n, n)?;
         self.n = n;
         self.c = c;
         self.jac.clear();

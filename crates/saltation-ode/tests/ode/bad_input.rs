@@ -212,7 +212,9 @@ fn tolerances_below_rounding_use_the_floor() {
         o.max_steps = 20_000;
         match Ivp::new(&vdp, 0.0, &[2.0, 0.0]).solve(m, 1.0, &o) {
             Ok(s) if m.is_adaptive() => {
-                let err = (s.y[0] - reference[0]).abs().max((s.y[1] - reference[1]).abs());
+                let err = (s.y[0] - reference[0])
+                    .abs()
+                    .max((s.y[1] - reference[1]).abs());
                 assert!(err < 1e-9, "{m:?}: {:?} vs {reference:?}", s.y);
             }
             Ok(_) => {}
@@ -222,7 +224,10 @@ fn tolerances_below_rounding_use_the_floor() {
                 | OdeError::NewtonFailed { .. }),
             ) => {
                 let text = e.to_string();
-                assert!(!text.contains("inf") && !text.contains("0e0"), "{m:?}: {text}");
+                assert!(
+                    !text.contains("inf") && !text.contains("0e0"),
+                    "{m:?}: {text}"
+                );
             }
             Err(e) => panic!("{m:?}: {e}"),
         }
