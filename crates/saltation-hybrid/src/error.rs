@@ -95,6 +95,15 @@ pub enum HybridError {
         /// Time of the last event.
         t: f64,
     },
+    /// A simulation that keeps every step (no sample times, no interval) kept more than
+    /// [`crate::MAX_SAMPLES`] of them.
+    #[error("more than {limit} samples kept by t = {}: every step is kept when no sample times are given; give sample times (`--at`, or `at`/`dt` in SimulateOptions)", Num(*t))]
+    TooManySamples {
+        /// The limit.
+        limit: usize,
+        /// Time reached.
+        t: f64,
+    },
     /// An option is outside its valid range.
     #[error("invalid option `{field}`: {reason}")]
     InvalidOption {

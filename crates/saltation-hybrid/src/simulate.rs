@@ -31,7 +31,9 @@ pub struct SimulateOptions {
 
 /// Largest [`SimulateOptions::strides`].
 pub const MAX_STRIDES: usize = 1_000_000;
-/// Largest number of sample times ([`SimulateOptions::at`], or the span over `dt`).
+/// Largest number of sample times ([`SimulateOptions::at`], or the span over `dt`), and of
+/// samples kept when every step is kept (a longer run ends with
+/// [`HybridError::TooManySamples`]).
 pub const MAX_SAMPLES: usize = 10_000_000;
 
 impl Default for SimulateOptions {
@@ -74,6 +76,14 @@ impl SimulateOptions {
             if self.at.is_none() && !(span / dt <= MAX_SAMPLES as f64) {
                 return bad("dt", "gives more than 1e7 samples in one segment");
             }
+        }
+        // Every step kept: one segment alone may keep `max_steps` samples.
+        if self.at.is_none() && self.dt.is_none() && self.stride.ode.max_steps > MAX_SAMPLES {
+            return bad(
+                "max_steps",
+                "must be at most 1e7 when every step is kept (no sample times): give sample \
+                 times (`--at`, or `at`/`dt`)",
+            );
         }
         if let Some(at) = &self.at {
             if at.len() > MAX_SAMPLES {
@@ -179,8 +189,9 @@ pub fn simulate<M: EvalModel + ?Sized>(
             }
             let c = match res {
                 Err(e) => {
-                    // End where the integrator stopped (its last accepted point).
-                    if solver.y().len() == n {
+                    // End where the integrator stopped (its last accepted point; a state
+                    // that is not finite, from a step that failed, is not reported as the end).
+                    if solver.y().len() == n && solver.y().iter().all(|v| v.is_finite()) {
                         t = solver.t();
                         x.copy_from_slice(solver.y());
                     }
@@ -224,6 +235,15 @@ pub fn simulate<M: EvalModel + ?Sized>(
                 trace.t.push(t);
                 trace.x.push(x.clone());
                 trace.mode.push(mode);
+            }
+            if trace.t.len() > MAX_SAMPLES {
+                // Only when every step is kept: validation bounds the other samplings; a
+                // segment adds at most `max_steps` ≤ MAX_SAMPLES.
+                trace.failure = Some(HybridError::TooManySamples {
+                    limit: MAX_SAMPLES,
+                    t,
+                });
+                break 'strides;
             }
         }
     }
