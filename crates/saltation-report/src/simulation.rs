@@ -22,7 +22,10 @@ pub struct SampleJson {
     pub x: Vec<f64>,
     /// Mode.
     pub mode: usize,
-    /// An equation model's named `outputs` at the sample (absent for a model without any).
+    /// An equation model's named `outputs` at the sample (absent for a model without any). An
+    /// output whose expression is not finite at the sample (NaN or ±∞, e.g. `log(x)` at
+    /// `x ≤ 0`) is left out of that sample's map (JSON has no such numbers, and `null` would
+    /// stand where a number is promised); the CSV writes it as `NaN` or `inf`.
     #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
     pub outputs: BTreeMap<String, f64>,
 }
@@ -106,6 +109,7 @@ pub fn simulation_json(
                         .model()
                         .outputs(m.values(), trace.t[k], &trace.x[k])
                         .into_iter()
+                        .filter(|(_, v)| v.is_finite())
                         .collect(),
                     _ => BTreeMap::new(),
                 },
