@@ -196,7 +196,7 @@ impl Default for StudySpec {
 pub const MAX_SETS: usize = 1000;
 /// Largest number of tolerances.
 pub const MAX_TOLERANCES: usize = 20;
-/// Largest number of grid points (`t_end / grid_step`).
+/// Largest number of grid points (`round(t_end / grid_step) + 1`, [`StudySpec::grid`]).
 pub const MAX_GRID: f64 = 10_000_000.0;
 /// Largest number of timed repeats.
 pub const MAX_REPEATS: usize = 100;
@@ -310,7 +310,15 @@ impl StudySpec {
         if !(self.grid_step.is_finite() && self.grid_step > 0.0) {
             return fail("grid_step", "must be finite and > 0");
         }
-        if self.t_end / self.grid_step > MAX_GRID {
+        if self.grid_step > self.t_end {
+            return fail(
+                "grid_step",
+                "must not exceed t_end (the grid would be the single point t = 0: nothing to \
+                 compare)",
+            );
+        }
+        // The grid has round(t_end / grid_step) + 1 points (`StudySpec::grid`).
+        if (self.t_end / self.grid_step).round() + 1.0 > MAX_GRID {
             return fail("grid_step", "gives more than 1e7 grid points");
         }
         if !(self.dt_floor.is_finite() && self.dt_floor >= 0.0) {
