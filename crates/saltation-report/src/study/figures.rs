@@ -129,6 +129,28 @@ pub fn error(spec: &StudySpec, r: &StudyResult) -> TimeSeries {
     fig
 }
 
+/// Whether a work–precision figure has a point to draw.
+fn has_points(fig: &WorkPrecision) -> bool {
+    fig.methods.iter().any(|m| !m.x.is_empty())
+}
+
+/// The figures [`write_figures`] leaves out, with why: a work–precision panel without a point
+/// (every run of its strategy failed, or every IAE is 0, which a logarithmic axis cannot show).
+/// A legitimate result, so reported in the tables rather than failing the output.
+pub(crate) fn not_drawn(spec: &StudySpec, r: &StudyResult) -> Vec<String> {
+    spec.strategies
+        .iter()
+        .filter(|&&strategy| !has_points(&work_precision(spec, r, strategy)))
+        .map(|strategy| {
+            format!(
+                "work_precision_{}: no method has a run of this strategy with a finite, positive \
+                 IAE and SD (every run failed, or every IAE is 0)",
+                strategy.name()
+            )
+        })
+        .collect()
+}
+
 /// Writes the figures into the batch.
 pub(crate) fn write_figures(
     spec: &StudySpec,
@@ -136,8 +158,12 @@ pub(crate) fn write_figures(
     batch: &mut Batch<'_>,
 ) -> Result<(), ReportError> {
     for &strategy in &spec.strategies {
-        let name = format!("work_precision_{}", strategy.name());
-        batch.figure(&name, &work_precision(spec, r, strategy))?;
+        let fig = work_precision(spec, r, strategy);
+        // Not drawn when empty (listed by `not_drawn`, which the tables report).
+        if has_points(&fig) {
+            let name = format!("work_precision_{}", strategy.name());
+            batch.figure(&name, &fig)?;
+        }
     }
     if !r.figure.y1.is_empty() {
         batch.figure("response", &response(spec, r))?;

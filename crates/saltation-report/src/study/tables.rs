@@ -171,6 +171,13 @@ pub fn tables_markdown(spec: &StudySpec, r: &StudyResult, points: &[Points]) -> 
             );
         }
     }
+    let skipped = super::figures::not_drawn(spec, r);
+    if !skipped.is_empty() {
+        s.push_str("\n## Figures not drawn\n\n");
+        for line in skipped {
+            let _ = writeln!(s, "- {line}");
+        }
+    }
     s
 }
 
