@@ -522,6 +522,20 @@ pub(crate) fn compile_spec(spec: &EquationSpec) -> Result<Compiled, LoadError> {
     } else {
         let out_names: Vec<&str> = spec.outputs.iter().map(|(n, _)| n.as_str()).collect();
         check_names("outputs", &out_names, &[], 0)?;
+        // The samples' CSV has the columns t, mode, the states, then the outputs.
+        if let Some(k) = out_names
+            .iter()
+            .position(|n| states.contains(n) || *n == "mode")
+        {
+            return Err(LoadError::at(
+                Place::item("outputs", k, 0),
+                format!(
+                    "`{}` is already a column of the samples (a state, or `mode`): give the \
+                     output a name of its own",
+                    out_names[k]
+                ),
+            ));
+        }
         let exprs: Vec<&str> = spec.outputs.iter().map(|(_, e)| e.as_str()).collect();
         Some(program(&exprs, &|k| Place::item("outputs", k, 1))?)
     };
