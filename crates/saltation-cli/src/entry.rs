@@ -18,10 +18,10 @@ pub fn main_with(registry: &Registry) -> ExitCode {
     std::panic::set_hook(Box::new(|info| {
         let msg = info.to_string();
         let msg: Vec<&str> = msg.lines().map(str::trim).collect();
-        eprintln!(
+        say(&format!(
             "error: internal error (a bug in saltation): {}",
             msg.join(" ")
-        );
+        ));
     }));
     let cli = match Cli::try_parse() {
         Ok(cli) => cli,
@@ -34,7 +34,7 @@ pub fn main_with(registry: &Registry) -> ExitCode {
         Err(CliError::Output(e)) if e.kind() == ErrorKind::BrokenPipe => ExitCode::SUCCESS,
         Err(e) => {
             let _ = stdout.flush();
-            eprintln!("error: {}", e.message());
+            say(&format!("error: {}", e.message()));
             ExitCode::from(e.exit_code())
         }
     }
@@ -55,8 +55,17 @@ fn usage_error(e: clap::Error) -> ExitCode {
                 .find(|l| !l.is_empty())
                 .unwrap_or("invalid command line");
             let first = first.strip_prefix("error: ").unwrap_or(first);
-            eprintln!("error: {first} (see `saltation --help`)");
+            say(&format!("error: {first} (see `saltation --help`)"));
             ExitCode::from(EXIT_INPUT)
         }
     }
+}
+
+/// Writes one line to stderr, ignoring a failure: with stderr unwritable (`2>/dev/full`) there
+/// is nowhere to say anything, and the exit code still tells how the run ended (`eprintln!`
+/// would panic, and the panic hook's own `eprintln!` abort the process).
+fn say(line: &str) {
+    let mut err = std::io::stderr().lock();
+    let _ = writeln!(err, "{line}");
+    let _ = err.flush();
 }
