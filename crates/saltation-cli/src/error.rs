@@ -259,6 +259,73 @@ impl CliError {
             .map(str::trim)
             .filter(|l| !l.is_empty())
             .collect();
-        lines.join(" ")
+        shorten(&lines.join(" "))
+    }
+}
+
+/// Longest word (run without spaces) a message echoes in full.
+const MAX_WORD: usize = 200;
+/// Characters kept of a longer word.
+const KEPT_OF_WORD: usize = 40;
+/// Longest message printed in full (a list of 10 000 known names is not read).
+const MAX_MESSAGE: usize = 2000;
+
+/// `text` with echoed input kept readable: a word longer than [`MAX_WORD`] characters (a huge
+/// expression, name or literal) is cut to its first [`KEPT_OF_WORD`] with `… (N characters)`,
+/// and a message still longer than [`MAX_MESSAGE`] is cut there with `… (N characters in all)`.
+fn shorten(text: &str) -> String {
+    let words: Vec<String> = text
+        .split(' ')
+        .map(|w| {
+            let n = w.chars().count();
+            if n > MAX_WORD {
+                let head: String = w.chars().take(KEPT_OF_WORD).collect();
+                format!("{head}… ({n} characters)")
+            } else {
+                w.to_string()
+            }
+        })
+        .collect();
+    let out = words.join(" ");
+    let n = out.chars().count();
+    if n > MAX_MESSAGE {
+        let head: String = out.chars().take(MAX_MESSAGE).collect();
+        format!("{head}… ({n} characters in all)")
+    } else {
+        out
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn long_echoed_input_is_cut() {
+        let name = "x".repeat(10_000);
+        let e = CliError::BadArgument {
+            arg: format!("--set {name}=1"),
+            reason: "unknown parameter".into(),
+        };
+        let m = e.message();
+        assert!(m.len() < 200, "{m}");
+        assert!(m.contains("… (10008 characters)"), "{m}");
+        assert!(m.ends_with("unknown parameter"), "{m}");
+        // A long list of short words is cut as a whole.
+        let list = vec!["abc"; 5000].join(", ");
+        let e = CliError::BadArgument {
+            arg: "--param q".into(),
+            reason: format!("known: {list}"),
+        };
+        let m = e.message();
+        assert!(m.chars().count() < MAX_MESSAGE + 40, "{}", m.len());
+        let all = e.to_string().chars().count();
+        assert!(m.ends_with(&format!("({all} characters in all)")), "{m}");
+        // Ordinary messages are unchanged.
+        let short = CliError::BadArgument {
+            arg: "--count 0".into(),
+            reason: "must be in 1..=100000".into(),
+        };
+        assert_eq!(short.message(), "--count 0: must be in 1..=100000");
     }
 }
