@@ -37,11 +37,11 @@ pub struct SimulateArgs {
     pub method: Option<String>,
 
     /// Relative tolerance (default: the file's).
-    #[arg(long, value_name = "R")]
+    #[arg(long, value_name = "R", allow_hyphen_values = true)]
     pub rtol: Option<f64>,
 
     /// Absolute tolerance, one value for every component (default: the file's).
-    #[arg(long, value_name = "A")]
+    #[arg(long, value_name = "A", allow_hyphen_values = true)]
     pub atol: Option<f64>,
 
     /// End time (default: the last --at time).
@@ -53,7 +53,8 @@ pub struct SimulateArgs {
     pub at: Option<String>,
 
     /// Print one JSON object instead of the summary: {"method", "t_end", "x_end", "mode_end",
-    /// "samples": [{"t", "x", "mode"}], "events": [{"t", "guard", "from", "to"}],
+    /// "samples": [{"t", "x", "mode", "outputs"}] (an equation model's outputs, each left out
+    /// where it is not finite), "events": [{"t", "guard", "from", "to"}],
     /// "stats": {"rhs_evals", "jacobian_evals", "lu_decompositions", "steps",
     /// "rejected_steps"}, "wall_s"}.
     #[arg(long)]
@@ -129,14 +130,53 @@ fn bad_setting(args: &SimulateArgs, e: saltation_hybrid::HybridError) -> CliErro
         format!("--rtol {}", format::value(args.rtol.unwrap_or_default()))
     } else if text.contains("`atol`") && args.atol.is_some() {
         format!("--atol {}", format::value(args.atol.unwrap_or_default()))
-    } else if text.contains("`t_end`") {
+    } else if text.contains("`t_end`") && args.t_end.is_some() {
         "--t-end".to_string()
+    } else if text.contains("`t_end`") {
+        // No --t-end: the end time is the last --at time.
+        "--at (its last time is the end time)".to_string()
     } else if text.contains("`at`") {
         "--at".to_string()
     } else {
         "settings".to_string()
     };
     CliError::BadArgument { arg, reason: text }
+}
+
+/// A failure before anything was computed that is the input's fault (exit code 2, nothing
+/// printed): the method cannot integrate this model (a mass matrix an explicit method cannot
+/// take), an option the method refuses when it starts (`explicit.pi_beta`), or a vector field
+/// that is not finite at the initial state.
+fn refused_at_start(
+    args: &SimulateArgs,
+    plan: &Plan,
+    trace: &saltation_hybrid::Trace,
+) -> Option<CliError> {
+    use saltation_hybrid::HybridError;
+    use saltation_ode::OdeError;
+    let started = trace.t.len() > 1 || !trace.events.is_empty();
+    let Some(HybridError::Ode { source, .. }) = &trace.failure else {
+        return None;
+    };
+    if started {
+        return None;
+    }
+    let arg = match source {
+        OdeError::MassMatrixUnsupported { .. } => match &args.method {
+            Some(m) => format!("--method {m}"),
+            None => format!("method {} (the file's)", plan.method.name()),
+        },
+        OdeError::InvalidOption { .. } | OdeError::FixedStepNeedsStep { .. } => {
+            format!("settings for {}", plan.method.name())
+        }
+        OdeError::NonFiniteRhs { .. } => "initial".to_string(),
+        OdeError::TooLarge { .. } => format!("method {} on this model", plan.method.name()),
+        _ => return None,
+    };
+    Some(CliError::BadArgument {
+        arg,
+        reason: source.to_string(),
+    })
 }
 
 /// `--at`: comma-separated finite times.
@@ -171,6 +211,9 @@ pub fn run(args: &SimulateArgs, out: &mut dyn Write) -> Result<(), CliError> {
         reason: e.to_string(),
     })?;
     let wall = start.elapsed();
+    if let Some(e) = refused_at_start(args, &plan, &trace) {
+        return Err(crate::error::explain(e, model));
+    }
     // A failed simulation loses nothing: what was computed before the failure is printed and
     // written like a finished one, and then the error is returned.
     let json = simulation_json(model, plan.method, &trace, wall.as_secs_f64());

@@ -23,6 +23,7 @@ mod messages;
 mod orbit;
 mod output;
 mod parameters;
+mod probe3;
 mod results;
 mod schema;
 mod settings;
