@@ -297,6 +297,18 @@ impl Core {
         self.m = controlled_dims(opts, self.state.n);
         self.scale = tolerance_scale(opts);
         newton_weights(opts, self.scale, &self.state.y, &mut self.wt[..self.m]);
+        if self.mass.is_singular() {
+            // An algebraic equation couples the components (ROBER's 0 = y1 + y2 + y3 − 1): its
+            // residual, and so the Newton correction of a small component, carries the rounding
+            // of the largest one. A weight below that level asks the iteration for a
+            // correction it cannot resolve, at any step size (ROBER at rtol 1e-8, atol 1e-14:
+            // the scaled atol is ~1e-17 while y1 ≈ 1): floored at 16 ε ‖y‖∞.
+            let floor =
+                16.0 * f64::EPSILON * self.state.y.iter().fold(0.0f64, |m, v| m.max(v.abs()));
+            for w in &mut self.wt[..self.m] {
+                *w = w.max(floor);
+            }
+        }
         self.failures = 0;
         if self.it.begin_step(&set) {
             self.refresh_jacobian(sys, stats);

@@ -54,7 +54,8 @@ fn cases() -> Vec<Case> {
         flow: [\"x\"])]),\n    initial: (t: 0.0, x: [2.0], mode: 0),\n)\n";
     let long_name = "x".repeat(10_000);
     let long_set = format!("{long_name}=1");
-    let mut cases = vec![
+    let mut cases =
+        vec![
         // N1: an explicit method refuses a singular mass matrix (as abm does), before anything
         // is computed (N17: exit 2, nothing printed).
         Case::edit(
@@ -73,6 +74,14 @@ fn cases() -> Vec<Case> {
             &["simulate", "--method", "ode23", "--t-end", "0.5"],
         )
         .expect(Fails(2, &["--method ode23", "identity mass matrix"])),
+        // N21: the DAE form with the trapezoidal rule at the file's tolerances.
+        Case::edit(
+            "N21: RobertsonDae with trapezoid at rtol 1e-8, atol 1e-14",
+            "robertson.ron",
+            &dae,
+            &["simulate", "--method", "trapezoid", "--t-end", "40", "--at", "40"],
+        )
+        .expect(Succeeds(&["0.28416375", "0.7158270"])),
         // N17: the other refusals at the start are input errors too.
         Case::edit(
             "N17: RobertsonDae with rosenbrock23",

@@ -62,6 +62,44 @@ fn robertson_dae_keeps_its_algebraic_equation_at_every_step() {
     assert!(s.trajectory.len() > 10);
 }
 
+/// The DAE form at the tolerances of models/robertson.ron (rtol 1e-8, atol 1e-14): the scaled
+/// absolute tolerance (~1e-17) lies below the rounding of the algebraic equation's residual
+/// (ε·y1 ≈ 1e-16), and the Newton iteration failed at every step size down to 6e-19 at
+/// t = 1.1e-4. With the Newton weights of a DAE floored at the rounding level it reaches the
+/// published values at t = 40 (y = 0.7158270687194051, 9.185534764557764e-6,
+/// 0.2841637457458304) within 5 tolerances, as the ODE form does.
+#[test]
+fn robertson_dae_at_tight_tolerances_reaches_40() {
+    let reference = [0.7158270687194051, 9.185534764557764e-6, 0.2841637457458304];
+    let opts = SolverOptions {
+        rtol: 1e-8,
+        atol: Atol::Scalar(1e-14),
+        ..Default::default()
+    };
+    for dae in [true, false] {
+        let s = Ivp::new(
+            &Robertson {
+                dae,
+                jacobian: true,
+            },
+            0.0,
+            &[1.0, 0.0, 0.0],
+        )
+        .solve(Method::Trapezoid, 40.0, &opts)
+        .unwrap_or_else(|e| panic!("dae = {dae}: {e}"));
+        for i in 0..3 {
+            let tol = 1e-8 * reference[i] + 1e-14;
+            assert!(
+                (s.y[i] - reference[i]).abs() < 5.0 * tol,
+                "dae = {dae}: y{} = {} vs {}",
+                i + 1,
+                s.y[i],
+                reference[i]
+            );
+        }
+    }
+}
+
 /// y(10¹¹) of Robertson's problem, the reference values published with the stiff test problems
 /// (Hairer & Wanner, *Solving ODEs II*, §IV.10).
 pub(crate) const ROBERTSON_1E11: [f64; 3] = [
