@@ -210,6 +210,12 @@ pub(crate) fn explain(e: CliError, model: &saltation_models::Model) -> CliError 
                 source: Box::new(e),
                 detail,
             },
+            // The step shrank to its floor after attempts that met a non-finite value (a step
+            // into a region where the field is not defined): that is the cause to name.
+            Some(detail) if e.to_string().contains("fell below its floor") => CliError::Explained {
+                source: Box::new(e),
+                detail: format!("the vector field returned NaN or Inf on the way: {detail}"),
+            },
             _ => e,
         },
         _ => e,

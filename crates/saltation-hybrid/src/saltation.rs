@@ -41,9 +41,23 @@ pub const GRAZING_TOL: f64 = 1e-10;
 /// `h_x f⁻`, checked against grazing with relative tolerance `tol`.
 pub fn transversality(j: &Jump<'_>, site: EventSite, tol: f64) -> Result<f64, HybridError> {
     let hxf: f64 = j.hx.iter().zip(j.f_minus).map(|(a, b)| a * b).sum();
-    let nh = j.hx.iter().map(|a| a * a).sum::<f64>().sqrt();
-    let nf = j.f_minus.iter().map(|a| a * a).sum::<f64>().sqrt();
-    let relative = hxf.abs() / (nh * nf);
+    if !hxf.is_finite() {
+        // A solution that blew up (f ~ 1e230 after an unstable fixed step) is not grazing.
+        return Err(HybridError::NonFinite {
+            what: "h_x·f at the event (the solution blew up)",
+        });
+    }
+    // The cosine from vectors scaled by their largest entries: the plain norms overflow for a
+    // huge f (relative 0, a false grazing) or underflow for a tiny one.
+    let cosine = |a: &[f64], b: &[f64]| {
+        let big = |v: &[f64]| v.iter().fold(0.0f64, |m, x| m.max(x.abs()));
+        let (sa, sb) = (big(a), big(b));
+        let dot: f64 = a.iter().zip(b).map(|(x, y)| (x / sa) * (y / sb)).sum();
+        let na = a.iter().map(|x| (x / sa).powi(2)).sum::<f64>().sqrt();
+        let nb = b.iter().map(|y| (y / sb).powi(2)).sum::<f64>().sqrt();
+        dot.abs() / (na * nb)
+    };
+    let relative = cosine(j.hx, j.f_minus);
     if !(relative > tol) {
         return Err(HybridError::Grazing {
             mode: site.mode,
@@ -108,6 +122,41 @@ mod tests {
         terminal_factor(&j, hxf, &mut e);
         let ef = [e[0] * f[0] + e[1] * f[1], e[2] * f[0] + e[3] * f[1]];
         assert!(ef[0].abs() < 1e-15 && ef[1].abs() < 1e-15);
+    }
+
+    /// A huge but transversal field (an unstable fixed step's blow-up) is not grazing; an
+    /// overflowing `h_x·f` is a non-finite value.
+    #[test]
+    fn huge_fields_are_not_grazing() {
+        let gx = [1.0, 0.0, 0.0, 1.0];
+        let hx = [0.0, 1.0];
+        let site = EventSite {
+            mode: 0,
+            guard: 0,
+            t: 7.5,
+        };
+        let f = [1e230, -3.4e230];
+        let j = Jump {
+            gx: &gx,
+            hx: &hx,
+            f_minus: &f,
+            f_plus: &f,
+        };
+        // cos = 3.4 / √(1 + 3.4²) ≈ 0.959.
+        let hxf = transversality(&j, site, GRAZING_TOL).unwrap();
+        assert_eq!(hxf, -3.4e230);
+        let f = [1e300, 1e300];
+        let hx = [1e10, 1e10];
+        let j = Jump {
+            gx: &gx,
+            hx: &hx,
+            f_minus: &f,
+            f_plus: &f,
+        };
+        assert!(matches!(
+            transversality(&j, site, GRAZING_TOL),
+            Err(HybridError::NonFinite { .. })
+        ));
     }
 
     #[test]

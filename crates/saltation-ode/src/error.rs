@@ -49,6 +49,13 @@ pub enum OdeError {
         /// Step size.
         h: f64,
     },
+    /// The Jacobian `∂f/∂x` is NaN or infinite at a point where the vector field itself is
+    /// finite: `f` is not differentiable there (`sqrt(x^2)` at `x = 0`).
+    #[error("the Jacobian ∂f/∂x is not finite (NaN or ±∞) at t = {} although the vector field is finite there: the field is not differentiable at this state (an explicit method needs no Jacobian)", Num(*t))]
+    NonFiniteJacobian {
+        /// Time of the point.
+        t: f64,
+    },
     /// A dense matrix the computation needs is larger than [`crate::MAX_DENSE_ENTRIES`]:
     /// refused before it is allocated.
     #[error("the {what} would be {rows} × {cols} = {entries} numbers, more than the limit of {} (the model has too many states for this computation)", crate::MAX_DENSE_ENTRIES)]

@@ -74,7 +74,7 @@ impl Radau5 {
                 let st = &self.state;
                 self.jw.evaluate(sys, st.t, &st.y, &st.f, stats);
                 if !all_finite(&self.jw.jac) {
-                    return Err(OdeError::NonFinite { t: st.t, h });
+                    return Err(OdeError::NonFiniteJacobian { t: st.t });
                 }
                 self.need_jac = false;
                 self.jac_current = true;

@@ -663,3 +663,35 @@ fn a_mass_matrix_of_the_wrong_size_is_a_dimension_error() {
         r.map(|s| s.t)
     );
 }
+
+/// `f = |x|` written as `sqrt(x²)`, with its exact derivative `x / sqrt(x²)`: NaN at `x = 0`,
+/// where `f` itself is finite. The failure names the Jacobian, not the vector field.
+#[test]
+fn a_non_finite_jacobian_is_named() {
+    struct Kink;
+    impl OdeSystem for Kink {
+        fn dim(&self) -> usize {
+            1
+        }
+        fn rhs(&self, _t: f64, y: &[f64], dy: &mut [f64]) {
+            dy[0] = (y[0] * y[0]).sqrt();
+        }
+        fn jacobian(&self, _t: f64, y: &[f64], jac: &mut [f64]) -> bool {
+            jac[0] = y[0] / (y[0] * y[0]).sqrt();
+            true
+        }
+    }
+    let r = Ivp::new(&Kink, 0.0, &[0.0]).solve(Method::Radau5, 1.0, &SolverOptions::with_tol(1e-8));
+    match &r {
+        Err(e @ OdeError::NonFiniteJacobian { t }) => {
+            assert_eq!(*t, 0.0);
+            assert!(e.to_string().contains("Jacobian"), "{e}");
+        }
+        other => panic!("{:?}", other.as_ref().map(|s| s.t)),
+    }
+    // From x = 1 the Jacobian is finite everywhere on the way: x = e^t.
+    let s = Ivp::new(&Kink, 0.0, &[1.0])
+        .solve(Method::Radau5, 1.0, &SolverOptions::with_tol(1e-10))
+        .unwrap();
+    assert!((s.y[0] - 1f64.exp()).abs() < 1e-8, "{}", s.y[0]);
+}
