@@ -169,7 +169,9 @@ fn refused_at_start(
         OdeError::InvalidOption { .. } | OdeError::FixedStepNeedsStep { .. } => {
             format!("settings for {}", plan.method.name())
         }
-        OdeError::NonFiniteRhs { .. } => "initial".to_string(),
+        OdeError::NonFiniteRhs { .. } | OdeError::InconsistentInitial { .. } => {
+            "initial".to_string()
+        }
         OdeError::TooLarge { .. } => format!("method {} on this model", plan.method.name()),
         _ => return None,
     };

@@ -51,10 +51,21 @@ pub enum OdeError {
     },
     /// The Jacobian `∂f/∂x` is NaN or infinite at a point where the vector field itself is
     /// finite: `f` is not differentiable there (`sqrt(x^2)` at `x = 0`).
-    #[error("the Jacobian ∂f/∂x is not finite (NaN or ±∞) at t = {} although the vector field is finite there: the field is not differentiable at this state (an explicit method needs no Jacobian)", Num(*t))]
+    #[error("the Jacobian ∂f/∂x is not finite at t = {} although the vector field is finite there: the field is not differentiable at this state (an explicit method needs no Jacobian)", Num(*t))]
     NonFiniteJacobian {
         /// Time of the point.
         t: f64,
+    },
+    /// The initial values of a differential-algebraic system do not satisfy its algebraic
+    /// equations (a zero row `i` of the mass matrix: `0 = f_i`).
+    #[error("inconsistent initial values: algebraic equation {equation} (0 = f_{equation}) has residual {residual:e} at the start, more than its tolerance {tol:e}; give initial values that satisfy it")]
+    InconsistentInitial {
+        /// Row of the algebraic equation.
+        equation: usize,
+        /// `f_i(t₀, y₀)`.
+        residual: f64,
+        /// `atol_i + rtol ‖y₀‖∞`.
+        tol: f64,
     },
     /// A dense matrix the computation needs is larger than [`crate::MAX_DENSE_ENTRIES`]:
     /// refused before it is allocated.

@@ -117,6 +117,35 @@ impl Bdf {
     }
 }
 
+/// The algebraic equations of an index-1 DAE (the rows `i` of a zero row of `M`, where
+/// `0 = f_i(t₀, y₀)`) must hold at the start to the tolerance, `|f_i| ≤ atol_i + rtol ‖y₀‖∞`:
+/// from inconsistent values the first step has no solution at any size, and the step size fell
+/// to its floor at t₀ with a message about the error test ([`OdeError::InconsistentInitial`]).
+fn check_consistent(
+    mass: Option<&[f64]>,
+    n: usize,
+    y: &[f64],
+    f: &[f64],
+    opts: &SolverOptions,
+) -> Result<(), OdeError> {
+    let Some(m) = mass else {
+        return Ok(());
+    };
+    let scale = y[..n].iter().fold(0.0f64, |a, v| a.max(v.abs()));
+    for i in 0..n {
+        let algebraic = m[i * n..(i + 1) * n].iter().all(|&v| v == 0.0);
+        let tol = opts.atol.get(i) + opts.rtol_in_use() * scale;
+        if algebraic && !(f[i].abs() <= tol) {
+            return Err(OdeError::InconsistentInitial {
+                equation: i,
+                residual: f[i],
+                tol,
+            });
+        }
+    }
+    Ok(())
+}
+
 impl Stepper for Bdf {
     fn name(&self) -> &'static str {
         self.name
@@ -163,6 +192,13 @@ impl Stepper for Bdf {
         self.kmax = kmax;
         self.state.fixed = opts.h_fixed.is_some();
         self.state.start_at(sys, t, y, stats)?;
+        check_consistent(
+            self.jw.mass(),
+            self.jw.n(),
+            &self.state.y,
+            &self.state.f,
+            opts,
+        )?;
         self.jac_have = false;
         self.jac_current = false;
         self.begin_history(sys, opts, stats)?;

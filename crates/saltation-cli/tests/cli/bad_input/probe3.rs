@@ -82,6 +82,35 @@ fn cases() -> Vec<Case> {
             &["simulate", "--method", "trapezoid", "--t-end", "40", "--at", "40"],
         )
         .expect(Succeeds(&["0.28416375", "0.7158270"])),
+        // N13: causes named right.
+        Case::edit(
+            "N13: inconsistent DAE initial values with ndf",
+            "robertson.ron",
+            &[
+                ("model: Robertson(", "model: RobertsonDae("),
+                ("x: [1.0, 0.0, 0.0]", "x: [1.0, 0.0, 0.5]"),
+            ],
+            &["simulate", "--method", "ndf", "--t-end", "1"],
+        )
+        .expect(Fails(2, &["initial", "inconsistent initial values", "equation 2"])),
+        vdp(
+            "N13: Euler blowing up is not grazing",
+            &[(
+                "atol: Scalar(1e-14))",
+                "atol: Scalar(1e-14), h_fixed: Some(0.5))",
+            )],
+            &["simulate", "--method", "euler", "--t-end", "100"],
+        )
+        .expect(Partial(1, &["STOPPED EARLY"], &["NaN or Inf", "evaluates to"])),
+        vdp(
+            "N13: radau5 names a non-finite Jacobian",
+            &[
+                ("epsilon*(1 - x^2)*y - x", "sqrt(x^2)"),
+                ("x: [2.0, 0.0]", "x: [0.0, 0.0]"),
+            ],
+            &["simulate", "--method", "radau5", "--t-end", "1"],
+        )
+        .expect(Partial(1, &["STOPPED EARLY"], &["Jacobian", "not differentiable"])),
         // N17: the other refusals at the start are input errors too.
         Case::edit(
             "N17: RobertsonDae with rosenbrock23",

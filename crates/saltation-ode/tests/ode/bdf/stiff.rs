@@ -166,3 +166,33 @@ fn robertson_reaches_the_published_values_at_t_40_as_ode_and_as_dae() {
         }
     }
 }
+
+/// Robertson's DAE from `y₃(0) = 0.5` (so `y₁ + y₂ + y₃ − 1 = 0.5`): refused at the start as
+/// inconsistent, naming the algebraic equation, instead of a step size falling to its floor at
+/// t = 0; the consistent start `(0.9, 0.05, 0.05)` is accepted.
+#[test]
+fn inconsistent_dae_initial_values_are_named() {
+    use saltation_ode::OdeError;
+    for method in FAMILIES {
+        let r = Ivp::new(&Robertson::DAE, 0.0, &[1.0, 0.0, 0.5]).solve(
+            method,
+            1.0,
+            &robertson_opts(1e-8),
+        );
+        match &r {
+            Err(
+                e @ OdeError::InconsistentInitial {
+                    equation, residual, ..
+                },
+            ) => {
+                assert_eq!((*equation, *residual), (2, 0.5));
+                assert!(e.to_string().contains("inconsistent initial values"), "{e}");
+            }
+            other => panic!("{}: {:?}", method.name(), other.as_ref().map(|s| s.t)),
+        }
+        let s = Ivp::new(&Robertson::DAE, 0.0, &[0.9, 0.05, 0.05])
+            .solve(method, 1.0, &robertson_opts(1e-8))
+            .unwrap();
+        assert_eq!(s.t, 1.0);
+    }
+}
