@@ -376,8 +376,8 @@ const COMPLEX_ZOOM: f64 = 1.6;
 /// `_multipliers`, `_bifurcation`, and `_orbit_diagram` with its `_orbit_diagram.csv` if the
 /// result has one) and returns the paths written.
 ///
-/// Each file is written atomically ([`write_atomic`]); the first failure stops the writing with
-/// [`ReportError::Partial`], which lists the files written before it. Call
+/// Each file is written atomically ([`write_atomic`]) and the set together (renamed into place
+/// at the end); a failure writes none of them ([`ReportError::Partial`]). Call
 /// [`check_destination`] before computing the result, so that an unusable `out.dir` is found
 /// first.
 pub fn write_continuation(
@@ -387,7 +387,7 @@ pub fn write_continuation(
 ) -> Result<Vec<PathBuf>, ReportError> {
     let mut batch = Batch::new(out);
     continuation_files(r, ctx, &mut batch)?;
-    Ok(batch.finish())
+    batch.finish()
 }
 
 fn continuation_files(
@@ -431,7 +431,7 @@ pub fn write_orbit_diagram(
 ) -> Result<Vec<PathBuf>, ReportError> {
     let mut batch = Batch::new(out);
     orbit_diagram_files(columns, model, param, component, &mut batch)?;
-    Ok(batch.finish())
+    batch.finish()
 }
 
 fn orbit_diagram_files(

@@ -1,7 +1,8 @@
 //! Writing the report's files: the destination is checked before anything is computed
 //! ([`check_destination`]), every file is written whole or not at all ([`write_atomic`]: a
-//! temporary name in the same directory, then `rename`), and a failure says which files were
-//! written before it ([`ReportError::Partial`]).
+//! temporary name in the same directory, then `rename`), and the files of one report are
+//! renamed into place together at the end, so that a failure leaves none of them
+//! ([`ReportError::Partial`]).
 
 use super::{DestinationProblem, ReportError, WriteFailure};
 use saltation_plot::{Figure, RenderOptions};
@@ -142,12 +143,18 @@ fn sync_file(path: &Path) -> std::io::Result<()> {
     OpenOptions::new().write(true).open(path)?.sync_all()
 }
 
-/// The files of one report, written one after another; the first failure stops the batch and
-/// becomes a [`ReportError::Partial`] listing the files written before it.
+/// The files of one report, written as one transaction: each file goes to a temporary name
+/// next to its target (flushed to disk) as it is made, and [`Batch::finish`] renames them all
+/// into place at the end. The first failure before that removes the temporary files and
+/// becomes a [`ReportError::Partial`] with nothing written: a failed report leaves the
+/// directory as it was (old files untouched). Only a rename failing during `finish` (after
+/// every file was made, and a target that is a directory was refused early) can leave part of
+/// the set, and its error lists what was renamed.
 #[derive(Debug)]
 pub(crate) struct Batch<'a> {
     out: &'a Outputs,
-    written: Vec<PathBuf>,
+    /// Temporary files made so far, with their targets, in order.
+    staged: Vec<(PathBuf, PathBuf)>,
 }
 
 impl<'a> Batch<'a> {
@@ -155,46 +162,82 @@ impl<'a> Batch<'a> {
     pub(crate) fn new(out: &'a Outputs) -> Self {
         Self {
             out,
-            written: Vec::new(),
+            staged: Vec::new(),
         }
     }
 
-    /// The paths written so far, in order.
-    pub(crate) fn finish(self) -> Vec<PathBuf> {
-        self.written
+    /// Renames every staged file into place, in order; the paths written.
+    pub(crate) fn finish(mut self) -> Result<Vec<PathBuf>, ReportError> {
+        let staged = std::mem::take(&mut self.staged);
+        let mut written = Vec::with_capacity(staged.len());
+        let mut rest = staged.into_iter();
+        while let Some((tmp, target)) = rest.next() {
+            if let Err(e) = fs::rename(&tmp, &target) {
+                let _ = fs::remove_file(&tmp);
+                for (t, _) in rest {
+                    let _ = fs::remove_file(t);
+                }
+                return Err(ReportError::Partial {
+                    written,
+                    failed: target,
+                    source: Box::new(WriteFailure::Io(e)),
+                });
+            }
+            written.push(target);
+        }
+        Ok(written)
     }
 
+    /// Removes the staged files; nothing of the batch is written.
     fn fail(&mut self, failed: PathBuf, source: WriteFailure) -> ReportError {
+        for (tmp, _) in self.staged.drain(..) {
+            let _ = fs::remove_file(tmp);
+        }
         ReportError::Partial {
-            written: std::mem::take(&mut self.written),
+            written: Vec::new(),
             failed,
             source: Box::new(source),
         }
     }
 
-    /// Creates the directory of `target` if it went missing since the check.
-    fn ensure_dir(&mut self, target: &Path) -> Result<(), ReportError> {
-        match target.parent().filter(|d| !d.as_os_str().is_empty()) {
-            Some(dir) => fs::create_dir_all(dir)
-                .map_err(|e| self.fail(target.to_path_buf(), WriteFailure::Io(e))),
-            None => Ok(()),
+    /// Creates the directory of `target` if it went missing since the check, and refuses a
+    /// target that is a directory (its rename would fail at the end).
+    fn prepare(&mut self, target: &Path) -> Result<(), ReportError> {
+        if let Some(dir) = target.parent().filter(|d| !d.as_os_str().is_empty()) {
+            if let Err(e) = fs::create_dir_all(dir) {
+                return Err(self.fail(target.to_path_buf(), WriteFailure::Io(e)));
+            }
         }
+        if target.is_dir() {
+            let e = std::io::Error::new(ErrorKind::IsADirectory, "a directory has this name");
+            return Err(self.fail(target.to_path_buf(), WriteFailure::Io(e)));
+        }
+        Ok(())
     }
 
-    /// Writes `<stem>_<what>` (with its extension in `what`) atomically.
+    /// Stages `<stem>_<what>` (with its extension in `what`).
     pub(crate) fn text(&mut self, what: &str, text: &str) -> Result<(), ReportError> {
         let path = self.out.path(what);
-        self.ensure_dir(&path)?;
-        match write_atomic(&path, text.as_bytes()) {
+        self.prepare(&path)?;
+        let tmp = temp_path(&path);
+        let result = (|| {
+            let mut f = OpenOptions::new().write(true).create_new(true).open(&tmp)?;
+            f.write_all(text.as_bytes())?;
+            f.sync_all()
+        })();
+        match result {
             Ok(()) => {
-                self.written.push(path);
+                self.staged.push((tmp, path));
                 Ok(())
             }
-            Err(e) => Err(self.fail(path, WriteFailure::Io(e))),
+            Err(e) => {
+                let _ = fs::remove_file(&tmp);
+                Err(self.fail(path, WriteFailure::Io(e)))
+            }
         }
     }
 
-    /// Writes `value` as pretty JSON (with a final newline) to `<stem>_<what>` atomically.
+    /// Stages `value` as pretty JSON (with a final newline) as `<stem>_<what>`.
     pub(crate) fn json(
         &mut self,
         what: &str,
@@ -207,8 +250,7 @@ impl<'a> Batch<'a> {
     }
 
     /// Renders `fig` to `<stem>_<what>.<ext>` for every format of the render options, each
-    /// file drawn under a temporary name (extension last, as the backends need) and renamed
-    /// into place.
+    /// file drawn under a temporary name (extension last, as the backends need) and staged.
     pub(crate) fn figure(&mut self, what: &str, fig: &dyn Figure) -> Result<(), ReportError> {
         let stem = self.out.path(what);
         let render = &self.out.render;
@@ -216,27 +258,32 @@ impl<'a> Batch<'a> {
             let ext = render.formats.first().map_or("png", |f| f.extension());
             return Err(self.fail(with_extension(&stem, ext), WriteFailure::Plot(e)));
         }
-        self.ensure_dir(&stem)?;
-        for &format in &render.formats {
+        for &format in &self.out.render.formats {
             let target = with_extension(&stem, format.extension());
+            self.prepare(&target)?;
             let tmp_stem = temp_path(&stem);
             let tmp = with_extension(&tmp_stem, format.extension());
-            let one = render.clone().with_formats(&[format]);
+            let one = self.out.render.clone().with_formats(&[format]);
             let result = fig
                 .render(&tmp_stem, &one)
                 .map_err(WriteFailure::Plot)
-                .and_then(|_| {
-                    sync_file(&tmp)
-                        .and_then(|()| fs::rename(&tmp, &target))
-                        .map_err(WriteFailure::Io)
-                });
+                .and_then(|_| sync_file(&tmp).map_err(WriteFailure::Io));
             if let Err(e) = result {
                 let _ = fs::remove_file(&tmp);
                 return Err(self.fail(target, e));
             }
-            self.written.push(target);
+            self.staged.push((tmp, target));
         }
         Ok(())
+    }
+}
+
+impl Drop for Batch<'_> {
+    /// A batch dropped unfinished (an error elsewhere) leaves no temporary files.
+    fn drop(&mut self) {
+        for (tmp, _) in self.staged.drain(..) {
+            let _ = fs::remove_file(tmp);
+        }
     }
 }
 
@@ -335,14 +382,14 @@ mod tests {
     }
 
     #[test]
-    fn batch_failure_lists_the_files_written_before() {
+    fn batch_failure_writes_nothing() {
         let dir = temp_dir("batch");
         let out = Outputs {
             dir: dir.clone(),
             stem: "w".into(),
             render: RenderOptions::new(64, 64),
         };
-        // An old figure is replaced whole; the SVG's name is taken by a directory.
+        // An old figure stays as it was; the SVG's name is taken by a directory.
         fs::write(dir.join("w_fig.png"), "old").unwrap();
         fs::create_dir(dir.join("w_fig.svg")).unwrap();
         let fig = OrbitDiagram::new("t", "p", "x", vec![0.0, 1.0], vec![0.5, 0.25]);
@@ -357,16 +404,36 @@ mod tests {
         else {
             panic!("{e:?}")
         };
-        assert_eq!(written, &[dir.join("w_a.csv"), dir.join("w_fig.png")]);
+        assert!(written.is_empty(), "{written:?}");
         assert_eq!(failed, &dir.join("w_fig.svg"));
         assert!(matches!(**source, WriteFailure::Io(_)), "{source:?}");
-        assert_ne!(fs::read(dir.join("w_fig.png")).unwrap(), b"old");
-        assert_eq!(names(&dir), ["w_a.csv", "w_fig.png", "w_fig.svg"]);
+        assert_eq!(fs::read(dir.join("w_fig.png")).unwrap(), b"old");
+        // No CSV, no temporary file: the directory is as it was.
+        assert_eq!(names(&dir), ["w_fig.png", "w_fig.svg"]);
         let msg = e.to_string();
-        for p in [&dir.join("w_a.csv"), &dir.join("w_fig.png"), failed] {
-            assert!(msg.contains(&p.display().to_string()), "{msg}");
-        }
+        assert!(msg.contains(&failed.display().to_string()), "{msg}");
+        assert!(msg.contains("no file was written"), "{msg}");
         assert!(!msg.contains('\n'), "one line: {msg}");
+        drop(batch);
+
+        // A complete batch renames everything at the end.
+        fs::remove_dir(dir.join("w_fig.svg")).unwrap();
+        let mut batch = Batch::new(&out);
+        batch.text("a.csv", "a\n").unwrap();
+        batch.figure("fig", &fig).unwrap();
+        assert_eq!(
+            fs::read(dir.join("w_fig.png")).unwrap(),
+            b"old",
+            "not before finish"
+        );
+        let written = batch.finish().unwrap();
+        assert_eq!(written[0], dir.join("w_a.csv"));
+        assert_ne!(fs::read(dir.join("w_fig.png")).unwrap(), b"old");
+        assert!(
+            names(&dir).iter().all(|n| !n.contains(".tmp")),
+            "{:?}",
+            names(&dir)
+        );
 
         // Invalid render options name the first file and write nothing.
         let bad = Outputs {

@@ -27,8 +27,10 @@
 //!
 //! Files: [`check_destination`] checks the output directory before anything is computed; every
 //! file is written atomically ([`write_atomic`]: a temporary name in the same directory, then a
-//! rename), so an old file is replaced whole or not at all; a failure stops the writing with
-//! [`ReportError::Partial`], which lists the files written before it. Numbers in text and CSV
+//! rename), so an old file is replaced whole or not at all; the files of one report are made
+//! under temporary names and renamed together at the end, so a failure leaves none of them
+//! ([`ReportError::Partial`], which lists what was written: nothing, unless a final rename
+//! failed). Numbers in text and CSV
 //! never run to hundreds of digits ([`shortest`], [`fixed`]).
 //!
 //! Errors are typed: [`ReportError`] for the files (its [`ReportError::is_destination`] tells
@@ -135,7 +137,8 @@ pub enum ReportError {
     /// before; `failed` and the files after it were not (an old file there is left as it was),
     /// and no temporary file remains.
     Partial {
-        /// The files written before the failure, in order.
+        /// The files written before the failure, in order (empty unless a final rename of
+        /// the set failed: the files are renamed into place together).
         written: Vec<PathBuf>,
         /// The file that could not be written.
         failed: PathBuf,

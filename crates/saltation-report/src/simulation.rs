@@ -221,5 +221,5 @@ pub fn write_simulation(
     if j.samples.len() >= 2 {
         batch.figure("simulation", &simulation_figure(j, model))?;
     }
-    Ok(batch.finish())
+    batch.finish()
 }

@@ -41,5 +41,5 @@ pub fn write_study(
     batch.text("runs.csv", &tables::runs_csv(result))?;
     batch.text("tables.md", markdown)?;
     figures::write_figures(spec, result, &mut batch)?;
-    Ok(batch.finish())
+    batch.finish()
 }
