@@ -315,7 +315,7 @@ mod tests {
         };
         let m = e.message();
         assert!(m.len() < 200, "{m}");
-        assert!(m.contains("… (10008 characters)"), "{m}");
+        assert!(m.contains("… (10003 characters)"), "{m}");
         assert!(m.ends_with("unknown parameter"), "{m}");
         // A long list of short words is cut as a whole.
         let list = vec!["abc"; 5000].join(", ");

@@ -39,7 +39,10 @@
 //! ([`CHART_TOLERANCE`] `= 1e-6`). The residual compares reduced coordinates only; a chart that
 //! pins a coordinate to a value the flow or reset does not give (a chart contradicting the
 //! reset) has `π(x₁) = u*` although `x₁ ≠ χ(u*)`: not a periodic orbit
-//! ([`Degeneracy::ChartMismatch`]).
+//! ([`Degeneracy::ChartMismatch`]). Not checked for a model whose multipliers are taken on the
+//! section ([`EvalModel::multipliers_on_section`]): it declares coordinates outside the
+//! periodicity (the SLIP runner's horizontal position and foot, which advance every stride;
+//! a constrained mechanism's state off its section).
 //!
 //! The fixed point must also be isolated, i.e. determined by the residual test. The Newton
 //! correction at the solution, `δ = −F_u⁻¹F(u*)` (the solver's LU, with the residual and
@@ -385,7 +388,13 @@ pub fn find_periodic_orbit<M: EvalModel + ?Sized>(
     model.chart(u0.as_slice(), &mut x0);
     if let Some(reason) = degeneracy(model, opts, &x0, stride.period)
         .or(isolation)
-        .or_else(|| off_chart(model, &stride.x))
+        .or_else(|| {
+            // A model whose multipliers are taken on the section declares coordinates the
+            // section leaves out of the periodicity (a position that advances every stride).
+            (!model.multipliers_on_section())
+                .then(|| off_chart(model, &stride.x))
+                .flatten()
+        })
     {
         return Err(OrbitError::Degenerate {
             u0: u0.as_slice().to_vec(),
