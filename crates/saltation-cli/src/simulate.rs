@@ -263,7 +263,15 @@ fn human(loaded: &LoadedModel, plan: &Plan, j: &SimulationJson, files: &[PathBuf
         .row("method", method)
         .row(
             "tolerances",
-            format!("rtol = {}, atol = {atol}", format::short(o.ode.rtol)),
+            if o.ode.rtol < saltation_ode::RTOL_FLOOR {
+                format!(
+                    "rtol = {} (raised to 4ε = {} in the error weights), atol = {atol}",
+                    format::short(o.ode.rtol),
+                    format::short(saltation_ode::RTOL_FLOOR)
+                )
+            } else {
+                format!("rtol = {}, atol = {atol}", format::short(o.ode.rtol))
+            },
         )
         .row(
             "span",

@@ -207,7 +207,7 @@ fn cases() -> Vec<Case> {
                 "0.1", "--at", "0.1",
             ],
         )
-        .expect(Succeeds(&["rtol = 1.00e-300", "end state"])),
+        .expect(Succeeds(&["rtol = 1.00e-300 (raised to 4ε = 8.88e-16", "end state"])),
         // N15, N16: argument names.
         Case::args(
             "N15: --rtol -1",
