@@ -87,6 +87,11 @@ pub struct OrbitJson {
     /// Where an inadmissible orbit first fails, in words.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub violation: Option<String>,
+    /// Where an inadmissible orbit first fails: `{"t", "mode", "condition", "kind", "value",
+    /// "state"}` (time from the stride's start, the phase's name, the condition's, its lowest
+    /// value there, the state where it first fails).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub violation_at: Option<Violation>,
     /// Wall time of the solve alone (Newton, multipliers, admissibility), in seconds, without
     /// start-up and file reading.
     pub solve_seconds: f64,
@@ -105,15 +110,19 @@ pub struct PhaseJson {
 /// In words: where an orbit stops being admissible.
 pub fn violation_text(v: &Violation) -> String {
     let what = match v.kind {
-        ViolationKind::Pulls => format!("{} pulls (λ = {})", v.contact, format::value(v.value)),
+        ViolationKind::Pulls => format!("{} pulls (λ = {})", v.condition, format::value(v.value)),
         ViolationKind::Penetrates => {
             format!(
                 "{} penetrates (gap = {})",
-                v.contact,
+                v.condition,
                 format::value(v.value)
             )
         }
-        _ => format!("{} fails (value {})", v.contact, format::value(v.value)),
+        _ => format!(
+            "condition `{}` < 0 (lowest value {})",
+            v.condition,
+            format::value(v.value)
+        ),
     };
     format!("{what} in phase {} at t = {}", v.mode, format::value(v.t))
 }
@@ -149,6 +158,10 @@ impl OrbitJson {
             }),
             admissible,
             violation,
+            violation_at: match &s.admissibility {
+                Some(Ok(a)) => a.violation.clone(),
+                _ => None,
+            },
             solve_seconds: s.wall.as_secs_f64(),
         }
     }
@@ -347,7 +360,7 @@ pub fn human(loaded: &LoadedModel, solved: &[Solved]) -> String {
         match &s.admissibility {
             None => {}
             Some(Ok(a)) if a.admissible => {
-                t.row("admissible", "yes (contact forces push, gaps stay open)");
+                t.row("admissible", "yes (every admissibility condition holds)");
             }
             Some(Ok(a)) => {
                 let why = a.violation.as_ref().map(violation_text).unwrap_or_default();

@@ -15,7 +15,10 @@ use crate::input::{parse_guess, LoadedModel, ModelArgs};
 use crate::orbit::parameters;
 use crate::CliError;
 use clap::Args;
-use saltation_hybrid::{simulate, EvalModel, SimulateOptions};
+use saltation_hybrid::{
+    check_initial_state, check_trace, simulate, violation_error, EvalModel, SimulateOptions,
+    CONDITION_TOL,
+};
 use saltation_models::Model;
 use saltation_ode::{Atol, Method};
 use saltation_report::{self as report, simulation_json, Outputs, SimulationJson};
@@ -51,6 +54,14 @@ pub struct SimulateArgs {
     /// Sample times, comma-separated and increasing (e.g. --at 5,10,20); default: every step.
     #[arg(long, value_name = "T1,T2,...", allow_hyphen_values = true)]
     pub at: Option<String>,
+
+    /// Do not check the model's admissibility conditions (the ball above the table, a contact
+    /// that pushes): neither the initial state (which is otherwise refused, with exit code 2,
+    /// when it breaks a condition or an equality of its mode, e.g. a closed contact's gap)
+    /// nor the trajectory (which otherwise ends with exit code 1 at its first violation,
+    /// naming the condition, the time and the state).
+    #[arg(long = "allow-inadmissible")]
+    pub allow_inadmissible: bool,
 
     /// Print one JSON object instead of the summary: {"method", "t_end", "x_end", "mode_end",
     /// "samples": [{"t", "x", "mode", "outputs"}] (an equation model's outputs, each left out
@@ -115,6 +126,14 @@ fn plan(args: &SimulateArgs, loaded: &LoadedModel) -> Result<Plan, CliError> {
     };
     opts.validate_for(&file.model)
         .map_err(|e| bad_setting(args, e))?;
+    if !args.allow_inadmissible {
+        check_initial_state(&file.model, init.mode, &init.x).map_err(|e| {
+            CliError::BadArgument {
+                arg: format!("`initial` of {}", loaded.path),
+                reason: format!("{e} (--allow-inadmissible runs it anyway)"),
+            }
+        })?;
+    }
     Ok(Plan {
         method: opts.stride.method,
         t0: init.t,
@@ -208,10 +227,25 @@ pub fn run(args: &SimulateArgs, out: &mut dyn Write) -> Result<(), CliError> {
     }
     let model = &loaded.file.model;
     let start = Instant::now();
-    let trace = simulate(model, &plan.x0, &plan.opts).map_err(|e| CliError::BadArgument {
+    let mut trace = simulate(model, &plan.x0, &plan.opts).map_err(|e| CliError::BadArgument {
         arg: "settings".into(),
         reason: e.to_string(),
     })?;
+    // The first violation of an admissibility condition ends the run with an error, like a
+    // failure at that time (the samples after it are printed, and are unphysical).
+    let mut t_fail = trace.end.0;
+    if trace.failure.is_none() && !args.allow_inadmissible {
+        let stride = &plan.opts.stride;
+        match check_trace(model, &trace, plan.t0, &plan.x0, stride, CONDITION_TOL) {
+            Ok(a) => {
+                if let Some(v) = a.violation {
+                    t_fail = v.t;
+                    trace.failure = Some(violation_error(&v));
+                }
+            }
+            Err(e) => trace.failure = Some(e),
+        }
+    }
     let wall = start.elapsed();
     if let Some(e) = refused_at_start(args, &plan, &trace) {
         return Err(crate::error::explain(e, model));
@@ -235,7 +269,7 @@ pub fn run(args: &SimulateArgs, out: &mut dyn Write) -> Result<(), CliError> {
             CliError::Simulation {
                 file: loaded.path.clone(),
                 method: plan.method.name(),
-                t: trace.end.0,
+                t: t_fail,
                 source: Box::new(e),
             },
             model,

@@ -1,8 +1,10 @@
 //! Physical admissibility of a trajectory: conditions a model's equations do not enforce by
-//! themselves, such as a unilateral contact that may only push. Models that have such
-//! conditions report them through [`crate::EvalModel::admissibility`] (the constrained
-//! mechanical systems of `saltation-mechanics` do); orbit results and continuation carry the
-//! verdict, and a branch that crosses the boundary reports a grazing point.
+//! themselves, such as a unilateral contact that may only push. Models declare them per mode
+//! ([`crate::HybridModel::conditions`], checked along a trajectory by [`crate::check_trace`])
+//! or check a whole stride themselves ([`crate::Admissible`], the constrained mechanical
+//! systems of `saltation-mechanics`); [`crate::EvalModel::admissibility`] reports either, orbit
+//! results and continuation carry the verdict, and a branch that crosses the boundary reports
+//! a grazing point.
 
 use serde::{Deserialize, Serialize};
 
@@ -15,6 +17,9 @@ pub enum ViolationKind {
     Pulls,
     /// An open contact's gap is negative (the body is inside the obstacle).
     Penetrates,
+    /// A declared condition `c ≥ 0` of the mode is negative
+    /// ([`crate::HybridModel::conditions`]).
+    Negative,
 }
 
 /// Where an orbit first fails to be admissible.
@@ -24,12 +29,17 @@ pub struct Violation {
     pub t: f64,
     /// Name of the mode (contact phase).
     pub mode: String,
-    /// Name of the contact.
-    pub contact: String,
+    /// Name of the contact, or of the declared condition.
+    #[serde(alias = "contact")]
+    pub condition: String,
     /// What failed.
     pub kind: ViolationKind,
-    /// The offending value (`λ_i > 0` or gap `< 0`).
+    /// The offending value (`λ_i > 0`, a gap `< 0`, or the lowest value of a declared
+    /// condition from there on in that phase).
     pub value: f64,
+    /// The state where it first fails (empty where not recorded).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub state: Vec<f64>,
 }
 
 /// Whether a trajectory is admissible, and if not where it first fails.

@@ -105,6 +105,27 @@ impl<M: HybridModel> Bound<M> {
     }
 }
 
+/// The declared conditions checked along one stride from `x0` ([`crate::check_trace`] with
+/// [`crate::CONDITION_TOL`]); a stride that fails is an error.
+fn stride_conditions<M: EvalModel + ?Sized>(
+    model: &M,
+    x0: &[f64],
+    opts: &crate::StrideOptions,
+) -> Result<crate::Admissibility, crate::HybridError> {
+    let sim = crate::SimulateOptions {
+        stride: opts.clone(),
+        strides: 1,
+        dt: None,
+        at: Some(Vec::new()),
+        ..crate::SimulateOptions::default()
+    };
+    let trace = crate::simulate(model, x0, &sim)?;
+    if let Some(e) = trace.failure {
+        return Err(e);
+    }
+    crate::check_trace(model, &trace, sim.t0, x0, opts, crate::CONDITION_TOL)
+}
+
 impl<M: HybridModel> EvalModel for Bound<M> {
     fn name(&self) -> &str {
         self.model.name()
@@ -234,9 +255,23 @@ impl<M: HybridModel> EvalModel for Bound<M> {
         x0: &[f64],
         opts: &crate::StrideOptions,
     ) -> Option<Result<crate::Admissibility, crate::HybridError>> {
-        self.model
-            .admissibility()
-            .map(|a| a.admissibility(&self.p, x0, opts))
+        match self.model.admissibility() {
+            Some(a) => Some(a.admissibility(&self.p, x0, opts)),
+            None if crate::has_conditions(self) => Some(stride_conditions(self, x0, opts)),
+            None => None,
+        }
+    }
+    fn conditions(&self, mode: usize) -> usize {
+        self.model.conditions(mode)
+    }
+    fn condition_name(&self, mode: usize, i: usize) -> String {
+        self.model.condition_name(mode, i)
+    }
+    fn condition(&self, mode: usize, i: usize, x: &[f64]) -> f64 {
+        self.model.condition(&self.p, mode, i, x)
+    }
+    fn state_residual(&self, mode: usize, x: &[f64]) -> Option<(String, f64)> {
+        self.model.state_residual(&self.p, mode, x)
     }
     fn param_names(&self) -> Vec<String> {
         self.model

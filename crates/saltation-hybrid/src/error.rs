@@ -104,6 +104,34 @@ pub enum HybridError {
         /// Time reached.
         t: f64,
     },
+    /// A declared admissibility condition fails: at time `t` along a simulation, or (`t` is
+    /// `None`) at the initial state.
+    #[error("{} of mode `{mode}`: condition `{condition}` = {} < 0 at x = {}", t.map_or("initial state".to_string(), |t| format!("at t = {}", Num(t))), Num(*value), StateText(state))]
+    Inadmissible {
+        /// Name of the condition.
+        condition: String,
+        /// Name of the mode.
+        mode: String,
+        /// Time of the first violation (`None`: the initial state).
+        t: Option<f64>,
+        /// The condition's value there (the lowest in that phase, along a simulation).
+        value: f64,
+        /// The state where it fails.
+        state: Vec<f64>,
+    },
+    /// An initial state does not satisfy an equality of its mode (a closed contact's gap or
+    /// rate, a rigid link).
+    #[error("initial state of mode `{mode}`: {what} = {} is not 0 at x = {}", Num(*value), StateText(state))]
+    InconsistentState {
+        /// Which equality (from the model).
+        what: String,
+        /// Name of the mode.
+        mode: String,
+        /// Its residual.
+        value: f64,
+        /// The state.
+        state: Vec<f64>,
+    },
     /// An option is outside its valid range.
     #[error("invalid option `{field}`: {reason}")]
     InvalidOption {
@@ -112,4 +140,20 @@ pub enum HybridError {
         /// What is wrong.
         reason: &'static str,
     },
+}
+
+/// A state written `[x0, x1, …]` with [`Num`] for each component.
+struct StateText<'a>(&'a [f64]);
+
+impl std::fmt::Display for StateText<'_> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "[")?;
+        for (i, v) in self.0.iter().enumerate() {
+            if i > 0 {
+                write!(f, ", ")?;
+            }
+            write!(f, "{}", Num(*v))?;
+        }
+        write!(f, "]")
+    }
 }

@@ -170,6 +170,32 @@ pub trait HybridModel {
         self.describe(mode, guard).enabled.is_none_or(|c| c(p, x))
     }
 
+    /// Number of admissibility conditions of `mode` (default: none): physical conditions the
+    /// equations do not enforce, each a function `c_{m,i}(x; p)` that must stay `≥ 0` while the
+    /// state is in `mode` (a ball above the table in flight, a contact force that pushes in
+    /// stance). Orbits report whether they hold, continuation marks where that changes
+    /// (grazing), and `simulate` stops at the first violation.
+    fn conditions(&self, _mode: usize) -> usize {
+        0
+    }
+    /// Name of condition `i` of `mode`, for messages ("ground force").
+    fn condition_name(&self, _mode: usize, i: usize) -> String {
+        format!("condition {i}")
+    }
+    /// Condition function `c_{m,i}(x; p)`, admissible where `≥ 0`; written once for any
+    /// scalar, like a guard, so that its zero is located on the dense output like an event.
+    /// Only called for `i < conditions(mode)`.
+    fn condition<D: Scalar>(&self, _p: &[D], _mode: usize, _i: usize, _x: &[D]) -> D {
+        D::from(0.0)
+    }
+    /// Equalities a state of `mode` must satisfy that the flow keeps but does not restore (a
+    /// closed contact's gap and its rate, a rigid link): the largest residual at `x`, named,
+    /// or `None` (default) when every equality holds or the mode has none. A simulation
+    /// refuses an initial state with a residual above its tolerance.
+    fn state_residual(&self, _p: &[f64], _mode: usize, _x: &[f64]) -> Option<(String, f64)> {
+        None
+    }
+
     /// Dimension of the section's reduced coordinates (default: `dim()`).
     fn reduced_dim(&self) -> usize {
         self.dim()

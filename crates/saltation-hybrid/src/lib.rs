@@ -25,6 +25,7 @@ mod admissibility;
 mod bound;
 mod buffer;
 mod capabilities;
+mod conditions;
 mod constant_jacobian;
 mod crossings;
 mod dense;
@@ -50,6 +51,9 @@ pub use buffer::with_buffer;
 pub use capabilities::{
     Admissible, AffineModes, FlowJacobian, FlowParamDerivative, GuardGradient, MassMatrix,
     ResetJacobian, SectionJacobians, TimeDerivative,
+};
+pub use conditions::{
+    check_initial_state, check_trace, has_conditions, violation_error, CONDITION_TOL, STATE_TOL,
 };
 pub use crossings::{Crossings, Rejected, Rejection};
 pub use dense::{solve_dense, SingularMatrix};

@@ -95,6 +95,15 @@ pub trait EvalModel {
     /// Whether an orbit's multipliers are those of `Dπ · P_x · Dχ` instead of `P_x` (a model
     /// in redundant coordinates).
     fn multipliers_on_section(&self) -> bool;
+    /// Number of admissibility conditions of `mode` ([`crate::HybridModel::conditions`]).
+    fn conditions(&self, mode: usize) -> usize;
+    /// Name of condition `i` of `mode`.
+    fn condition_name(&self, mode: usize, i: usize) -> String;
+    /// Condition `c_{m,i}(x)`, admissible where `≥ 0`.
+    fn condition(&self, mode: usize, i: usize, x: &[f64]) -> f64;
+    /// The largest residual of the equalities a state of `mode` must satisfy, named
+    /// ([`crate::HybridModel::state_residual`]).
+    fn state_residual(&self, mode: usize, x: &[f64]) -> Option<(String, f64)>;
     /// Whether the trajectory of one stride from `x0` is physically admissible; `None` for a
     /// model without such conditions.
     fn admissibility(

@@ -239,6 +239,19 @@ impl<M: EvalModel + ?Sized> EvalModel for ParamAugmented<'_, M> {
     ) -> Option<Result<crate::Admissibility, crate::HybridError>> {
         None
     }
+    /// The augmented flow is for derivatives in the parameter: its conditions are the model's.
+    fn conditions(&self, _mode: usize) -> usize {
+        0
+    }
+    fn condition_name(&self, mode: usize, i: usize) -> String {
+        self.model.condition_name(mode, i)
+    }
+    fn condition(&self, mode: usize, i: usize, y: &[f64]) -> f64 {
+        self.model.condition(mode, i, &y[..self.n])
+    }
+    fn state_residual(&self, mode: usize, y: &[f64]) -> Option<(String, f64)> {
+        self.model.state_residual(mode, &y[..self.n])
+    }
     fn param_names(&self) -> Vec<String> {
         self.model.param_names()
     }

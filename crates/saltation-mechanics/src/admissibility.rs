@@ -111,13 +111,14 @@ pub fn check_admissibility<S: MechanicalSystem + Clone>(
         violation: worst.map(|(_, s)| Violation {
             t: s.t,
             mode: model.mode_name(s.mode),
-            contact: sys.contact_name(s.contact),
+            condition: sys.contact_name(s.contact),
             kind: s.kind,
             value: if s.kind == ViolationKind::Pulls {
                 s.excess
             } else {
                 -s.excess
             },
+            state: Vec::new(),
         }),
     })
 }

@@ -406,6 +406,36 @@ impl<S: MechanicalSystem + Clone> HybridModel for Constrained<S> {
             Err(_) => D::from(f64::NAN),
         }
     }
+    /// One condition per contact: an open contact's gap `≥ 0`, a closed contact's force
+    /// `−λ_i ≥ 0` (it pushes).
+    fn conditions(&self, _mode: usize) -> usize {
+        self.system.contact_count()
+    }
+    fn condition_name(&self, mode: usize, i: usize) -> String {
+        let what = if ContactSet::from_mode(mode).contains(i) {
+            "force"
+        } else {
+            "gap"
+        };
+        format!("{} {what}", self.system.contact_name(i))
+    }
+    fn condition<D: Scalar>(&self, p: &[D], mode: usize, i: usize, x: &[D]) -> D {
+        if ContactSet::from_mode(mode).contains(i) {
+            -self.guard(p, mode, ContactGuard::LiftOff(i), x)
+        } else {
+            self.system.gap(p, i, &x[..self.system.dofs()])
+        }
+    }
+    /// The larger of the position residual `max |γ|` and the velocity residual `max |G q̇|` of
+    /// the active constraints (rigid links and closed contacts).
+    fn state_residual(&self, p: &[f64], mode: usize, x: &[f64]) -> Option<(String, f64)> {
+        let (pos, vel) = self.constraint_residual(p, mode, x);
+        Some(if pos >= vel {
+            ("position constraint residual max |γ(q)|".into(), pos)
+        } else {
+            ("velocity constraint residual max |G(q) q̇|".into(), vel)
+        })
+    }
     /// Touchdown: positions kept, velocities projected by `P_a` of the new active set
     /// ([`impact_velocity`]); lift-off: identity.
     fn reset<D: Scalar>(&self, p: &[D], mode: usize, guard: ContactGuard, x: &[D], out: &mut [D]) {

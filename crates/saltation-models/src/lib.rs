@@ -61,6 +61,10 @@ macro_rules! forward_eval {
             multipliers_on_section() -> bool;
             admissibility(x0: &[f64], opts: &saltation_hybrid::StrideOptions)
                 -> Option<Result<saltation_hybrid::Admissibility, saltation_hybrid::HybridError>>;
+            conditions(mode: usize) -> usize;
+            condition_name(mode: usize, i: usize) -> String;
+            condition(mode: usize, i: usize, x: &[f64]) -> f64;
+            state_residual(mode: usize, x: &[f64]) -> Option<(String, f64)>;
             param_names() -> Vec<String>;
             param_value(k: usize) -> Option<f64>;
             check_params() -> Result<(), saltation_hybrid::ParamError>;

@@ -141,6 +141,10 @@ pub(crate) struct Compiled {
     pub flows: Vec<Program>,
     pub guards_by_mode: Vec<Vec<usize>>,
     pub conditions: Vec<Program>,
+    /// Per mode, the indices of its admissibility conditions in the file's `admissible` list.
+    pub admissible_by_mode: Vec<Vec<usize>>,
+    /// The admissibility conditions' programs, in the file's order.
+    pub admissible: Vec<Program>,
     pub enabled: Vec<Option<Program>>,
     pub resets: Vec<Option<Program>>,
     pub targets: Vec<usize>,
@@ -420,6 +424,42 @@ pub(crate) fn compile_spec(spec: &EquationSpec) -> Result<Compiled, LoadError> {
         })?));
     }
 
+    // Admissibility conditions.
+    if spec.admissible.len() > MAX_ITEMS {
+        return Err(LoadError::at(
+            Place::field("admissible"),
+            format!("at most {MAX_ITEMS} admissibility conditions"),
+        ));
+    }
+    let mut admissible_by_mode = vec![Vec::new(); spec.modes.len()];
+    let mut admissible = Vec::with_capacity(spec.admissible.len());
+    for (c, cs) in spec.admissible.iter().enumerate() {
+        let path = |f: &str| format!("admissible[{c}].{f}");
+        let mode = mode_index(&cs.mode, Place::field(path("mode")))?;
+        if spec.admissible[..c]
+            .iter()
+            .any(|o| o.name == cs.name && o.mode == cs.mode)
+        {
+            return Err(LoadError::at(
+                Place::field(path("name")),
+                format!(
+                    "condition `{}` of mode `{}` is declared twice",
+                    cs.name, cs.mode
+                ),
+            ));
+        }
+        if cs.name.trim().is_empty() {
+            return Err(LoadError::at(
+                Place::field(path("name")),
+                "a condition needs a name (for messages)",
+            ));
+        }
+        admissible_by_mode[mode].push(c);
+        admissible.push(program(&[cs.when.as_str()], &|_| {
+            Place::field(path("when"))
+        })?);
+    }
+
     // Section.
     let mut section_start = None;
     let chart = match &spec.section {
@@ -545,6 +585,8 @@ pub(crate) fn compile_spec(spec: &EquationSpec) -> Result<Compiled, LoadError> {
         flows,
         guards_by_mode,
         conditions,
+        admissible_by_mode,
+        admissible,
         enabled,
         resets,
         targets,

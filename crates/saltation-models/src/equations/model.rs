@@ -213,6 +213,23 @@ impl HybridModel for EquationModel {
             }
         }
     }
+    /// The file's `admissible` entries whose `mode` is `mode`, in the order of the file.
+    fn conditions(&self, mode: usize) -> usize {
+        self.compiled.admissible_by_mode.get(mode).map_or(0, Vec::len)
+    }
+    fn condition_name(&self, mode: usize, i: usize) -> String {
+        self.compiled
+            .admissible_by_mode
+            .get(mode)
+            .and_then(|c| c.get(i))
+            .map_or_else(|| format!("condition {i}"), |&c| self.spec.admissible[c].name.clone())
+    }
+    fn condition<D: Scalar>(&self, p: &[D], mode: usize, i: usize, x: &[D]) -> D {
+        let c = self.compiled.admissible_by_mode[mode][i];
+        let mut out = [D::from(0.0)];
+        self.compiled.admissible[c].eval(D::from(0.0), x, p, &mut out);
+        out[0]
+    }
     fn reduced_dim(&self) -> usize {
         self.compiled
             .chart

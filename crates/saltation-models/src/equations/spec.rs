@@ -60,6 +60,21 @@ pub struct GuardSpec {
     pub failure: Option<String>,
 }
 
+/// An admissibility condition: while the state is in `mode`, the expression `when` must stay
+/// `≥ 0` (the ball above the table in flight, a contact force that pushes in stance). Orbits
+/// report whether it holds, continuation marks where that changes, and `simulate` stops with
+/// an error at its first violation.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct AdmissibleSpec {
+    /// Name (for messages).
+    pub name: String,
+    /// Mode in which it must hold.
+    pub mode: String,
+    /// The condition's value `c(x)`; admissible where `c ≥ 0`.
+    pub when: String,
+}
+
 /// The shooting section: which guard's reset a stride starts after, the states that are free
 /// on it (the reduced coordinates `u`), and the other states as functions of them.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -95,6 +110,9 @@ pub struct EquationSpec {
     /// Guards.
     #[serde(default)]
     pub guards: Vec<GuardSpec>,
+    /// Admissibility conditions, each in one mode.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub admissible: Vec<AdmissibleSpec>,
     /// The section for shooting, if the model has periodic orbits to find.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub section: Option<SectionSpec>,

@@ -113,6 +113,37 @@ impl HybridModel for HopperUnconstrained {
             HopperGuard::LiftOff => {}
         }
     }
+    /// In flight the lower block is above the ground, `z_L ≥ 0`; on the ground the ground
+    /// pushes, `−λ ≥ 0`.
+    fn conditions(&self, _mode: usize) -> usize {
+        1
+    }
+    fn condition_name(&self, mode: usize, _i: usize) -> String {
+        if mode == 0 {
+            "lower block above ground"
+        } else {
+            "ground force"
+        }
+        .into()
+    }
+    fn condition<D: Scalar>(&self, p: &[D], mode: usize, _i: usize, x: &[D]) -> D {
+        if mode == 0 {
+            x[1]
+        } else {
+            -self.contact_multiplier(p, x)
+        }
+    }
+    /// On the ground the lower block rests on it: `z_L = 0` and `ż_L = 0`.
+    fn state_residual(&self, _p: &[f64], mode: usize, x: &[f64]) -> Option<(String, f64)> {
+        if mode == 0 {
+            return None;
+        }
+        Some(if x[1].abs() >= x[3].abs() {
+            ("z_L on the ground".into(), x[1])
+        } else {
+            ("dz_L on the ground".into(), x[3])
+        })
+    }
     fn reduced_dim(&self) -> usize {
         2
     }

@@ -1,0 +1,526 @@
+//! Checking a model's declared admissibility conditions along a simulated trajectory, and an
+//! initial state against them and against the mode's equalities.
+//!
+//! A model declares conditions `c_{m,i}(x; p) ≥ 0` that must hold while the state is in mode
+//! `m` ([`crate::HybridModel::conditions`]). A trajectory (a [`Trace`]) is checked by running
+//! its segments again with the same integrators, watching each condition of the segment's mode
+//! as a non-terminal event falling through zero beside the mode's guards: the integrator's own
+//! event location ([`saltation_ode::Solver`], on the method's dense output, with its interior
+//! samples) finds the first time a condition becomes negative, even between two steps. The
+//! guards stop the run where the trace's events are, so the segments are those of the trace.
+//! Each step is screened at [`CONDITION_SAMPLES`] interior points at least (more than a
+//! stride's default), since a condition may dip below zero and recover inside one step; a dip
+//! narrower than the samples' spacing is not seen, like a guard's double crossing.
+//! Besides the located crossings every condition is evaluated at the start of each segment
+//! (right after a reset), at every step and just before each event: a value below
+//! `−tol · s_{m,i}`, with `s_{m,i}` the largest `|c_{m,i}|` over the trajectory, is a
+//! violation too (a condition that starts a mode already negative never crosses zero). A
+//! crossing within `10⁻¹²·max(1, |t_e|)` of the segment's event `t_e` is the event itself (a
+//! contact force that reaches zero exactly where lift-off happens).
+//!
+//! The earliest violation is reported: its time and state, the condition and mode, and the
+//! lowest value of that condition seen in that segment from there on (`0` when it dips and
+//! recovers within one step).
+
+use crate::admissibility::{Admissibility, Violation, ViolationKind};
+use crate::error::HybridError;
+use crate::guards::ModeGuards;
+use crate::model::EvalModel;
+use crate::simulate::Trace;
+use crate::state_solvers::StateSolvers;
+use crate::stride::StrideOptions;
+use crate::variational::ModeFlow;
+use saltation_ode::{Direction, EventSet, Sampling, Stop, Trajectory, ZenoLimit, MAX_COUNT};
+
+/// Default relative tolerance of [`check_trace`] (a value below `−tol · s` is a violation).
+pub const CONDITION_TOL: f64 = 1e-9;
+
+/// Fewest interior samples per step at which the conditions are screened for a sign change
+/// (the file's `event_samples` when larger).
+pub const CONDITION_SAMPLES: usize = 16;
+
+/// Tolerance of [`check_initial_state`]: a condition below `−tol · max(1, ‖x‖∞)` or an
+/// equality residual above it refuses the state.
+pub const STATE_TOL: f64 = 1e-9;
+
+/// Whether a model declares any admissibility condition.
+pub fn has_conditions<M: EvalModel + ?Sized>(model: &M) -> bool {
+    (0..model.modes()).any(|m| model.conditions(m) > 0)
+}
+
+/// The guards of a mode (terminal, indices `0..g`) followed by its conditions (non-terminal,
+/// falling, indices `g..g + c`).
+struct Watched<'a, M: ?Sized> {
+    guards: ModeGuards<'a, M>,
+    g: usize,
+}
+
+impl<M: EvalModel + ?Sized> EventSet for Watched<'_, M> {
+    fn count(&self) -> usize {
+        self.g + self.guards.model.conditions(self.guards.mode)
+    }
+    fn value(&self, i: usize, t: f64, y: &[f64]) -> f64 {
+        if i < self.g {
+            self.guards.value(i, t, y)
+        } else {
+            let m = self.guards.model;
+            m.condition(self.guards.mode, i - self.g, &y[..m.dim()])
+        }
+    }
+    fn direction(&self, i: usize) -> Direction {
+        if i < self.g {
+            self.guards.direction(i)
+        } else {
+            Direction::Falling
+        }
+    }
+    fn enabled(&self, i: usize, t: f64, y: &[f64]) -> bool {
+        i >= self.g || self.guards.enabled(i, t, y)
+    }
+    fn terminal(&self, i: usize) -> bool {
+        i < self.g
+    }
+}
+
+/// A value of a condition somewhere on the trajectory.
+struct Sample {
+    t: f64,
+    mode: usize,
+    cond: usize,
+    value: f64,
+    x: Vec<f64>,
+    /// Index of the segment.
+    seg: usize,
+}
+
+/// One smooth piece of a trace: mode, start and end.
+struct Piece<'a> {
+    mode: usize,
+    t0: f64,
+    x0: &'a [f64],
+    /// End time and state before the event; `None` for the last piece (which ends at
+    /// `trace.end`, by time or by a failure).
+    event: Option<(f64, &'a [f64])>,
+}
+
+/// The smooth pieces of `trace`, which started at `(t0, x0)` in `start_mode`.
+fn pieces<'a>(trace: &'a Trace, t0: f64, x0: &'a [f64], start_mode: usize) -> Vec<Piece<'a>> {
+    let mut out = Vec::with_capacity(trace.events.len() + 1);
+    let (mut mode, mut t, mut x) = (start_mode, t0, x0);
+    for e in &trace.events {
+        out.push(Piece {
+            mode,
+            t0: t,
+            x0: x,
+            event: Some((e.t, &e.x_minus)),
+        });
+        (mode, t, x) = (e.target, e.t, &e.x_plus);
+    }
+    out.push(Piece {
+        mode,
+        t0: t,
+        x0: x,
+        event: None,
+    });
+    out
+}
+
+/// Checks the declared conditions along `trace`, a simulation from `x0` at time `t0` with the
+/// stride options `opts` (as [`crate::simulate`] ran it); `tol` is the relative tolerance (see
+/// the module documentation). A model without conditions is admissible.
+pub fn check_trace<M: EvalModel + ?Sized>(
+    model: &M,
+    trace: &Trace,
+    t0: f64,
+    x0: &[f64],
+    opts: &StrideOptions,
+    tol: f64,
+) -> Result<Admissibility, HybridError> {
+    if !(tol >= 0.0 && tol.is_finite()) {
+        return Err(HybridError::InvalidOption {
+            field: "admissibility tolerance",
+            reason: "must be finite and ≥ 0",
+        });
+    }
+    let ok = Admissibility {
+        admissible: true,
+        violation: None,
+    };
+    if !has_conditions(model) {
+        return Ok(ok);
+    }
+    let n = model.dim();
+    let mut samples: Vec<Sample> = Vec::new();
+    let mut crossings: Vec<Sample> = Vec::new();
+    // The trace has passed the Zeno limits already; the conditions' crossings added here may
+    // coincide with its events (a contact force reaching zero at lift-off), which those limits
+    // would take for an accumulation.
+    let mut opts = opts.clone();
+    opts.ode.zeno = ZenoLimit {
+        max_events: MAX_COUNT,
+        window: 2,
+        min_span: 0.0,
+        min_interval: 0.0,
+    };
+    // At least `CONDITION_SAMPLES` interior samples per step: the exact stepper of an affine
+    // mode takes steps as long as a whole phase, and a condition that dips below zero and
+    // recovers between two samples is not seen.
+    opts.ode.event_samples = opts.ode.event_samples.max(CONDITION_SAMPLES);
+    let opts = &opts;
+    let mut solvers = StateSolvers::new(opts)?;
+    let all = pieces(trace, t0, x0, opts.start_mode);
+    let t_last = trace.end.0;
+    for (seg, piece) in all.iter().enumerate() {
+        let mode = piece.mode;
+        let nc = model.conditions(mode);
+        let eval_at = |t: f64, x: &[f64], samples: &mut Vec<Sample>| {
+            for cond in 0..nc {
+                let value = model.condition(mode, cond, &x[..n]);
+                samples.push(Sample {
+                    t,
+                    mode,
+                    cond,
+                    value,
+                    x: x[..n].to_vec(),
+                    seg,
+                });
+            }
+        };
+        eval_at(piece.t0, piece.x0, &mut samples);
+        if let Some((te, xm)) = piece.event {
+            eval_at(te, xm, &mut samples);
+        }
+        // Run the segment again with the conditions watched (a mode without conditions too,
+        // so that each integrator's history stays that of the trace).
+        let sys = ModeFlow { model, mode };
+        let watched = Watched {
+            guards: ModeGuards::new(model, mode),
+            g: model.guards(mode),
+        };
+        let t_limit = match piece.event {
+            Some((te, _)) => te.max(piece.t0 + opts.t_max),
+            None => t_last,
+        };
+        let (solver, first) = solvers.for_mode(opts, model, mode);
+        let ode = |source| HybridError::Ode { mode, source };
+        if first {
+            solver.start(&sys, &watched, piece.t0, piece.x0).map_err(ode)?;
+        } else {
+            solver
+                .restart(&sys, &watched, piece.t0, piece.x0)
+                .map_err(ode)?;
+        }
+        let logged = solver.event_log().len();
+        let mut traj = Trajectory::new(if nc > 0 {
+            Sampling::Steps
+        } else {
+            Sampling::None
+        });
+        let stop = solver
+            .integrate(&sys, &watched, t_limit, Some(&mut traj))
+            .map_err(ode)?;
+        let t_end = match (&stop, piece.event) {
+            (Stop::Event(hit), _) => hit.t,
+            (Stop::TimeReached, Some((te, _))) => te,
+            (Stop::TimeReached, None) => t_last,
+        };
+        for k in 0..traj.len() {
+            if traj.t[k] < t_end {
+                eval_at(traj.t[k], traj.state(k), &mut samples);
+            }
+        }
+        let near = 1e-12 * t_end.abs().max(1.0);
+        for hit in &solver.event_log()[logged..] {
+            let ends_by_event = piece.event.is_some();
+            if hit.index < watched.g || (ends_by_event && hit.t >= t_end - near) {
+                continue;
+            }
+            let cond = hit.index - watched.g;
+            crossings.push(Sample {
+                t: hit.t,
+                mode,
+                cond,
+                value: model.condition(mode, cond, &hit.y[..n]),
+                x: hit.y[..n].to_vec(),
+                seg,
+            });
+        }
+    }
+    // The scale of each condition over the trajectory.
+    let scale = |mode: usize, cond: usize| {
+        samples
+            .iter()
+            .filter(|s| s.mode == mode && s.cond == cond)
+            .fold(0.0f64, |m, s| m.max(s.value.abs()))
+    };
+    let below: Vec<&Sample> = samples
+        .iter()
+        .filter(|s| s.value < -tol * scale(s.mode, s.cond))
+        .collect();
+    let first = below
+        .iter()
+        .copied()
+        .chain(crossings.iter())
+        .min_by(|a, b| a.t.total_cmp(&b.t));
+    let Some(first) = first else {
+        return Ok(ok);
+    };
+    // The lowest value of that condition in that segment from the violation on.
+    let lowest = samples
+        .iter()
+        .filter(|s| s.seg == first.seg && s.cond == first.cond && s.t >= first.t)
+        .fold(first.value.min(0.0), |m, s| m.min(s.value));
+    Ok(Admissibility {
+        admissible: false,
+        violation: Some(Violation {
+            t: first.t,
+            mode: model.mode_name(first.mode),
+            condition: model.condition_name(first.mode, first.cond),
+            kind: ViolationKind::Negative,
+            value: lowest,
+            state: first.x.clone(),
+        }),
+    })
+}
+
+/// Checks the initial state `x` of a run in `mode`: every equality of the mode
+/// ([`EvalModel::state_residual`]) holds and every condition is non-negative, both within
+/// [`STATE_TOL`]` · max(1, ‖x‖∞)`. The error names the equality or condition, the mode, the
+/// value and the state.
+pub fn check_initial_state<M: EvalModel + ?Sized>(
+    model: &M,
+    mode: usize,
+    x: &[f64],
+) -> Result<(), HybridError> {
+    let n = model.dim();
+    if mode >= model.modes() {
+        return Err(HybridError::BadMode {
+            mode,
+            modes: model.modes(),
+        });
+    }
+    if x.len() != n {
+        return Err(HybridError::DimensionMismatch {
+            what: "initial state",
+            expected: n,
+            got: x.len(),
+        });
+    }
+    let tol = STATE_TOL * x.iter().fold(1.0f64, |m, v| m.max(v.abs()));
+    if let Some((what, value)) = model.state_residual(mode, x) {
+        if !(value.abs() <= tol) {
+            return Err(HybridError::InconsistentState {
+                what,
+                mode: model.mode_name(mode),
+                value,
+                state: x.to_vec(),
+            });
+        }
+    }
+    for i in 0..model.conditions(mode) {
+        let value = model.condition(mode, i, x);
+        if !(value >= -tol) {
+            return Err(HybridError::Inadmissible {
+                condition: model.condition_name(mode, i),
+                mode: model.mode_name(mode),
+                t: None,
+                value,
+                state: x.to_vec(),
+            });
+        }
+    }
+    Ok(())
+}
+
+/// The error of a violation found along a simulation ([`check_trace`]).
+pub fn violation_error(v: &Violation) -> HybridError {
+    HybridError::Inadmissible {
+        condition: v.condition.clone(),
+        mode: v.mode.clone(),
+        t: Some(v.t),
+        value: v.value,
+        state: v.state.clone(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::{simulate, Bound, GuardSpec, HybridModel, Param, Scalar, SimulateOptions};
+
+    /// A ball under a ceiling: `ẏ = v`, `v̇ = −g`, bouncing on the floor `y = 0` with
+    /// restitution `e`; admissible while `H − y ≥ 0` (below the ceiling), and, in the ground
+    /// mode 1 (at rest, `ẋ = 0`), while `y = 0` (its equality) and the floor pushes, `g ≥ 0`.
+    struct Ceiling;
+    const G: usize = 0;
+    const E: usize = 1;
+    const H: usize = 2;
+    const PARAMS: &[Param] = &[
+        Param::new("g", 9.81),
+        Param::new("e", 1.0),
+        Param::new("H", 1.0),
+    ];
+    impl HybridModel for Ceiling {
+        type Guard = ();
+        fn name(&self) -> &str {
+            "ceiling"
+        }
+        fn dim(&self) -> usize {
+            2
+        }
+        fn modes(&self) -> usize {
+            2
+        }
+        fn mode_name(&self, mode: usize) -> String {
+            ["flight", "rest"][mode].into()
+        }
+        fn params(&self) -> &[Param] {
+            PARAMS
+        }
+        fn autonomous(&self, _mode: usize) -> bool {
+            true
+        }
+        fn flow<D: Scalar>(&self, p: &[D], mode: usize, _t: f64, x: &[D], dx: &mut [D]) {
+            if mode == 0 {
+                dx[0] = x[1];
+                dx[1] = -p[G];
+            } else {
+                dx[0] = x[1] * 0.0;
+                dx[1] = x[1] * 0.0;
+            }
+        }
+        fn guards(&self, mode: usize) -> &[()] {
+            if mode == 0 {
+                &[()]
+            } else {
+                &[]
+            }
+        }
+        fn describe(&self, _mode: usize, _g: ()) -> GuardSpec {
+            GuardSpec::to(0).falling()
+        }
+        fn guard<D: Scalar>(&self, _p: &[D], _mode: usize, _g: (), x: &[D]) -> D {
+            x[0]
+        }
+        fn reset<D: Scalar>(&self, p: &[D], _mode: usize, _g: (), x: &[D], out: &mut [D]) {
+            out[0] = x[0];
+            out[1] = -x[1] * p[E];
+        }
+        fn conditions(&self, _mode: usize) -> usize {
+            1
+        }
+        fn condition_name(&self, mode: usize, _i: usize) -> String {
+            ["below ceiling", "floor pushes"][mode].into()
+        }
+        fn condition<D: Scalar>(&self, p: &[D], mode: usize, _i: usize, x: &[D]) -> D {
+            if mode == 0 {
+                -x[0] + p[H]
+            } else {
+                p[G]
+            }
+        }
+        fn state_residual(&self, _p: &[f64], mode: usize, x: &[f64]) -> Option<(String, f64)> {
+            (mode == 1).then(|| ("height at rest".to_string(), x[0]))
+        }
+    }
+
+    fn ball(h: f64) -> Bound<Ceiling> {
+        Bound::with_values(Ceiling, vec![9.81, 1.0, h]).unwrap()
+    }
+
+    /// Simulates to `t_end` from `(0, v0)` and checks the trace.
+    fn check(model: &Bound<Ceiling>, v0: f64, t_end: f64, exact: bool) -> Admissibility {
+        let mut sim = SimulateOptions {
+            t_end: Some(t_end),
+            dt: None,
+            ..SimulateOptions::default()
+        };
+        sim.stride.exact_affine_phases = exact;
+        sim.stride.ode = saltation_ode::SolverOptions::with_tol(1e-10);
+        let x0 = [0.0, v0];
+        let trace = simulate(model, &x0, &sim).unwrap();
+        assert!(trace.failure.is_none());
+        check_trace(model, &trace, 0.0, &x0, &sim.stride, CONDITION_TOL).unwrap()
+    }
+
+    #[test]
+    fn first_crossing_of_the_ceiling_is_located_at_the_closed_form_time() {
+        // Apex v0²/2g = 1.2742 above a ceiling at 1: first contact at t* = (v0 − √(v0² −
+        // 2gH))/g, on both integrators (the exact one takes one step per flight).
+        let (g, v0, h) = (9.81f64, 5.0f64, 1.0);
+        let t_star = (v0 - (v0 * v0 - 2.0 * g * h).sqrt()) / g;
+        for exact in [false, true] {
+            let a = check(&ball(h), v0, 3.0, exact);
+            let v = a.violation.expect("the ball hits the ceiling");
+            assert!(!a.admissible);
+            assert!((v.t - t_star).abs() < 1e-9, "{} vs {t_star}", v.t);
+            assert!((v.state[0] - h).abs() < 1e-9, "{:?}", v.state);
+            assert!((v.state[1] - (v0 - g * t_star)).abs() < 1e-8);
+            assert_eq!((v.condition.as_str(), v.mode.as_str()), ("below ceiling", "flight"));
+            assert_eq!(v.kind, ViolationKind::Negative);
+            // The lowest value seen is at most 0 and at least the apex's `H − v0²/2g`.
+            assert!(v.value <= 0.0 && v.value >= h - v0 * v0 / (2.0 * g) - 1e-9);
+        }
+    }
+
+    #[test]
+    fn a_dip_inside_one_step_is_found() {
+        const DIP: f64 = 1e-2;
+        // Apex 1e-2 above the ceiling: the exact stepper crosses the apex inside one step of
+        // 0.6 s (the dip lasts 0.09 s), and the interior samples see it.
+        let (g, h) = (9.81f64, 1.0);
+        let v0 = (2.0 * g * (h + DIP)).sqrt();
+        let t_star = (v0 - (v0 * v0 - 2.0 * g * h).sqrt()) / g;
+        let v = check(&ball(h), v0, 1.0, true).violation.unwrap();
+        assert!((v.t - t_star).abs() < 1e-8, "{} vs {t_star}", v.t);
+    }
+
+    #[test]
+    fn below_the_ceiling_the_bounces_are_admissible() {
+        // Apex 1.2742 under a ceiling at 1.3, through several impacts.
+        let a = check(&ball(1.3), 5.0, 3.0, false);
+        assert!(a.admissible && a.violation.is_none(), "{a:?}");
+        let a = check(&ball(1.3), 5.0, 3.0, true);
+        assert!(a.admissible, "{a:?}");
+    }
+
+    #[test]
+    fn an_orbit_reports_the_violation_through_the_evaluated_face() {
+        let a = ball(1.0).admissibility(&[0.0, 5.0], &Default::default());
+        let a = a.expect("the model declares conditions").unwrap();
+        assert!(!a.admissible);
+        assert!(ball(1.3)
+            .admissibility(&[0.0, 5.0], &Default::default())
+            .unwrap()
+            .unwrap()
+            .admissible);
+    }
+
+    #[test]
+    fn initial_states_are_checked_against_conditions_and_equalities() {
+        let m = ball(1.0);
+        assert!(check_initial_state(&m, 0, &[0.5, 1.0]).is_ok());
+        assert!(check_initial_state(&m, 1, &[0.0, 0.0]).is_ok());
+        match check_initial_state(&m, 0, &[1.5, 0.0]) {
+            Err(HybridError::Inadmissible {
+                condition, value, t, ..
+            }) => {
+                assert_eq!(condition, "below ceiling");
+                assert!((value + 0.5).abs() < 1e-15 && t.is_none());
+            }
+            other => panic!("{other:?}"),
+        }
+        match check_initial_state(&m, 1, &[0.25, 0.0]) {
+            Err(e @ HybridError::InconsistentState { .. }) => {
+                let text = e.to_string();
+                assert!(text.contains("height at rest = 0.25"), "{text}");
+                assert!(text.contains("mode `rest`"), "{text}");
+            }
+            other => panic!("{other:?}"),
+        }
+        assert!(matches!(
+            check_initial_state(&m, 2, &[0.0, 0.0]),
+            Err(HybridError::BadMode { .. })
+        ));
+    }
+}
