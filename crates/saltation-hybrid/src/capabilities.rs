@@ -92,8 +92,12 @@ pub trait MassMatrix {
     fn mass_matrix(&self, p: &[f64], mode: usize) -> Option<Vec<f64>>;
 }
 
-/// Physical conditions along a stride that the equations do not enforce (contact forces that
-/// push, gaps that stay open).
+/// A whole-stride check of physical conditions that the equations do not enforce (contact
+/// forces that push, gaps that stay open), for a model that checks a stride its own way (the
+/// constrained mechanical systems, by sampled contact multipliers). Most models declare their
+/// conditions per mode instead ([`crate::HybridModel::conditions`]), which
+/// [`crate::check_trace`] locates on the dense output; this capability, when given, takes
+/// precedence for orbits and continuation.
 pub trait Admissible {
     /// Whether the stride from `x0` is admissible, and where it is not.
     fn admissibility(

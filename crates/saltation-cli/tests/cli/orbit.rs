@@ -322,10 +322,6 @@ fn hopper_orbit_has_phases_and_admissibility() {
                 "stable",
                 "x0"
             ]
-            .iter()
-            .filter(|k| file == "hopper.ron" || **k != "admissible")
-            .copied()
-            .collect::<Vec<_>>()
         );
         let d_g: f64 = set[4..].parse().unwrap();
         let exact = periodic_orbit(
@@ -345,9 +341,9 @@ fn hopper_orbit_has_phases_and_admissibility() {
         assert!((t_g - exact.t_ground).abs() < 1e-11, "{file} {set}: {t_g}");
         let mu = multipliers(&v["multipliers"])[0].0;
         assert!((mu - exact.multiplier).abs() < 1e-11, "{file} {set}: {mu}");
-        if file == "hopper.ron" {
-            assert_eq!(v["admissible"], Value::Bool(true));
-        }
+        // Both forms judge admissibility: the constrained layer its contacts, the
+        // unconstrained hopper its declared ground force and lower-block height.
+        assert_eq!(v["admissible"], Value::Bool(true));
     }
     // Just past the grazing point of the d_G branch: the foot would have to be pulled down
     // right after touchdown.
@@ -366,4 +362,25 @@ fn hopper_orbit_has_phases_and_admissibility() {
         why.contains("foot pulls") && why.contains("ground"),
         "{why}"
     );
+    // The same orbit of the unconstrained hopper fails its declared ground force, located at
+    // the start of the ground phase (right after touchdown, at the flight time).
+    let v = json(&[
+        "orbit",
+        &model("hopper_unconstrained.ron"),
+        "--set",
+        "d_G=-51.7",
+        "--guess",
+        "1.0149,1.468",
+        "--json",
+    ]);
+    assert_eq!(v["admissible"], Value::Bool(false));
+    let at = &v["violation_at"];
+    assert_eq!(at["condition"], "ground force");
+    assert_eq!(at["mode"], "ground");
+    assert_eq!(at["kind"], "negative");
+    let t_flight = v["phases"][0]["duration"].as_f64().unwrap();
+    assert!((at["t"].as_f64().unwrap() - t_flight).abs() < 1e-9, "{at}");
+    assert!(at["value"].as_f64().unwrap() < 0.0);
+    assert_eq!(floats(&at["state"]).len(), 4);
+    assert!(v["violation"].as_str().unwrap().contains("ground force"));
 }

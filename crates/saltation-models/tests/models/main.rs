@@ -12,6 +12,7 @@ mod compass_gait;
 mod entry_properties;
 mod equations;
 mod hopper;
+mod hopper_admissibility;
 mod hopper_continuation;
 mod monopod;
 #[path = "../stiff_reference.rs"]

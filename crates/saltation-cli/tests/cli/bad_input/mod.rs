@@ -14,6 +14,7 @@
 
 mod harness;
 
+mod admissible;
 mod branches;
 mod constants;
 mod equations;
