@@ -23,7 +23,7 @@
 //! recovers within one step).
 
 use crate::admissibility::{Admissibility, Violation, ViolationKind};
-use crate::error::HybridError;
+use crate::error::{HybridError, StateFailure};
 use crate::guards::ModeGuards;
 use crate::model::EvalModel;
 use crate::simulate::Trace;
@@ -204,7 +204,9 @@ pub fn check_trace<M: EvalModel + ?Sized>(
         let (solver, first) = solvers.for_mode(opts, model, mode);
         let ode = |source| HybridError::Ode { mode, source };
         if first {
-            solver.start(&sys, &watched, piece.t0, piece.x0).map_err(ode)?;
+            solver
+                .start(&sys, &watched, piece.t0, piece.x0)
+                .map_err(ode)?;
         } else {
             solver
                 .restart(&sys, &watched, piece.t0, piece.x0)
@@ -309,24 +311,27 @@ pub fn check_initial_state<M: EvalModel + ?Sized>(
     let tol = STATE_TOL * x.iter().fold(1.0f64, |m, v| m.max(v.abs()));
     if let Some((what, value)) = model.state_residual(mode, x) {
         if !(value.abs() <= tol) {
-            return Err(HybridError::InconsistentState {
+            return Err(HybridError::Inadmissible(Box::new(StateFailure {
                 what,
+                equality: true,
                 mode: model.mode_name(mode),
+                t: None,
                 value,
                 state: x.to_vec(),
-            });
+            })));
         }
     }
     for i in 0..model.conditions(mode) {
         let value = model.condition(mode, i, x);
         if !(value >= -tol) {
-            return Err(HybridError::Inadmissible {
-                condition: model.condition_name(mode, i),
+            return Err(HybridError::Inadmissible(Box::new(StateFailure {
+                what: model.condition_name(mode, i),
+                equality: false,
                 mode: model.mode_name(mode),
                 t: None,
                 value,
                 state: x.to_vec(),
-            });
+            })));
         }
     }
     Ok(())
@@ -334,13 +339,14 @@ pub fn check_initial_state<M: EvalModel + ?Sized>(
 
 /// The error of a violation found along a simulation ([`check_trace`]).
 pub fn violation_error(v: &Violation) -> HybridError {
-    HybridError::Inadmissible {
-        condition: v.condition.clone(),
+    HybridError::Inadmissible(Box::new(StateFailure {
+        what: v.condition.clone(),
+        equality: false,
         mode: v.mode.clone(),
         t: Some(v.t),
         value: v.value,
         state: v.state.clone(),
-    }
+    }))
 }
 
 #[cfg(test)]
@@ -456,7 +462,10 @@ mod tests {
             assert!((v.t - t_star).abs() < 1e-9, "{} vs {t_star}", v.t);
             assert!((v.state[0] - h).abs() < 1e-9, "{:?}", v.state);
             assert!((v.state[1] - (v0 - g * t_star)).abs() < 1e-8);
-            assert_eq!((v.condition.as_str(), v.mode.as_str()), ("below ceiling", "flight"));
+            assert_eq!(
+                (v.condition.as_str(), v.mode.as_str()),
+                ("below ceiling", "flight")
+            );
             assert_eq!(v.kind, ViolationKind::Negative);
             // The lowest value seen is at most 0 and at least the apex's `H − v0²/2g`.
             assert!(v.value <= 0.0 && v.value >= h - v0 * v0 / (2.0 * g) - 1e-9);
@@ -489,11 +498,13 @@ mod tests {
         let a = ball(1.0).admissibility(&[0.0, 5.0], &Default::default());
         let a = a.expect("the model declares conditions").unwrap();
         assert!(!a.admissible);
-        assert!(ball(1.3)
-            .admissibility(&[0.0, 5.0], &Default::default())
-            .unwrap()
-            .unwrap()
-            .admissible);
+        assert!(
+            ball(1.3)
+                .admissibility(&[0.0, 5.0], &Default::default())
+                .unwrap()
+                .unwrap()
+                .admissible
+        );
     }
 
     #[test]
@@ -502,16 +513,14 @@ mod tests {
         assert!(check_initial_state(&m, 0, &[0.5, 1.0]).is_ok());
         assert!(check_initial_state(&m, 1, &[0.0, 0.0]).is_ok());
         match check_initial_state(&m, 0, &[1.5, 0.0]) {
-            Err(HybridError::Inadmissible {
-                condition, value, t, ..
-            }) => {
-                assert_eq!(condition, "below ceiling");
-                assert!((value + 0.5).abs() < 1e-15 && t.is_none());
+            Err(HybridError::Inadmissible(f)) => {
+                assert_eq!((f.what.as_str(), f.equality), ("below ceiling", false));
+                assert!((f.value + 0.5).abs() < 1e-15 && f.t.is_none());
             }
             other => panic!("{other:?}"),
         }
         match check_initial_state(&m, 1, &[0.25, 0.0]) {
-            Err(e @ HybridError::InconsistentState { .. }) => {
+            Err(e @ HybridError::Inadmissible(_)) => {
                 let text = e.to_string();
                 assert!(text.contains("height at rest = 0.25"), "{text}");
                 assert!(text.contains("mode `rest`"), "{text}");

@@ -104,34 +104,10 @@ pub enum HybridError {
         /// Time reached.
         t: f64,
     },
-    /// A declared admissibility condition fails: at time `t` along a simulation, or (`t` is
-    /// `None`) at the initial state.
-    #[error("{} of mode `{mode}`: condition `{condition}` = {} < 0 at x = {}", t.map_or("initial state".to_string(), |t| format!("at t = {}", Num(t))), Num(*value), StateText(state))]
-    Inadmissible {
-        /// Name of the condition.
-        condition: String,
-        /// Name of the mode.
-        mode: String,
-        /// Time of the first violation (`None`: the initial state).
-        t: Option<f64>,
-        /// The condition's value there (the lowest in that phase, along a simulation).
-        value: f64,
-        /// The state where it fails.
-        state: Vec<f64>,
-    },
-    /// An initial state does not satisfy an equality of its mode (a closed contact's gap or
-    /// rate, a rigid link).
-    #[error("initial state of mode `{mode}`: {what} = {} is not 0 at x = {}", Num(*value), StateText(state))]
-    InconsistentState {
-        /// Which equality (from the model).
-        what: String,
-        /// Name of the mode.
-        mode: String,
-        /// Its residual.
-        value: f64,
-        /// The state.
-        state: Vec<f64>,
-    },
+    /// A state breaks a declared admissibility condition of its mode (at a time along a
+    /// simulation, or at the initial state) or an equality of its mode (an initial state).
+    #[error("{0}")]
+    Inadmissible(Box<StateFailure>),
     /// An option is outside its valid range.
     #[error("invalid option `{field}`: {reason}")]
     InvalidOption {
@@ -140,6 +116,39 @@ pub enum HybridError {
         /// What is wrong.
         reason: &'static str,
     },
+}
+
+/// Where a state breaks a condition or an equality of its mode ([`HybridError::Inadmissible`]).
+#[derive(Debug, Clone, PartialEq)]
+pub struct StateFailure {
+    /// The condition's name, or the equality's description.
+    pub what: String,
+    /// Whether `what` is an equality of the mode (residual `value ≠ 0`) rather than a
+    /// condition (`value < 0`).
+    pub equality: bool,
+    /// Name of the mode.
+    pub mode: String,
+    /// Time of the first violation along a simulation (`None`: the initial state).
+    pub t: Option<f64>,
+    /// The condition's value (the lowest in that phase, along a simulation), or the residual.
+    pub value: f64,
+    /// The state where it fails.
+    pub state: Vec<f64>,
+}
+
+impl std::fmt::Display for StateFailure {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self.t {
+            Some(t) => write!(f, "at t = {} of mode `{}`: ", Num(t), self.mode)?,
+            None => write!(f, "initial state of mode `{}`: ", self.mode)?,
+        }
+        if self.equality {
+            write!(f, "{} = {} is not 0", self.what, Num(self.value))?;
+        } else {
+            write!(f, "condition `{}` = {} < 0", self.what, Num(self.value))?;
+        }
+        write!(f, " at x = {}", StateText(&self.state))
+    }
 }
 
 /// A state written `[x0, x1, …]` with [`Num`] for each component.

@@ -57,7 +57,7 @@ pub use conditions::{
 };
 pub use crossings::{Crossings, Rejected, Rejection};
 pub use dense::{solve_dense, SingularMatrix};
-pub use error::HybridError;
+pub use error::{HybridError, StateFailure};
 pub use guard::GuardSpec;
 pub use guards::ModeGuards;
 pub use hybrid_model::HybridModel;

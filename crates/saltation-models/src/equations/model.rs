@@ -215,14 +215,20 @@ impl HybridModel for EquationModel {
     }
     /// The file's `admissible` entries whose `mode` is `mode`, in the order of the file.
     fn conditions(&self, mode: usize) -> usize {
-        self.compiled.admissible_by_mode.get(mode).map_or(0, Vec::len)
+        self.compiled
+            .admissible_by_mode
+            .get(mode)
+            .map_or(0, Vec::len)
     }
     fn condition_name(&self, mode: usize, i: usize) -> String {
         self.compiled
             .admissible_by_mode
             .get(mode)
             .and_then(|c| c.get(i))
-            .map_or_else(|| format!("condition {i}"), |&c| self.spec.admissible[c].name.clone())
+            .map_or_else(
+                || format!("condition {i}"),
+                |&c| self.spec.admissible[c].name.clone(),
+            )
     }
     fn condition<D: Scalar>(&self, p: &[D], mode: usize, i: usize, x: &[D]) -> D {
         let c = self.compiled.admissible_by_mode[mode][i];

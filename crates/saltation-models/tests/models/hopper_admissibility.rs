@@ -12,7 +12,9 @@ use saltation_continuation::{
     continue_branch, BifurcationKind, Branch, ContinuationOptions, ModelFamily, Predictor, Start,
 };
 use saltation_hybrid::{simulate, Bound, EvalModel, ParamError, SimulateOptions};
-use saltation_models::hopper::{stride_options, HopperParams, HopperParticles, HopperUnconstrained};
+use saltation_models::hopper::{
+    stride_options, HopperParams, HopperParticles, HopperUnconstrained,
+};
 
 fn params(d_g: f64) -> HopperParams {
     HopperParams {
@@ -96,6 +98,10 @@ fn declared_ground_force_grazes_where_the_constrained_layer_does() {
         let touchdown = &trace.events[0];
         assert_eq!(model.mode_name(touchdown.target), "ground");
         let lambda = HopperUnconstrained.contact_multiplier(model.values(), &touchdown.x_plus);
-        assert!(lambda.abs() < 1e-5 * m_l_g, "λ⁺ = {lambda} at d_G = {}", bif.param);
+        assert!(
+            lambda.abs() < 1e-5 * m_l_g,
+            "λ⁺ = {lambda} at d_G = {}",
+            bif.param
+        );
     }
 }

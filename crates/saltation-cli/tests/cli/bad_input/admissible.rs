@@ -32,7 +32,11 @@ fn cases() -> Vec<Case> {
         edit(
             "condition in a mode that does not exist, nearest suggested",
             "(name: \"ground force\", mode: \"grund\", when: \"z_L\")",
-            &["admissible[1].mode", "unknown mode `grund`", "did you mean `ground`"],
+            &[
+                "admissible[1].mode",
+                "unknown mode `grund`",
+                "did you mean `ground`",
+            ],
         ),
         edit(
             "condition declared twice in its mode",
@@ -57,7 +61,10 @@ fn cases() -> Vec<Case> {
         Case::edit(
             "condition with an unknown field",
             eq,
-            &[(ground, "(name: \"ground force\", mode: \"ground\", if: \"z_L\")")],
+            &[(
+                ground,
+                "(name: \"ground force\", mode: \"ground\", if: \"z_L\")",
+            )],
             &["orbit"],
         )
         .expect(Fails(2, &["hopper_unconstrained.ron:", "if"])),
@@ -86,34 +93,57 @@ fn cases() -> Vec<Case> {
         hopper(
             "ground mode while airborne",
             "x: [1.3, 1.3, 0.3, 0.3, 0.0, 0.0, 0.0, 0.0], mode: 1",
-            &["mode `ground`", "position constraint residual", "= 0.3 is not 0"],
+            &[
+                "mode `ground`",
+                "position constraint residual",
+                "= 0.3 is not 0",
+            ],
         ),
         hopper(
             "rigid link's rate broken (dz1 != dz2)",
             "x: [1.3, 1.3, 0.3, 0.3, 1.0, 0.0, 0.0, 0.0], mode: 0",
-            &["mode `flight`", "velocity constraint residual", "= 1 is not 0"],
+            &[
+                "mode `flight`",
+                "velocity constraint residual",
+                "= 1 is not 0",
+            ],
         ),
         // The same on the unconstrained hopper (its declared equalities and conditions).
         Case::edit(
             "unconstrained hopper: ground mode while airborne",
             "hopper_unconstrained.ron",
-            &[("x: [1.15, 0.15, 0.0, 0.0], mode: 0", "x: [1.15, 0.15, 0.0, 0.0], mode: 1")],
+            &[(
+                "x: [1.15, 0.15, 0.0, 0.0], mode: 0",
+                "x: [1.15, 0.15, 0.0, 0.0], mode: 1",
+            )],
             &["simulate", "--t-end", "1"],
         )
-        .expect(Fails(2, &["mode `ground`", "z_L on the ground = 0.15 is not 0"])),
+        .expect(Fails(
+            2,
+            &["mode `ground`", "z_L on the ground = 0.15 is not 0"],
+        )),
         Case::edit(
             "unconstrained hopper: ground pulls at the start",
             "hopper_unconstrained.ron",
-            &[("x: [1.15, 0.15, 0.0, 0.0], mode: 0", "x: [1.5, 0.0, 0.0, 0.0], mode: 1")],
+            &[(
+                "x: [1.15, 0.15, 0.0, 0.0], mode: 0",
+                "x: [1.5, 0.0, 0.0, 0.0], mode: 1",
+            )],
             &["simulate", "--t-end", "1"],
         )
-        .expect(Fails(2, &["condition `ground force`", "< 0", "x = [1.5, 0, 0, 0]"])),
+        .expect(Fails(
+            2,
+            &["condition `ground force`", "< 0", "x = [1.5, 0, 0, 0]"],
+        )),
         // Along a trajectory: dropped from 1.3 m, the foot lands at 2.43 m/s and the negative
         // ground damping makes the ground pull (λ⁺ = 80 · 2.43 − 15 · 9.81 = 46.9 N).
         Case::edit(
             "simulate into a pulling ground",
             "hopper.ron",
-            &[(HOPPER_INITIAL, "x: [1.3, 1.3, 0.3, 0.3, 0.0, 0.0, 0.0, 0.0], mode: 0")],
+            &[(
+                HOPPER_INITIAL,
+                "x: [1.3, 1.3, 0.3, 0.3, 0.0, 0.0, 0.0, 0.0], mode: 0",
+            )],
             &["simulate", "--t-end", "3", "--at", "3"],
         )
         .expect(Partial(
@@ -127,14 +157,27 @@ fn cases() -> Vec<Case> {
         Case::edit(
             "simulate into a pulling ground, allowed",
             "hopper.ron",
-            &[(HOPPER_INITIAL, "x: [1.3, 1.3, 0.3, 0.3, 0.0, 0.0, 0.0, 0.0], mode: 0")],
-            &["simulate", "--t-end", "3", "--at", "3", "--allow-inadmissible"],
+            &[(
+                HOPPER_INITIAL,
+                "x: [1.3, 1.3, 0.3, 0.3, 0.0, 0.0, 0.0, 0.0], mode: 0",
+            )],
+            &[
+                "simulate",
+                "--t-end",
+                "3",
+                "--at",
+                "3",
+                "--allow-inadmissible",
+            ],
         )
         .expect(Succeeds(&["samples"])),
         Case::edit(
             "initial state refused unless allowed",
             "hopper.ron",
-            &[(HOPPER_INITIAL, "x: [1.3, 1.3, 0.3, 0.3, 0.0, 0.0, 0.0, 0.0], mode: 1")],
+            &[(
+                HOPPER_INITIAL,
+                "x: [1.3, 1.3, 0.3, 0.3, 0.0, 0.0, 0.0, 0.0], mode: 1",
+            )],
             &["simulate", "--t-end", "0.1", "--allow-inadmissible"],
         )
         .expect(Succeeds(&["end state"])),
