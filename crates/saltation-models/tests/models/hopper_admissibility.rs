@@ -33,7 +33,6 @@ fn options() -> ContinuationOptions {
         max_points: 150,
         p_min: -200.0,
         p_max: -40.0,
-        stride: stride_options(1e-11, 5.0),
         ..ContinuationOptions::default()
     }
 }
@@ -45,7 +44,11 @@ fn grazing<F: ModelFamily>(family: &F) -> (Branch, Vec<f64>) {
         label: "gait".into(),
         period_k: 1,
     };
-    let b = continue_branch(family, &start, &options()).unwrap();
+    let orbit = saltation_orbit::OrbitOptions {
+        stride: stride_options(1e-11, 5.0),
+        ..Default::default()
+    };
+    let b = continue_branch(family, &start, &orbit, &options()).unwrap();
     let g = b
         .bifurcations
         .iter()
@@ -89,7 +92,7 @@ fn declared_ground_force_grazes_where_the_constrained_layer_does() {
     {
         let model = unconstrained(bif.param).unwrap();
         let sim = SimulateOptions {
-            stride: options().stride,
+            stride: stride_options(1e-11, 5.0),
             strides: 1,
             dt: None,
             ..SimulateOptions::default()
