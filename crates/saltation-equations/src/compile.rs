@@ -433,10 +433,11 @@ impl Lowerer {
     fn lower_call(&mut self, f: Func, args: &[Expr]) -> Result<Val, Full> {
         match (f, args) {
             (Func::If, [c, a, b]) => self.branch(c, a, b),
-            (Func::Atan2 | Func::Min | Func::Max, [a, b]) => {
+            (Func::Atan2 | Func::Min | Func::Max | Func::Mod, [a, b]) => {
                 let f = match f {
                     Func::Atan2 => Bin::Atan2,
                     Func::Min => Bin::Min,
+                    Func::Mod => Bin::Mod,
                     _ => Bin::Max,
                 };
                 let a = self.lower(a)?;

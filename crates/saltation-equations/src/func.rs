@@ -30,10 +30,13 @@ pub(crate) enum Func {
     Max,
     Pow,
     If,
+    Floor,
+    Mod,
+    Wrap,
 }
 
 /// Every function: name, function, number of arguments.
-pub(crate) const FUNCTIONS: [(&str, Func, usize); 19] = [
+pub(crate) const FUNCTIONS: [(&str, Func, usize); 22] = [
     ("sin", Func::Sin, 1),
     ("cos", Func::Cos, 1),
     ("tan", Func::Tan, 1),
@@ -53,6 +56,9 @@ pub(crate) const FUNCTIONS: [(&str, Func, usize); 19] = [
     ("max", Func::Max, 2),
     ("pow", Func::Pow, 2),
     ("if", Func::If, 3),
+    ("floor", Func::Floor, 1),
+    ("mod", Func::Mod, 2),
+    ("wrap", Func::Wrap, 1),
 ];
 
 impl Func {
@@ -100,6 +106,8 @@ pub(crate) enum Un {
     Sqrt,
     Abs,
     Sign,
+    Floor,
+    Wrap,
 }
 
 impl Un {
@@ -121,6 +129,8 @@ impl Un {
             Un::Sqrt => x.sqrt(),
             Un::Abs => abs(x),
             Un::Sign => sign(x),
+            Un::Floor => floor(x),
+            Un::Wrap => wrap(x),
         }
     }
 
@@ -141,6 +151,8 @@ impl Un {
             Un::Sqrt => "sqrt",
             Un::Abs => "abs",
             Un::Sign => "sign",
+            Un::Floor => "floor",
+            Un::Wrap => "wrap",
         }
     }
 
@@ -160,6 +172,8 @@ impl Un {
             Func::Sqrt => Un::Sqrt,
             Func::Abs => Un::Abs,
             Func::Sign => Un::Sign,
+            Func::Floor => Un::Floor,
+            Func::Wrap => Un::Wrap,
             _ => return None,
         })
     }
@@ -176,6 +190,7 @@ pub(crate) enum Bin {
     Atan2,
     Min,
     Max,
+    Mod,
     Lt,
     Le,
     Gt,
@@ -196,6 +211,7 @@ impl Bin {
             Bin::Atan2 => atan2(a, b),
             Bin::Min => min(a, b),
             Bin::Max => max(a, b),
+            Bin::Mod => modulo(a, b),
             Bin::Lt => truth(a.re() < b.re()),
             Bin::Le => truth(a.re() <= b.re()),
             Bin::Gt => truth(a.re() > b.re()),
@@ -215,6 +231,7 @@ impl Bin {
             Bin::Atan2 => "atan2",
             Bin::Min => "min",
             Bin::Max => "max",
+            Bin::Mod => "mod",
             Bin::Lt => "<",
             Bin::Le => "<=",
             Bin::Gt => ">",
@@ -294,6 +311,58 @@ pub(crate) fn sign<D: DualNum<f64> + Copy>(x: D) -> D {
     } else {
         f64::NAN
     })
+}
+
+/// `⌊x⌋`, the largest integer not above `x`; derivative 0 (it is piecewise constant).
+#[inline(always)]
+pub(crate) fn floor<D: DualNum<f64> + Copy>(x: D) -> D {
+    D::from(x.re().floor())
+}
+
+/// The floored remainder `a − b ⌊a/b⌋`: in `[0, b)` for `b > 0` (in `(b, 0]` for `b < 0`),
+/// NaN for `b = 0` or a non-finite argument; derivative `da − ⌊a/b⌋ db` (that of the piece the
+/// real parts select: 1 in `a` almost everywhere).
+#[inline(always)]
+pub(crate) fn modulo<D: DualNum<f64> + Copy>(a: D, b: D) -> D {
+    let (ra, rb) = (a.re(), b.re());
+    if rb == 0.0 || !ra.is_finite() || !rb.is_finite() {
+        return D::from(f64::NAN);
+    }
+    let k = (ra / rb).floor();
+    let mut v = ra - rb * k;
+    // Rounding can put the remainder on the open end (`mod(-1e-20, 1)` is `1 − 1e-20` = 1):
+    // fold it back into the half-open range.
+    if (rb > 0.0 && v >= rb) || (rb < 0.0 && v <= rb) {
+        v -= rb;
+    }
+    if (rb > 0.0 && v < 0.0) || (rb < 0.0 && v > 0.0) {
+        v = 0.0;
+    }
+    if D::NDERIV == 0 {
+        return D::from(v);
+    }
+    with_re(v, a - b * k)
+}
+
+/// The angle `x` wrapped into `(−π, π]`: `x − 2π k` with the integer `k` that puts it there;
+/// derivative 1 (almost everywhere). NaN for a non-finite `x`.
+#[inline(always)]
+pub(crate) fn wrap<D: DualNum<f64> + Copy>(x: D) -> D {
+    use std::f64::consts::{PI, TAU};
+    let r = x.re();
+    if !r.is_finite() {
+        return D::from(f64::NAN);
+    }
+    let mut v = r - TAU * ((r - PI) / TAU).ceil();
+    if v > PI {
+        v -= TAU;
+    } else if v <= -PI {
+        v += TAU;
+    }
+    if D::NDERIV == 0 {
+        return D::from(v);
+    }
+    with_re(v, x)
 }
 
 /// The smaller argument (the first on a tie); NaN if either is NaN.
@@ -415,6 +484,34 @@ mod tests {
             assert_eq!(f.name(), n);
         }
         assert_eq!(Func::from_name("ln"), None);
+    }
+
+    #[test]
+    fn floor_mod_and_wrap() {
+        use num_dual::Dual64;
+        use std::f64::consts::PI;
+        assert_eq!(floor(2.7), 2.0);
+        assert_eq!(floor(-0.5), -1.0);
+        assert_eq!(modulo(7.5, 2.0), 1.5);
+        assert_eq!(modulo(-0.5, 2.0), 1.5);
+        assert_eq!(modulo(0.5, -2.0), -1.5);
+        assert!(modulo(1.0, 0.0).is_nan() && modulo(f64::INFINITY, 1.0).is_nan());
+        // A remainder that rounds onto the open end is folded back.
+        let v = modulo(-1e-20, 1.0);
+        assert!((0.0..1.0).contains(&v));
+        assert!((wrap(3.0 * PI) - PI).abs() < 1e-15);
+        assert_eq!(wrap(PI), PI);
+        assert!((wrap(-PI) - PI).abs() < 1e-15);
+        assert!((wrap(7.0) - (7.0 - 2.0 * PI)).abs() < 1e-15);
+        assert!(wrap(f64::NAN).is_nan());
+        // Derivatives: floor 0; mod 1 in a and -floor(a/b) in b; wrap 1.
+        let x = Dual64::new(2.7, 1.0);
+        assert_eq!(floor(x).eps, 0.0);
+        assert_eq!(wrap(x).eps, 1.0);
+        let m = modulo(Dual64::new(7.5, 1.0), Dual64::new(2.0, 0.0));
+        assert_eq!((m.re, m.eps), (1.5, 1.0));
+        let m = modulo(Dual64::new(7.5, 0.0), Dual64::new(2.0, 1.0));
+        assert_eq!((m.re, m.eps), (1.5, -3.0));
     }
 
     #[test]

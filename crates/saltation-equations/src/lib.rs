@@ -70,6 +70,9 @@
 //! | `sign(x)` | -1, 0 or 1 (NaN for NaN) | 0 |
 //! | `min(a, b)`, `max(a, b)` | the smaller / larger argument, NaN if either is NaN | that of the argument chosen (`a` on a tie) |
 //! | `pow(x, y)` | same as `x^y` | see below |
+//! | `floor(x)` | the largest integer `≤ x` | 0 |
+//! | `mod(a, b)` | floored remainder `a − b⌊a/b⌋`: in `[0, b)` for `b > 0`, in `(b, 0]` for `b < 0`; NaN for `b = 0` | `da − ⌊a/b⌋ db` (1 in `a`) |
+//! | `wrap(x)` | the angle `x` wrapped into `(-π, π]` | 1 |
 //! | `if(c, a, b)` | `a` if `c ≠ 0`, else `b`; NaN if `c` is NaN | that of the branch taken; only that branch is evaluated |
 //!
 //! Powers: with a constant integer exponent (`x^2`, `x^-3`, `x^(1+1)`; |n| ≤ 1024) `powi`,

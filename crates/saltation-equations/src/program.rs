@@ -188,8 +188,8 @@ impl<D: Copy> Registers<D> for [D] {
 }
 
 ops!(
-    unary: [Neg, Sin, Cos, Tan, Asin, Acos, Atan, Sinh, Cosh, Tanh, Exp, Log, Sqrt, Abs, Sign],
-    binary: [Add, Sub, Mul, Div, Pow, Atan2, Min, Max, Lt, Le, Gt, Ge, Eq, Ne]
+    unary: [Neg, Sin, Cos, Tan, Asin, Acos, Atan, Sinh, Cosh, Tanh, Exp, Log, Sqrt, Abs, Sign, Floor, Wrap],
+    binary: [Add, Sub, Mul, Div, Pow, Atan2, Min, Max, Mod, Lt, Le, Gt, Ge, Eq, Ne]
 );
 
 /// An expression's source and syntax tree, kept for [`Program::diagnose`].
@@ -504,6 +504,7 @@ impl Walk<'_> {
                 (Func::Atan2, [a, b]) => Bin::Atan2.apply(self.value(a), self.value(b)),
                 (Func::Min, [a, b]) => Bin::Min.apply(self.value(a), self.value(b)),
                 (Func::Max, [a, b]) => Bin::Max.apply(self.value(a), self.value(b)),
+                (Func::Mod, [a, b]) => Bin::Mod.apply(self.value(a), self.value(b)),
                 (f, [a]) => Un::of(*f).map_or(f64::NAN, |u| u.apply(self.value(a))),
                 _ => f64::NAN,
             },

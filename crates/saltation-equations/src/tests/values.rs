@@ -270,3 +270,31 @@ fn simplest_walker_field() {
         assert_eq!(out, want, "at {x:?}");
     }
 }
+
+#[test]
+fn floor_mod_and_wrap_compiled_folded_and_differentiated() {
+    use std::f64::consts::PI;
+    // Compiled (a state argument) and folded (constant arguments) give the same values.
+    let cases: &[(&str, f64, f64)] = &[
+        ("floor(x)", 2.7, 2.0),
+        ("floor(x)", -0.5, -1.0),
+        ("mod(x, 2)", 7.5, 1.5),
+        ("mod(x, 2)", -0.5, 1.5),
+        ("mod(x, -2)", 0.5, -1.5),
+        ("wrap(x)", 3.0 * PI + 0.25, -PI + 0.25),
+        ("wrap(x)", PI, PI),
+        ("wrap(x)", -7.0, -7.0 + 2.0 * PI),
+    ];
+    for &(src, x, want) in cases {
+        let got = value_at(src, x);
+        assert!(close(got, want, 1e-15), "{src} at {x}: {got} vs {want}");
+        let folded = value_at(&src.replace('x', &format!("({x:?})")), 0.0);
+        assert!(same(got, folded), "{src} at {x}: compiled {got}, folded {folded}");
+    }
+    assert!(value_at("mod(x, 0)", 1.0).is_nan());
+    // Derivatives: floor 0, mod 1 in its first argument and −⌊a/b⌋ in its second, wrap 1.
+    assert_eq!(dual_at("floor(x)", 2.7).eps, 0.0);
+    assert_eq!(dual_at("mod(x, 2)", 7.5).eps, 1.0);
+    assert_eq!(dual_at("mod(7.5, x)", 2.0).eps, -3.0);
+    assert_eq!(dual_at("wrap(3*x)", 4.0).eps, 3.0);
+}
