@@ -179,6 +179,26 @@ impl<M: HybridModel> EvalModel for Bound<M> {
     fn flow_is_autonomous(&self, mode: usize) -> bool {
         self.model.autonomous(mode)
     }
+    fn forcing(&self) -> Option<crate::Forcing<f64>> {
+        self.model.forcing(&self.p)
+    }
+    /// `T` and `∂T/∂p_k` from one evaluation with a dual number seeded in `p[k]`.
+    fn forcing_in_param(&self, k: usize, pk: f64) -> Option<(crate::Forcing<f64>, f64)> {
+        use num_dual::Dual64;
+        let mut p: Vec<Dual64> = self.p.iter().map(|&v| Dual64::from(v)).collect();
+        *p.get_mut(k)? = Dual64::new(pk, 1.0);
+        let f = self.model.forcing(&p)?;
+        Some((
+            crate::Forcing {
+                phase: f.phase,
+                period: f.period.re,
+            },
+            f.period.eps,
+        ))
+    }
+    fn stride_event(&self, mode: usize, j: usize) -> bool {
+        self.model.stride_event(mode, self.id(mode, j))
+    }
     fn mass_matrix(&self, mode: usize) -> Option<Vec<f64>> {
         self.model
             .mass_matrix()

@@ -116,6 +116,21 @@ pub enum HybridError {
         /// What is wrong.
         reason: &'static str,
     },
+    /// The model's vector field reads the time but it declares no forcing period: its strides
+    /// would each restart the clock, so their fixed points are not periodic orbits.
+    #[error("model `{model}` reads the time `t` in mode `{mode}` but declares no forcing period, so its orbits cannot be computed (every stride would restart at t = 0); declare the period of the time dependence: in an equation model `forcing: (period: \"2*pi/omega\")` (then `t` is the phase, a state carried modulo the period), in a Rust model `HybridModel::forcing`; `simulate` runs it as it is")]
+    UndeclaredForcing {
+        /// The model's name.
+        model: String,
+        /// The (first) mode whose vector field depends on time.
+        mode: String,
+    },
+    /// A declared forcing that cannot be used (a period that is not finite and positive).
+    #[error("bad forcing: {reason}")]
+    BadForcing {
+        /// What is wrong.
+        reason: String,
+    },
 }
 
 /// Where a state breaks a condition or an equality of its mode ([`HybridError::Inadmissible`]).

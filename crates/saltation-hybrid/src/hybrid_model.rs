@@ -47,6 +47,7 @@ use crate::capabilities::{
     Admissible, AffineModes, FlowJacobian, FlowParamDerivative, GuardGradient, MassMatrix,
     ResetJacobian, SectionJacobians, TimeDerivative,
 };
+use crate::forcing::Forcing;
 use crate::guard::GuardSpec;
 use crate::model::{GuardInfo, Scalar};
 use crate::param::Param;
@@ -135,6 +136,22 @@ pub trait HybridModel {
     /// `f` at other times to catch it.
     fn autonomous(&self, _mode: usize) -> bool {
         false
+    }
+    /// The periodic forcing of a time-forced model ([`Forcing`]): the state component that is
+    /// the phase `θ` (`θ' = 1`, the time in every formula, so that the model is autonomous in
+    /// the state) and the period `T(p)`, written for the generic scalar so that `∂T/∂p` comes
+    /// from automatic differentiation. Strides carry the phase modulo `T` and a periodic
+    /// orbit's period is a multiple of `T` (`docs/methods.md`, the forced stride map). `None`
+    /// (default): not forced; a model whose [`HybridModel::autonomous`] is false then has no
+    /// periodic orbits to compute ([`crate::require_declared_forcing`]).
+    fn forcing<D: Scalar>(&self, _p: &[D]) -> Option<Forcing<D>> {
+        None
+    }
+    /// Whether an event of `guard` counts toward a stride's `events_per_stride` (default
+    /// `true`). A stroboscopic section (the stride ends after whole forcing periods) counts
+    /// only its strobe guard, so that the impacts between are intermediate events.
+    fn stride_event(&self, _mode: usize, _guard: Self::Guard) -> bool {
+        true
     }
 
     /// Vector field `f_m(t, x; p)` written to `dx`.

@@ -31,6 +31,7 @@ mod crossings;
 mod dense;
 mod error;
 mod event_loop;
+mod forcing;
 mod guard;
 mod guards;
 mod hybrid_model;
@@ -58,6 +59,7 @@ pub use conditions::{
 pub use crossings::{Crossings, Rejected, Rejection};
 pub use dense::{solve_dense, SingularMatrix};
 pub use error::{HybridError, StateFailure};
+pub use forcing::{require_declared_forcing, Forcing};
 pub use guard::GuardSpec;
 pub use guards::ModeGuards;
 pub use hybrid_model::HybridModel;

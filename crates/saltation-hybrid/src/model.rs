@@ -58,6 +58,27 @@ pub trait EvalModel {
     fn flow_jacobian_is_constant(&self, mode: usize) -> bool;
     /// Whether the vector field of `mode` does not depend on time.
     fn flow_is_autonomous(&self, mode: usize) -> bool;
+    /// The periodic forcing of a time-forced model: the phase state and the period
+    /// ([`crate::HybridModel::forcing`]); `None` (default) for a model that is not forced.
+    fn forcing(&self) -> Option<crate::Forcing<f64>> {
+        None
+    }
+    /// The gradient of the forcing period `T` with respect to the state (length `n`) into
+    /// `grad`: zero (default) except for a parameter appended to the state
+    /// ([`crate::ParamAugmented`]).
+    fn forcing_period_gradient(&self, grad: &mut [f64]) {
+        grad.fill(0.0);
+    }
+    /// The forcing with parameter `k` set to `pk`, and `∂T/∂p_k`; `None` (default) for a model
+    /// that is not forced.
+    fn forcing_in_param(&self, _k: usize, _pk: f64) -> Option<(crate::Forcing<f64>, f64)> {
+        None
+    }
+    /// Whether an event of guard `j` of `mode` counts toward a stride's `events_per_stride`
+    /// (default `true`; [`crate::HybridModel::stride_event`]).
+    fn stride_event(&self, _mode: usize, _j: usize) -> bool {
+        true
+    }
     /// The constant mass matrix `M` of `mode` (`n × n`) of a flow `M x' = f`; `None` for
     /// `M = I`.
     fn mass_matrix(&self, mode: usize) -> Option<Vec<f64>>;

@@ -128,6 +128,23 @@ impl<M: EvalModel + ?Sized> EvalModel for ParamAugmented<'_, M> {
     fn flow_is_autonomous(&self, _mode: usize) -> bool {
         false
     }
+    /// The model's forcing at the parameter value; the phase keeps its index.
+    fn forcing(&self) -> Option<crate::Forcing<f64>> {
+        let pk = self.model.param_value(self.k)?;
+        self.model.forcing_in_param(self.k, pk).map(|(f, _)| f)
+    }
+    /// `(0, …, 0, ∂T/∂p)`: the period depends on the appended parameter only.
+    fn forcing_period_gradient(&self, grad: &mut [f64]) {
+        grad.fill(0.0);
+        if let Some(pk) = self.model.param_value(self.k) {
+            if let Some((_, dt)) = self.model.forcing_in_param(self.k, pk) {
+                grad[self.n] = dt;
+            }
+        }
+    }
+    fn stride_event(&self, mode: usize, j: usize) -> bool {
+        self.model.stride_event(mode, j)
+    }
     fn mass_matrix(&self, mode: usize) -> Option<Vec<f64>> {
         let n = self.n;
         self.model.mass_matrix(mode).map(|m| {

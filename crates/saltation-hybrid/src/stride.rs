@@ -1,8 +1,10 @@
 //! The stride (Poincaré) map `P` of a hybrid model and its exact Jacobian.
 //!
 //! A stride starts in `start_mode` at `x₀` (time 0) and runs through the model's flows, guards
-//! and resets until `events_per_stride` events have fired; `P(x₀)` is the state just after the
-//! last reset. Its Jacobian is the ordered product over the stride's segments (saltation
+//! and resets until `events_per_stride` events have fired (those that count,
+//! [`EvalModel::stride_event`]); `P(x₀)` is the state just after the last reset, with a
+//! time-forced model's phase brought back by the whole forcing periods it advanced
+//! ([`crate::Forcing`]). Its Jacobian is the ordered product over the stride's segments (saltation
 //! matrices: Aizerman & Gantmacher 1958, Leine & Nijmeijer 2004; see [`crate::saltation`]):
 //!
 //! - [`JacobianKind::StrideMap`] (event time free, the Poincaré map of Bhounsule 2014, §2.1):
@@ -465,6 +467,7 @@ impl<'a, M: EvalModel + ?Sized> StrideMap<'a, M> {
         let mut mode = ws.opts.start_mode;
         let mut t = 0.0;
         let mut events: Vec<EventRecord> = Vec::with_capacity(events_per_stride.min(8));
+        let mut counted = 0usize;
         let mut time_grads: Vec<Vec<f64>> = Vec::new();
         loop {
             // `Ψ` by the matrix exponential in this phase (the state integrated alone).
@@ -504,7 +507,17 @@ impl<'a, M: EvalModel + ?Sized> StrideMap<'a, M> {
                 SegmentEnd::Event(cr) => cr,
             };
             t = cr.t;
-            let last = events.len() + 1 == events_per_stride;
+            // Events that count toward `events_per_stride` (all but a stroboscopic section's
+            // impacts between its strobes).
+            let counts = model.stride_event(mode, cr.guard);
+            let last = counts && counted + 1 == events_per_stride;
+            counted += usize::from(counts);
+            if events.len() >= MAX_EVENTS_PER_STRIDE {
+                return Err(HybridError::TooManyEvents {
+                    limit: MAX_EVENTS_PER_STRIDE,
+                    t,
+                });
+            }
             if with_jac {
                 // Ψ (n × c), the Jacobian of the state just before the event (times the seed):
                 // the carried matrix times e^{Aτ}, or the integrated one.
@@ -569,6 +582,18 @@ impl<'a, M: EvalModel + ?Sized> StrideMap<'a, M> {
             });
             mode = cr.target;
             if last {
+                // A forced model's phase, back by the whole periods it advanced.
+                let (x_end, jac_end) = b.y[..len].split_at_mut(n);
+                let seed_cols = match seed {
+                    Seed::Identity => None,
+                    Seed::Columns(v, _) => Some(v),
+                };
+                crate::forcing::unwind_phase(
+                    model,
+                    x0.get(model.forcing().map_or(0, |f| f.phase)).copied().unwrap_or(0.0),
+                    x_end,
+                    with_jac.then_some((jac_end, seed_cols, c)),
+                );
                 let mut stats = state.stats();
                 if var_used {
                     stats = stats + var.stats();

@@ -43,6 +43,10 @@ macro_rules! forward_eval {
             flow_time_derivative(mode: usize, t: f64, x: &[f64], dfdt: &mut [f64]) -> bool;
             flow_jacobian_is_constant(mode: usize) -> bool;
             flow_is_autonomous(mode: usize) -> bool;
+            forcing() -> Option<saltation_hybrid::Forcing<f64>>;
+            forcing_period_gradient(grad: &mut [f64]);
+            forcing_in_param(k: usize, pk: f64) -> Option<(saltation_hybrid::Forcing<f64>, f64)>;
+            stride_event(mode: usize, j: usize) -> bool;
             mass_matrix(mode: usize) -> Option<Vec<f64>>;
             guards(mode: usize) -> usize;
             guard_name(mode: usize, j: usize) -> String;

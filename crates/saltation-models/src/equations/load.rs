@@ -151,6 +151,12 @@ pub(crate) struct Compiled {
     pub chart: Option<ChartProgram>,
     pub outputs: Option<Program>,
     pub autonomous: bool,
+    /// The forcing period `T(p)` of a time-forced model (`t` is then the state after the
+    /// declared ones).
+    pub forcing: Option<Program>,
+    /// The phase `t₀(p)` of a stroboscopic section: its strobe is the guard numbered after the
+    /// file's, in every mode.
+    pub strobe: Option<Program>,
     /// Per mode: whether the vector field is affine in the states with constant coefficients
     /// ([`saltation_equations::Program::is_affine_in_state`]), so its `f_x` is constant.
     pub affine: Vec<bool>,
@@ -174,11 +180,46 @@ pub(crate) struct NonFiniteAt {
     pub p: Vec<f64>,
 }
 
-/// The section's chart: the free states' indices and `χ(u)` as one program of `u`.
+/// The section's chart: the free states' indices (the forcing phase of a time-forced model is
+/// index `n`, after the declared states) and `χ(u)` as one program of the free declared states
+/// with `t` the phase.
 #[derive(Debug)]
 pub(crate) struct ChartProgram {
     pub free: Vec<usize>,
     pub program: Program,
+}
+
+/// Compiles `expr`, an expression of the parameters only (no state, no time), at `place`.
+fn param_program(expr: &str, params: &[String], place: Place) -> Result<Program, LoadError> {
+    let names = Names {
+        states: &[],
+        params,
+    };
+    let defs = Definitions::new(&[], &names).map_err(|e| LoadError::expr(place.clone(), &e))?;
+    let prog = compile(&[expr], &defs, &names).map_err(|e| LoadError::expr(place.clone(), &e))?;
+    if prog.uses_time() {
+        return Err(LoadError::at(
+            place,
+            "an expression of the parameters only: it cannot read the time `t`",
+        ));
+    }
+    Ok(prog)
+}
+
+/// Refuses a guard, reset, enabling condition or chart that reads `t` in a model without
+/// `forcing`: there the time would be unknown (a stride restarts it), so it is refused rather
+/// than read as 0.
+fn refuse_time(prog: &Program, forced: bool, place: impl Fn() -> Place) -> Result<(), LoadError> {
+    if prog.uses_time() && !forced {
+        return Err(LoadError::at(
+            place(),
+            "reads the time `t`, which guards, resets, enabling conditions and charts only know in \
+             a time-forced model: declare its period, `forcing: (period: \"2*pi/omega\")` (then \
+             `t` is the forcing phase, a state after the declared ones), or write the phase as a \
+             state of its own",
+        ));
+    }
+    Ok(())
 }
 
 /// "unknown mode `x` (did you mean `y`?)" with the nearest names (the expression language's
@@ -347,8 +388,35 @@ pub(crate) fn compile_spec(spec: &EquationSpec) -> Result<Compiled, LoadError> {
         let exprs: Vec<&str> = m.flow.iter().map(String::as_str).collect();
         flows.push(program(&exprs, &|k| Place::item(&path, k, 0))?);
     }
-    let autonomous = flows.iter().all(|p| !p.uses_time());
-    let affine = flows.iter().map(|p| p.is_affine_in_state()).collect();
+    // A forced model reads its phase, a state, as `t`: it is autonomous in its state, and a
+    // mode whose field reads `t` is not affine in it.
+    let forced = spec.forcing.is_some();
+    let autonomous = forced || flows.iter().all(|p| !p.uses_time());
+    let affine = flows
+        .iter()
+        .map(|p| p.is_affine_in_state() && !(forced && p.uses_time()))
+        .collect();
+    let forcing = match &spec.forcing {
+        None => None,
+        Some(f) => {
+            let place = || Place::field("forcing.period");
+            let prog = param_program(&f.period, names.params, place())?;
+            let p: Vec<f64> = spec.parameters.iter().map(|p| p.value).collect();
+            let mut out = [0.0];
+            prog.eval(0.0, &[], &p, &mut out);
+            if !(out[0] > 0.0 && out[0].is_finite()) {
+                return Err(LoadError::at(
+                    place(),
+                    format!(
+                        "the period `{}` is {} at the file's parameter values (must be finite \
+                         and > 0)",
+                        f.period, out[0]
+                    ),
+                ));
+            }
+            Some(prog)
+        }
+    };
     let mode_index = |name: &str, place: Place| {
         mode_names
             .iter()
@@ -390,11 +458,15 @@ pub(crate) fn compile_spec(spec: &EquationSpec) -> Result<Compiled, LoadError> {
         };
         guards_by_mode[from].push(g);
         targets.push(to);
-        conditions.push(program(&[gs.when.as_str()], &|_| {
-            Place::field(path("when"))
-        })?);
+        let when = program(&[gs.when.as_str()], &|_| Place::field(path("when")))?;
+        refuse_time(&when, forced, || Place::field(path("when")))?;
+        conditions.push(when);
         enabled.push(match &gs.enabled {
-            Some(e) => Some(program(&[e.as_str()], &|_| Place::field(path("enabled")))?),
+            Some(e) => {
+                let prog = program(&[e.as_str()], &|_| Place::field(path("enabled")))?;
+                refuse_time(&prog, forced, || Place::field(path("enabled")))?;
+                Some(prog)
+            }
             None => None,
         });
         if gs.reset.is_empty() {
@@ -419,9 +491,11 @@ pub(crate) fn compile_spec(spec: &EquationSpec) -> Result<Compiled, LoadError> {
             exprs[i] = e;
         }
         let reset_path = path("reset");
-        resets.push(Some(program(&exprs, &|i| {
+        let prog = program(&exprs, &|i| {
             Place::item(&reset_path, from_pair.get(i).copied().unwrap_or(0), 1)
-        })?));
+        })?;
+        refuse_time(&prog, forced, || Place::field(&reset_path))?;
+        resets.push(Some(prog));
     }
 
     // Admissibility conditions.
@@ -462,31 +536,90 @@ pub(crate) fn compile_spec(spec: &EquationSpec) -> Result<Compiled, LoadError> {
 
     // Section.
     let mut section_start = None;
+    let mut strobe = None;
     let chart = match &spec.section {
         None => None,
         Some(sec) => {
-            let Some(g) = spec.guards.iter().position(|gs| gs.name == sec.after) else {
-                let known: Vec<&str> = spec.guards.iter().map(|g| g.name.as_str()).collect();
-                return Err(LoadError::at(
-                    Place::field("section.after"),
-                    unknown("guard", &sec.after, &known),
-                ));
-            };
-            if spec.guards[g].failure.is_some() {
-                return Err(LoadError::at(
-                    Place::field("section.after"),
-                    format!(
-                        "guard `{}` is a failure: a stride cannot start after it",
-                        sec.after
-                    ),
-                ));
+            match (&sec.after, &sec.stroboscopic) {
+                (Some(after), None) => {
+                    let Some(g) = spec.guards.iter().position(|gs| &gs.name == after) else {
+                        let known: Vec<&str> =
+                            spec.guards.iter().map(|g| g.name.as_str()).collect();
+                        return Err(LoadError::at(
+                            Place::field("section.after"),
+                            unknown("guard", after, &known),
+                        ));
+                    };
+                    if spec.guards[g].failure.is_some() {
+                        return Err(LoadError::at(
+                            Place::field("section.after"),
+                            format!(
+                                "guard `{after}` is a failure: a stride cannot start after it"
+                            ),
+                        ));
+                    }
+                    section_start = Some(targets[g]);
+                }
+                (None, Some(st)) => {
+                    if !forced {
+                        return Err(LoadError::at(
+                            Place::field("section.stroboscopic"),
+                            "a stroboscopic section is a phase of the forcing: declare the \
+                             model's `forcing: (period: …)`, or start strides `after` a guard",
+                        ));
+                    }
+                    let place = Place::field("section.stroboscopic.phase");
+                    let prog = param_program(&st.phase, names.params, place.clone())?;
+                    let p: Vec<f64> = spec.parameters.iter().map(|p| p.value).collect();
+                    let mut out = [0.0];
+                    prog.eval(0.0, &[], &p, &mut out);
+                    if !out[0].is_finite() {
+                        return Err(LoadError::at(
+                            place,
+                            format!("the phase `{}` is not finite", st.phase),
+                        ));
+                    }
+                    strobe = Some(prog);
+                }
+                (Some(_), Some(_)) => {
+                    return Err(LoadError::at(
+                        Place::field("section.stroboscopic"),
+                        "give one of `after` (a guard) and `stroboscopic` (a forcing phase), \
+                         not both",
+                    ))
+                }
+                (None, None) => {
+                    return Err(LoadError::at(
+                        Place::field("section"),
+                        "say where strides start: `after: \"guard\"`, or for a time-forced \
+                         model `stroboscopic: (phase: \"0\")`",
+                    ))
+                }
             }
-            section_start = Some(targets[g]);
+            // The forcing phase, a state after the declared ones, is named `t`.
+            let phase_name = "t";
             let mut free = Vec::with_capacity(sec.free.len());
             for (k, name) in sec.free.iter().enumerate() {
                 let place = Place::item("section.free", k, 0);
-                let Some(i) = states.iter().position(|s| s == name) else {
-                    return Err(LoadError::at(place, unknown("state", name, &states)));
+                let i = match states.iter().position(|s| s == name) {
+                    Some(i) => i,
+                    None if forced && name == phase_name => {
+                        if strobe.is_some() {
+                            return Err(LoadError::at(
+                                place,
+                                "the forcing phase `t` is fixed on a stroboscopic section: it \
+                                 is not a free coordinate",
+                            ));
+                        }
+                        n
+                    }
+                    None => {
+                        let mut known = states.clone();
+                        if forced {
+                            known.push(phase_name);
+                        }
+                        return Err(LoadError::at(place, unknown("state", name, &known)));
+                    }
                 };
                 if free.contains(&i) {
                     return Err(LoadError::at(
@@ -502,10 +635,23 @@ pub(crate) fn compile_spec(spec: &EquationSpec) -> Result<Compiled, LoadError> {
                     "name at least one free state (the reduced coordinates)",
                 ));
             }
-            let mut exprs: Vec<&str> = vec![""; n];
-            let mut from_pair = vec![usize::MAX; n];
+            if forced && strobe.is_none() && !free.contains(&n) {
+                return Err(LoadError::at(
+                    Place::field("section.free"),
+                    "in a time-forced model the forcing phase `t` at the event is a coordinate \
+                     of the section: list it in `free` (or use `stroboscopic: (phase: …)`)",
+                ));
+            }
+            // One expression per state (and the phase, which is `t`: the free coordinate or
+            // the stroboscopic phase).
+            let outs = if forced { n + 1 } else { n };
+            let mut exprs: Vec<&str> = vec![""; outs];
+            let mut from_pair = vec![usize::MAX; outs];
             for &i in &free {
-                exprs[i] = states[i];
+                exprs[i] = if i == n { phase_name } else { states[i] };
+            }
+            if forced {
+                exprs[n] = phase_name;
             }
             for (k, (state, e)) in sec.chart.iter().enumerate() {
                 let place = Place::item("section.chart", k, 0);
@@ -538,7 +684,11 @@ pub(crate) fn compile_spec(spec: &EquationSpec) -> Result<Compiled, LoadError> {
                     ),
                 ));
             }
-            let free_names: Vec<String> = free.iter().map(|&i| spec.states[i].clone()).collect();
+            let free_names: Vec<String> = free
+                .iter()
+                .filter(|&&i| i < n)
+                .map(|&i| spec.states[i].clone())
+                .collect();
             let chart_names = Names {
                 states: &free_names,
                 params: names.params,
@@ -552,9 +702,16 @@ pub(crate) fn compile_spec(spec: &EquationSpec) -> Result<Compiled, LoadError> {
                 };
                 LoadError::expr(Place::item("section.chart", k, 1), &e)
             })?;
+            refuse_time(&program, forced, || Place::field("section.chart"))?;
             Some(ChartProgram { free, program })
         }
     };
+    // The strobe: a guard of every mode, after the file's.
+    if strobe.is_some() {
+        for g in &mut guards_by_mode {
+            g.push(spec.guards.len());
+        }
+    }
 
     // Outputs.
     let outputs = if spec.outputs.is_empty() {
@@ -593,6 +750,8 @@ pub(crate) fn compile_spec(spec: &EquationSpec) -> Result<Compiled, LoadError> {
         chart,
         outputs,
         autonomous,
+        forcing,
+        strobe,
         affine,
         section_start,
         non_finite: std::sync::Mutex::new(None),

@@ -15,4 +15,6 @@ mod spec;
 
 pub use load::{LoadError, Place, MAX_ITEMS};
 pub use model::{in_file, EquationModel};
-pub use spec::{EquationSpec, GuardSpec, ModeSpec, ParameterSpec, SectionSpec};
+pub use spec::{
+    EquationSpec, ForcingSpec, GuardSpec, ModeSpec, ParameterSpec, SectionSpec, StroboscopicSpec,
+};

@@ -10,7 +10,7 @@
 
 use super::load::{compile_spec, Compiled, LoadError, NonFiniteAt};
 use super::spec::EquationSpec;
-use saltation_hybrid::{AffineModes, GuardInfo, GuardSpec, HybridModel, Param, Scalar};
+use saltation_hybrid::{AffineModes, Forcing, GuardInfo, GuardSpec, HybridModel, Param, Scalar};
 use serde::{Deserialize, Serialize};
 use std::sync::Arc;
 
@@ -60,8 +60,33 @@ impl EquationModel {
         spec
     }
 
+    /// The number of declared states `n` (a time-forced model has one more, its phase `t`).
+    fn declared(&self) -> usize {
+        self.spec.states.len()
+    }
+
+    /// The index of the stroboscopic section's strobe among the guards, if there is one.
+    fn strobe(&self) -> Option<usize> {
+        self.compiled.strobe.as_ref().map(|_| self.spec.guards.len())
+    }
+
+    /// `t` for the programs at the state `x`: the forcing phase `x[n]` of a time-forced model,
+    /// else `t`; and the declared states.
+    fn time_and_states<'x, D: Scalar>(&self, t: D, x: &'x [D]) -> (D, &'x [D]) {
+        let n = self.declared();
+        match (&self.compiled.forcing, x.get(n)) {
+            (Some(_), Some(&phase)) => (phase, &x[..n]),
+            _ => (t, x),
+        }
+    }
+
+    /// Whether the model declares `forcing` (its state then ends with the phase `t`).
+    pub fn is_forced(&self) -> bool {
+        self.compiled.forcing.is_some()
+    }
+
     /// The mode in which a stride starts: the target of the section's `after` guard (`None`
-    /// without a section).
+    /// without a section, or with a stroboscopic one, which starts in any mode).
     pub fn section_start_mode(&self) -> Option<usize> {
         self.compiled.section_start
     }
@@ -71,6 +96,7 @@ impl EquationModel {
         let names = &self.spec.outputs;
         let mut out = vec![0.0; names.len()];
         if let Some(prog) = &self.compiled.outputs {
+            let (t, x) = self.time_and_states(t, x);
             prog.eval(t, x, p, &mut out);
         }
         names.iter().map(|(n, _)| n.clone()).zip(out).collect()
@@ -80,6 +106,7 @@ impl EquationModel {
     /// values `p` comes from: the state whose derivative it is and the sub-expression that
     /// first became non-finite.
     pub fn explain_non_finite(&self, p: &[f64], mode: usize, t: f64, x: &[f64]) -> Option<String> {
+        let (t, x) = self.time_and_states(t, x);
         let d = self.compiled.flows.get(mode)?.diagnose(t, x, p)?;
         let state = self.spec.states.get(d.output)?;
         let place = match &d.site {
@@ -129,8 +156,9 @@ impl HybridModel for EquationModel {
     fn name(&self) -> &str {
         &self.spec.name
     }
+    /// The declared states, and the forcing phase `t` after them in a time-forced model.
     fn dim(&self) -> usize {
-        self.spec.states.len()
+        self.declared() + usize::from(self.is_forced())
     }
     /// The file's parameters: its `value` the default, `min`/`max` the closed range (an
     /// error names the parameter and its bounds, [`saltation_hybrid::ParamError::OutOfBounds`]).
@@ -147,14 +175,63 @@ impl HybridModel for EquationModel {
             .map_or_else(|| format!("mode {mode}"), |m| m.name.clone())
     }
     fn state_names(&self) -> Vec<String> {
-        self.spec.states.clone()
+        let mut names = self.spec.states.clone();
+        if self.is_forced() {
+            names.push("t".to_string());
+        }
+        names
     }
-    /// When no equation of the model reads `t`.
+    /// When no equation of the model reads `t`, or the model is time-forced (`t` is then its
+    /// phase, a state).
     fn autonomous(&self, _mode: usize) -> bool {
         self.compiled.autonomous
     }
+    /// The phase after the declared states and the file's `forcing.period`.
+    fn forcing<D: Scalar>(&self, p: &[D]) -> Option<Forcing<D>> {
+        let prog = self.compiled.forcing.as_ref()?;
+        let mut out = [D::from(0.0)];
+        prog.eval(D::from(0.0), &[], p, &mut out);
+        Some(Forcing {
+            phase: self.declared(),
+            period: out[0],
+        })
+    }
+    /// With a stroboscopic section only its strobe counts.
+    fn stride_event(&self, _mode: usize, g: usize) -> bool {
+        self.strobe().is_none_or(|s| s == g)
+    }
+    /// The forcing period must stay finite and positive.
+    fn check_params(&self, p: &[f64]) -> Result<(), saltation_hybrid::ParamError> {
+        let (Some(f), Some(spec)) = (self.forcing(p), &self.spec.forcing) else {
+            return Ok(());
+        };
+        if f.period > 0.0 && f.period.is_finite() {
+            return Ok(());
+        }
+        // Name the first parameter the period reads, with its value.
+        let (name, value) = self
+            .spec
+            .parameters
+            .iter()
+            .zip(p)
+            .find(|(d, _)| spec.period.contains(d.name.as_str()))
+            .map_or((String::from("?"), f64::NAN), |(d, &v)| (d.name.clone(), v));
+        Err(saltation_hybrid::ParamError::Rejected {
+            name,
+            value,
+            reason: format!(
+                "the forcing period `{}` is then {} (must be finite and > 0)",
+                spec.period, f.period
+            ),
+        })
+    }
     fn flow<D: Scalar>(&self, p: &[D], mode: usize, t: f64, x: &[D], dx: &mut [D]) {
-        self.compiled.flows[mode].eval(D::from(t), x, p, dx);
+        let n = self.declared();
+        let (tt, xs) = self.time_and_states(D::from(t), x);
+        self.compiled.flows[mode].eval(tt, xs, p, &mut dx[..n]);
+        if let Some(d) = dx.get_mut(n) {
+            *d = D::from(1.0);
+        }
         if dx.iter().any(|v| !v.re().is_finite()) {
             self.record_non_finite(p, mode, t, x);
         }
@@ -168,47 +245,82 @@ impl HybridModel for EquationModel {
     }
     /// Direction, target and failure from the file. The enabling condition is a compiled
     /// expression, not a function: [`HybridModel::enabled`] evaluates it.
-    fn describe(&self, _mode: usize, g: usize) -> GuardSpec {
+    fn describe(&self, mode: usize, g: usize) -> GuardSpec {
+        if self.strobe() == Some(g) {
+            return GuardSpec::to(mode).rising();
+        }
         let spec = &self.spec.guards[g];
         GuardSpec {
             failure: spec.failure.clone().map(Into::into),
             ..GuardSpec::to(self.compiled.targets[g]).crossing(spec.direction)
         }
     }
-    /// Without the failure text, so that the event location's question allocates nothing.
-    /// The name the file gives the guard.
+    /// The name the file gives the guard (`strobe` for a stroboscopic section's).
     fn guard_name(&self, _mode: usize, g: usize) -> String {
+        if self.strobe() == Some(g) {
+            return "strobe".to_string();
+        }
         self.spec
             .guards
             .get(g)
             .map_or_else(|| format!("guard {g}"), |s| s.name.clone())
     }
-    fn guard_info(&self, _mode: usize, g: usize) -> GuardInfo {
+    /// Without the failure text, so that the event location's question allocates nothing.
+    fn guard_info(&self, mode: usize, g: usize) -> GuardInfo {
+        if self.strobe() == Some(g) {
+            return GuardInfo {
+                direction: saltation_ode::Direction::Rising,
+                target: mode,
+            };
+        }
         GuardInfo {
             direction: self.spec.guards[g].direction,
             target: self.compiled.targets[g],
         }
     }
+    /// The file's `when`; the strobe of a stroboscopic section is `t − t₀ − T`.
     fn guard<D: Scalar>(&self, p: &[D], _mode: usize, g: usize, x: &[D]) -> D {
         let mut out = [D::from(0.0)];
-        self.compiled.conditions[g].eval(D::from(0.0), x, p, &mut out);
+        if let (Some(phase), Some(f)) = (&self.compiled.strobe, self.forcing(p)) {
+            if g == self.spec.guards.len() {
+                phase.eval(D::from(0.0), &[], p, &mut out);
+                return x[f.phase] - out[0] - f.period;
+            }
+        }
+        let (t, xs) = self.time_and_states(D::from(0.0), x);
+        self.compiled.conditions[g].eval(t, xs, p, &mut out);
         out[0]
     }
-    /// The file's `reset` (identity without one).
+    /// The file's `reset` (identity without one); a forced model's phase is kept, and the
+    /// strobe of a stroboscopic section takes one period off it.
     fn reset<D: Scalar>(&self, p: &[D], _mode: usize, g: usize, x: &[D], out: &mut [D]) {
-        match &self.compiled.resets[g] {
+        let n = self.declared();
+        let resets = &self.compiled.resets;
+        match resets.get(g).and_then(Option::as_ref) {
             None => out.copy_from_slice(x),
-            Some(prog) => prog.eval(D::from(0.0), x, p, out),
+            Some(prog) => {
+                let (t, xs) = self.time_and_states(D::from(0.0), x);
+                prog.eval(t, xs, p, &mut out[..n]);
+                if let Some(o) = out.get_mut(n) {
+                    *o = x[n];
+                }
+            }
+        }
+        if g == resets.len() {
+            if let Some(f) = self.forcing(p) {
+                out[f.phase] = x[f.phase] - f.period;
+            }
         }
     }
     /// The file's `enabled` expression at the crossing, true where non-zero (always enabled
     /// without one).
     fn enabled(&self, p: &[f64], _mode: usize, g: usize, x: &[f64]) -> bool {
-        match &self.compiled.enabled[g] {
+        match self.compiled.enabled.get(g).and_then(Option::as_ref) {
             None => true,
             Some(prog) => {
                 let mut out = [0.0];
-                prog.eval(0.0, x, p, &mut out);
+                let (t, xs) = self.time_and_states(0.0, x);
+                prog.eval(t, xs, p, &mut out);
                 out[0] != 0.0
             }
         }
@@ -244,10 +356,36 @@ impl HybridModel for EquationModel {
     }
     /// The section's chart program (`x = u` without a section); `Dχ` and `Dπ` by automatic
     /// differentiation through it.
+    ///
+    /// In a time-forced model `t` there is the phase: the free coordinate `t` of an event
+    /// section, or the stroboscopic section's phase.
     fn chart<D: Scalar>(&self, p: &[D], u: &[D], x: &mut [D]) {
+        let n = self.declared();
         match &self.compiled.chart {
             None => x.copy_from_slice(u),
-            Some(c) => c.program.eval(D::from(0.0), u, p, x),
+            Some(c) if !self.is_forced() => c.program.eval(D::from(0.0), u, p, x),
+            Some(c) => {
+                let t = match &self.compiled.strobe {
+                    Some(phase) => {
+                        let mut out = [D::from(0.0)];
+                        phase.eval(D::from(0.0), &[], p, &mut out);
+                        out[0]
+                    }
+                    None => c
+                        .free
+                        .iter()
+                        .position(|&i| i == n)
+                        .map_or(D::from(0.0), |k| u[k]),
+                };
+                let declared = c.free.iter().filter(|&&i| i < n).count();
+                saltation_hybrid::with_buffer(D::from(0.0), declared, |us| {
+                    let values = c.free.iter().zip(u).filter(|(&i, _)| i < n);
+                    for (slot, (_, &v)) in us.iter_mut().zip(values) {
+                        *slot = v;
+                    }
+                    c.program.eval(t, us, p, x);
+                });
+            }
         }
     }
     /// The section's free states.

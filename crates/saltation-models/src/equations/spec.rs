@@ -75,19 +75,44 @@ pub struct AdmissibleSpec {
     pub when: String,
 }
 
-/// The shooting section: which guard's reset a stride starts after, the states that are free
-/// on it (the reduced coordinates `u`), and the other states as functions of them.
+/// The shooting section: which guard's reset a stride starts after (or, for a time-forced
+/// model, the forcing phase it starts at), the states that are free on it (the reduced
+/// coordinates `u`), and the other states as functions of them.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct SectionSpec {
     /// The guard after whose reset a stride starts (its target mode is the stride's start
-    /// mode).
-    pub after: String,
+    /// mode); exactly one of `after` and `stroboscopic`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub after: Option<String>,
+    /// A stroboscopic section of a time-forced model: strides start at the forcing phase
+    /// `t = phase` and last whole forcing periods.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub stroboscopic: Option<StroboscopicSpec>,
     /// The states that are the reduced coordinates, in order.
     pub free: Vec<String>,
     /// Every other state as an expression of the free states (and the parameters).
     #[serde(default)]
     pub chart: Vec<(String, String)>,
+}
+
+/// The periodic time dependence of a time-forced model: with it, `t` in every expression is the
+/// forcing phase, a state appended after the declared ones (`t' = 1`), carried modulo the
+/// period by the strides.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ForcingSpec {
+    /// The period `T`, an expression of the parameters (e.g. `"2*pi/omega"`).
+    pub period: String,
+}
+
+/// A stroboscopic section: the forcing phase at which strides start and end.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct StroboscopicSpec {
+    /// The phase `t₀` (an expression of the parameters; the section is `t = t₀` modulo the
+    /// period).
+    pub phase: String,
 }
 
 /// A hybrid model written as equations.
@@ -113,6 +138,9 @@ pub struct EquationSpec {
     /// Admissibility conditions, each in one mode.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub admissible: Vec<AdmissibleSpec>,
+    /// The periodic forcing of a time-forced model, if its equations depend on time.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub forcing: Option<ForcingSpec>,
     /// The section for shooting, if the model has periodic orbits to find.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub section: Option<SectionSpec>,

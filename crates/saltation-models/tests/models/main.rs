@@ -11,6 +11,7 @@
 mod compass_gait;
 mod entry_properties;
 mod equations;
+mod forced;
 mod hopper;
 mod hopper_admissibility;
 mod hopper_continuation;
