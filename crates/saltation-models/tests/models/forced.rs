@@ -6,11 +6,12 @@
 //!   the impact's reset): the same orbits and multipliers to 1e-12 at several `(e, Γ)`, the
 //!   period-1 fixed point against its closed form `cos φ = π(1 − e)/((1 + e)Γ)`, and the
 //!   event section against the stroboscopic section (the same nontrivial multipliers: both
-//!   are Poincaré maps of one flow).
+//!   are Poincaré maps of one flow), and the product of the multipliers against `e²`.
 //! - A harmonically forced impact oscillator `x'' + 2ζx' + x = cos ωt` with a rigid stop at
 //!   `x = σ` and restitution `r`, against an independent computation: the closed-form linear
 //!   response between impacts, its first impact found by a scan and bisection, the fixed point
-//!   by iterating that map, the multipliers by central differences of it.
+//!   by iterating that map, the multipliers by central differences of it; and the product of
+//!   the multipliers against its closed form `r² e^{−2ζT}`.
 
 use saltation_hybrid::{Bound, EvalModel, HybridError, JacobianKind, StrideMap, StrideOptions};
 use saltation_models::{EquationModel, EquationSpec};
@@ -147,6 +148,10 @@ fn vibrating_table_forced_and_with_phase_state_agree() {
         // Three full-state multipliers: two of the period map and the zero of the section.
         assert_eq!(a.multipliers.len(), 3);
         assert!(a.multipliers[2].re.abs() < 1e-10 && a.multipliers[1].modulus() > 1e-6);
+        // Closed form of their product: the flight keeps the phase-space volume and an impact
+        // scales the relative velocity's flux by e, so `μ₁μ₂ = e²` on a period-1 orbit.
+        let (m1, m2) = (a.multipliers[0].to_complex(), a.multipliers[1].to_complex());
+        close((m1 * m2).re, e * e, 1e-12, &format!("{what}: μ1 μ2 = e²"));
     }
 }
 
@@ -171,7 +176,7 @@ fn vibrating_table_stroboscopic_section_has_the_event_sections_multipliers() {
         close(b.u0[0], y0, 1e-9, "stroboscopic y");
         close(b.u0[1], v0, 1e-9, "stroboscopic v");
         close(b.period, 1.0, 1e-12, "stroboscopic period = T");
-        // Two impacts? No: one impact and one strobe per period.
+        // One impact and one strobe per period.
         assert_eq!(b.events.len(), 2);
         same_multipliers(&a, &b, 1e-10);
     }
@@ -321,5 +326,11 @@ fn forced_impact_oscillator_against_the_closed_form_response() {
         close(mu[1].re, small, 1e-6, "μ2");
     }
     assert!(mu[2].modulus() < 1e-10);
+    // Closed form of their product: the flow contracts volume by `e^{−2ζT}` over a period, the
+    // impact scales the flux through the stop by `r²`.
+    let (m1, m2) = (mu[0].to_complex(), mu[1].to_complex());
+    let (z, w, _, r) = OSC;
+    close((m1 * m2).re, r * r * (-2.0 * z * 2.0 * PI / w).exp(), 1e-10, "μ1 μ2 = r² e^(−2ζT)");
     assert!(orb.stable);
 }
+
