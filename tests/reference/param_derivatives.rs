@@ -167,3 +167,12 @@ fn constrained_hopper_derivatives_equal_the_unconstrained_ones() {
     }
     assert_eq!(shared, 7, "shared parameters of {names:?}");
 }
+
+#[test]
+fn time_forced_models_every_parameter() {
+    // The forcing period 2π/ω depends on ω: with an event section the stride brings the phase
+    // back by k T(ω) (its derivative −k T'(ω)), with a stroboscopic one the strobe sits at
+    // t = T(ω) and takes T(ω) off the phase.
+    every_parameter("equations/vibrating_table_forced.ron", 1e-7);
+    every_parameter("equations/impact_oscillator_forced.ron", 1e-7);
+}

@@ -216,6 +216,7 @@ pub fn compute(
 /// Runs `saltation continue`.
 pub fn run(args: &ContinueArgs, out: &mut dyn Write) -> Result<(), CliError> {
     let loaded = args.model.load()?;
+    loaded.require_forcing()?;
     let mut spec = continuation_spec(&loaded, args.param.as_deref())?;
     apply_to(&mut spec, args.to);
     let overrides = Overrides {

@@ -126,6 +126,7 @@ pub fn diagram_params(d: &DiagramSpec) -> Vec<f64> {
 /// Runs `saltation orbit-diagram`.
 pub fn run(args: &DiagramArgs, out: &mut dyn Write) -> Result<(), CliError> {
     let loaded = args.model.load()?;
+    loaded.require_forcing()?;
     let spec = continuation_spec(&loaded, args.param.as_deref())?;
     let d = diagram_spec(args, &loaded, spec.orbit_diagram.as_ref())?;
     let overrides = Overrides {

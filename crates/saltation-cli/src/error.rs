@@ -153,6 +153,16 @@ pub enum CliError {
         #[source]
         source: Box<saltation_hybrid::HybridError>,
     },
+    /// The model reads the time but declares no forcing period (or an unusable one): it has no
+    /// periodic orbits to compute.
+    #[error("{file}: {source}")]
+    Forcing {
+        /// The model file.
+        file: String,
+        /// The hybrid layer's refusal, saying how to declare the forcing.
+        #[source]
+        source: Box<saltation_hybrid::HybridError>,
+    },
     /// A computation failed on a non-finite vector field of an equation model: the error, and
     /// where the value came from (mode, state, sub-expression).
     #[error("{source}; {detail}")]
@@ -244,7 +254,8 @@ impl CliError {
             | CliError::NoOrbitDiagram { .. }
             | CliError::ContinuationParam { .. }
             | CliError::BadArgument { .. }
-            | CliError::NoInitial { .. } => EXIT_INPUT,
+            | CliError::NoInitial { .. }
+            | CliError::Forcing { .. } => EXIT_INPUT,
             CliError::Orbit { .. }
             | CliError::Simulation { .. }
             | CliError::GuessesFailed { .. }

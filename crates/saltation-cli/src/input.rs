@@ -31,6 +31,20 @@ pub struct LoadedModel {
     pub file: ModelFile,
 }
 
+impl LoadedModel {
+    /// Refuses a model whose vector field reads the time without a declared forcing period
+    /// ([`saltation_hybrid::require_declared_forcing`]): what `orbit`, `continue` and
+    /// `orbit-diagram` check first (`simulate` runs such a model in true time).
+    pub fn require_forcing(&self) -> Result<(), CliError> {
+        saltation_hybrid::require_declared_forcing(&self.file.model).map_err(|source| {
+            CliError::Forcing {
+                file: self.path.clone(),
+                source: Box::new(source),
+            }
+        })
+    }
+}
+
 impl ModelArgs {
     /// Reads the file and applies the `--set` overrides in order.
     pub fn load(&self) -> Result<LoadedModel, CliError> {

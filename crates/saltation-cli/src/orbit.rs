@@ -225,6 +225,7 @@ pub fn solve(
 /// [`CliError::GuessesFailed`] (exit 1) if any guess failed.
 pub fn run(args: &OrbitArgs, out: &mut dyn Write) -> Result<(), CliError> {
     let loaded = args.model.load()?;
+    loaded.require_forcing()?;
     let guesses = args.guess.select(&loaded)?;
     // The loader validated the settings against the model (`ModelFile::validate`).
     let opts = &loaded.file.orbit;

@@ -19,6 +19,7 @@ mod branches;
 mod constants;
 mod equations;
 mod files;
+mod forcing;
 mod integrator;
 mod messages;
 mod orbit;
