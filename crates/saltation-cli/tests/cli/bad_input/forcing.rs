@@ -69,7 +69,7 @@ fn cases() -> Vec<Case> {
             "a guard reading t without forcing",
             table,
             &[("        forcing: (period: \"2*pi/omega\"),\n", "")],
-            &["let[1]", "reads the time `t`", "forcing: (period:"],
+            &["guards[0].when", "reads the time `t`", "forcing: (period:"],
         ),
         edit(
             "event section of a forced model without the phase free",
