@@ -1,4 +1,5 @@
 //! Integration tests of saltation-hybrid, built as one test binary: the stride map and its
 //! exact Jacobians against closed forms ([`stride`]).
 
+mod forcing;
 mod stride;
