@@ -8,6 +8,7 @@ mod common;
 mod arenstorf;
 mod bouncing_ball;
 mod continuation;
+mod forced_table;
 mod jacobians;
 mod param_derivatives;
 mod rimless_wheel;
