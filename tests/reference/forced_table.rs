@@ -26,9 +26,9 @@ fn period_doubling_of_the_forced_table_at_its_closed_form() {
     let family = ParamFamily::new(f.model.clone(), "Gamma").unwrap();
     let result = run_script(&family, &spec, &mut |_| {}).unwrap();
     let e: f64 = 0.5;
-    let gamma_pd =
-        ((PI * (1.0 - e) / (1.0 + e)).powi(2) + (2.0 * (1.0 + e * e) / (1.0 + e).powi(2)).powi(2))
-            .sqrt();
+    let gamma_pd = ((PI * (1.0 - e) / (1.0 + e)).powi(2)
+        + (2.0 * (1.0 + e * e) / (1.0 + e).powi(2)).powi(2))
+    .sqrt();
     let pd = result
         .bifurcations
         .iter()

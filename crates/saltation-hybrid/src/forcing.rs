@@ -44,7 +44,10 @@ pub fn require_declared_forcing<M: EvalModel + ?Sized>(model: &M) -> Result<(), 
         Some(f) => {
             if !(f.period > 0.0 && f.period.is_finite()) {
                 return Err(HybridError::BadForcing {
-                    reason: format!("the forcing period is {} (must be finite and > 0)", f.period),
+                    reason: format!(
+                        "the forcing period is {} (must be finite and > 0)",
+                        f.period
+                    ),
                 });
             }
             if f.phase >= model.dim() {
@@ -68,6 +71,14 @@ pub fn require_declared_forcing<M: EvalModel + ?Sized>(model: &M) -> Result<(), 
     }
 }
 
+/// A stride's Jacobian times its seed: `jac` (`n × cols`, row-major) and the seed `V` (`n ×
+/// cols`; `None` for the identity).
+pub(crate) struct SeededJacobian<'a> {
+    pub jac: &'a mut [f64],
+    pub seed: Option<&'a [f64]>,
+    pub cols: usize,
+}
+
 /// Brings the phase of the stride's end state `x` back by the whole number of periods it
 /// advanced from `theta0` (see the module documentation), and, with a Jacobian `jac` (`n × c`,
 /// row-major, the stride's Jacobian times its seed `V`: `n × c`, `None` for the identity),
@@ -76,7 +87,7 @@ pub(crate) fn unwind_phase<M: EvalModel + ?Sized>(
     model: &M,
     theta0: f64,
     x: &mut [f64],
-    jac: Option<(&mut [f64], Option<&[f64]>, usize)>,
+    jac: Option<SeededJacobian<'_>>,
 ) {
     let Some(f) = model.forcing() else { return };
     let Some(theta) = x.get(f.phase).copied() else {
@@ -87,7 +98,7 @@ pub(crate) fn unwind_phase<M: EvalModel + ?Sized>(
         return;
     }
     x[f.phase] = theta - k * f.period;
-    if let Some((jac, seed, c)) = jac {
+    if let Some(SeededJacobian { jac, seed, cols: c }) = jac {
         let n = x.len();
         crate::with_buffer(0.0, n, |grad| {
             model.forcing_period_gradient(grad);

@@ -584,15 +584,21 @@ impl<'a, M: EvalModel + ?Sized> StrideMap<'a, M> {
             if last {
                 // A forced model's phase, back by the whole periods it advanced.
                 let (x_end, jac_end) = b.y[..len].split_at_mut(n);
-                let seed_cols = match seed {
+                let seed = match seed {
                     Seed::Identity => None,
                     Seed::Columns(v, _) => Some(v),
                 };
                 crate::forcing::unwind_phase(
                     model,
-                    x0.get(model.forcing().map_or(0, |f| f.phase)).copied().unwrap_or(0.0),
+                    x0.get(model.forcing().map_or(0, |f| f.phase))
+                        .copied()
+                        .unwrap_or(0.0),
                     x_end,
-                    with_jac.then_some((jac_end, seed_cols, c)),
+                    with_jac.then_some(crate::forcing::SeededJacobian {
+                        jac: jac_end,
+                        seed,
+                        cols: c,
+                    }),
                 );
                 let mut stats = state.stats();
                 if var_used {

@@ -289,7 +289,10 @@ fn floor_mod_and_wrap_compiled_folded_and_differentiated() {
         let got = value_at(src, x);
         assert!(close(got, want, 1e-15), "{src} at {x}: {got} vs {want}");
         let folded = value_at(&src.replace('x', &format!("({x:?})")), 0.0);
-        assert!(same(got, folded), "{src} at {x}: compiled {got}, folded {folded}");
+        assert!(
+            same(got, folded),
+            "{src} at {x}: compiled {got}, folded {folded}"
+        );
     }
     assert!(value_at("mod(x, 0)", 1.0).is_nan());
     // Derivatives: floor 0, mod 1 in its first argument and −⌊a/b⌋ in its second, wrap 1.

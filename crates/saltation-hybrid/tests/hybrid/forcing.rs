@@ -153,7 +153,10 @@ fn parameter_column_of_a_forced_stride_in_the_period_parameter() {
 fn time_dependent_model_without_forcing_is_refused() {
     let m = Bound::new(Table { forced: false });
     let err = require_declared_forcing(&m).unwrap_err();
-    assert!(matches!(err, HybridError::UndeclaredForcing { .. }), "{err}");
+    assert!(
+        matches!(err, HybridError::UndeclaredForcing { .. }),
+        "{err}"
+    );
     assert!(err.to_string().contains("HybridModel::forcing"), "{err}");
     assert!(m.forcing().is_none());
 }

@@ -553,9 +553,7 @@ pub(crate) fn compile_spec(spec: &EquationSpec) -> Result<Compiled, LoadError> {
                     if spec.guards[g].failure.is_some() {
                         return Err(LoadError::at(
                             Place::field("section.after"),
-                            format!(
-                                "guard `{after}` is a failure: a stride cannot start after it"
-                            ),
+                            format!("guard `{after}` is a failure: a stride cannot start after it"),
                         ));
                     }
                     section_start = Some(targets[g]);

@@ -67,7 +67,10 @@ impl EquationModel {
 
     /// The index of the stroboscopic section's strobe among the guards, if there is one.
     fn strobe(&self) -> Option<usize> {
-        self.compiled.strobe.as_ref().map(|_| self.spec.guards.len())
+        self.compiled
+            .strobe
+            .as_ref()
+            .map(|_| self.spec.guards.len())
     }
 
     /// `t` for the programs at the state `x`: the forcing phase `x[n]` of a time-forced model,

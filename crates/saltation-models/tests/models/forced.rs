@@ -140,9 +140,24 @@ fn vibrating_table_forced_and_with_phase_state_agree() {
         close(a.u0[1] * omega, phi, 1e-10, &format!("{what}: phase"));
         close(a.period, 1.0, 1e-12, &format!("{what}: period = T"));
         // Both forms: the same orbit and multipliers.
-        close(a.u0[0], b.u0[0], 1e-12, &format!("{what}: v+ of both forms"));
-        close(a.u0[1] * omega, b.u0[1], 1e-12, &format!("{what}: phase of both forms"));
-        close(a.period, b.period, 1e-12, &format!("{what}: period of both forms"));
+        close(
+            a.u0[0],
+            b.u0[0],
+            1e-12,
+            &format!("{what}: v+ of both forms"),
+        );
+        close(
+            a.u0[1] * omega,
+            b.u0[1],
+            1e-12,
+            &format!("{what}: phase of both forms"),
+        );
+        close(
+            a.period,
+            b.period,
+            1e-12,
+            &format!("{what}: period of both forms"),
+        );
         same_multipliers(&a, &b, 1e-12);
         assert_eq!(a.stable, b.stable, "{what}");
         // Three full-state multipliers: two of the period map and the zero of the section.
@@ -214,7 +229,10 @@ fn undeclared_forcing_is_refused() {
     let err = saltation_hybrid::require_declared_forcing(&m).unwrap_err();
     assert!(matches!(err, HybridError::UndeclaredForcing { .. }));
     let msg = err.to_string();
-    assert!(msg.contains("forcing: (period:") && msg.contains("free"), "{msg}");
+    assert!(
+        msg.contains("forcing: (period:") && msg.contains("free"),
+        "{msg}"
+    );
 }
 
 // ---------------------------------------------------------------------------------------
@@ -330,7 +348,11 @@ fn forced_impact_oscillator_against_the_closed_form_response() {
     // impact scales the flux through the stop by `r²`.
     let (m1, m2) = (mu[0].to_complex(), mu[1].to_complex());
     let (z, w, _, r) = OSC;
-    close((m1 * m2).re, r * r * (-2.0 * z * 2.0 * PI / w).exp(), 1e-10, "μ1 μ2 = r² e^(−2ζT)");
+    close(
+        (m1 * m2).re,
+        r * r * (-2.0 * z * 2.0 * PI / w).exp(),
+        1e-10,
+        "μ1 μ2 = r² e^(−2ζT)",
+    );
     assert!(orb.stable);
 }
-

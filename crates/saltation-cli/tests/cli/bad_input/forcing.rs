@@ -10,10 +10,7 @@ fn cases() -> Vec<Case> {
     use Expect::{Fails, Succeeds};
     let table = "equations/vibrating_table_forced.ron";
     let osc = "equations/impact_oscillator_forced.ron";
-    let edit = |name: &str,
-                file: &str,
-                edits: &[(&str, &str)],
-                expect: &'static [&'static str]| {
+    let edit = |name: &str, file: &str, edits: &[(&str, &str)], expect: &'static [&'static str]| {
         Case::edit(name, file, edits, &["orbit"])
             .expect(Fails(2, expect))
             .located()
@@ -55,7 +52,10 @@ fn cases() -> Vec<Case> {
         edit(
             "forcing with an unknown field",
             table,
-            &[("(period: \"2*pi/omega\")", "(period: \"2*pi/omega\", phase: 0.0)")],
+            &[(
+                "(period: \"2*pi/omega\")",
+                "(period: \"2*pi/omega\", phase: 0.0)",
+            )],
             &["phase"],
         ),
         Case::edit(
@@ -64,7 +64,10 @@ fn cases() -> Vec<Case> {
             &[("period: \"2*pi/omega\"", "period: \"omega - 1\"")],
             &["orbit", "--set", "omega=0.5"],
         )
-        .expect(Fails(2, &["omega", "forcing period", "must be finite and > 0"])),
+        .expect(Fails(
+            2,
+            &["omega", "forcing period", "must be finite and > 0"],
+        )),
         edit(
             "a guard reading t without forcing",
             table,
@@ -133,7 +136,12 @@ fn cases() -> Vec<Case> {
         ),
         Case::args(
             "guess without the forcing phase",
-            &["orbit", "{models}/equations/vibrating_table_forced.ron", "--guess", "4.9"],
+            &[
+                "orbit",
+                "{models}/equations/vibrating_table_forced.ron",
+                "--guess",
+                "4.9",
+            ],
         )
         .expect(Fails(2, &["1 value(s)", "2 reduced coordinate(s)"])),
         Case::edit(
@@ -142,17 +150,34 @@ fn cases() -> Vec<Case> {
             &[("x: [0.0, 4.9, 0.13]", "x: [0.0, 4.9]")],
             &["simulate", "--t-end", "1"],
         )
-        .expect(Fails(2, &["initial state has 2 value", "3 state component"]))
+        .expect(Fails(
+            2,
+            &["initial state has 2 value", "3 state component"],
+        ))
         .located(),
-        Case::edit("orbit of a model reading t without forcing", osc, unforced, &["orbit"])
-            .expect(Fails(2, undeclared)),
+        Case::edit(
+            "orbit of a model reading t without forcing",
+            osc,
+            unforced,
+            &["orbit"],
+        )
+        .expect(Fails(2, undeclared)),
         Case::edit(
             "orbit-diagram of a model reading t without forcing",
             osc,
             unforced,
             &[
-                "orbit-diagram", "--param", "omega", "--from", "1.4", "--to", "1.6", "--count",
-                "2", "--out", "{out}",
+                "orbit-diagram",
+                "--param",
+                "omega",
+                "--from",
+                "1.4",
+                "--to",
+                "1.6",
+                "--count",
+                "2",
+                "--out",
+                "{out}",
             ],
         )
         .expect(Fails(2, undeclared)),
@@ -160,7 +185,9 @@ fn cases() -> Vec<Case> {
             "continue of a model reading t without forcing",
             osc,
             unforced,
-            &["continue", "--param", "omega", "--to", "1.6", "--out", "{out}"],
+            &[
+                "continue", "--param", "omega", "--to", "1.6", "--out", "{out}",
+            ],
         )
         .expect(Fails(2, undeclared)),
         Case::edit(
