@@ -128,7 +128,8 @@ impl<M: EvalModel + ?Sized> EvalModel for ParamAugmented<'_, M> {
     fn flow_is_autonomous(&self, _mode: usize) -> bool {
         false
     }
-    /// The model's forcing at the parameter value; the phase keeps its index.
+    /// The model's forcing at its own value of the parameter (where the augmented stride runs,
+    /// `y[n] = p`: continuation builds the model at each `p`); the phase keeps its index.
     fn forcing(&self) -> Option<crate::Forcing<f64>> {
         let pk = self.model.param_value(self.k)?;
         self.model.forcing_in_param(self.k, pk).map(|(f, _)| f)
