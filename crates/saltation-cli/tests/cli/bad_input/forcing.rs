@@ -147,7 +147,10 @@ fn cases() -> Vec<Case> {
         Case::edit(
             "initial state without the forcing phase",
             table,
-            &[("x: [0.0, 4.9, 0.13]", "x: [0.0, 4.9]")],
+            &[(
+                "x: [0.266867058297047, 4.905, 0.127007495489371]",
+                "x: [0.266867058297047, 4.905]",
+            )],
             &["simulate", "--t-end", "1"],
         )
         .expect(Fails(
