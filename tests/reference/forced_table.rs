@@ -22,10 +22,10 @@ use std::f64::consts::PI;
 #[test]
 fn period_doubling_of_the_forced_table_at_its_closed_form() {
     let f = model_file("equations/vibrating_table_forced.ron");
-    let mut spec = f.continuation.clone().expect("a continuation section");
+    let mut spec = f.script().expect("a continuation section");
     spec.orbit_diagram = None;
     let family = ParamFamily::new(f.model.clone(), "Gamma").unwrap();
-    let result = run_script(&family, &spec, &mut |_| {}).unwrap();
+    let result = run_script(&family, &f.orbit, &spec, &mut |_| {}).unwrap();
     let e: f64 = 0.5;
     let gamma_pd = ((PI * (1.0 - e) / (1.0 + e)).powi(2)
         + (2.0 * (1.0 + e * e) / (1.0 + e).powi(2)).powi(2))
