@@ -35,7 +35,8 @@ pub struct SimulateArgs {
 
     /// Integration method (default: the file's `orbit.stride.method`): euler, heun, rk4, bs23,
     /// rkf45, dp5, dop853, radau5, ndf, bdf, rosenbrock23, trapezoid, trbdf2, abm, or a MATLAB name
-    /// (ode45, ode23, ode113, ode15s, ode23s, ode23t, ode23tb).
+    /// (ode45, ode23, ode113, ode15s, ode23s, ode23t, ode23tb). Given, it integrates every
+    /// mode: the exact stepping of autonomous affine modes by the matrix exponential is off.
     #[arg(long, value_name = "NAME")]
     pub method: Option<String>,
 
@@ -63,9 +64,9 @@ pub struct SimulateArgs {
     #[arg(long = "allow-inadmissible")]
     pub allow_inadmissible: bool,
 
-    /// Print one JSON object instead of the summary: {"method", "t_end", "x_end", "mode_end",
-    /// "samples": [{"t", "x", "mode", "outputs"}] (an equation model's outputs, each left out
-    /// where it is not finite), "events": [{"t", "guard", "from", "to"}],
+    /// Print one JSON object instead of the summary: {"method", "exact_affine_modes", "t_end",
+    /// "x_end", "mode_end", "samples": [{"t", "x", "mode", "outputs"}] (an equation model's
+    /// outputs, each left out where it is not finite), "events": [{"t", "guard", "from", "to"}],
     /// "stats": {"rhs_evals", "jacobian_evals", "lu_decompositions", "steps",
     /// "rejected_steps"}, "wall_s"}.
     #[arg(long)]
@@ -97,6 +98,8 @@ fn plan(args: &SimulateArgs, loaded: &LoadedModel) -> Result<Plan, CliError> {
             arg: format!("--method {name}"),
             reason: format!("unknown method; known: {}", Method::names_list()),
         })?;
+        // An explicit method is what integrates every mode (no exact affine stepping).
+        stride.exact_affine_phases = false;
     }
     if let Some(r) = args.rtol {
         stride.ode.rtol = r;
@@ -295,6 +298,17 @@ fn human(loaded: &LoadedModel, plan: &Plan, j: &SimulationJson, files: &[PathBuf
     t.row("model", format!("{} ({})", model.name(), loaded.path))
         .row("parameters", parameters(model))
         .row("method", method)
+        .row(
+            "exact stepping",
+            if j.exact_affine_modes.is_empty() {
+                "none (the method integrates every mode)".to_string()
+            } else {
+                format!(
+                    "modes {} stepped exactly by e^(A h) (affine); --method turns this off",
+                    j.exact_affine_modes.join(", ")
+                )
+            },
+        )
         .row(
             "tolerances",
             if o.ode.rtol < saltation_ode::RTOL_FLOOR {

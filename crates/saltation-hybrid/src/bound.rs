@@ -222,6 +222,12 @@ impl<M: HybridModel> EvalModel for Bound<M> {
             .failure
             .map(|f| f.into_owned())
     }
+    fn guard_on_accumulation(&self, mode: usize, j: usize) -> Option<usize> {
+        self.model
+            .describe(mode, self.id(mode, j))
+            .on_accumulation
+            .filter(|&k| k < self.model.guards(mode).len() && k != j)
+    }
     fn guard(&self, mode: usize, j: usize, x: &[f64]) -> f64 {
         self.model.guard(&self.p, mode, self.id(mode, j), x)
     }

@@ -42,6 +42,54 @@ pub enum HybridError {
         /// Guard crossings seen in that mode before it and not taken.
         seen: Crossings,
     },
+    /// The crossings of one guard accumulate (Zeno): the intervals between them shrink
+    /// geometrically to `t_inf`, or they are no longer resolved in time. A guard that declares
+    /// where to go on ([`crate::GuardSpec::on_accumulation`]) does not end a simulation here.
+    #[error("event accumulation (Zeno): guard `{name}` (index {guard}) of mode {mode} at t = {}, {events} events{}", Num(*t), AccumulationAt(*t_inf))]
+    Zeno {
+        /// Mode.
+        mode: usize,
+        /// Guard index in the mode.
+        guard: usize,
+        /// Guard name.
+        name: String,
+        /// Time of the last located crossing.
+        t: f64,
+        /// Events so far in the run.
+        events: usize,
+        /// Estimated accumulation time.
+        t_inf: Option<f64>,
+    },
+    /// A guard evaluated to NaN or ±∞: its crossings are undefined.
+    #[error("guard `{name}` (index {guard}) of mode {mode} is {value} at t = {}", Num(*t))]
+    GuardNotFinite {
+        /// Mode.
+        mode: usize,
+        /// Guard index in the mode.
+        guard: usize,
+        /// Guard name.
+        name: String,
+        /// Where.
+        t: f64,
+        /// Its value.
+        value: f64,
+    },
+    /// A guard stayed exactly 0 over a whole step after the start: it can never change sign,
+    /// so it would never fire.
+    #[error("guard `{name}` (index {guard}) of mode {mode} stays exactly 0 from t = {} to {}: it can never fire", Num(*t0), Num(*t1))]
+    GuardStuckAtZero {
+        /// Mode.
+        mode: usize,
+        /// Guard index in the mode.
+        guard: usize,
+        /// Guard name.
+        name: String,
+        /// Start of the step.
+        t0: f64,
+        /// End of the step.
+        t1: f64,
+    },
+
     /// The trajectory meets a guard tangentially (`h_x f ≈ 0`): the event time is not a smooth
     /// function of the state and the saltation matrix is undefined.
     #[error("grazing event: guard {guard} of mode {mode} at t = {} with h_x·f = {hxf:e} (relative {relative:e})", Num(*t))]
@@ -179,5 +227,66 @@ impl std::fmt::Display for StateText<'_> {
             write!(f, "{}", Num(*v))?;
         }
         write!(f, "]")
+    }
+}
+
+/// `; they accumulate at t ≈ …` (nothing without an estimate).
+struct AccumulationAt(Option<f64>);
+
+impl std::fmt::Display for AccumulationAt {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self.0 {
+            Some(t) => write!(f, "; they accumulate at t ≈ {}", Num(t)),
+            None => Ok(()),
+        }
+    }
+}
+
+impl HybridError {
+    /// The integrator's error in `mode` of `model`, with the guard named where it is about
+    /// one.
+    pub(crate) fn from_ode<M: crate::EvalModel + ?Sized>(
+        model: &M,
+        mode: usize,
+        source: OdeError,
+    ) -> Self {
+        let name = |j: usize| {
+            if j < model.guards(mode) {
+                model.guard_name(mode, j)
+            } else {
+                format!("#{j}")
+            }
+        };
+        match source {
+            OdeError::Zeno {
+                t,
+                guard,
+                events,
+                t_inf,
+                ..
+            } => HybridError::Zeno {
+                mode,
+                guard,
+                name: name(guard),
+                t,
+                events,
+                t_inf,
+            },
+            OdeError::GuardNotFinite { guard, t, value } => HybridError::GuardNotFinite {
+                mode,
+                guard,
+                name: name(guard),
+                t,
+                value,
+            },
+            OdeError::GuardStuckAtZero { guard, t0, t1 } => HybridError::GuardStuckAtZero {
+                mode,
+                guard,
+                name: name(guard),
+                t0,
+                t1,
+            },
+            source => HybridError::Ode { mode, source },
+        }
     }
 }

@@ -12,7 +12,7 @@ use crate::error::HybridError;
 use crate::guards::{check_reset_finite, reset_at, ModeGuards};
 use crate::model::EvalModel;
 use crate::saltation::{transversality, EventSite, Jump};
-use saltation_ode::{AnyStepper, OdeSystem, Solver, Stop, Trajectory};
+use saltation_ode::{AnyStepper, OdeError, OdeSystem, Solver, Stop, Trajectory};
 
 /// The vectors of one jump (`g_x`, `h_x`, `f⁻`, `f⁺`), reused from event to event.
 pub(crate) struct JumpWork {
@@ -61,7 +61,8 @@ pub(crate) struct Crossing {
     pub y_minus: Vec<f64>,
     /// The state just after the reset.
     pub x_plus: Vec<f64>,
-    /// `h_x f⁻`, already checked against grazing.
+    /// `h_x f⁻`, already checked against grazing (NaN for an accumulation, which is no
+    /// crossing).
     pub hxf: f64,
 }
 
@@ -86,6 +87,10 @@ pub(crate) struct Segment<'a, M: ?Sized, S> {
     pub first: bool,
     /// Relative transversality below which an event is grazing.
     pub grazing_tol: f64,
+    /// Whether an accumulation of crossings goes on through the guard the model declares for
+    /// it ([`EvalModel::guard_on_accumulation`]): a simulation does; a stride map, whose
+    /// Jacobian has no saltation matrix for it, reports the Zeno error.
+    pub accumulate: bool,
 }
 
 impl<M: EvalModel + ?Sized, S: OdeSystem> Segment<'_, M, S> {
@@ -102,21 +107,27 @@ impl<M: EvalModel + ?Sized, S: OdeSystem> Segment<'_, M, S> {
     ) -> Result<SegmentEnd, HybridError> {
         let (model, mode) = (self.model, self.mode);
         let guards = ModeGuards::new(model, mode);
-        let ode = |source| HybridError::Ode { mode, source };
+        let ode = |source| HybridError::from_ode(model, mode, source);
         if self.first {
             solver.start(self.sys, &guards, t, y).map_err(ode)?;
         } else {
             solver.restart(self.sys, &guards, t, y).map_err(ode)?;
         }
-        let hit = match solver
-            .integrate(self.sys, &guards, t_limit, out)
-            .map_err(ode)?
-        {
-            Stop::TimeReached => {
+        let hit = match solver.integrate(self.sys, &guards, t_limit, out) {
+            Ok(Stop::TimeReached) => {
                 w.rejected = guards.take_rejected();
                 return Ok(SegmentEnd::TimeReached);
             }
-            Stop::Event(hit) => hit,
+            Ok(Stop::Event(hit)) => hit,
+            Err(OdeError::Zeno { t, guard, .. })
+                if self.accumulate && model.guard_on_accumulation(mode, guard).is_some() =>
+            {
+                // The solver sits at the last located crossing: go on through the declared
+                // guard from there.
+                let k = model.guard_on_accumulation(mode, guard).unwrap_or(guard);
+                return self.accumulated(k, t, solver.y().to_vec(), w);
+            }
+            Err(e) => return Err(ode(e)),
         };
         let (j, t) = (hit.index, hit.t);
         let n = model.dim();
@@ -137,6 +148,31 @@ impl<M: EvalModel + ?Sized, S: OdeSystem> Segment<'_, M, S> {
             y_minus: hit.y,
             x_plus: xp,
             hxf,
+        }))
+    }
+
+    /// The discrete step of guard `k` (declared for an accumulation) at `(t, y)`: its reset
+    /// and target, without a transversality check (it was not crossed).
+    fn accumulated(
+        &self,
+        k: usize,
+        t: f64,
+        y: Vec<f64>,
+        w: &mut JumpWork,
+    ) -> Result<SegmentEnd, HybridError> {
+        let (model, mode) = (self.model, self.mode);
+        let n = model.dim();
+        let (target, xp) = reset_at(model, (mode, k, t), &y[..n], Default::default)?;
+        check_reset_finite(&xp)?;
+        model.flow(mode, t, &y[..n], &mut w.fm);
+        model.flow(target, t, &xp, &mut w.fp);
+        Ok(SegmentEnd::Event(Crossing {
+            t,
+            guard: k,
+            target,
+            y_minus: y,
+            x_plus: xp,
+            hxf: f64::NAN,
         }))
     }
 }

@@ -30,6 +30,12 @@ pub struct GuardSpec {
     /// `Some(what failed)`: meeting this guard ends the stride with
     /// [`crate::HybridError::Failure`].
     pub failure: Option<Cow<'static, str>>,
+    /// Where the crossings of this guard accumulate (Zeno: a ball chattering to rest), the
+    /// simulation goes on through this other guard of the same mode (its index in
+    /// [`crate::HybridModel::guards`]): its reset and target mode are applied at the last
+    /// located crossing (a sticking mode). `None` (the default): the accumulation ends the run
+    /// with the Zeno error.
+    pub on_accumulation: Option<usize>,
 }
 
 impl GuardSpec {
@@ -40,6 +46,7 @@ impl GuardSpec {
             target,
             enabled: None,
             failure: None,
+            on_accumulation: None,
         }
     }
 
@@ -67,6 +74,13 @@ impl GuardSpec {
         self
     }
 
+    /// On accumulation of this guard's crossings, go on through guard `j` of the same mode
+    /// ([`GuardSpec::on_accumulation`]).
+    pub fn on_accumulation(mut self, j: usize) -> Self {
+        self.on_accumulation = Some(j);
+        self
+    }
+
     /// Counts a crossing only where `condition(p, x)` holds.
     pub fn enabled_when(mut self, condition: fn(&[f64], &[f64]) -> bool) -> Self {
         self.enabled = Some(condition);
@@ -81,6 +95,7 @@ impl std::fmt::Debug for GuardSpec {
             .field("target", &self.target)
             .field("enabled", &self.enabled.map(|_| "condition"))
             .field("failure", &self.failure)
+            .field("on_accumulation", &self.on_accumulation)
             .finish()
     }
 }

@@ -18,6 +18,8 @@ pub struct ModeGuards<'a, M: ?Sized> {
     last: RefCell<Vec<(f64, f64)>>,
     /// Crossings seen and not taken.
     rejected: RefCell<Crossings>,
+    /// Scratch for a guard's gradient.
+    grad: RefCell<Vec<f64>>,
 }
 
 impl<'a, M: EvalModel + ?Sized> ModeGuards<'a, M> {
@@ -28,6 +30,7 @@ impl<'a, M: EvalModel + ?Sized> ModeGuards<'a, M> {
             mode,
             last: RefCell::new(vec![(f64::NEG_INFINITY, 0.0); model.guards(mode)]),
             rejected: RefCell::new(Crossings::default()),
+            grad: RefCell::new(vec![0.0; model.dim()]),
         }
     }
 
@@ -92,6 +95,19 @@ impl<M: EvalModel + ?Sized> EventSet for ModeGuards<'_, M> {
     }
     fn terminal(&self, _i: usize) -> bool {
         true
+    }
+    /// `ḣ = h_x · f` (guards do not depend on time), with the exact gradient.
+    fn rate(&self, i: usize, _t: f64, y: &[f64], f: &[f64]) -> Option<(f64, f64)> {
+        let n = self.model.dim();
+        let mut grad = self.grad.borrow_mut();
+        grad.resize(n, 0.0);
+        self.model.guard_gradient(self.mode, i, &y[..n], &mut grad);
+        let (mut rate, mut size) = (0.0, 0.0);
+        for (g, f) in grad.iter().zip(&f[..n]) {
+            rate += g * f;
+            size += (g * f).abs();
+        }
+        Some((rate, size))
     }
 }
 

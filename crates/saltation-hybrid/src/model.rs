@@ -94,6 +94,10 @@ pub trait EvalModel {
     /// What failed if guard `j` of `mode` is a failure guard (a stride that meets it ends with
     /// [`crate::HybridError::Failure`]).
     fn guard_failure(&self, mode: usize, j: usize) -> Option<String>;
+    /// The guard of `mode` (index) through which a simulation goes on where the crossings of
+    /// guard `j` accumulate ([`crate::GuardSpec::on_accumulation`]); `None` when the
+    /// accumulation ends the run.
+    fn guard_on_accumulation(&self, mode: usize, j: usize) -> Option<usize>;
     /// Guard function `h_{m,j}(x)`.
     fn guard(&self, mode: usize, j: usize, x: &[f64]) -> f64;
     /// `h_x` (length `n`) into `grad`.

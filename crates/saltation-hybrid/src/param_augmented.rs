@@ -172,6 +172,9 @@ impl<M: EvalModel + ?Sized> EvalModel for ParamAugmented<'_, M> {
     fn guard_failure(&self, mode: usize, j: usize) -> Option<String> {
         self.model.guard_failure(mode, j)
     }
+    fn guard_on_accumulation(&self, mode: usize, j: usize) -> Option<usize> {
+        self.model.guard_on_accumulation(mode, j)
+    }
     fn guard(&self, mode: usize, j: usize, y: &[f64]) -> f64 {
         let n = self.n;
         if self.own_value(y[n]) {

@@ -4,7 +4,7 @@
 use crate::error::HybridError;
 use crate::event_loop::{JumpWork, Segment, SegmentEnd};
 use crate::model::EvalModel;
-use crate::state_solvers::StateSolvers;
+use crate::state_solvers::{falls_back, StateSolvers};
 use crate::stride::{EventRecord, StrideOptions};
 use crate::variational::ModeFlow;
 use saltation_ode::{Sampling, Stats, Trajectory};
@@ -128,6 +128,10 @@ pub struct Trace {
     pub stats: Stats,
     /// Why the simulation stopped early, if it did.
     pub failure: Option<HybridError>,
+    /// The modes whose flow was stepped exactly (`[x(t + h); 1] = e^{Ãh} [x(t); 1]`, the
+    /// autonomous affine modes unless `exact_affine_phases` is off or the exact stepper failed
+    /// there and `method` took over), in the order first used.
+    pub exact_affine_modes: Vec<usize>,
 }
 
 /// Simulates from `x0` at time `opts.t0` in `opts.stride.start_mode`: `opts.strides` strides, or
@@ -172,15 +176,22 @@ pub fn simulate<M: EvalModel + ?Sized>(
             events_left = events_left.saturating_sub(1);
             let sys = ModeFlow { model, mode };
             let mut traj = Trajectory::new(sampling(opts, t, t_limit, first));
-            let (solver, first_of_solver) = solvers.for_mode(&opts.stride, model, mode);
-            let seg = Segment {
-                model,
-                mode,
-                sys: &sys,
-                first: first_of_solver,
-                grazing_tol: opts.stride.grazing_tol,
-            };
-            let res = seg.advance(solver, t, &x, t_limit, Some(&mut traj), &mut work);
+            let exact = solvers.steps_exactly(&opts.stride, model, mode);
+            let mut res = run_segment(&mut solvers, opts, (model, mode, &sys), (t, &x, t_limit))
+                .advance(&mut traj, &mut work);
+            if exact {
+                if res.as_ref().err().is_some_and(falls_back) {
+                    // The exact stepper cannot take this mode (stiff or huge A): the method
+                    // runs the segment again from its start.
+                    solvers.fall_back(mode);
+                    traj = Trajectory::new(sampling(opts, t, t_limit, first));
+                    res = run_segment(&mut solvers, opts, (model, mode, &sys), (t, &x, t_limit))
+                        .advance(&mut traj, &mut work);
+                } else if res.is_ok() {
+                    solvers.note_exact(mode);
+                }
+            }
+            let (solver, _) = solvers.for_mode(&opts.stride, model, mode);
             first = false;
             for k in 0..traj.len() {
                 trace.t.push(traj.t[k]);
@@ -248,8 +259,56 @@ pub fn simulate<M: EvalModel + ?Sized>(
         }
     }
     trace.stats = solvers.stats();
+    trace.exact_affine_modes = solvers.exact_modes().to_vec();
     trace.end = (t, x, mode);
     Ok(trace)
+}
+
+/// One segment of a simulation on the integrator [`StateSolvers::for_mode`] picks, ready to
+/// [`SegmentRun::advance`].
+struct SegmentRun<'a, 's, M: ?Sized> {
+    solvers: &'s mut StateSolvers,
+    model: &'a M,
+    mode: usize,
+    sys: &'a ModeFlow<'a, M>,
+    opts: &'a SimulateOptions,
+    start: (f64, &'a [f64], f64),
+}
+
+fn run_segment<'a, 's, M: EvalModel + ?Sized>(
+    solvers: &'s mut StateSolvers,
+    opts: &'a SimulateOptions,
+    (model, mode, sys): (&'a M, usize, &'a ModeFlow<'a, M>),
+    start: (f64, &'a [f64], f64),
+) -> SegmentRun<'a, 's, M> {
+    SegmentRun {
+        solvers,
+        model,
+        mode,
+        sys,
+        opts,
+        start,
+    }
+}
+
+impl<M: EvalModel + ?Sized> SegmentRun<'_, '_, M> {
+    fn advance(
+        self,
+        traj: &mut Trajectory,
+        work: &mut JumpWork,
+    ) -> Result<SegmentEnd, HybridError> {
+        let (solver, first) = self.solvers.for_mode(&self.opts.stride, self.model, self.mode);
+        let seg = Segment {
+            model: self.model,
+            mode: self.mode,
+            sys: self.sys,
+            first,
+            grazing_tol: self.opts.stride.grazing_tol,
+            accumulate: true,
+        };
+        let (t, x, t_limit) = self.start;
+        seg.advance(solver, t, x, t_limit, Some(traj), work)
+    }
 }
 
 /// Output times of a segment from `t` to `t_limit`: the requested times in the segment

@@ -3,17 +3,45 @@
 //! stride map and [`crate::simulate`] pick from them by the same rule; each integrator keeps
 //! its own step-size and Zeno history, starts on its first segment of a run and restarts on
 //! the later ones, and the run's statistics are the sum over those used.
+//!
+//! The exact stepper takes steps of about `1/ρ(A)` (for the event scan), so a stiff affine
+//! mode (`ρ(A)` huge) would need more steps than `max_steps`, or a step below the floor. Where
+//! it fails that way ([`falls_back`]) the segment is run again by `method` from its start, and
+//! that mode stays with `method` for the rest of the solver's life: the exact stepper is an
+//! optimisation and never the reason a run fails.
 
 use crate::error::HybridError;
 use crate::model::EvalModel;
 use crate::stride::StrideOptions;
-use saltation_ode::{AffineExp, AnyStepper, Solver, Stats};
+use saltation_ode::{AffineExp, AnyStepper, OdeError, Solver, Stats};
 
 /// The two state integrators and which of them the current run has used.
 pub(crate) struct StateSolvers {
     /// `method`, index 0; the exact stepper, index 1.
     solvers: [Solver<AnyStepper>; 2],
     used: [bool; 2],
+    /// Modes where the exact stepper failed ([`falls_back`]) and `method` runs instead.
+    inexact: Vec<usize>,
+    /// Modes in which the exact stepper completed a segment in this run.
+    exact_modes: Vec<usize>,
+}
+
+/// Whether an error of the exact stepper is one that `method` may not have: too many steps,
+/// a step below its floor or no positive step (a stiff or huge `A`), a non-finite value (an
+/// overflowing exponential).
+pub(crate) fn falls_back(e: &HybridError) -> bool {
+    matches!(
+        e,
+        HybridError::Ode {
+            source: OdeError::MaxSteps { .. }
+                | OdeError::StepTooSmall { .. }
+                | OdeError::InvalidOption { .. }
+                | OdeError::NotAffine { .. }
+                | OdeError::NonFiniteRhs { .. }
+                | OdeError::NonFinite { .. },
+            ..
+        }
+    )
 }
 
 impl StateSolvers {
@@ -27,12 +55,46 @@ impl StateSolvers {
                     .map_err(ode_err)?,
             ],
             used: [false; 2],
+            inexact: Vec::new(),
+            exact_modes: Vec::new(),
         })
+    }
+
+    /// Whether `mode` is stepped exactly: [`StrideOptions::steps_exactly`], unless the exact
+    /// stepper failed there before.
+    pub(crate) fn steps_exactly<M: EvalModel + ?Sized>(
+        &self,
+        opts: &StrideOptions,
+        model: &M,
+        mode: usize,
+    ) -> bool {
+        opts.steps_exactly(model, mode) && !self.inexact.contains(&mode)
+    }
+
+    /// `mode` goes to `method` from now on (the exact stepper failed there).
+    pub(crate) fn fall_back(&mut self, mode: usize) {
+        if !self.inexact.contains(&mode) {
+            self.inexact.push(mode);
+        }
+        self.exact_modes.retain(|&m| m != mode);
+    }
+
+    /// Notes that the exact stepper completed a segment in `mode`.
+    pub(crate) fn note_exact(&mut self, mode: usize) {
+        if !self.exact_modes.contains(&mode) {
+            self.exact_modes.push(mode);
+        }
+    }
+
+    /// The modes the exact stepper completed segments in during this run, in first-use order.
+    pub(crate) fn exact_modes(&self) -> &[usize] {
+        &self.exact_modes
     }
 
     /// Starts a new run: each integrator starts afresh on its next segment.
     pub(crate) fn new_run(&mut self) {
         self.used = [false; 2];
+        self.exact_modes.clear();
     }
 
     /// The integrator of a segment in `mode`, and whether it is that integrator's first
@@ -43,7 +105,7 @@ impl StateSolvers {
         model: &M,
         mode: usize,
     ) -> (&mut Solver<AnyStepper>, bool) {
-        let k = usize::from(opts.steps_exactly(model, mode));
+        let k = usize::from(self.steps_exactly(opts, model, mode));
         let first = !std::mem::replace(&mut self.used[k], true);
         (&mut self.solvers[k], first)
     }

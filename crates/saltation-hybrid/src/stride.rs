@@ -36,7 +36,7 @@ use crate::error::HybridError;
 use crate::event_loop::{JumpWork, Segment, SegmentEnd};
 use crate::model::EvalModel;
 use crate::saltation::{saltation_matrix, terminal_factor};
-use crate::state_solvers::StateSolvers;
+use crate::state_solvers::{falls_back, StateSolvers};
 use crate::variational::{ModeFlow, VariationalFlow};
 use nalgebra::DMatrix;
 use saltation_ode::{AnyStepper, Atol, Method, Solver, SolverOptions, Stats};
@@ -482,19 +482,33 @@ impl<'a, M: EvalModel + ?Sized> StrideMap<'a, M> {
                     sys: &sys,
                     first: !std::mem::replace(&mut var_used, true),
                     grazing_tol,
+                    accumulate: false,
                 };
                 seg.advance(var, t, &b.y[..len], t_max, None, &mut b.jump)
             } else {
                 let sys = ModeFlow { model, mode };
-                let (solver, first) = state.for_mode(&ws.opts, model, mode);
-                let seg = Segment {
-                    model,
-                    mode,
-                    sys: &sys,
-                    first,
-                    grazing_tol,
+                let exact_try = state.steps_exactly(&ws.opts, model, mode);
+                let run = |state: &mut StateSolvers, jump: &mut JumpWork| {
+                    let (solver, first) = state.for_mode(&ws.opts, model, mode);
+                    let seg = Segment {
+                        model,
+                        mode,
+                        sys: &sys,
+                        first,
+                        grazing_tol,
+                        accumulate: false,
+                    };
+                    seg.advance(solver, t, &b.y[..n], t_max, None, jump)
                 };
-                seg.advance(solver, t, &b.y[..n], t_max, None, &mut b.jump)
+                let mut jump = std::mem::replace(&mut b.jump, JumpWork::new(0));
+                let mut end = run(state, &mut jump);
+                if exact_try && end.as_ref().err().is_some_and(falls_back) {
+                    // A stiff or huge affine mode: `method` takes it from the phase's start.
+                    state.fall_back(mode);
+                    end = run(state, &mut jump);
+                }
+                b.jump = jump;
+                end
             }?;
             let cr = match end {
                 SegmentEnd::TimeReached => {
@@ -526,7 +540,7 @@ impl<'a, M: EvalModel + ?Sized> StrideMap<'a, M> {
                     // The exact stepper's cached e^{Ah} when it stepped this phase, else
                     // the exponential of Aτ.
                     let stepped = match state.exact() {
-                        Some(s) if ws.opts.steps_exactly(model, mode) => {
+                        Some(s) if state.steps_exactly(&ws.opts, model, mode) => {
                             s.propagate_columns(t - t_start, psi, c)
                         }
                         _ => false,

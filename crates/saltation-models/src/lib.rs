@@ -53,6 +53,7 @@ macro_rules! forward_eval {
             guard_info(mode: usize, j: usize) -> saltation_hybrid::GuardInfo;
             guard_enabled(mode: usize, j: usize, x: &[f64]) -> bool;
             guard_failure(mode: usize, j: usize) -> Option<String>;
+            guard_on_accumulation(mode: usize, j: usize) -> Option<usize>;
             guard(mode: usize, j: usize, x: &[f64]) -> f64;
             guard_gradient(mode: usize, j: usize, x: &[f64], grad: &mut [f64]);
             reset(mode: usize, j: usize, x: &[f64], out: &mut [f64]);

@@ -104,18 +104,59 @@ pub enum OdeError {
         /// Steps taken.
         steps: usize,
     },
-    /// Events accumulate (Zeno behaviour): more than the allowed number of events in too short a
-    /// time, or more than `max_events` in one solve.
-    #[error("event accumulation (Zeno) at t = {}: {events} events, the last {window} within {span:e} time units", Num(*t))]
+    /// Events accumulate (Zeno behaviour): the intervals between successive events of one
+    /// guard shrink geometrically towards an accumulation time `t_inf` within the span, or
+    /// `window` consecutive events span less than `min_span`, or two events are closer than
+    /// the time resolution ([`crate::ZenoLimit`]).
+    #[error("event accumulation (Zeno) of guard {guard} at t = {}: {events} events, the last {window} within {span:e} time units{}", Num(*t), AccumulationAt(*t_inf))]
     Zeno {
         /// Time of the last event.
         t: f64,
+        /// The guard whose events accumulate (index in the event set).
+        guard: usize,
         /// Events so far.
         events: usize,
         /// Size of the window of recent events tested.
         window: usize,
         /// Time spanned by those events.
         span: f64,
+        /// Estimated accumulation time: `t_k + Δt_k r/(1 − r)` from the ratio `r` of
+        /// successive intervals, or `t` itself when the events are no longer resolved in time
+        /// (`None` when only `min_span` was hit).
+        t_inf: Option<f64>,
+    },
+    /// More events than [`crate::ZenoLimit::max_events`] in one solve: a cap on the work, not
+    /// a diagnosis of accumulation.
+    #[error("event cap reached at t = {}: {events} events (zeno.max_events = {max}); raise the cap or shorten the span", Num(*t))]
+    EventCap {
+        /// Time of the last event.
+        t: f64,
+        /// Events so far.
+        events: usize,
+        /// The cap.
+        max: usize,
+    },
+    /// A guard evaluated to NaN (or ±∞): its sign, and so its crossings, are undefined.
+    #[error("guard {guard} is not finite ({value}) at t = {}", Num(*t))]
+    GuardNotFinite {
+        /// Index of the guard in the event set.
+        guard: usize,
+        /// Where.
+        t: f64,
+        /// Its value.
+        value: f64,
+    },
+    /// A guard stayed exactly 0 over a whole step after the start (an identically zero guard,
+    /// or a reset and flow that keep the state on it): it can never change sign, so it would
+    /// silently never fire.
+    #[error("guard {guard} stays exactly 0 over the step from t = {} to {}: it can never change sign", Num(*t0), Num(*t1))]
+    GuardStuckAtZero {
+        /// Index of the guard in the event set.
+        guard: usize,
+        /// Start of the step.
+        t0: f64,
+        /// End of the step.
+        t1: f64,
     },
     /// The iteration matrix of an implicit method is singular (the Jacobian, the mass matrix or
     /// the step size make `M − hγJ` non-invertible) and smaller steps did not help.
@@ -182,4 +223,16 @@ pub enum OdeError {
         /// What failed.
         reason: String,
     },
+}
+
+/// `; the events accumulate at t ≈ …` (nothing without an estimate).
+struct AccumulationAt(Option<f64>);
+
+impl std::fmt::Display for AccumulationAt {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self.0 {
+            Some(t) => write!(f, "; they accumulate at t ≈ {}", Num(t)),
+            None => Ok(()),
+        }
+    }
 }

@@ -47,6 +47,14 @@ pub trait EventSet {
     fn terminal(&self, _i: usize) -> bool {
         true
     }
+    /// The rate `dg_i/dt = ∇g_i · f (+ ∂g_i/∂t)` along the flow `f = y'` at `(t, y)`, with
+    /// the size of its terms (`Σ |∂g_i/∂y_k f_k| + |∂g_i/∂t|`, for telling a zero from
+    /// rounding); `None` when the set cannot say (the default). A guard that sits at zero
+    /// after a reset takes its sign for the next step from this rate (and, where it vanishes,
+    /// from its change along the flow) instead of from its rounded value.
+    fn rate(&self, _i: usize, _t: f64, _y: &[f64], _f: &[f64]) -> Option<(f64, f64)> {
+        None
+    }
 }
 
 /// No guards.
@@ -171,6 +179,9 @@ impl<E: EventSet + ?Sized> EventSet for &E {
     }
     fn terminal(&self, i: usize) -> bool {
         (**self).terminal(i)
+    }
+    fn rate(&self, i: usize, t: f64, y: &[f64], f: &[f64]) -> Option<(f64, f64)> {
+        (**self).rate(i, t, y, f)
     }
 }
 

@@ -4,16 +4,45 @@
 //! `event_samples` interior points (cheap cubic Hermite values, so that two crossings inside one
 //! step are seen) and at the step's end. The first sign change in the guard's direction is
 //! confirmed on the method's own dense output and refined there by Brent's method to a few ulps
-//! of time ([`crate::root::brent`]); the enabling condition is then tested at the crossing. A
-//! guard whose value is exactly zero at the previous point is *unarmed*: it takes the sign it
-//! leaves zero with (an extra sample at `h/1024` catches a quick return) and is not detected
-//! there. A root within a few ulps of the last (re)start is the start itself and is ignored.
+//! of time ([`crate::root::brent`]); the enabling condition is then tested at the crossing.
+//!
+//! - **Pairs of crossings inside a sample interval.** Between two samples of one sign the
+//!   guard is taken to have no root when the parabola through neighbouring samples cannot
+//!   reach zero there: with `D` the largest second difference `|g_{k-1} − 2 g_k + g_{k+1}|` at
+//!   the interval's ends (spacing `Δ`), a parabola of that curvature dips at most `D/8` below
+//!   the chord, so an interval with `D/4 < min(|g_k|, |g_{k+1}|)` is clear (a factor 2 of
+//!   safety). Any other interval is bisected on the method's dense output, the same test
+//!   applied to each half with the second difference of the three points, until a point of the
+//!   other sign is found (it then enters the sign sequence) or every piece is clear (at most
+//!   [`REFINE_EVALS`] evaluations per guard and step). So a pair of crossings is found whenever
+//!   the dense output resolves it at the scale of the samples (its parabola over a sample
+//!   interval reaches zero).
+//! - **A guard at zero** at the previous point is *unarmed*. After a reset that leaves the guard
+//!   where it fired (its value within 4 times the value at the located crossing, rounding), or at
+//!   a start exactly on it, its sign for the next step comes from its time derivatives, not from
+//!   its rounded value: the first of `ġ = ∇g·f (+∂g/∂t)` ([`EventSet::rate`], else a
+//!   difference quotient along the flow) and `g̈` (the difference of exact rates along the flow)
+//!   that is non-zero beyond rounding. A quick return to zero inside the next step is then a
+//!   sign change like any other; its bracket is opened at the first point of the start's sign
+//!   found by halving towards the start. When no such point is resolved in time, the return is
+//!   taken at the first resolved instant (the events then crowd and the Zeno monitor reports
+//!   them). Where the derivatives are all zero the old rule stays: the guard takes the sign it
+//!   leaves zero with (an extra sample at `h/1024`).
+//! - **Immediate re-crossing.** A directional guard that just fired and whose derivatives carry
+//!   the state on to the side it crossed to (a reset that left the state on the guard moving
+//!   through it, as a ball with restitution 0) fires again at the first resolved instant where
+//!   it is enabled: the reset did not take the state off the guard.
+//! - **Guards that cannot fire.** A guard value that is NaN or infinite is an error
+//!   ([`OdeError::GuardNotFinite`]); a guard exactly 0 at both ends of a step and at every
+//!   sample, after the start, is an error too ([`OdeError::GuardStuckAtZero`]).
+//!
+//! A root within a few ulps of the last (re)start is the start itself and is ignored.
 
 use crate::dim::{with_dim, Dim};
 use crate::events::{EventHit, EventSet};
 use crate::root::brent;
 use crate::stepper::{hermite_basis, StepEnds, Stepper};
-use crate::{OdeSystem, Stats};
+use crate::{OdeError, OdeSystem, Stats};
 
 /// Hermite samples of a guard within this fraction of the guard's largest value over the step
 /// are re-evaluated on the method's dense output before their sign is used.
@@ -25,6 +54,16 @@ const SCREEN_DOUBT: f64 = 1e-2;
 
 /// Where an unarmed guard is sampled first, as a fraction of the step.
 const EARLY_SAMPLE: f64 = 1.0 / 1024.0;
+
+/// Most dense-output evaluations per guard and step spent bisecting sample intervals whose
+/// curvature could hide a pair of crossings.
+pub(crate) const REFINE_EVALS: usize = 64;
+
+/// Halvings towards the start when looking for a point of the start's sign (a quick return).
+const HALVINGS: usize = 64;
+
+/// A rate (or second difference) within this many ulps of the size of its terms is rounding.
+const RATE_NOISE: f64 = 64.0 * f64::EPSILON;
 
 /// The Hermite basis at `θ` ([`hermite_basis`]) followed by `θ` itself.
 fn hermite_weights(th: f64) -> [f64; 5] {
@@ -66,25 +105,43 @@ pub(crate) struct EventScanner {
     /// Screen the samples with the stepper's dense output instead of the cubic Hermite
     /// interpolant of the step's ends: for `M y' = f` with `M ≠ I` the ends carry `f`, not `y'`.
     dense_screen: bool,
+    /// Per guard, the sign (±1) an unarmed guard leaves zero with, from its derivatives at the
+    /// (re)start; 0 when unknown.
+    lead: Vec<f64>,
+    /// The guard that fired and sits at zero again after the reset (immediate re-crossing is
+    /// looked for only for it).
+    refire: Option<usize>,
+    /// One guard's sequence of (time, value, doubt threshold) in the step being examined.
+    seq: Vec<(f64, f64, f64)>,
+    ybuf2: Vec<f64>,
+    fbuf: Vec<f64>,
+    /// The step being scanned.
+    step_t0: f64,
+    step_t1: f64,
 }
 
 impl EventScanner {
-    /// Sizes the buffers and records the guards' values at the (re)start point.
+    /// Sizes the buffers and records the guards' values at the (re)start point `(t, y)`, where
+    /// the flow is `f` (`None` with a mass matrix), and the sign each guard at zero leaves it
+    /// with.
     #[allow(clippy::too_many_arguments)]
-    pub fn reset<E: EventSet + ?Sized>(
+    pub fn reset<S: OdeSystem + ?Sized, E: EventSet + ?Sized>(
         &mut self,
+        sys: &S,
         events: &E,
-        t: f64,
-        y: &[f64],
+        (t, y, f): (f64, &[f64], Option<&[f64]>),
         n_samples: usize,
         dense_screen: bool,
         stats: &mut Stats,
-    ) {
+    ) -> Result<(), OdeError> {
         let ne = events.count();
         self.dense_screen = dense_screen;
         self.n_samples = n_samples;
         self.g_prev.resize(ne, 0.0);
         self.g_new.resize(ne, 0.0);
+        self.lead.clear();
+        self.lead.resize(ne, 0.0);
+        self.refire = None;
         self.samples.resize((n_samples + 1) * ne, 0.0);
         self.sample_t.resize(n_samples + 1, 0.0);
         if self.weights.len() != n_samples {
@@ -96,12 +153,81 @@ impl EventScanner {
         self.t_start = t;
         self.passed.clear();
         self.after_stop(events, t, y, stats);
+        if let Some(i) = (0..ne).find(|&i| !self.g_prev[i].is_finite()) {
+            return Err(OdeError::GuardNotFinite {
+                guard: i,
+                t,
+                value: self.g_prev[i],
+            });
+        }
         // Restarting where a guard just fired, with the guard still at its "numerical zero"
         // (a reset that leaves it alone): unarm it, so it takes the sign it leaves zero with.
         if let Some((i, tf, gf)) = self.fired.take() {
             if tf == t && i < ne && self.g_prev[i].abs() <= 4.0 * gf.abs() {
                 self.g_prev[i] = 0.0;
+                self.refire = Some(i);
             }
+        }
+        if let Some(f) = f {
+            for i in 0..ne {
+                if self.g_prev[i] == 0.0 {
+                    self.lead[i] = self.leading_sign(sys, events, i, (t, y, f), stats);
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// The sign guard `i` (zero at `(t, y)`) leaves zero with along the flow `f`: that of
+    /// `ġ`, else of `g̈`, when beyond rounding; 0 when both vanish.
+    fn leading_sign<S: OdeSystem + ?Sized, E: EventSet + ?Sized>(
+        &mut self,
+        sys: &S,
+        events: &E,
+        i: usize,
+        (t, y, f): (f64, &[f64], &[f64]),
+        stats: &mut Stats,
+    ) -> f64 {
+        let n = y.len();
+        let norm = |v: &[f64]| v.iter().fold(0.0f64, |m, x| m.max(x.abs()));
+        let (ny, nf) = (norm(y), norm(f));
+        if !(nf > 0.0) || !nf.is_finite() {
+            return 0.0;
+        }
+        // A step along the flow that moves the state by about √ε of its size.
+        let delta = f64::EPSILON.sqrt() * ny.max(1.0) / nf;
+        self.ybuf2.resize(n, 0.0);
+        self.fbuf.resize(n, 0.0);
+        for k in 0..n {
+            self.ybuf2[k] = y[k] + delta * f[k];
+        }
+        let (r0, s0) = match events.rate(i, t, y, f) {
+            Some(r) => r,
+            None => {
+                // ġ ≈ (g(t + δ, y + δ f) − g(t, y))/δ.
+                stats.guard_evals += 2;
+                let d = events.value(i, t + delta, &self.ybuf2) - events.value(i, t, y);
+                return if d.is_finite() && d != 0.0 {
+                    d.signum()
+                } else {
+                    0.0
+                };
+            }
+        };
+        if !r0.is_finite() {
+            return 0.0;
+        }
+        if r0.abs() > RATE_NOISE * s0 {
+            return r0.signum();
+        }
+        // g̈ ≈ (ġ(y + δ f) − ġ(y))/δ from exact rates.
+        sys.rhs(t + delta, &self.ybuf2, &mut self.fbuf);
+        stats.rhs_evals += 1;
+        match events.rate(i, t + delta, &self.ybuf2, &self.fbuf) {
+            Some((r1, s1)) if r1.is_finite() && (r1 - r0).abs() > RATE_NOISE * s0.max(s1) => {
+                (r1 - r0).signum()
+            }
+            _ => 0.0,
         }
     }
 
@@ -147,14 +273,14 @@ impl EventScanner {
     }
 
     /// Scans the stepper's last accepted step. Returns the earliest terminal hit; non-terminal
-    /// hits go to `passed`.
+    /// hits go to `passed`. Errs on a guard that is not finite or stays exactly 0.
     pub fn scan<M: Stepper, S: OdeSystem + ?Sized, E: EventSet + ?Sized>(
         &mut self,
         stepper: &mut M,
         sys: &S,
         events: &E,
         stats: &mut Stats,
-    ) -> Option<EventHit> {
+    ) -> Result<Option<EventHit>, OdeError> {
         let ne = events.count();
         let (t0, t1) = {
             let ends = stepper.ends();
@@ -164,6 +290,7 @@ impl EventScanner {
             (ends.t0, ends.t1)
         };
         let h = t1 - t0;
+        (self.step_t0, self.step_t1) = (t0, t1);
         // An unarmed guard: an early extra sample sees the sign it leaves zero with.
         let early = self
             .g_prev
@@ -204,9 +331,44 @@ impl EventScanner {
         // The common case: no guard comes near zero in this step.
         if (0..ne).all(|i| self.quiet(i, ne)) {
             std::mem::swap(&mut self.g_prev, &mut self.g_new);
-            return None;
+            return Ok(None);
         }
+        self.check_finite(ne, t0, t1)?;
         self.find_crossing(stepper, sys, events, t0, t1, stats)
+    }
+
+    /// [`OdeError::GuardNotFinite`] for a guard value of the step that is not finite, and
+    /// [`OdeError::GuardStuckAtZero`] for a guard exactly 0 at the step's start, its samples and
+    /// its end.
+    fn check_finite(&self, ne: usize, t0: f64, t1: f64) -> Result<(), OdeError> {
+        for i in 0..ne {
+            let bad = |g: f64, t: f64| {
+                (!g.is_finite()).then_some(OdeError::GuardNotFinite {
+                    guard: i,
+                    t,
+                    value: g,
+                })
+            };
+            for p in 0..self.npts {
+                if let Some(e) = bad(self.samples[p * ne + i], self.sample_t[p]) {
+                    return Err(e);
+                }
+            }
+            if let Some(e) = bad(self.g_new[i], t1) {
+                return Err(e);
+            }
+            let zero = self.g_prev[i] == 0.0
+                && self.g_new[i] == 0.0
+                && (0..self.npts).all(|p| self.samples[p * ne + i] == 0.0);
+            if zero && self.npts > 0 {
+                return Err(OdeError::GuardStuckAtZero {
+                    guard: i,
+                    t0,
+                    t1,
+                });
+            }
+        }
+        Ok(())
     }
 
     /// The earliest wanted crossing of the screened step `[t0, t1]` (see [`EventScanner::scan`]).
@@ -219,38 +381,80 @@ impl EventScanner {
         t0: f64,
         t1: f64,
         stats: &mut Stats,
-    ) -> Option<EventHit> {
+    ) -> Result<Option<EventHit>, OdeError> {
         let ne = events.count();
         let h = t1 - t0;
         let start_tol = 8.0 * f64::EPSILON * self.t_start.abs().max(h.abs());
         let mut best: Option<EventHit> = None;
         let npts = self.npts;
         let early = npts > self.n_samples;
+        let mut seq = std::mem::take(&mut self.seq);
         for i in 0..ne {
             if self.quiet(i, ne) {
                 continue;
             }
             let dir = events.direction(i);
-            let (mut pt, mut pg) = (t0, self.g_prev[i]);
             // Near zero the Hermite screen can have the wrong sign (its error is far above the
             // method's): there the method's dense output decides.
             let scale = self.scale(i, ne);
-            for p in 0..=npts {
-                let (tk, mut gk) = if p < npts {
-                    (self.sample_t[p], self.samples[p * ne + i])
-                } else {
-                    (t1, self.g_new[i])
-                };
+            seq.clear();
+            for p in 0..npts {
                 let doubt = if p == 0 && early {
                     SCREEN_DOUBT * EARLY_SAMPLE * scale
                 } else {
                     SCREEN_DOUBT * scale
                 };
-                if p < npts && gk.abs() <= doubt {
+                seq.push((self.sample_t[p], self.samples[p * ne + i], doubt));
+            }
+            // The end is the method's own value: never re-checked.
+            seq.push((t1, self.g_new[i], -1.0));
+            let (mut pt, mut pg) = (t0, self.g_prev[i]);
+            let lead = self.lead[i];
+            // An unarmed guard whose derivatives gave its sign: a virtual start of that sign.
+            let virtual_start = pg == 0.0 && lead != 0.0;
+            if virtual_start {
+                pg = lead * f64::MIN_POSITIVE;
+                let refire = self.refire == Some(i)
+                    && dir != crate::Direction::Either
+                    && dir.matches(-lead, lead);
+                if refire {
+                    if let Some(ts) = self.first_resolved(stepper, sys, events, i, t0, t1, lead, stats)
+                    {
+                        let y = self.dense_state(stepper, sys, ts, t1, stats);
+                        if events.enabled(i, ts, &y) {
+                            keep_hit(&mut best, &mut self.passed, events, i, ts, y);
+                            continue;
+                        }
+                    }
+                }
+            }
+            // The point before `pt` (for the curvature of an interval), and points found inside
+            // an interval waiting to be taken before the next sample.
+            let mut before: Option<(f64, f64)> = None;
+            let mut pending: Vec<(f64, f64, f64)> = Vec::new();
+            let mut next = 0;
+            loop {
+                let (tk, mut gk, doubt) = if let Some(e) = pending.pop() {
+                    e
+                } else if next < seq.len() {
+                    next += 1;
+                    seq[next - 1]
+                } else {
+                    break;
+                };
+                if doubt >= 0.0 && gk.abs() <= doubt {
                     gk = self.dense_guard(stepper, sys, events, i, tk, stats);
                 }
+                if !gk.is_finite() {
+                    self.seq = seq;
+                    return Err(OdeError::GuardNotFinite {
+                        guard: i,
+                        t: tk,
+                        value: gk,
+                    });
+                }
                 if pg == 0.0 {
-                    // Unarmed: take the sign the guard leaves zero with.
+                    // Unarmed: take the sign it leaves zero with.
                     (pt, pg) = (tk, gk);
                     continue;
                 }
@@ -258,13 +462,50 @@ impl EventScanner {
                     break;
                 }
                 let changes = gk == 0.0 || (gk < 0.0) != (pg < 0.0);
+                if !changes && !(virtual_start && pt == t0) {
+                    // One sign at both ends: could a pair of crossings hide in between?
+                    let after = pending
+                        .last()
+                        .map(|e| (e.0, e.1))
+                        .or_else(|| seq.get(next).map(|e| (e.0, e.1)));
+                    let sg = pg.signum();
+                    let norm = |p: Option<(f64, f64)>| p.map(|(t, g)| (t, g * sg));
+                    let (a, b) = ((pt, pg * sg), (tk, gk * sg));
+                    let ca = curvature(norm(before), a, Some(b));
+                    let cb = curvature(Some(a), b, norm(after));
+                    let len = tk - pt;
+                    if could_dip(ca, len, a.1, b.1) || could_dip(cb, len, a.1, b.1) {
+                        if let Some((tm, gm)) =
+                            self.refine(stepper, sys, events, i, (pt, pg), (tk, gk), stats)
+                        {
+                            // Take the opposite-sign point first, then this one again.
+                            pending.push((tk, gk, -1.0));
+                            pending.push((tm, gm, -1.0));
+                            continue;
+                        }
+                    }
+                }
                 // Every value in the sequence is either far from zero (its screened sign is
                 // right) or came from the dense output, so a change in the wrong direction needs
                 // no confirmation.
                 let wanted = dir.matches(pg, if gk == 0.0 { -pg } else { gk });
                 if changes && wanted {
                     // Confirm on the method's own dense output (Hermite samples are a screen).
-                    let ga = if pt == t0 {
+                    // From a virtual start: open the bracket at the first point of the start's
+                    // sign, halving towards the start (a quick return).
+                    let mut unresolved = false;
+                    let ga = if pt == t0 && virtual_start {
+                        match self.lead_point(stepper, sys, events, i, t0, tk, lead, stats) {
+                            Some((ta, g)) => {
+                                pt = ta;
+                                g
+                            }
+                            None => {
+                                unresolved = true;
+                                pg
+                            }
+                        }
+                    } else if pt == t0 {
                         self.g_prev[i]
                     } else {
                         self.dense_guard(stepper, sys, events, i, pt, stats)
@@ -280,52 +521,167 @@ impl EventScanner {
                     // after `tk` would then be missed).
                     gk = gb;
                     if real && dir.matches(ga, if gb == 0.0 { -ga } else { gb }) {
-                        let ybuf = &mut self.ybuf;
-                        let mut g = |s: f64| {
-                            stepper.dense(sys, s, ybuf, stats);
-                            stats.guard_evals += 1;
-                            events.value(i, s, ybuf)
-                        };
-                        // Brent's own floor 2ε|t| makes the bracket a few ulps wide.
-                        let (ts, _) = brent(&mut g, pt, tk, ga, gb, 0.0, 200);
-                        let y = if ts == t1 {
-                            stepper.y().to_vec()
+                        let ts = if unresolved {
+                            // No point of the start's sign is resolved in time: the return is
+                            // at the first resolved instant.
+                            self.first_resolved(stepper, sys, events, i, t0, tk, -lead, stats)
+                                .unwrap_or(tk)
                         } else {
-                            stepper.dense(sys, ts, &mut self.ybuf, stats);
-                            self.ybuf.to_vec()
-                        };
-                        let at_start = ts - self.t_start <= start_tol;
-                        if !at_start && events.enabled(i, ts, &y) {
-                            let hit = EventHit {
-                                index: i,
-                                t: ts,
-                                y,
-                                terminal: events.terminal(i),
+                            let ybuf = &mut self.ybuf;
+                            let mut g = |s: f64| {
+                                stepper.dense(sys, s, ybuf, stats);
+                                stats.guard_evals += 1;
+                                events.value(i, s, ybuf)
                             };
-                            if hit.terminal {
-                                if best.as_ref().is_none_or(|b| hit.t < b.t) {
-                                    best = Some(hit);
-                                }
-                            } else {
-                                self.passed.push(hit);
-                            }
+                            // Brent's own floor 2ε|t| makes the bracket a few ulps wide.
+                            brent(&mut g, pt, tk, ga, gb, 0.0, 200).0
+                        };
+                        let y = self.dense_state(stepper, sys, ts, t1, stats);
+                        let at_start = !unresolved && ts - self.t_start <= start_tol;
+                        if !at_start && events.enabled(i, ts, &y) {
+                            keep_hit(&mut best, &mut self.passed, events, i, ts, y);
                             break;
                         }
                     }
                 }
                 if gk != 0.0 {
+                    before = Some((pt, pg));
                     (pt, pg) = (tk, gk);
                 } else {
                     pt = tk;
                 }
             }
         }
+        self.seq = seq;
         std::mem::swap(&mut self.g_prev, &mut self.g_new);
-        best
+        Ok(best)
+    }
+
+    /// The state at `ts` in the last step (the step's own end at `t1`).
+    fn dense_state<M: Stepper, S: OdeSystem + ?Sized>(
+        &mut self,
+        stepper: &mut M,
+        sys: &S,
+        ts: f64,
+        t1: f64,
+        stats: &mut Stats,
+    ) -> Vec<f64> {
+        if ts == t1 {
+            stepper.y().to_vec()
+        } else {
+            stepper.dense(sys, ts, &mut self.ybuf, stats);
+            self.ybuf.to_vec()
+        }
+    }
+
+    /// The first point `t0 + (tk − t0)/2^j` (largest first) where guard `i` has the sign of
+    /// `lead`: the far end of a quick return's bracket. `None` when none is resolved.
+    #[allow(clippy::too_many_arguments)]
+    fn lead_point<M: Stepper, S: OdeSystem + ?Sized, E: EventSet + ?Sized>(
+        &mut self,
+        stepper: &mut M,
+        sys: &S,
+        events: &E,
+        i: usize,
+        t0: f64,
+        tk: f64,
+        lead: f64,
+        stats: &mut Stats,
+    ) -> Option<(f64, f64)> {
+        let mut s = tk - t0;
+        for _ in 0..HALVINGS {
+            s *= 0.5;
+            let ts = t0 + s;
+            if ts <= t0 {
+                break;
+            }
+            let g = self.dense_guard(stepper, sys, events, i, ts, stats);
+            if g * lead > 0.0 {
+                return Some((ts, g));
+            }
+        }
+        None
+    }
+
+    /// The smallest point `t0 + (tk − t0)/2^j > t0` at which guard `i` has the sign of `side`
+    /// (the first instant resolved in time on that side).
+    #[allow(clippy::too_many_arguments)]
+    fn first_resolved<M: Stepper, S: OdeSystem + ?Sized, E: EventSet + ?Sized>(
+        &mut self,
+        stepper: &mut M,
+        sys: &S,
+        events: &E,
+        i: usize,
+        t0: f64,
+        tk: f64,
+        side: f64,
+        stats: &mut Stats,
+    ) -> Option<f64> {
+        let mut s = tk - t0;
+        let mut found = None;
+        for _ in 0..HALVINGS {
+            s *= 0.5;
+            let ts = t0 + s;
+            if ts <= t0 {
+                break;
+            }
+            let g = self.dense_guard(stepper, sys, events, i, ts, stats);
+            if g * side > 0.0 {
+                found = Some(ts);
+            } else if found.is_some() {
+                break;
+            }
+        }
+        found
+    }
+
+    /// A point strictly inside `(a, b)` where guard `i` has the other sign than at both ends
+    /// (or is 0), found by bisecting the pieces whose curvature could hide a dip through zero
+    /// (see the module documentation); `None` when every piece is clear.
+    #[allow(clippy::too_many_arguments)]
+    fn refine<M: Stepper, S: OdeSystem + ?Sized, E: EventSet + ?Sized>(
+        &mut self,
+        stepper: &mut M,
+        sys: &S,
+        events: &E,
+        i: usize,
+        a: (f64, f64),
+        b: (f64, f64),
+        stats: &mut Stats,
+    ) -> Option<(f64, f64)> {
+        let sign = a.1.signum();
+        let mut stack = vec![(a, b)];
+        let mut evals = 0;
+        while let Some((a, b)) = stack.pop() {
+            if evals >= REFINE_EVALS {
+                break;
+            }
+            let tm = 0.5 * (a.0 + b.0);
+            if !(tm > a.0 && tm < b.0) {
+                continue;
+            }
+            let gm = self.dense_guard(stepper, sys, events, i, tm, stats);
+            evals += 1;
+            if !(gm * sign > 0.0) {
+                return Some((tm, gm));
+            }
+            let c = sign * curvature(Some(a), (tm, gm), Some(b));
+            let half = 0.5 * (b.0 - a.0);
+            let (na, nm, nb) = (a.1 * sign, gm * sign, b.1 * sign);
+            // Left half last, so that it is taken first (the earliest point wins).
+            if could_dip(c, half, nm, nb) {
+                stack.push(((tm, gm), b));
+            }
+            if could_dip(c, half, na, nm) {
+                stack.push((a, (tm, gm)));
+            }
+        }
+        None
     }
 
     /// Whether guard `i` keeps one strict sign over the whole step, with every screened value far
-    /// from zero (no crossing to look for, nothing to re-check on the dense output).
+    /// from zero (no crossing to look for, nothing to re-check on the dense output) and no
+    /// sample interval whose curvature could hide a pair of crossings ([`could_dip`]).
     #[inline(always)]
     fn quiet(&self, i: usize, ne: usize) -> bool {
         let (g0, g1) = (self.g_prev[i], self.g_new[i]);
@@ -347,7 +703,32 @@ impl EventScanner {
                 hi = g;
             }
         }
-        lo > SCREEN_DOUBT * hi
+        if !(lo > SCREEN_DOUBT * hi) {
+            return false;
+        }
+        // The sequence start, samples, end; no interval may be curved enough to dip to zero.
+        let last = self.npts + 1;
+        let point = |j: usize| {
+            if j == 0 {
+                (self.step_t0, g0 * sign)
+            } else if j == last {
+                (self.step_t1, g1 * sign)
+            } else {
+                (self.sample_t[j - 1], self.samples[(j - 1) * ne + i] * sign)
+            }
+        };
+        let curv = |j: usize| {
+            if j == 0 || j >= last {
+                0.0
+            } else {
+                curvature(Some(point(j - 1)), point(j), Some(point(j + 1)))
+            }
+        };
+        (0..last).all(|k| {
+            let (a, b) = (point(k), point(k + 1));
+            let (ca, cb) = (curv(k), curv(k + 1));
+            !could_dip(ca, b.0 - a.0, a.1, b.1) && !could_dip(cb, b.0 - a.0, a.1, b.1)
+        })
     }
 
     /// The largest magnitude of guard `i` over the step: its ends and screened samples.
@@ -372,6 +753,65 @@ impl EventScanner {
         stats.guard_evals += 1;
         events.value(i, t, &self.ybuf)
     }
+}
+
+/// Records a located crossing: the earliest terminal one in `best`, non-terminal ones in
+/// `passed`.
+fn keep_hit<E: EventSet + ?Sized>(
+    best: &mut Option<EventHit>,
+    passed: &mut Vec<EventHit>,
+    events: &E,
+    i: usize,
+    t: f64,
+    y: Vec<f64>,
+) {
+    let hit = EventHit {
+        index: i,
+        t,
+        y,
+        terminal: events.terminal(i),
+    };
+    if hit.terminal {
+        if best.as_ref().is_none_or(|b| hit.t < b.t) {
+            *best = Some(hit);
+        }
+    } else {
+        passed.push(hit);
+    }
+}
+
+/// `g̈` estimated by the second divided difference of three points (0 without the first or the
+/// last; +∞ when not finite).
+fn curvature(a: Option<(f64, f64)>, b: (f64, f64), c: Option<(f64, f64)>) -> f64 {
+    let (Some(a), Some(c)) = (a, c) else {
+        return 0.0;
+    };
+    if !(a.0 < b.0 && b.0 < c.0) {
+        return 0.0;
+    }
+    let d = 2.0 * ((c.1 - b.1) / (c.0 - b.0) - (b.1 - a.1) / (b.0 - a.0)) / (c.0 - a.0);
+    if d.is_finite() {
+        d
+    } else {
+        f64::INFINITY
+    }
+}
+
+/// Whether the parabola through `(0, ga)` and `(len, gb)` (both > 0) with second derivative `c`
+/// reaches zero inside the interval: only a convex one (`c > 0`) can, at its vertex
+/// `u* = len/2 − m/c` (`m` the chord's slope) when that lies inside and its value there is not
+/// positive. A curvature that is not finite could do anything.
+#[inline]
+fn could_dip(c: f64, len: f64, ga: f64, gb: f64) -> bool {
+    if !c.is_finite() {
+        return true;
+    }
+    if !(c > 0.0 && len > 0.0) {
+        return false;
+    }
+    let m = (gb - ga) / len;
+    let u = 0.5 * len - m / c;
+    u > 0.0 && u < len && ga + m * u + 0.5 * c * u * (u - len) <= 0.0
 }
 
 #[cfg(test)]

@@ -92,14 +92,17 @@ impl<M: Stepper> Solver<M> {
         // With a mass matrix the step's ends carry f = M y', not y': screen events on the
         // stepper's dense output then.
         let dense_screen = events.count() > 0 && sys.mass_matrix().is_some();
+        // The flow at the start (the stepper's own `f`), for the sign a guard at zero leaves
+        // with (not with a mass matrix: the stepper's `f` is then `M y'`).
+        let f0 = (!dense_screen).then(|| self.stepper.ends().f1);
         self.scanner.reset(
+            sys,
             events,
-            t,
-            y,
+            (t, y, f0),
             self.opts.event_samples,
             dense_screen,
             &mut self.stats,
-        );
+        )?;
         self.started = true;
         Ok(())
     }
@@ -135,7 +138,7 @@ impl<M: Stepper> Solver<M> {
             steps += 1;
             let hit = if events.count() > 0 {
                 self.scanner
-                    .scan(&mut self.stepper, sys, events, &mut self.stats)
+                    .scan(&mut self.stepper, sys, events, &mut self.stats)?
             } else {
                 None
             };
@@ -143,7 +146,7 @@ impl<M: Stepper> Solver<M> {
             let t_cut = hit.as_ref().map_or(f64::INFINITY, |h| h.t);
             if let Some(passed) = self.scanner.take_passed(t_cut) {
                 for h in passed {
-                    self.zeno.record(h.t)?;
+                    self.zeno.record(h.t, h.index, t_end)?;
                     self.stats.events += 1;
                     self.log.push(h);
                 }
@@ -162,7 +165,7 @@ impl<M: Stepper> Solver<M> {
                         o.push(hit.t, &hit.y);
                     }
                 }
-                self.zeno.record(hit.t)?;
+                self.zeno.record(hit.t, hit.index, t_end)?;
                 return Ok(Stop::Event(hit));
             }
         }

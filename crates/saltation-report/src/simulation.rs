@@ -66,6 +66,10 @@ pub struct StatsJson {
 pub struct SimulationJson {
     /// Method name (the short name, also when a MATLAB alias was given).
     pub method: String,
+    /// Names of the modes whose flow was stepped exactly by the matrix exponential instead of
+    /// `method` (autonomous affine modes, unless `--method` was given, `exact_affine_phases`
+    /// is off or the exact stepper could not take the mode). Empty when `method` did all.
+    pub exact_affine_modes: Vec<String>,
     /// End time.
     pub t_end: f64,
     /// State at the end time.
@@ -96,6 +100,11 @@ pub fn simulation_json(
     let s = trace.stats;
     SimulationJson {
         method: method.name().to_string(),
+        exact_affine_modes: trace
+            .exact_affine_modes
+            .iter()
+            .map(|&m| model.mode_name(m))
+            .collect(),
         t_end: trace.end.0,
         x_end: trace.end.1.clone(),
         mode_end: trace.end.2,

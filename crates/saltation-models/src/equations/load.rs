@@ -148,6 +148,8 @@ pub(crate) struct Compiled {
     pub enabled: Vec<Option<Program>>,
     pub resets: Vec<Option<Program>>,
     pub targets: Vec<usize>,
+    /// Per guard, the index within its mode of the guard its `on_accumulation` names.
+    pub on_accumulation: Vec<Option<usize>>,
     pub chart: Option<ChartProgram>,
     pub outputs: Option<Program>,
     pub autonomous: bool,
@@ -534,6 +536,39 @@ pub(crate) fn compile_spec(spec: &EquationSpec) -> Result<Compiled, LoadError> {
         })?);
     }
 
+    // Accumulation continuations: another non-failure guard of the same mode.
+    let mut on_accumulation = Vec::with_capacity(spec.guards.len());
+    for (g, gs) in spec.guards.iter().enumerate() {
+        let Some(name) = &gs.on_accumulation else {
+            on_accumulation.push(None);
+            continue;
+        };
+        let place = Place::field(format!("guards[{g}].on_accumulation"));
+        let from = mode_index(&gs.from, place.clone())?;
+        let same_mode: Vec<&str> = guards_by_mode[from]
+            .iter()
+            .map(|&k| spec.guards[k].name.as_str())
+            .collect();
+        let Some(local) = same_mode.iter().position(|n| n == name) else {
+            return Err(LoadError::at(
+                place,
+                unknown(&format!("guard of mode `{}`", gs.from), name, &same_mode),
+            ));
+        };
+        let k = guards_by_mode[from][local];
+        if k == g || spec.guards[k].failure.is_some() {
+            return Err(LoadError::at(
+                place,
+                format!(
+                    "guard `{name}` cannot take over from `{}`: it must be another guard, not a \
+                     failure",
+                    gs.name
+                ),
+            ));
+        }
+        on_accumulation.push(Some(local));
+    }
+
     // Section.
     let mut section_start = None;
     let mut strobe = None;
@@ -745,6 +780,7 @@ pub(crate) fn compile_spec(spec: &EquationSpec) -> Result<Compiled, LoadError> {
         enabled,
         resets,
         targets,
+        on_accumulation,
         chart,
         outputs,
         autonomous,

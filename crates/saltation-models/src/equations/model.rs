@@ -255,6 +255,7 @@ impl HybridModel for EquationModel {
         let spec = &self.spec.guards[g];
         GuardSpec {
             failure: spec.failure.clone().map(Into::into),
+            on_accumulation: self.compiled.on_accumulation[g],
             ..GuardSpec::to(self.compiled.targets[g]).crossing(spec.direction)
         }
     }
@@ -315,8 +316,8 @@ impl HybridModel for EquationModel {
             }
         }
     }
-    /// The file's `enabled` expression at the crossing, true where non-zero (always enabled
-    /// without one).
+    /// The file's `enabled` expression at the crossing, true where non-zero and not NaN
+    /// (always enabled without one).
     fn enabled(&self, p: &[f64], _mode: usize, g: usize, x: &[f64]) -> bool {
         match self.compiled.enabled.get(g).and_then(Option::as_ref) {
             None => true,
@@ -324,7 +325,8 @@ impl HybridModel for EquationModel {
                 let mut out = [0.0];
                 let (t, xs) = self.time_and_states(0.0, x);
                 prog.eval(t, xs, p, &mut out);
-                out[0] != 0.0
+                // NaN is not "non-zero": an undefined condition does not enable the guard.
+                out[0] != 0.0 && !out[0].is_nan()
             }
         }
     }

@@ -58,6 +58,12 @@ pub struct GuardSpec {
     /// fell"); no reset.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub failure: Option<String>,
+    /// Where this guard's crossings accumulate (a ball chattering to rest: a Zeno point), a
+    /// simulation goes on through the named guard of the same mode: its reset and `to` are
+    /// applied at the last located crossing (e.g. into a sticking mode). Without it an
+    /// accumulation ends the run with a Zeno error.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub on_accumulation: Option<String>,
 }
 
 /// An admissibility condition: while the state is in `mode`, the expression `when` must stay

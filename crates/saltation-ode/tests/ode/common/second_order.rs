@@ -68,8 +68,10 @@ pub fn assert_bouncing_ball_restarts(method: Method) {
     solver.start(&ball, &ground(), 0.0, &[1.0, 0.0]).unwrap();
     let mut t_want = (2.0 / g).sqrt();
     let mut v = g * t_want;
+    // The impacts accumulate at t = 9 t₁ = 4.064: a span past that ends in a Zeno error after a
+    // few impacts, so the span stops before it.
     for bounce in 0..6 {
-        let Stop::Event(hit) = solver.integrate(&ball, &ground(), 10.0, None).unwrap() else {
+        let Stop::Event(hit) = solver.integrate(&ball, &ground(), 4.0, None).unwrap() else {
             panic!("{method:?}: no impact {bounce}");
         };
         assert!(
