@@ -73,6 +73,10 @@ impl StateSolvers {
 
     /// `mode` goes to `method` from now on (the exact stepper failed there).
     pub(crate) fn fall_back(&mut self, mode: usize) {
+        // The method runs the segment again from its start: the guard the exact stepper
+        // located last (where the segment starts) is the method's too.
+        let fired = self.solvers[1].last_fired();
+        self.solvers[0].set_last_fired(fired);
         if !self.inexact.contains(&mode) {
             self.inexact.push(mode);
         }

@@ -162,7 +162,7 @@ impl EventScanner {
         }
         // Restarting where a guard just fired, with the guard still at its "numerical zero"
         // (a reset that leaves it alone): unarm it, so it takes the sign it leaves zero with.
-        if let Some((i, tf, gf)) = self.fired.take() {
+        if let Some((i, tf, gf)) = self.fired {
             if tf == t && i < ne && self.g_prev[i].abs() <= 4.0 * gf.abs() {
                 self.g_prev[i] = 0.0;
                 self.refire = Some(i);
@@ -234,6 +234,16 @@ impl EventScanner {
     /// Remembers that guard `i` fired at `t` (call after [`EventScanner::after_stop`]).
     pub fn mark_fired(&mut self, i: usize, t: f64) {
         self.fired = Some((i, t, self.g_prev[i]));
+    }
+
+    /// The guard that fired last: index, time and its value there.
+    pub fn fired(&self) -> Option<(usize, f64, f64)> {
+        self.fired
+    }
+
+    /// Takes over another scanner's last fired guard (a restart on another integrator).
+    pub fn set_fired(&mut self, fired: Option<(usize, f64, f64)>) {
+        self.fired = fired;
     }
 
     /// Forgets the last fired guard (a fresh start).

@@ -172,6 +172,18 @@ impl<M: Stepper> Solver<M> {
         Ok(Stop::TimeReached)
     }
 
+    /// The guard that fired last (index, time, its value there), which a restart at that time
+    /// treats as sitting at zero.
+    pub fn last_fired(&self) -> Option<(usize, f64, f64)> {
+        self.scanner.fired()
+    }
+
+    /// Takes over the last fired guard of another integrator (a restart on this one after an
+    /// event located by the other).
+    pub fn set_last_fired(&mut self, fired: Option<(usize, f64, f64)>) {
+        self.scanner.set_fired(fired);
+    }
+
     /// Current time.
     pub fn t(&self) -> f64 {
         self.stepper.t()

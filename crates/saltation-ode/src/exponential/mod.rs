@@ -353,7 +353,9 @@ impl Stepper for AffineExp {
             stats.rhs_evals += 1;
             initial_step(&mut rhs, t, y, f0, START_ORDER, opts, s1, s2)
         });
-        self.state.h = h1.min(h_reg);
+        // Every step is exact: the starting estimate (tiny at a state at rest) is kept above
+        // a few ulps of t, so that the step moves time.
+        self.state.h = h1.max(64.0 * f64::EPSILON * t.abs()).min(h_reg);
         self.verify = true;
         if !(self.state.h > 0.0) {
             return Err(OdeError::InvalidOption {
