@@ -297,7 +297,9 @@ impl<M: EvalModel + ?Sized> SegmentRun<'_, '_, M> {
         traj: &mut Trajectory,
         work: &mut JumpWork,
     ) -> Result<SegmentEnd, HybridError> {
-        let (solver, first) = self.solvers.for_mode(&self.opts.stride, self.model, self.mode);
+        let (solver, first) = self
+            .solvers
+            .for_mode(&self.opts.stride, self.model, self.mode);
         let seg = Segment {
             model: self.model,
             mode: self.mode,

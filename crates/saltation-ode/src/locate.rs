@@ -371,11 +371,7 @@ impl EventScanner {
                 && self.g_new[i] == 0.0
                 && (0..self.npts).all(|p| self.samples[p * ne + i] == 0.0);
             if zero && self.npts > 0 {
-                return Err(OdeError::GuardStuckAtZero {
-                    guard: i,
-                    t0,
-                    t1,
-                });
+                return Err(OdeError::GuardStuckAtZero { guard: i, t0, t1 });
             }
         }
         Ok(())
@@ -428,7 +424,8 @@ impl EventScanner {
                     && dir != crate::Direction::Either
                     && dir.matches(-lead, lead);
                 if refire {
-                    if let Some(ts) = self.first_resolved(stepper, sys, events, i, t0, t1, lead, stats)
+                    if let Some(ts) =
+                        self.first_resolved(stepper, sys, events, i, t0, t1, lead, stats)
                     {
                         let y = self.dense_state(stepper, sys, ts, t1, stats);
                         if events.enabled(i, ts, &y) {

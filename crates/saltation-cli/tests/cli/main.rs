@@ -7,6 +7,7 @@
 mod support;
 
 mod bad_input;
+mod chattering;
 mod continuation;
 mod equations;
 mod monopod;

@@ -10,6 +10,7 @@ mod affine_exp;
 mod bad_input;
 mod bdf;
 mod convergence;
+mod crossings;
 mod radau5;
 mod rosenbrock23;
 mod sdirk;

@@ -18,6 +18,7 @@ mod admissible;
 mod branches;
 mod constants;
 mod equations;
+mod events;
 mod files;
 mod forcing;
 mod integrator;
