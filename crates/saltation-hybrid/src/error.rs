@@ -61,7 +61,7 @@ pub enum HybridError {
         t_inf: Option<f64>,
     },
     /// A guard evaluated to NaN or ±∞: its crossings are undefined.
-    #[error("guard `{name}` (index {guard}) of mode {mode} is {value} at t = {}", Num(*t))]
+    #[error("guard `{name}` (index {guard}) of mode {mode} is {} at t = {}", NotFinite(*value), Num(*t))]
     GuardNotFinite {
         /// Mode.
         mode: usize,
@@ -288,5 +288,18 @@ impl HybridError {
             },
             source => HybridError::Ode { mode, source },
         }
+    }
+}
+
+/// `not a number` or `infinite`: the value of a guard that cannot be used.
+struct NotFinite(f64);
+
+impl std::fmt::Display for NotFinite {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(if self.0.is_nan() {
+            "not a number"
+        } else {
+            "infinite"
+        })
     }
 }

@@ -137,7 +137,7 @@ pub enum OdeError {
         max: usize,
     },
     /// A guard evaluated to NaN (or ±∞): its sign, and so its crossings, are undefined.
-    #[error("guard {guard} is not finite ({value}) at t = {}", Num(*t))]
+    #[error("guard {guard} is not finite (not a number or infinite) at t = {}", Num(*t))]
     GuardNotFinite {
         /// Index of the guard in the event set.
         guard: usize,

@@ -343,14 +343,24 @@ impl EventScanner {
             std::mem::swap(&mut self.g_prev, &mut self.g_new);
             return Ok(None);
         }
-        self.check_finite(ne, t0, t1)?;
+        self.check_finite(stepper, events, t0, t1)?;
         self.find_crossing(stepper, sys, events, t0, t1, stats)
     }
 
     /// [`OdeError::GuardNotFinite`] for a guard value of the step that is not finite, and
     /// [`OdeError::GuardStuckAtZero`] for a guard exactly 0 at the step's start, its samples and
-    /// its end.
-    fn check_finite(&self, ne: usize, t0: f64, t1: f64) -> Result<(), OdeError> {
+    /// its end that cannot move: every term of its rate `∇g·f` is 0 at the end
+    /// ([`EventSet::rate`]; without a rate, the state did not change over the step is taken as
+    /// "it may still move", and a changed state with the guard still 0 as stuck). A step too
+    /// short to change the state (a subnormal step at the start on a guard) is not reported.
+    fn check_finite<M: Stepper, E: EventSet + ?Sized>(
+        &self,
+        stepper: &M,
+        events: &E,
+        t0: f64,
+        t1: f64,
+    ) -> Result<(), OdeError> {
+        let ne = events.count();
         for i in 0..ne {
             let bad = |g: f64, t: f64| {
                 (!g.is_finite()).then_some(OdeError::GuardNotFinite {
@@ -370,7 +380,14 @@ impl EventScanner {
             let zero = self.g_prev[i] == 0.0
                 && self.g_new[i] == 0.0
                 && (0..self.npts).all(|p| self.samples[p * ne + i] == 0.0);
-            if zero && self.npts > 0 {
+            let stuck = zero && self.npts > 0 && {
+                let ends = stepper.ends();
+                match events.rate(i, t1, ends.y1, ends.f1) {
+                    Some((_, size)) => size == 0.0,
+                    None => ends.y0 != ends.y1,
+                }
+            };
+            if stuck {
                 return Err(OdeError::GuardStuckAtZero { guard: i, t0, t1 });
             }
         }

@@ -19,7 +19,7 @@ fn cases() -> Vec<Case> {
         .expect(Partial(
             1,
             &["STOPPED EARLY"],
-            &["guard `0`", "of mode 0", "NaN", "at t = 0"],
+            &["guard `0`", "of mode 0", "not a number", "at t = 0"],
         )),
         Case::edit(
             "guard identically zero",
@@ -67,7 +67,7 @@ fn cases() -> Vec<Case> {
         Case::edit(
             "on_accumulation names an unknown guard",
             table,
-            &[("on_accumulation: \"stick\"", "on_accumulation: \"stik\"")],
+            &[("on_accumulation: \"stick\",", "on_accumulation: \"stik\",")],
             &["simulate", "--t-end", "1"],
         )
         .expect(Fails(2, &["on_accumulation", "stik"]))
@@ -75,7 +75,7 @@ fn cases() -> Vec<Case> {
         Case::edit(
             "on_accumulation names the guard itself",
             table,
-            &[("on_accumulation: \"stick\"", "on_accumulation: \"impact\"")],
+            &[("on_accumulation: \"stick\",", "on_accumulation: \"impact\",")],
             &["simulate", "--t-end", "1"],
         )
         .expect(Fails(2, &["on_accumulation", "another guard"]))
