@@ -96,7 +96,9 @@ impl<M: EvalModel + ?Sized> EventSet for ModeGuards<'_, M> {
     fn terminal(&self, _i: usize) -> bool {
         true
     }
-    /// `ḣ = h_x · f` (guards do not depend on time), with the exact gradient.
+    /// `ḣ = h_x · f` (guards do not depend on time), with the exact gradient; the size is at
+    /// least the smallest positive number when the gradient is not zero (only a guard with a
+    /// zero gradient cannot move, whatever the flow).
     fn rate(&self, i: usize, _t: f64, y: &[f64], f: &[f64]) -> Option<(f64, f64)> {
         let n = self.model.dim();
         let mut grad = self.grad.borrow_mut();
@@ -106,6 +108,9 @@ impl<M: EvalModel + ?Sized> EventSet for ModeGuards<'_, M> {
         for (g, f) in grad.iter().zip(&f[..n]) {
             rate += g * f;
             size += (g * f).abs();
+        }
+        if grad.iter().any(|&g| g != 0.0) {
+            size = size.max(f64::MIN_POSITIVE);
         }
         Some((rate, size))
     }

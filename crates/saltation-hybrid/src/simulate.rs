@@ -160,6 +160,9 @@ pub fn simulate<M: EvalModel + ?Sized>(
     // The method's integrator, and the exact one for the autonomous affine modes, as in a
     // stride.
     let mut solvers = StateSolvers::new(&opts.stride)?;
+    // A number of strides ends after its events, perhaps before their accumulation point:
+    // only a time span is checked against a predicted accumulation.
+    solvers.set_zeno_fit(opts.t_end.is_some());
     let mut work = JumpWork::new(n);
     let mut trace = Trace::default();
     let mut mode = opts.stride.start_mode;

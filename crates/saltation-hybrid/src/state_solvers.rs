@@ -28,7 +28,8 @@ pub(crate) struct StateSolvers {
 
 /// Whether an error of the exact stepper is one that `method` may not have: too many steps,
 /// a step below its floor or no positive step (a stiff or huge `A`), a non-finite value (an
-/// overflowing exponential).
+/// overflowing exponential). A false claim of affinity (`NotAffine`) is not: the stride's
+/// `Φ = e^{Aτ}` would be wrong too, so it stays an error.
 pub(crate) fn falls_back(e: &HybridError) -> bool {
     matches!(
         e,
@@ -36,7 +37,6 @@ pub(crate) fn falls_back(e: &HybridError) -> bool {
             source: OdeError::MaxSteps { .. }
                 | OdeError::StepTooSmall { .. }
                 | OdeError::InvalidOption { .. }
-                | OdeError::NotAffine { .. }
                 | OdeError::NonFiniteRhs { .. }
                 | OdeError::NonFinite { .. },
             ..
@@ -81,6 +81,14 @@ impl StateSolvers {
             self.inexact.push(mode);
         }
         self.exact_modes.retain(|&m| m != mode);
+    }
+
+    /// Whether an accumulation predicted before a segment's end is a Zeno error
+    /// ([`Solver::set_zeno_fit`]).
+    pub(crate) fn set_zeno_fit(&mut self, on: bool) {
+        for s in &mut self.solvers {
+            s.set_zeno_fit(on);
+        }
     }
 
     /// Notes that the exact stepper completed a segment in `mode`.

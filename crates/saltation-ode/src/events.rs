@@ -49,7 +49,8 @@ pub trait EventSet {
     }
     /// The rate `dg_i/dt = ∇g_i · f (+ ∂g_i/∂t)` along the flow `f = y'` at `(t, y)`, with
     /// the size of its terms (`Σ |∂g_i/∂y_k f_k| + |∂g_i/∂t|`, for telling a zero from
-    /// rounding); `None` when the set cannot say (the default). A guard that sits at zero
+    /// rounding; at least the smallest positive number where the gradient is not zero, 0 only
+    /// for a guard that cannot move); `None` when the set cannot say (the default). A guard that sits at zero
     /// after a reset takes its sign for the next step from this rate (and, where it vanishes,
     /// from its change along the flow) instead of from its rounded value.
     fn rate(&self, _i: usize, _t: f64, _y: &[f64], _f: &[f64]) -> Option<(f64, f64)> {

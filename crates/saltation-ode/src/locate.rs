@@ -349,10 +349,10 @@ impl EventScanner {
 
     /// [`OdeError::GuardNotFinite`] for a guard value of the step that is not finite, and
     /// [`OdeError::GuardStuckAtZero`] for a guard exactly 0 at the step's start, its samples and
-    /// its end that cannot move: every term of its rate `∇g·f` is 0 at the end
-    /// ([`EventSet::rate`]; without a rate, the state did not change over the step is taken as
-    /// "it may still move", and a changed state with the guard still 0 as stuck). A step too
-    /// short to change the state (a subnormal step at the start on a guard) is not reported.
+    /// its end that cannot move: the size of its rate `∇g·f` is 0 at the end ([`EventSet::rate`]:
+    /// a zero gradient); without a rate, when the state changed over the step and the guard
+    /// stayed 0. A step too short to change the state (a subnormal step at the start on a
+    /// guard) or an equilibrium is not reported.
     fn check_finite<M: Stepper, E: EventSet + ?Sized>(
         &self,
         stepper: &M,
@@ -382,6 +382,8 @@ impl EventScanner {
                 && (0..self.npts).all(|p| self.samples[p * ne + i] == 0.0);
             let stuck = zero && self.npts > 0 && {
                 let ends = stepper.ends();
+                // Its rate has no non-zero term (a zero gradient); without a rate, the state
+                // moved (not an equilibrium, nor a step too short to change it) and it stayed 0.
                 match events.rate(i, t1, ends.y1, ends.f1) {
                     Some((_, size)) => size == 0.0,
                     None => ends.y0 != ends.y1,
@@ -686,7 +688,10 @@ impl EventScanner {
             }
             let gm = self.dense_guard(stepper, sys, events, i, tm, stats);
             evals += 1;
-            if !(gm * sign > 0.0) {
+            // A value of the other sign within rounding of the ends' size is a touch (a double
+            // root the dense output cannot resolve into two), not a pair.
+            let noise = RATE_NOISE * a.1.abs().max(b.1.abs());
+            if !(gm * sign > -noise) {
                 return Some((tm, gm));
             }
             let c = sign * curvature(Some(a), (tm, gm), Some(b));
@@ -835,7 +840,9 @@ fn could_dip(c: f64, len: f64, ga: f64, gb: f64) -> bool {
     }
     let m = (gb - ga) / len;
     let u = 0.5 * len - m / c;
-    u > 0.0 && u < len && ga + m * u + 0.5 * c * u * (u - len) <= 0.0
+    // A vertex at zero within rounding of the ends is a touch, not a dip.
+    let noise = RATE_NOISE * ga.max(gb);
+    u > 0.0 && u < len && ga + m * u + 0.5 * c * u * (u - len) < -noise
 }
 
 #[cfg(test)]

@@ -75,7 +75,10 @@ fn cases() -> Vec<Case> {
         Case::edit(
             "on_accumulation names the guard itself",
             table,
-            &[("on_accumulation: \"stick\",", "on_accumulation: \"impact\",")],
+            &[(
+                "on_accumulation: \"stick\",",
+                "on_accumulation: \"impact\",",
+            )],
             &["simulate", "--t-end", "1"],
         )
         .expect(Fails(2, &["on_accumulation", "another guard"]))
