@@ -488,7 +488,8 @@ impl EventScanner {
                     break;
                 }
                 let changes = gk == 0.0 || (gk < 0.0) != (pg < 0.0);
-                if !changes && !(virtual_start && pt == t0) {
+                let from_virtual = virtual_start && pt == t0;
+                if !(changes || from_virtual) {
                     // One sign at both ends: could a pair of crossings hide in between?
                     let after = pending
                         .last()
