@@ -33,6 +33,9 @@ fn bounce(method: Method, tol: f64, e: f64, impacts: usize) -> Result<Vec<f64>, 
     let (sys, ev) = (ball(), ground());
     let mut solver = Solver::new(method.stepper(), SolverOptions::with_tol(tol))?;
     solver.start(&sys, &ev, 0.0, &[1.0, 0.0])?;
+    // A given number of impacts ends before their accumulation point: only an unbounded count
+    // is checked against the predicted accumulation (the other Zeno tests stay).
+    solver.set_zeno_fit(impacts == usize::MAX);
     let mut times = Vec::new();
     while times.len() < impacts {
         match solver.integrate(&sys, &ev, 100.0, None)? {
@@ -179,12 +182,23 @@ fn zeno_accumulation_stops_with_a_typed_error() {
         let t_inf = closed_form_impacts(1.0, e, 1)[0] * (1.0 + 2.0 * e / (1.0 - e));
         let err = bounce(Method::Dop853, 1e-10, e, usize::MAX).unwrap_err();
         match err {
-            OdeError::Zeno { t, events, .. } => {
+            OdeError::Zeno {
+                t,
+                events,
+                t_inf: Some(at),
+                ..
+            } => {
+                // Recognised early (a handful of impacts), with the accumulation time from the
+                // geometric fit of the flight times, exact for the ball.
                 assert!(
-                    (t - t_inf).abs() < 1e-6,
+                    t < t_inf,
                     "e = {e}: stopped at {t}, accumulation at {t_inf}"
                 );
-                assert!(events < 1000, "e = {e}: {events} events");
+                assert!(
+                    (at - t_inf).abs() < 1e-9,
+                    "e = {e}: estimated {at}, closed form {t_inf}"
+                );
+                assert!(events < 20, "e = {e}: {events} events");
             }
             other => panic!("e = {e}: expected Zeno, got {other}"),
         }
