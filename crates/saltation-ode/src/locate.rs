@@ -498,8 +498,11 @@ impl EventScanner {
                     let sg = pg.signum();
                     let norm = |p: Option<(f64, f64)>| p.map(|(t, g)| (t, g * sg));
                     let (a, b) = ((pt, pg * sg), (tk, gk * sg));
-                    let ca = curvature(norm(before), a, Some(b));
-                    let cb = curvature(Some(a), b, norm(after));
+                    // Only neighbours of the same sign: across a crossing the three points
+                    // are no parabola of the interval (and the crossing is located anyway).
+                    let same = |p: Option<(f64, f64)>| norm(p).filter(|q| q.1 > 0.0);
+                    let ca = curvature(same(before), a, Some(b));
+                    let cb = curvature(Some(a), b, same(after));
                     let len = tk - pt;
                     if could_dip(ca, len, a.1, b.1) || could_dip(cb, len, a.1, b.1) {
                         if let Some((tm, gm)) =
