@@ -28,10 +28,11 @@
 //!   taken at the first resolved instant (the events then crowd and the Zeno monitor reports
 //!   them). Where the derivatives are all zero the old rule stays: the guard takes the sign it
 //!   leaves zero with (an extra sample at `h/1024`).
-//! - **Immediate re-crossing.** A directional guard that just fired and whose derivatives carry
-//!   the state on to the side it crossed to (a reset that left the state on the guard moving
-//!   through it, as a ball with restitution 0) fires again at the first resolved instant where
-//!   it is enabled: the reset did not take the state off the guard.
+//! - **Immediate re-crossing.** A directional guard that just fired, whose rate the reset
+//!   stopped (`ġ = 0`) and whose `g̈` pulls the state on to the side it crossed to (a ball with
+//!   restitution 0 pressed into the floor), fires again at the first resolved instant where it
+//!   is enabled: the reset did not take the state off the guard. With `ġ ≠ 0` on that side (an
+//!   identity reset) it is the same crossing going on, and nothing fires.
 //! - **Guards that cannot fire.** A guard value that is NaN or infinite is an error
 //!   ([`OdeError::GuardNotFinite`]); a guard exactly 0 at both ends of a step and at every
 //!   sample, after the start, is an error too ([`OdeError::GuardStuckAtZero`]).
@@ -179,7 +180,7 @@ impl EventScanner {
     }
 
     /// The sign guard `i` (zero at `(t, y)`) leaves zero with along the flow `f`: that of
-    /// `ġ`, else of `g̈`, when beyond rounding; 0 when both vanish.
+    /// `ġ` (±1), else of `g̈` (±2), when beyond rounding; 0 when both vanish.
     fn leading_sign<S: OdeSystem + ?Sized, E: EventSet + ?Sized>(
         &mut self,
         sys: &S,
@@ -224,8 +225,9 @@ impl EventScanner {
         sys.rhs(t + delta, &self.ybuf2, &mut self.fbuf);
         stats.rhs_evals += 1;
         match events.rate(i, t + delta, &self.ybuf2, &self.fbuf) {
+            // ±2: the sign comes from g̈ (the rate itself vanished).
             Some((r1, s1)) if r1.is_finite() && (r1 - r0).abs() > RATE_NOISE * s0.max(s1) => {
-                (r1 - r0).signum()
+                2.0 * (r1 - r0).signum()
             }
             _ => 0.0,
         }
@@ -434,12 +436,22 @@ impl EventScanner {
             // The end is the method's own value: never re-checked.
             seq.push((t1, self.g_new[i], -1.0));
             let (mut pt, mut pg) = (t0, self.g_prev[i]);
-            let lead = self.lead[i];
+            // The sign (±1), and whether it came from g̈ (the reset stopped the guard's rate).
+            let order = self.lead[i].abs();
+            let lead = if order > 0.0 {
+                self.lead[i].signum()
+            } else {
+                0.0
+            };
             // An unarmed guard whose derivatives gave its sign: a virtual start of that sign.
             let virtual_start = pg == 0.0 && lead != 0.0;
             if virtual_start {
                 pg = lead * f64::MIN_POSITIVE;
+                // A reset that stopped the guard's rate (ġ = 0) with the flow pulling on to the
+                // side it crossed to: the state cannot leave the guard. (With ġ ≠ 0 on that
+                // side, an identity reset say, it is the same crossing going on.)
                 let refire = self.refire == Some(i)
+                    && order == 2.0
                     && dir != crate::Direction::Either
                     && dir.matches(-lead, lead);
                 if refire {

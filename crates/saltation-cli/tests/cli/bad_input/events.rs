@@ -19,7 +19,7 @@ fn cases() -> Vec<Case> {
         .expect(Partial(
             1,
             &["STOPPED EARLY"],
-            &["guard `0`", "of mode 0", "not a number", "at t = 0"],
+            &["guard `impact`", "of mode 0", "not a number", "at t = 0"],
         )),
         Case::edit(
             "guard identically zero",
