@@ -24,7 +24,9 @@ use std::sync::Arc;
 /// bounds.
 #[derive(Debug, Clone)]
 pub struct EquationModel {
-    spec: EquationSpec,
+    // Behind an `Arc` like the programs: the text is read-only once compiled, and a `Model`
+    // stays small whatever the file holds.
+    spec: Arc<EquationSpec>,
     compiled: Arc<Compiled>,
 }
 
@@ -40,7 +42,7 @@ impl EquationModel {
     pub fn new(spec: EquationSpec) -> Result<Self, LoadError> {
         let compiled = compile_spec(&spec)?;
         Ok(Self {
-            spec,
+            spec: Arc::new(spec),
             compiled: Arc::new(compiled),
         })
     }
@@ -53,7 +55,7 @@ impl EquationModel {
     /// The model's text with the parameter values `p` (in the order of the declarations), as
     /// a model file writes it.
     pub fn spec_with(&self, p: &[f64]) -> EquationSpec {
-        let mut spec = self.spec.clone();
+        let mut spec = EquationSpec::clone(&self.spec);
         for (decl, &v) in spec.parameters.iter_mut().zip(p) {
             decl.value = v;
         }
