@@ -60,7 +60,7 @@ fn run() -> Res<()> {
     };
     let run = run_spec(&file.model, &file.orbit, &spec)?;
     if args.json {
-        println!("{}", report::continuation_json(&run.result));
+        println!("{}", report::continuation_json(&file.model, &run.result));
         return Ok(());
     }
     print_preamble(&args.file, &file, &spec, &run);

@@ -43,7 +43,7 @@ pub struct ContinueArgs {
     pub out: PathBuf,
 
     /// Print one JSON object instead of the summary:
-    /// {"param", "branches": [{"label", "period_k", "points": [{"param", "x0", "period",
+    /// {"param", "params": {name: value}, "branches": [{"label", "period_k", "points": [{"param", "x0", "period",
     /// "multipliers": [{"re", "im"}], "stable"}], "end"}], "bifurcations": [{"kind", "branch",
     /// "param", "x0", "multipliers"}]}.
     #[arg(long)]
@@ -244,7 +244,7 @@ pub fn run(args: &ContinueArgs, out: &mut dyn Write) -> Result<(), CliError> {
     let ctx = FigureContext::for_script(&loaded.file.model, &loaded.file.orbit.stride, &spec);
     let files = report::write_continuation(&result, &ctx, &outputs(&args.out, &args.model.file))?;
     let text = if args.json {
-        serde_json::to_string(&report::continuation_json(&result))? + "\n"
+        serde_json::to_string(&report::continuation_json(&loaded.file.model, &result))? + "\n"
     } else {
         human(&loaded, &result, wall, &files)
     };

@@ -56,7 +56,7 @@ pub struct DiagramArgs {
     pub out: PathBuf,
 
     /// Print one JSON object instead of the summary:
-    /// {"param", "columns": [{"param", "values", "failed_at", "failure", "cause"}],
+    /// {"param", "params": {name: value}, "columns": [{"param", "values", "failed_at", "failure", "cause"}],
     /// "first_failure", "failure_ranges": [{"from", "to", "count", "cause"}]}.
     #[arg(long)]
     pub json: bool,
@@ -165,7 +165,7 @@ pub fn run(args: &DiagramArgs, out: &mut dyn Write) -> Result<(), CliError> {
         &outputs(&args.out, &args.model.file),
     )?;
     let text = if args.json {
-        serde_json::to_string(&report::diagram_json(&spec.param, &columns))? + "\n"
+        serde_json::to_string(&report::diagram_json(model, &spec.param, &columns))? + "\n"
     } else {
         let sym = report::param_symbol(&spec.param);
         let mut t = KeyValue::new();

@@ -31,7 +31,7 @@ pub struct OrbitArgs {
     pub guess: GuessArgs,
 
     /// Print JSON instead of a table: one object
-    /// {"x0", "period", "multipliers": [{"re", "im"}], "stable", "residual", "newton_iterations"}
+    /// {"params": {name: value}, "x0", "period", "multipliers": [{"re", "im"}], "stable", "residual", "newton_iterations"}
     /// (an array of them with --all, where a guess that failed is {"guess", "label", "error"}).
     #[arg(long)]
     pub json: bool,
@@ -63,6 +63,8 @@ pub struct MultiplierJson {
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct OrbitJson {
+    /// The model's parameter values the orbit was computed at, by name.
+    pub params: std::collections::BTreeMap<String, f64>,
     /// Fixed point, full state just after the stride's last reset.
     pub x0: Vec<f64>,
     /// Stride duration.
@@ -137,6 +139,7 @@ impl OrbitJson {
             Some(Err(e)) => (Some(false), Some(format!("a sampled stride failed: {e}"))),
         };
         Self {
+            params: saltation_report::params_json(model),
             x0: o.x0.clone(),
             period: o.period,
             multipliers: o

@@ -64,7 +64,8 @@ pub struct SimulateArgs {
     #[arg(long = "allow-inadmissible")]
     pub allow_inadmissible: bool,
 
-    /// Print one JSON object instead of the summary: {"method", "exact_affine_modes", "t_end",
+    /// Print one JSON object instead of the summary: {"method", "params": {name: value},
+    /// "exact_affine_modes", "t_end",
     /// "x_end", "mode_end", "samples": [{"t", "x", "mode", "outputs"}] (an equation model's
     /// outputs, each left out where it is not finite), "events": [{"t", "guard", "from", "to"}],
     /// "stats": {"rhs_evals", "jacobian_evals", "lu_decompositions", "steps",

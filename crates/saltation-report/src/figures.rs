@@ -398,7 +398,7 @@ fn continuation_files(
     let name = ctx.model.name().replace('_', " ");
     let sym = param_symbol(&r.param);
     batch.text("branches.csv", &branches_csv(r))?;
-    batch.json("branches.json", &continuation_json(r))?;
+    batch.json("branches.json", &continuation_json(ctx.model, r))?;
     let has_points = r.branches.iter().any(|b| !b.points.is_empty());
     if has_points {
         let fig = floquet_plot(r, &format!("{name}: Floquet multipliers along {sym}"));

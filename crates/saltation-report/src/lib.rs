@@ -38,6 +38,7 @@
 //! [`study::StudyError`] for a study that could not be made.
 #![warn(missing_docs)]
 
+pub use params::params_json;
 use saltation_continuation::{BifurcationKind, Branch, DiagramColumn, ScriptResult};
 use saltation_hybrid::{EvalModel, JacobianKind, StrideMap, StrideOptions};
 use saltation_models::Model;
@@ -292,6 +293,7 @@ pub fn multipliers_json(ms: &[Multiplier]) -> Value {
 ///
 /// ```text
 /// {"param": "..",
+///  "params": {"<name>": value, ..} (the model's values; the continued one at the file's),
 ///  "branches": [{"label": "..", "period_k": 1,
 ///                "points": [{"param": .., "x0": [..], "period": ..,
 ///                            "multipliers": [{"re": .., "im": ..}], "stable": bool,
@@ -301,7 +303,7 @@ pub fn multipliers_json(ms: &[Multiplier]) -> Value {
 ///                    "branch": "..",
 ///                    "param": .., "x0": [..], "multipliers": [..]}]}
 /// ```
-pub fn continuation_json(r: &ScriptResult) -> Value {
+pub fn continuation_json(model: &dyn EvalModel, r: &ScriptResult) -> Value {
     let branches: Vec<Value> = r
         .branches
         .iter()
@@ -344,7 +346,8 @@ pub fn continuation_json(r: &ScriptResult) -> Value {
             })
         })
         .collect();
-    json!({"param": r.param, "branches": branches, "bifurcations": bifurcations})
+    json!({"param": r.param, "params": params_json(model), "branches": branches,
+           "bifurcations": bifurcations})
 }
 
 /// The smallest parameter value whose run failed, if any did.
@@ -420,12 +423,13 @@ pub fn failure_ranges(columns: &[DiagramColumn]) -> Vec<FailureRange> {
 }
 
 /// The object printed by `saltation orbit-diagram --json`:
-/// `{"param": "<name>", "columns": [{"param": .., "values": [..], "failed_at": null | k,
+/// `{"param": "<name>", "params": {"<name>": value, …} (the model's values, the diagram's
+/// parameter at the file's), "columns": [{"param": .., "values": [..], "failed_at": null | k,
 /// "failure": null | "<message>", "cause": null | "<cause>"}], "first_failure": null | ..,
 /// "failure_ranges": [{"from": .., "to": .., "count": n, "cause": "<cause>"}]}`: every failed
 /// column says why (the full message and its cause in the model's words), and the ranges of
 /// consecutive failed columns with the same cause ([`failure_ranges`]).
-pub fn diagram_json(param: &str, columns: &[DiagramColumn]) -> Value {
+pub fn diagram_json(model: &dyn EvalModel, param: &str, columns: &[DiagramColumn]) -> Value {
     let cols: Vec<Value> = columns
         .iter()
         .map(|c| {
@@ -437,7 +441,7 @@ pub fn diagram_json(param: &str, columns: &[DiagramColumn]) -> Value {
         .into_iter()
         .map(|r| json!({"from": r.from, "to": r.to, "count": r.count, "cause": r.cause}))
         .collect();
-    json!({"param": param, "columns": cols, "first_failure": first_failure(columns),
+    json!({"param": param, "params": params_json(model), "columns": cols, "first_failure": first_failure(columns),
            "failure_ranges": ranges})
 }
 
@@ -604,6 +608,7 @@ pub fn summary(r: &ScriptResult) -> String {
 mod figures;
 mod files;
 mod numbers;
+mod params;
 mod simulation;
 pub mod study;
 

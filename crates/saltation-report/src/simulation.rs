@@ -66,6 +66,8 @@ pub struct StatsJson {
 pub struct SimulationJson {
     /// Method name (the short name, also when a MATLAB alias was given).
     pub method: String,
+    /// The model's parameter values the simulation ran with, by name.
+    pub params: std::collections::BTreeMap<String, f64>,
     /// Names of the modes whose flow was stepped exactly by the matrix exponential instead of
     /// `method` (autonomous affine modes, unless `--method` was given, `exact_affine_phases`
     /// is off or the exact stepper could not take the mode). Empty when `method` did all.
@@ -100,6 +102,7 @@ pub fn simulation_json(
     let s = trace.stats;
     SimulationJson {
         method: method.name().to_string(),
+        params: crate::params_json(model),
         exact_affine_modes: trace
             .exact_affine_modes
             .iter()

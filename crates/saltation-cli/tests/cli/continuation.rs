@@ -19,8 +19,10 @@ fn temp_dir(name: &str) -> std::path::PathBuf {
 
 /// Checks the documented shape of `saltation continue --json` in full; returns the branches.
 fn check_shape(v: &Value, param: &str) -> Vec<Value> {
-    assert_eq!(keys(v), ["bifurcations", "branches", "param"]);
+    assert_eq!(keys(v), ["bifurcations", "branches", "param", "params"]);
     assert_eq!(v["param"], param);
+    // The model's values, the continued one among them.
+    assert!(v["params"][param].is_number(), "{}", v["params"]);
     let branches = v["branches"].as_array().unwrap().clone();
     for b in &branches {
         assert_eq!(keys(b), ["end", "label", "period_k", "points"]);
@@ -309,7 +311,13 @@ fn orbit_diagram_json_and_first_failure() {
     let v = json(&["orbit-diagram", &file, "--json", "--out", &outs]);
     assert_eq!(
         keys(&v),
-        ["columns", "failure_ranges", "first_failure", "param"]
+        [
+            "columns",
+            "failure_ranges",
+            "first_failure",
+            "param",
+            "params"
+        ]
     );
     assert_eq!(v["param"], "gamma");
     let cols = v["columns"].as_array().unwrap();

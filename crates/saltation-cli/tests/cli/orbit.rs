@@ -17,6 +17,7 @@ fn orbit_object(v: &Value) -> &serde_json::Map<String, Value> {
         [
             "multipliers",
             "newton_iterations",
+            "params",
             "period",
             "residual",
             "solve_seconds",
@@ -315,6 +316,7 @@ fn hopper_orbit_has_phases_and_admissibility() {
                 "admissible",
                 "multipliers",
                 "newton_iterations",
+                "params",
                 "period",
                 "phases",
                 "residual",
@@ -324,6 +326,8 @@ fn hopper_orbit_has_phases_and_admissibility() {
             ]
         );
         let d_g: f64 = set[4..].parse().unwrap();
+        // The JSON repeats the parameter values it was computed at, --set applied.
+        assert_eq!(v["params"]["d_G"], d_g, "{file}");
         let exact = periodic_orbit(
             &HopperParams {
                 d_g,
