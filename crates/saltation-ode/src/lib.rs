@@ -1,12 +1,19 @@
 //! # saltation-ode
 //!
-//! Initial-value integrators for Saltation: explicit Runge–Kutta pairs from Butcher tableaus held
-//! as data (Euler, Heun, RK4; Bogacki–Shampine 3(2), Runge–Kutta–Fehlberg 4(5), Dormand–Prince
-//! 5(4) and 8(5,3)), error control with the MATLAB (`max(r|y|, a)`) or CVODE (`r|y| + a`)
-//! weights, a PI step-size controller, dense output of each method's own order, and precise event
-//! location with direction filters, enabling conditions and Zeno protection; and an exact
-//! stepper for autonomous affine systems ([`AffineExp`], `e^{Ãh}`), which the hybrid layer
-//! uses in the modes that say they are affine.
+//! Initial-value integrators for Saltation, one front door for every family ([`Method`]):
+//! explicit Runge–Kutta pairs from Butcher tableaus held as data (Euler, Heun, RK4;
+//! Bogacki–Shampine 3(2), Runge–Kutta–Fehlberg 4(5), Dormand–Prince 5(4) and 8(5,3)), the
+//! variable-order Adams–Bashforth–Moulton PECE ([`adams`]), and for stiff problems and index-1
+//! DAEs (a singular mass matrix) Radau IIA of order 5, the variable-order NDF/BDF ([`bdf`]), a
+//! Rosenbrock W-method, the trapezoidal rule and TR-BDF2. Error control with the MATLAB
+//! (`max(r|y|, a)`) or CVODE (`r|y| + a`) weights (`rtol` floored at a few ulps), a PI step-size
+//! controller, dense output of each method's own order, and event location that never skips a
+//! crossing the step resolves (a guard's sign after a reset from its derivatives, sample
+//! intervals screened for pairs of crossings, located on the dense output), with direction
+//! filters, enabling conditions, and Zeno recognised from the accumulation of events; and an
+//! exact stepper for autonomous affine systems ([`AffineExp`], `e^{Ãh}`), which the hybrid layer
+//! uses in the modes that say they are affine (falling back to the chosen method where it
+//! cannot take a mode).
 //!
 //! ## What you want to do
 //! - **Integrate once**: [`Ivp`] — `Ivp::new(&sys, t0, &y0).solve(Method::Dop853, t_end, &opts)`.
