@@ -210,22 +210,18 @@ impl<'de> serde::Deserialize<'de> for Model {
                 })
             }
         }
-        const VARIANTS: &[&str] = &[
-            "RimlessWheel",
-            "SimplestWalker",
-            "BouncingBall",
-            "VanDerPol",
-            "Robertson",
-            "RobertsonDae",
-            "VanDerPolStiff",
-            "Hires",
-            "Orego",
-            "Hopper",
-            "HopperUnconstrained",
-            "Monopod",
-            "Equations",
-        ];
-        de.deserialize_enum("Model", VARIANTS, V)
+        /// The built-in names and `Equations`.
+        const VARIANTS: [&str; Model::NAMES.len() + 1] = {
+            let mut all = [""; Model::NAMES.len() + 1];
+            let mut i = 0;
+            while i < Model::NAMES.len() {
+                all[i] = Model::NAMES[i];
+                i += 1;
+            }
+            all[Model::NAMES.len()] = "Equations";
+            all
+        };
+        de.deserialize_enum("Model", &VARIANTS, V)
     }
 }
 
