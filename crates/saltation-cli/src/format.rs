@@ -46,16 +46,7 @@ pub fn named(names: &[String], v: &[f64]) -> String {
 /// A vector as `[a, b, …]` with each entry as [`value`] prints it; a long vector shows its first
 /// and last entries around `…`.
 pub fn vector(v: &[f64]) -> String {
-    const SHOWN: usize = 8;
-    let items: Vec<String> = if v.len() <= SHOWN {
-        v.iter().map(|&x| value(x)).collect()
-    } else {
-        let mut items: Vec<String> = v[..SHOWN - 2].iter().map(|&x| value(x)).collect();
-        items.push(format!("… ({} more)", v.len() - SHOWN + 1));
-        items.push(value(v[v.len() - 1]));
-        items
-    };
-    format!("[{}]", items.join(", "))
+    named(&[], v)
 }
 
 /// A wall-clock duration in ms below ten seconds, else in s.
