@@ -2,136 +2,16 @@
 //! load time, and a mistake is a [`LoadError`] that names its place (the field, the item, and
 //! the character inside the expression).
 
+pub use super::load_error::{LoadError, Place};
 use super::spec::{EquationSpec, ParameterSpec};
 use saltation_equations::{
     compile, did_you_mean, is_reserved, is_valid_name, suggest, Definitions, ExprError, Names,
     Program, Site,
 };
 use saltation_hybrid::{Limit, Param};
-use std::fmt;
 
 /// Largest number of states, parameters, modes, guards or outputs of an equation model.
 pub const MAX_ITEMS: usize = 10_000;
-
-/// Separates the fields of a [`LoadError`] carried through serde's string-only errors.
-const SEP: char = '\u{1f}';
-
-/// Where in the model's text a mistake is.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Place {
-    /// Field path inside the model, e.g. `modes[0].flow` or `guards[1].when`.
-    pub path: String,
-    /// Item of the list at `path`, if the field is a list.
-    pub item: Option<usize>,
-    /// Which string of the item (0 for a plain string, 1 for the expression of a
-    /// `(name, expression)` pair).
-    pub nth: usize,
-}
-
-impl Place {
-    fn field(path: impl Into<String>) -> Self {
-        Self {
-            path: path.into(),
-            item: None,
-            nth: 0,
-        }
-    }
-    fn item(path: impl Into<String>, item: usize, nth: usize) -> Self {
-        Self {
-            path: path.into(),
-            item: Some(item),
-            nth,
-        }
-    }
-}
-
-impl fmt::Display for Place {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self.item {
-            Some(k) => write!(f, "{}[{k}]", self.path),
-            None => f.write_str(&self.path),
-        }
-    }
-}
-
-/// A mistake in an equation model, found when it is loaded.
-#[derive(Debug, Clone, PartialEq)]
-pub struct LoadError {
-    /// Where.
-    pub place: Place,
-    /// Character offset inside the expression, for errors in an expression.
-    pub offset: Option<usize>,
-    /// What is wrong (one line).
-    pub message: String,
-}
-
-impl fmt::Display for LoadError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{}: {}", self.place, self.message)?;
-        if let Some(o) = self.offset {
-            write!(f, " (at character {} of the expression)", o + 1)?;
-        }
-        Ok(())
-    }
-}
-
-impl std::error::Error for LoadError {}
-
-impl LoadError {
-    fn at(place: Place, message: impl Into<String>) -> Self {
-        Self {
-            place,
-            offset: None,
-            message: message.into(),
-        }
-    }
-
-    fn expr(place: Place, e: &ExprError) -> Self {
-        Self {
-            place,
-            offset: Some(e.offset),
-            message: e.message.clone(),
-        }
-    }
-
-    /// The error as one string that [`LoadError::from_serde_message`] reads back (serde's
-    /// errors carry only a message).
-    pub fn to_serde_message(&self) -> String {
-        let opt = |v: Option<usize>| v.map_or_else(|| "-".to_string(), |v| v.to_string());
-        format!(
-            "{self}{SEP}{}{SEP}{}{SEP}{}{SEP}{}{SEP}{}",
-            self.message,
-            self.place.path,
-            opt(self.place.item),
-            self.place.nth,
-            opt(self.offset)
-        )
-    }
-
-    /// Reads back a message made by [`LoadError::to_serde_message`]; `None` for any other.
-    pub fn from_serde_message(msg: &str) -> Option<LoadError> {
-        let parts: Vec<&str> = msg.split(SEP).collect();
-        let [_, message, path, item, nth, offset] = parts[..] else {
-            return None;
-        };
-        let opt = |s: &str| {
-            if s == "-" {
-                Some(None)
-            } else {
-                s.parse().ok().map(Some)
-            }
-        };
-        Some(LoadError {
-            place: Place {
-                path: path.to_string(),
-                item: opt(item)?,
-                nth: nth.parse().ok()?,
-            },
-            offset: opt(offset)?,
-            message: message.to_string(),
-        })
-    }
-}
 
 /// The compiled programs of a model.
 #[derive(Debug)]

@@ -10,6 +10,7 @@
 //! `docs/models.md`.
 
 mod load;
+mod load_error;
 mod model;
 mod spec;
 
