@@ -1,7 +1,7 @@
 //! Drawing helpers shared by the figures (internal): clipped polylines in any line style,
 //! markers, legend samples, and splitting a branch into stable and unstable runs.
 
-use plotters::element::{DashedPathElement, Drawable, PointCollection};
+use plotters::element::{Drawable, PointCollection};
 use plotters::prelude::*;
 use plotters::style::Color as _;
 use plotters_backend::{BackendCoord, DrawingErrorKind};
@@ -10,12 +10,14 @@ use crate::axis::Axis;
 use crate::frame::{Chart, Ctx, DrawFail, Sample};
 use crate::style::{Color, LineStyle, Marker};
 
-/// Dash and gap lengths (pixels at scale 1) of a line style; `None` for solid.
-fn dashes(style: LineStyle) -> Option<(f64, f64)> {
+/// Dash pattern of a line style: alternating dash and gap lengths (pixels at scale 1, starting
+/// with a dash); `None` for solid.
+fn dashes(style: LineStyle) -> Option<&'static [f64]> {
     match style {
         LineStyle::Solid => None,
-        LineStyle::Dashed => Some((12.0, 7.0)),
-        LineStyle::Dotted => Some((3.0, 6.0)),
+        LineStyle::Dashed => Some(&[12.0, 7.0]),
+        LineStyle::Dotted => Some(&[3.0, 6.0]),
+        LineStyle::DashDot => Some(&[14.0, 5.0, 3.0, 5.0]),
     }
 }
 
@@ -30,15 +32,69 @@ pub(crate) fn polyline<DB: DrawingBackend>(
     width: u32,
 ) -> Result<(), DrawFail> {
     let shape = color.rgb_color().stroke_width(width);
+    // Pixels per plot unit on each axis, for measuring dashes.
+    let scale = (
+        f64::from(ctx.plot_px.0) / ctx.x.span(),
+        f64::from(ctx.plot_px.1) / ctx.y.span(),
+    );
     for run in clipped_runs(pts, &ctx.x, &ctx.y) {
-        if let Some((d, g)) = dashes(style) {
-            let (d, g) = (ctx.px(d).max(1), ctx.px(g).max(1));
-            chart.draw_series(std::iter::once(DashedPathElement::new(run, d, g, shape)))?;
+        if let Some(pattern) = dashes(style) {
+            let pattern: Vec<f64> = pattern.iter().map(|d| d * ctx.s).collect();
+            let pieces = dash_pieces(&run, &pattern, scale);
+            chart.draw_series(pieces.into_iter().map(|p| PathElement::new(p, shape)))?;
         } else {
             chart.draw_series(std::iter::once(PathElement::new(run, shape)))?;
         }
     }
     Ok(())
+}
+
+/// Cuts the polyline `run` into its dashes: `pattern` alternates dash and gap lengths in
+/// pixels, `scale` is pixels per plot unit in x and y. The pattern's phase carries across
+/// vertices, so dashes stay regular on a finely sampled curve. At most `MAX_DASHES` pieces.
+pub(crate) fn dash_pieces(
+    run: &[(f64, f64)],
+    pattern: &[f64],
+    scale: (f64, f64),
+) -> Vec<Vec<(f64, f64)>> {
+    const MAX_DASHES: usize = 200_000;
+    let period: f64 = pattern.iter().sum();
+    if pattern.is_empty() || !(period > 0.0) || !(scale.0 > 0.0 && scale.1 > 0.0) {
+        return vec![run.to_vec()];
+    }
+    let mut out: Vec<Vec<(f64, f64)>> = Vec::new();
+    let (mut k, mut left) = (0usize, pattern[0]);
+    let mut cur: Vec<(f64, f64)> = run.first().map(|p| vec![*p]).unwrap_or_default();
+    for w in run.windows(2) {
+        let (a, b) = (w[0], w[1]);
+        let len = ((b.0 - a.0) * scale.0).hypot((b.1 - a.1) * scale.1);
+        if !len.is_finite() {
+            continue;
+        }
+        let mut done = 0.0;
+        // Every pass ends a dash or a gap, or the segment: at most one pass per dash or gap.
+        while len - done > left && out.len() < MAX_DASHES {
+            done += left;
+            let t = done / len;
+            let p = (a.0 + t * (b.0 - a.0), a.1 + t * (b.1 - a.1));
+            if k % 2 == 0 {
+                cur.push(p);
+                out.push(std::mem::take(&mut cur));
+            } else {
+                cur = vec![p];
+            }
+            k = (k + 1) % pattern.len();
+            left = pattern[k].max(1e-3);
+        }
+        left -= len - done;
+        if k % 2 == 0 {
+            cur.push(b);
+        }
+    }
+    if k % 2 == 0 && cur.len() > 1 {
+        out.push(cur);
+    }
+    out
 }
 
 /// Splits `pts` into maximal runs inside the rectangle spanned by the axes (segments crossing the
@@ -153,6 +209,12 @@ pub(crate) fn stability_runs(pts: &[(f64, f64)], stable: &[bool]) -> Vec<(bool, 
         }
     }
     out
+}
+
+/// The width of a thin line next to lines of width `line_w` (e.g. the unstable stretches of a
+/// two-parameter curve): 40 %, at least one pixel.
+pub(crate) fn thin_width(line_w: u32) -> u32 {
+    ((f64::from(line_w) * 0.4).round() as u32).max(1)
 }
 
 /// A marker drawn with backend primitives at one point of any coordinate type.
@@ -277,20 +339,23 @@ impl<DB: DrawingBackend> Drawable<DB> for LegendGlyph {
             return Ok(());
         };
         let w = self.width;
-        let line = |b: &mut DB, color: Color, style: LineStyle| {
-            let shape = color.rgb_color().stroke_width(self.line_w);
+        let line = |b: &mut DB, color: Color, style: LineStyle, line_w: u32| {
+            let shape = color.rgb_color().stroke_width(line_w);
             match dashes(style) {
                 None => b.draw_path([(x, y), (x + w, y)], &shape),
-                Some((d, g)) => {
+                Some(pattern) => {
                     let k = f64::from(self.line_w) / 2.5;
-                    let (d, g) = (
-                        (d * k).round().max(1.0) as i32,
-                        (g * k).round().max(1.0) as i32,
-                    );
-                    let mut s = 0;
+                    let pattern: Vec<i32> = pattern
+                        .iter()
+                        .map(|d| (d * k).round().max(1.0) as i32)
+                        .collect();
+                    let (mut s, mut i) = (0, 0);
                     while s < w {
-                        b.draw_path([(x + s, y), (x + (s + d).min(w), y)], &shape)?;
-                        s += d + g;
+                        if i % 2 == 0 {
+                            b.draw_path([(x + s, y), (x + (s + pattern[i]).min(w), y)], &shape)?;
+                        }
+                        s += pattern[i];
+                        i = (i + 1) % pattern.len();
                     }
                     Ok(())
                 }
@@ -306,10 +371,11 @@ impl<DB: DrawingBackend> Drawable<DB> for LegendGlyph {
         };
         let mid = (x + w / 2, y);
         match self.sample {
-            Sample::Line(c, s) => line(b, c, s),
+            Sample::Line(c, s) => line(b, c, s, self.line_w),
+            Sample::ThinLine(c, s) => line(b, c, s, thin_width(self.line_w)),
             Sample::Marker(c, m, filled) => draw_marker(b, mid, &marker(c, m, filled)),
             Sample::LineMarker(c, s, m) => {
-                line(b, c, s)?;
+                line(b, c, s, self.line_w)?;
                 draw_marker(b, mid, &marker(c, m, true))
             }
             Sample::Patch(c) => {
@@ -355,6 +421,40 @@ mod tests {
         assert!(clipped_runs(&[(2.0, 2.0), (3.0, 3.0)], &UNIT, &UNIT).is_empty());
         let through = clipped_runs(&[(-1.0, 0.5), (2.0, 0.5)], &UNIT, &UNIT);
         assert_eq!(through, vec![vec![(0.0, 0.5), (1.0, 0.5)]]);
+    }
+
+    /// A 100-pixel line, dashes of 10 with gaps of 5: dashes at 0–10, 15–25, …, 90–100, the
+    /// same whether the line is one segment or three (the phase carries across vertices).
+    #[test]
+    fn dashes_are_measured_in_pixels_across_vertices() {
+        let expected: Vec<(f64, f64)> = (0..7)
+            .map(|k| (15.0 * f64::from(k), (15.0 * f64::from(k) + 10.0).min(100.0)))
+            .collect();
+        // Plot units of 0.5 pixel in x (scale 2 px per unit) and a vertical line in y.
+        for line in [
+            vec![(0.0, 0.0), (50.0, 0.0)],
+            vec![(0.0, 0.0), (16.5, 0.0), (33.0, 0.0), (50.0, 0.0)],
+        ] {
+            let pieces = dash_pieces(&line, &[10.0, 5.0], (2.0, 1.0));
+            let ends: Vec<(f64, f64)> = pieces
+                .iter()
+                .map(|p| (2.0 * p[0].0, 2.0 * p[p.len() - 1].0))
+                .collect();
+            assert_eq!(ends.len(), expected.len(), "{ends:?}");
+            for (a, b) in ends.iter().zip(&expected) {
+                assert!(
+                    (a.0 - b.0).abs() < 1e-9 && (a.1 - b.1).abs() < 1e-9,
+                    "{ends:?}"
+                );
+            }
+        }
+        let up = dash_pieces(
+            &[(0.0, 0.0), (0.0, 30.0)],
+            &[14.0, 5.0, 3.0, 5.0],
+            (1.0, 1.0),
+        );
+        let lens: Vec<f64> = up.iter().map(|p| p[p.len() - 1].1 - p[0].1).collect();
+        assert_eq!(lens, [14.0, 3.0, 3.0]);
     }
 
     #[test]

@@ -32,6 +32,33 @@ pub enum PlotError {
         /// The length it has.
         found: usize,
     },
+    /// A coordinate that must be finite is ±∞ or NaN (in a
+    /// [`TwoParamDiagram`](crate::TwoParamDiagram): ±∞ anywhere in a curve, where NaN marks a
+    /// gap, or a non-finite labelled point, which cannot be left out without notice).
+    #[error("{figure}: {what}[{index}] of {item:?} is {value}, not a finite number")]
+    NonFinite {
+        /// The figure kind.
+        figure: &'static str,
+        /// The label of the curve or point at fault.
+        item: String,
+        /// Which array or coordinate, e.g. `"xs"` or `"y"`.
+        what: &'static str,
+        /// The index in that array (0 for a single coordinate).
+        index: usize,
+        /// The value found.
+        value: f64,
+    },
+    /// One item of the figure has nothing to draw (e.g. a curve with no two consecutive finite
+    /// points), so it would silently be missing from the figure.
+    #[error("{figure}: {item:?} has nothing to draw: {reason}")]
+    EmptyItem {
+        /// The figure kind.
+        figure: &'static str,
+        /// The label of the item at fault.
+        item: String,
+        /// Why nothing is left.
+        reason: &'static str,
+    },
     /// A user-given axis range is not a finite, increasing interval (or, on a logarithmic axis,
     /// not positive).
     #[error("{figure}: invalid {axis} range [{lo}, {hi}]")]

@@ -69,6 +69,8 @@ impl<E: std::error::Error + Send + Sync> From<DrawingAreaErrorKind<E>> for DrawF
 pub(crate) enum Sample {
     /// A short line.
     Line(Color, LineStyle),
+    /// A short line of the thin width (see `draw::thin_width`).
+    ThinLine(Color, LineStyle),
     /// A marker.
     Marker(Color, Marker, bool),
     /// A line with a marker on it.
@@ -107,6 +109,9 @@ pub(crate) struct Ctx {
     pub font_px: f64,
     /// Size of the plotting area in pixels.
     pub plot_px: (u32, u32),
+    /// The legend box (lower-left and upper-right corners, plot coordinates; an estimate), so
+    /// that annotations can keep off it; `None` without a legend.
+    pub legend: Option<[(f64, f64); 2]>,
 }
 
 impl Ctx {
@@ -131,7 +136,8 @@ pub(crate) trait Body {
     ) -> Result<(), DrawFail>;
 }
 
-/// Draws `body` with its frame onto `root`, which is `supersample` times the output size.
+/// Draws `body` with its frame onto `root`, which is `supersample` times the output size, and
+/// returns the sizes and axes it was drawn with (for layout tests).
 ///
 /// Every length is a multiple of the scale `s`: 1 for a 1000 × 700 output, proportional to the
 /// output size above that, and shrinking only like the square root below it, so that text in
@@ -140,7 +146,7 @@ pub(crate) fn draw_figure<DB: DrawingBackend, B: Body>(
     root: &DrawingArea<DB, Shift>,
     body: &B,
     supersample: u32,
-) -> Result<(), DrawFail> {
+) -> Result<Ctx, DrawFail> {
     let frame = body.frame();
     root.fill(&WHITE)?;
     let (w, h) = root.dim_in_pixel();
@@ -247,6 +253,7 @@ pub(crate) fn draw_figure<DB: DrawingBackend, B: Body>(
         marker_r: (7.0 * s).round().max(2.0) as i32,
         font_px: 20.0 * s,
         plot_px: (plot_w, plot_h),
+        legend: position.as_ref().map(|b| b.rect(&x, &y)),
     };
     body.draw(&mut chart, &ctx)?;
     chart.plotting_area().draw(&Rectangle::new(
@@ -271,7 +278,7 @@ pub(crate) fn draw_figure<DB: DrawingBackend, B: Body>(
         }
         chart
             .configure_series_labels()
-            .position(position)
+            .position(position.pos)
             .legend_area_size(sample_w + px(8.0))
             .margin(px(10.0))
             .background_style(WHITE.filled())
@@ -284,7 +291,7 @@ pub(crate) fn draw_figure<DB: DrawingBackend, B: Body>(
         let bottom = (margin + plot_h) as i32;
         draw_colorbar(&bar, label, *lo, *hi, (top, bottom), s)?;
     }
-    Ok(())
+    Ok(ctx)
 }
 
 /// Widens one axis so that a data unit has the same pixel length on both.

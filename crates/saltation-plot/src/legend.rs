@@ -7,6 +7,35 @@ use crate::axis::Axis;
 use crate::frame::{DrawFail, Frame};
 use crate::style::LegendPosition;
 
+/// Where the legend goes: a corner of the plot and the size of the box there, as fractions of
+/// the plot's width and height (an estimate from the labels' text size).
+#[derive(Debug, Clone)]
+pub(crate) struct LegendBox {
+    pub pos: SeriesLabelPosition,
+    pub w: f64,
+    pub h: f64,
+}
+
+impl LegendBox {
+    /// The box's lower-left and upper-right corners in plot coordinates of the axes `x`, `y`.
+    pub fn rect(&self, x: &Axis, y: &Axis) -> [(f64, f64); 2] {
+        use SeriesLabelPosition as P;
+        let right = matches!(self.pos, P::UpperRight | P::LowerRight);
+        let upper = matches!(self.pos, P::UpperRight | P::UpperLeft);
+        let (x0, x1) = if right {
+            (x.hi - self.w * x.span(), x.hi)
+        } else {
+            (x.lo, x.lo + self.w * x.span())
+        };
+        let (y0, y1) = if upper {
+            (y.hi - self.h * y.span(), y.hi)
+        } else {
+            (y.lo, y.lo + self.h * y.span())
+        };
+        [(x0, y0), (x1, y1)]
+    }
+}
+
 /// Picks the legend corner covering the fewest data points; if every corner covers some and the
 /// y range is free, stretches the y axis upwards to make room at the top. `None`: no legend.
 pub(crate) fn place_legend<DB: DrawingBackend>(
@@ -17,7 +46,7 @@ pub(crate) fn place_legend<DB: DrawingBackend>(
     (pw, ph): (u32, u32),
     x: Axis,
     y: &mut Axis,
-) -> Result<Option<SeriesLabelPosition>, DrawFail> {
+) -> Result<Option<LegendBox>, DrawFail> {
     use SeriesLabelPosition as P;
     if frame.entries.is_empty() {
         return Ok(None);
@@ -30,9 +59,6 @@ pub(crate) fn place_legend<DB: DrawingBackend>(
         LegendPosition::LowerLeft => Some(P::LowerLeft),
         _ => None,
     };
-    if fixed.is_some() {
-        return Ok(fixed);
-    }
     let mut text_w = 0;
     let mut text_h = 0;
     for (label, _) in &frame.entries {
@@ -44,6 +70,10 @@ pub(crate) fn place_legend<DB: DrawingBackend>(
     let box_w = f64::from(text_w) + 90.0 * s;
     let box_h = n * f64::from(text_h) * 1.3 + 35.0 * s;
     let (bw, bh) = (box_w / f64::from(pw), box_h / f64::from(ph));
+    let sized = |pos| LegendBox { pos, w: bw, h: bh };
+    if let Some(pos) = fixed {
+        return Ok(Some(sized(pos)));
+    }
     let count = |right: bool, upper: bool| {
         frame
             .occupied
@@ -66,8 +96,8 @@ pub(crate) fn place_legend<DB: DrawingBackend>(
     if best > 0 && !frame.equal_aspect && !frame.y_fixed && bh < 0.45 {
         // Make the top `bh` of the plot free of data.
         y.hi = y.lo + y.span() / (1.0 - bh);
-        return Ok(Some(P::UpperRight));
+        return Ok(Some(sized(P::UpperRight)));
     }
     let pos = corners.into_iter().find(|c| c.1 == best).map(|c| c.0);
-    Ok(pos)
+    Ok(pos.map(sized))
 }

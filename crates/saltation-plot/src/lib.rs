@@ -24,6 +24,26 @@
 //! | a state component of period-1, period-2 … branches, stable solid / unstable dashed | [`BifurcationDiagram`] of [`Branch`]es |
 //! | long-run samples of brute-force simulations, with where the walker fell | [`OrbitDiagram`] with [`FailureRegion`]s |
 //! | cost against error of integrators | [`WorkPrecision`] |
+//! | fold, period-doubling, Neimark–Sacker and grazing curves in the plane of two parameters, codimension-two points labelled | [`TwoParamDiagram`] of [`TwoParamCurve`]s and [`LabelledPoint`]s |
+//!
+//! A two-parameter diagram, e.g. a fold curve meeting a period-doubling curve (the curves'
+//! points come from a two-parameter continuation; NaN marks a gap in a curve):
+//!
+//! ```
+//! use saltation_plot::{CurveKind, LabelledPoint, RenderOptions, TwoParamCurve, TwoParamDiagram};
+//!
+//! let e: Vec<f64> = (0..=50).map(|i| 0.5 + 0.007 * f64::from(i)).collect();
+//! let fold: Vec<f64> = e.iter().map(|e| 1.0 + 0.5 * e * e).collect();
+//! let flip: Vec<f64> = e.iter().map(|e| 2.0 - e).collect();
+//! let fig = TwoParamDiagram::new("Vibrating table, period 1", "restitution e", "Γ")
+//!     .with_curve(TwoParamCurve::new(CurveKind::Fold, "fold", e.clone(), fold))
+//!     .with_curve(TwoParamCurve::new(CurveKind::PeriodDoubling, "", e, flip))
+//!     .with_point(LabelledPoint::new("fold–flip", 0.732, 1.268));
+//! let svg = fig.to_svg_string(&RenderOptions::default())?;
+//! assert!(svg.contains("fold–flip") && svg.contains("period doubling"));
+//! // `fig.render(Path::new("figures/two_param"), &RenderOptions::default())` writes PNG and SVG.
+//! # Ok::<(), saltation_plot::PlotError>(())
+//! ```
 //!
 //! Bifurcation points ([`BifurcationPoint`], [`BifurcationKind`]) are shared by the Floquet plot
 //! and the bifurcation diagram.
@@ -56,12 +76,14 @@ mod error;
 mod floquet;
 mod font;
 mod frame;
+mod labels;
 mod legend;
 mod markers;
 mod orbit_diagram;
 mod render;
 mod style;
 mod time_series;
+mod two_param;
 mod work_precision;
 
 pub use bifurcation::{BifurcationDiagram, Branch};
@@ -73,4 +95,5 @@ pub use orbit_diagram::{FailureRegion, OrbitDiagram};
 pub use render::{Figure, ImageFormat, RenderOptions};
 pub use style::{Color, LegendPosition, LineStyle, Marker};
 pub use time_series::{Series, TimeSeries};
+pub use two_param::{CurveKind, LabelledPoint, TwoParamCurve, TwoParamDiagram, MAX_POINT_LABELS};
 pub use work_precision::WorkPrecision;

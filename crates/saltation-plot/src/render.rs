@@ -202,7 +202,7 @@ pub(crate) fn render_body<B: Body>(
             ImageFormat::Png => write_png(body, &path, size),
             ImageFormat::Svg => {
                 let root = SVGBackend::new(&path, size).into_drawing_area();
-                draw_figure(&root, body, 1).and_then(|()| Ok(root.present()?))
+                draw_figure(&root, body, 1).and_then(|_| Ok(root.present()?))
             }
         };
         result.map_err(draw_err(&path))?;
@@ -265,7 +265,7 @@ pub(crate) fn svg_string<B: Body>(body: &B, opts: &RenderOptions) -> Result<Stri
     {
         let root = SVGBackend::with_string(&mut out, (opts.width, opts.height)).into_drawing_area();
         draw_figure(&root, body, 1)
-            .and_then(|()| Ok(root.present()?))
+            .and_then(|_| Ok(root.present()?))
             .map_err(draw_err(Path::new("")))?;
     }
     Ok(out)

@@ -81,6 +81,8 @@ pub enum LineStyle {
     Dashed,
     /// Short dashes with wide gaps, for reference curves.
     Dotted,
+    /// Long dash, gap, short dash, gap (e.g. Neimark–Sacker curves of a two-parameter diagram).
+    DashDot,
 }
 
 /// The shape drawn at a data point.

@@ -1,0 +1,856 @@
+//! Two-parameter bifurcation diagrams: curves of codimension-one bifurcations of periodic orbits
+//! (fold, period doubling, Neimark–Sacker, grazing) in a parameter plane, with the
+//! codimension-two points on them marked and labelled.
+
+use plotters::prelude::*;
+use plotters::style::text_anchor::{HPos, Pos, VPos};
+
+use crate::axis::{make_axis, AxisSpec, Extent};
+use crate::draw::{polyline, stability_runs, thin_width, MarkerAt};
+use crate::frame::{check_len, thin, trace, Body, Chart, Ctx, DrawFail, Frame, Sample};
+use crate::labels::{place_labels, Rect, Scene};
+use crate::render::impl_figure;
+use crate::style::{Color, LegendPosition, LineStyle, Marker};
+use crate::PlotError;
+
+const FIGURE: &str = "TwoParamDiagram";
+
+/// Only the first this many labelled points get their text (every point gets its marker); the
+/// greedy label placement costs O(labels² + labels · curve samples).
+pub const MAX_POINT_LABELS: usize = 200;
+
+/// At most this many curve samples steer the label placement (every k-th is kept).
+const LABEL_LINE_SAMPLES: usize = 5_000;
+
+/// Which codimension-one bifurcation a curve of a [`TwoParamDiagram`] continues; sets its
+/// default colour and dash pattern.
+///
+/// | kind | colour | line |
+/// |---|---|---|
+/// | fold | blue | solid |
+/// | period doubling | orange | dashed |
+/// | Neimark–Sacker | green | dash-dot |
+/// | grazing | red | dotted |
+/// | other | purple | dashed |
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[non_exhaustive]
+pub enum CurveKind {
+    /// A multiplier at +1 (limit point of the orbit branch).
+    Fold,
+    /// A multiplier at −1 (flip).
+    PeriodDoubling,
+    /// A complex pair on the unit circle (torus bifurcation).
+    NeimarkSacker,
+    /// The admissibility boundary: the orbit touches a guard tangentially or a contact force
+    /// reaches zero.
+    Grazing,
+    /// Anything else.
+    Other,
+}
+
+impl CurveKind {
+    /// The name used in the legend when the curve has no label.
+    pub fn name(self) -> &'static str {
+        match self {
+            Self::Fold => "fold",
+            Self::PeriodDoubling => "period doubling",
+            Self::NeimarkSacker => "Neimark\u{2013}Sacker",
+            Self::Grazing => "grazing",
+            Self::Other => "other",
+        }
+    }
+
+    /// The default colour (from [`Color::palette`]).
+    pub fn color(self) -> Color {
+        match self {
+            Self::Fold => Color::palette(0),
+            Self::PeriodDoubling => Color::palette(1),
+            Self::NeimarkSacker => Color::palette(2),
+            Self::Grazing => Color::palette(3),
+            Self::Other => Color::palette(4),
+        }
+    }
+
+    /// The dash pattern.
+    pub fn line_style(self) -> LineStyle {
+        match self {
+            Self::Fold => LineStyle::Solid,
+            Self::PeriodDoubling | Self::Other => LineStyle::Dashed,
+            Self::NeimarkSacker => LineStyle::DashDot,
+            Self::Grazing => LineStyle::Dotted,
+        }
+    }
+}
+
+/// One curve of a two-parameter diagram: the points `(xs[i], ys[i])` joined in order.
+///
+/// NaN in `xs` or `ys` marks a gap: the curve is drawn as separate pieces on either side
+/// (e.g. where a continuation was restarted). ±∞ is an error.
+#[derive(Debug, Clone, PartialEq)]
+pub struct TwoParamCurve {
+    /// Legend text, e.g. `"fold, period 2"`; empty uses [`CurveKind::name`]. Curves with equal
+    /// text, colour and kind share one legend entry.
+    pub label: String,
+    /// Which bifurcation the curve continues (colour and dash pattern).
+    pub kind: CurveKind,
+    /// First parameter (x) of each point.
+    pub xs: Vec<f64>,
+    /// Second parameter (y) of each point; as many as `xs`.
+    pub ys: Vec<f64>,
+    /// Empty, or one flag per point: whether the orbit there is stable apart from the critical
+    /// multiplier(s) of the curve's bifurcation. Unstable stretches are drawn thin. Empty: all
+    /// drawn at full width.
+    pub stable: Vec<bool>,
+    /// Colour; `None` takes [`CurveKind::color`].
+    pub color: Option<Color>,
+}
+
+impl TwoParamCurve {
+    /// A curve of `kind` through `(xs[i], ys[i])`.
+    pub fn new(kind: CurveKind, label: impl Into<String>, xs: Vec<f64>, ys: Vec<f64>) -> Self {
+        Self {
+            label: label.into(),
+            kind,
+            xs,
+            ys,
+            stable: Vec::new(),
+            color: None,
+        }
+    }
+
+    /// Sets the per-point stability flags.
+    pub fn with_stability(mut self, stable: Vec<bool>) -> Self {
+        self.stable = stable;
+        self
+    }
+
+    /// Sets the colour (e.g. to tell a period-1 fold curve from a period-2 one).
+    pub fn with_color(mut self, color: Color) -> Self {
+        self.color = Some(color);
+        self
+    }
+
+    fn text(&self) -> &str {
+        if self.label.is_empty() {
+            self.kind.name()
+        } else {
+            &self.label
+        }
+    }
+}
+
+/// A codimension-two point (or any other marked point) of a two-parameter diagram: a marker at
+/// `(x, y)` with a short text label beside it.
+#[derive(Debug, Clone, PartialEq)]
+pub struct LabelledPoint {
+    /// The text, e.g. `"cusp"`, `"fold–flip"`, `"1:1"`, `"1:2"`, `"flip–NS"`,
+    /// `"fold–grazing"`; empty draws the marker alone.
+    pub label: String,
+    /// First parameter.
+    pub x: f64,
+    /// Second parameter.
+    pub y: f64,
+    /// Marker shape (drawn white with a black outline).
+    pub marker: Marker,
+}
+
+impl LabelledPoint {
+    /// A point with the marker [`LabelledPoint::marker_for`] its label.
+    pub fn new(label: impl Into<String>, x: f64, y: f64) -> Self {
+        let label = label.into();
+        let marker = Self::marker_for(&label);
+        Self {
+            label,
+            x,
+            y,
+            marker,
+        }
+    }
+
+    /// Replaces the marker shape.
+    pub fn with_marker(mut self, marker: Marker) -> Self {
+        self.marker = marker;
+        self
+    }
+
+    /// The default marker of a codimension-two point by its label (case, spaces and the kind of
+    /// dash between two names do not matter): cusp ◆, fold–flip ■, resonances `1:k` ▲, any
+    /// point involving grazing ×, anything else (flip–NS, fold–NS, …) ●.
+    pub fn marker_for(label: &str) -> Marker {
+        let key: String = label
+            .chars()
+            .filter(|c| !c.is_whitespace())
+            .map(|c| match c {
+                '-' | '\u{2012}' | '\u{2013}' | '\u{2014}' | '\u{2212}' => '-',
+                c => c.to_ascii_lowercase(),
+            })
+            .collect();
+        if key == "cusp" {
+            Marker::Diamond
+        } else if key == "fold-flip" || key == "flip-fold" {
+            Marker::Square
+        } else if key.starts_with("1:") {
+            Marker::Triangle
+        } else if key.contains("grazing") {
+            Marker::Cross
+        } else {
+            Marker::Circle
+        }
+    }
+}
+
+/// A two-parameter bifurcation diagram: curves of codimension-one bifurcations in the plane of
+/// two parameters, each kind in its own colour and dash pattern (see [`CurveKind`]), unstable
+/// stretches thin, codimension-two points marked, their labels placed so that they do not
+/// overlap one another, the markers or the legend.
+///
+/// Both axes fit the curves and points with a margin of 5 % on each side unless fixed
+/// (`x_range`, `y_range`). Unlike the other figures, a curve with nothing to draw, ±∞ in a
+/// curve, or a non-finite point is an error ([`PlotError::EmptyItem`],
+/// [`PlotError::NonFinite`]) rather than silently missing from the figure.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct TwoParamDiagram {
+    /// Title above the plot (may be empty).
+    pub title: String,
+    /// x axis label: the first parameter.
+    pub x_label: String,
+    /// y axis label: the second parameter.
+    pub y_label: String,
+    /// The curves; at least one.
+    pub curves: Vec<TwoParamCurve>,
+    /// Codimension-two points; the first [`MAX_POINT_LABELS`] with text are labelled.
+    pub points: Vec<LabelledPoint>,
+    /// Fixed x range; `None`: automatic.
+    pub x_range: Option<(f64, f64)>,
+    /// Fixed y range; `None`: automatic.
+    pub y_range: Option<(f64, f64)>,
+    /// Where the legend goes.
+    pub legend: LegendPosition,
+}
+
+impl TwoParamDiagram {
+    /// An empty diagram with a title and axis labels.
+    pub fn new(
+        title: impl Into<String>,
+        x_label: impl Into<String>,
+        y_label: impl Into<String>,
+    ) -> Self {
+        Self {
+            title: title.into(),
+            x_label: x_label.into(),
+            y_label: y_label.into(),
+            ..Self::default()
+        }
+    }
+
+    /// Adds a curve.
+    pub fn with_curve(mut self, curve: TwoParamCurve) -> Self {
+        self.curves.push(curve);
+        self
+    }
+
+    /// Adds a labelled point.
+    pub fn with_point(mut self, point: LabelledPoint) -> Self {
+        self.points.push(point);
+        self
+    }
+
+    fn prepare(&self) -> Result<Prepared, PlotError> {
+        if self.curves.is_empty() {
+            return Err(PlotError::EmptyData { figure: FIGURE });
+        }
+        let (mut ex, mut ey) = (Extent::default(), Extent::default());
+        let mut curves = Vec::new();
+        let mut occupied = Vec::new();
+        let mut entries: Vec<(String, Sample)> = Vec::new();
+        let mut keys: Vec<(String, Color, CurveKind)> = Vec::new();
+        let mut any_unstable = false;
+        for (i, c) in self.curves.iter().enumerate() {
+            let item = if c.label.is_empty() {
+                format!("curve {i} ({})", c.kind.name())
+            } else {
+                c.label.clone()
+            };
+            let n = c.xs.len();
+            check_len(FIGURE, &item, "ys", n, c.ys.len())?;
+            if !c.stable.is_empty() {
+                check_len(FIGURE, &item, "stable", n, c.stable.len())?;
+            }
+            for (what, v) in [("xs", &c.xs), ("ys", &c.ys)] {
+                if let Some((index, &value)) = v.iter().enumerate().find(|(_, v)| v.is_infinite()) {
+                    return Err(PlotError::NonFinite {
+                        figure: FIGURE,
+                        item,
+                        what,
+                        index,
+                        value,
+                    });
+                }
+            }
+            let pts: Vec<(f64, f64)> = c.xs.iter().copied().zip(c.ys.iter().copied()).collect();
+            let finite = |p: &(f64, f64)| p.0.is_finite() && p.1.is_finite();
+            if !pts.windows(2).any(|w| finite(&w[0]) && finite(&w[1])) {
+                return Err(PlotError::EmptyItem {
+                    figure: FIGURE,
+                    item,
+                    reason: "no two consecutive points with finite coordinates",
+                });
+            }
+            for p in pts.iter().filter(|p| finite(p)) {
+                ex.add(p.0);
+                ey.add(p.1);
+                occupied.push(*p);
+            }
+            let color = c.color.unwrap_or(c.kind.color());
+            let style = c.kind.line_style();
+            let runs = if c.stable.is_empty() {
+                vec![(true, pts)]
+            } else {
+                stability_runs(&pts, &c.stable)
+            };
+            for (stable, run) in runs {
+                any_unstable |= !stable;
+                occupied.extend(trace(&run));
+                curves.push(Line {
+                    pts: run,
+                    color,
+                    style,
+                    thin: !stable,
+                });
+            }
+            let key = (c.text().to_string(), color, c.kind);
+            if !keys.contains(&key) {
+                entries.push((key.0.clone(), Sample::Line(color, style)));
+                keys.push(key);
+            }
+        }
+        for (i, p) in self.points.iter().enumerate() {
+            for (what, value) in [("x", p.x), ("y", p.y)] {
+                if !value.is_finite() {
+                    let item = if p.label.is_empty() {
+                        format!("point {i}")
+                    } else {
+                        p.label.clone()
+                    };
+                    return Err(PlotError::NonFinite {
+                        figure: FIGURE,
+                        item,
+                        what,
+                        index: 0,
+                        value,
+                    });
+                }
+            }
+            ex.add(p.x);
+            ey.add(p.y);
+            occupied.push((p.x, p.y));
+        }
+        let spec = |name, fixed| AxisSpec {
+            figure: FIGURE,
+            name,
+            log: false,
+            fixed,
+            margin: 0.05,
+        };
+        let x = make_axis(ex, &spec("x", self.x_range))?;
+        let y = make_axis(ey, &spec("y", self.y_range))?;
+        let (Some(x), Some(y)) = (x, y) else {
+            return Err(PlotError::EmptyData { figure: FIGURE });
+        };
+        if any_unstable {
+            entries.push((
+                "thin: orbit unstable".into(),
+                Sample::ThinLine(Color::BLACK, LineStyle::Solid),
+            ));
+        }
+        let frame = Frame {
+            title: self.title.clone(),
+            x_label: self.x_label.clone(),
+            y_label: self.y_label.clone(),
+            x,
+            y,
+            y_fixed: self.y_range.is_some(),
+            equal_aspect: false,
+            legend: self.legend,
+            entries,
+            colorbar: None,
+            occupied: thin(occupied, 20_000),
+        };
+        let line_samples = thin(frame.occupied.clone(), LABEL_LINE_SAMPLES);
+        Ok(Prepared {
+            frame,
+            curves,
+            points: self.points.clone(),
+            line_samples,
+        })
+    }
+}
+
+impl_figure!(TwoParamDiagram);
+
+/// A drawn piece of a curve (plot coordinates; NaN breaks it).
+struct Line {
+    pts: Vec<(f64, f64)>,
+    color: Color,
+    style: LineStyle,
+    thin: bool,
+}
+
+/// A label as placed: which point, its text box in pixels (y downwards from the plot's top-left
+/// corner), and whether it sits away from its marker (then a leader line joins them).
+struct PlacedLabel {
+    point: usize,
+    rect: Rect,
+    leader: bool,
+}
+
+struct Prepared {
+    frame: Frame,
+    curves: Vec<Line>,
+    points: Vec<LabelledPoint>,
+    /// Curve samples (plot coordinates) the labels prefer not to cover.
+    line_samples: Vec<(f64, f64)>,
+}
+
+/// Plot coordinates → pixels inside the plot (y downwards).
+fn to_px(ctx: &Ctx, (x, y): (f64, f64)) -> (f64, f64) {
+    let (w, h) = (f64::from(ctx.plot_px.0), f64::from(ctx.plot_px.1));
+    (ctx.x.frac(x) * w, (1.0 - ctx.y.frac(y)) * h)
+}
+
+/// Pixels inside the plot → plot coordinates.
+fn from_px(ctx: &Ctx, (px, py): (f64, f64)) -> (f64, f64) {
+    let (w, h) = (f64::from(ctx.plot_px.0), f64::from(ctx.plot_px.1));
+    (
+        ctx.x.lo + px / w * ctx.x.span(),
+        ctx.y.hi - py / h * ctx.y.span(),
+    )
+}
+
+impl Prepared {
+    /// Half-size of a point's marker in pixels.
+    fn marker_r(ctx: &Ctx) -> i32 {
+        (f64::from(ctx.marker_r) * 1.4).round() as i32
+    }
+
+    /// Indices of the points inside the axes (only those are drawn).
+    fn visible(&self, ctx: &Ctx) -> Vec<usize> {
+        let inside = |p: &LabelledPoint| {
+            (ctx.x.lo..=ctx.x.hi).contains(&p.x) && (ctx.y.lo..=ctx.y.hi).contains(&p.y)
+        };
+        (0..self.points.len())
+            .filter(|&i| inside(&self.points[i]))
+            .collect()
+    }
+
+    /// Places the labels of the visible points; `measure` gives a text's size in pixels.
+    fn labels(
+        &self,
+        ctx: &Ctx,
+        measure: impl Fn(&str) -> Result<(u32, u32), DrawFail>,
+    ) -> Result<Vec<PlacedLabel>, DrawFail> {
+        let visible = self.visible(ctx);
+        let markers: Vec<(f64, f64)> = visible
+            .iter()
+            .map(|&i| to_px(ctx, (self.points[i].x, self.points[i].y)))
+            .collect();
+        let labelled: Vec<usize> = visible
+            .iter()
+            .copied()
+            .filter(|&i| !self.points[i].label.is_empty())
+            .take(MAX_POINT_LABELS)
+            .collect();
+        let anchors: Vec<(f64, f64)> = labelled
+            .iter()
+            .map(|&i| to_px(ctx, (self.points[i].x, self.points[i].y)))
+            .collect();
+        let mut sizes = Vec::with_capacity(labelled.len());
+        for &i in &labelled {
+            let (w, h) = measure(&self.points[i].label)?;
+            sizes.push((f64::from(w), f64::from(h)));
+        }
+        let avoid: Vec<Rect> = ctx
+            .legend
+            .iter()
+            .map(|[lo, hi]| {
+                let (a, b) = (to_px(ctx, *lo), to_px(ctx, *hi));
+                Rect {
+                    x0: a.0.min(b.0),
+                    y0: a.1.min(b.1),
+                    x1: a.0.max(b.0),
+                    y1: a.1.max(b.1),
+                }
+            })
+            .collect();
+        let lines: Vec<(f64, f64)> = self.line_samples.iter().map(|p| to_px(ctx, *p)).collect();
+        let scene = Scene {
+            bounds: (f64::from(ctx.plot_px.0), f64::from(ctx.plot_px.1)),
+            markers: &markers,
+            // Diamonds and triangles reach 1.3 half-sizes from the centre.
+            marker_r: 1.3 * f64::from(Self::marker_r(ctx)),
+            avoid: &avoid,
+            lines: &lines,
+        };
+        let placed = place_labels(&anchors, &sizes, &scene);
+        Ok(labelled
+            .into_iter()
+            .zip(placed)
+            .map(|(point, (rect, ring))| PlacedLabel {
+                point,
+                rect,
+                leader: ring > 0,
+            })
+            .collect())
+    }
+}
+
+impl Body for Prepared {
+    fn frame(&self) -> &Frame {
+        &self.frame
+    }
+
+    fn draw<DB: DrawingBackend>(
+        &self,
+        chart: &mut Chart<'_, DB>,
+        ctx: &Ctx,
+    ) -> Result<(), DrawFail> {
+        for c in &self.curves {
+            let w = if c.thin {
+                thin_width(ctx.line_w)
+            } else {
+                ctx.line_w
+            };
+            polyline(chart, ctx, &c.pts, c.color, c.style, w)?;
+        }
+        let font = ctx.font();
+        let area = chart.plotting_area();
+        let labels = self.labels(ctx, |t| Ok(area.estimate_text_size(t, &font)?))?;
+        for l in labels.iter().filter(|l| l.leader) {
+            let p = &self.points[l.point];
+            let at = to_px(ctx, (p.x, p.y));
+            let end = from_px(ctx, l.rect.nearest(at));
+            polyline(
+                chart,
+                ctx,
+                &[(p.x, p.y), end],
+                Color::GREY,
+                LineStyle::Solid,
+                thin_width(ctx.line_w),
+            )?;
+        }
+        let r = Self::marker_r(ctx);
+        let lw = ctx.line_w.max(2);
+        for i in self.visible(ctx) {
+            let p = &self.points[i];
+            let mk = |color, filled| MarkerAt {
+                at: (p.x, p.y),
+                marker: p.marker,
+                r,
+                color,
+                filled,
+                line_w: lw,
+            };
+            chart.draw_series([mk(Color::rgb(255, 255, 255), true), mk(Color::BLACK, false)])?;
+        }
+        let style = font.pos(Pos::new(HPos::Left, VPos::Top));
+        for l in &labels {
+            let at = from_px(ctx, (l.rect.x0, l.rect.y0));
+            let text = self.points[l.point].label.clone();
+            chart.draw_series(std::iter::once(
+                EmptyElement::at(at) + Text::new(text, (0, 0), style.clone()),
+            ))?;
+        }
+        Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use plotters::prelude::{IntoDrawingArea, SVGBackend};
+
+    use super::*;
+    use crate::axis::ticks;
+    use crate::frame::draw_figure;
+    use crate::{font, RenderOptions};
+
+    /// The period-1 fold and flip curves of a made-up model crossing at a fold–flip point, and a
+    /// period-2 fold curve with a cusp.
+    fn diagram() -> TwoParamDiagram {
+        let e: Vec<f64> = (0..=70).map(|i| 0.5 + 0.005 * f64::from(i)).collect();
+        let fold: Vec<f64> = e.iter().map(|e| 1.0 + 0.5 * e * e).collect();
+        let flip: Vec<f64> = e.iter().map(|e| 2.0 - e).collect();
+        let n = e.len();
+        let stable: Vec<bool> = (0..n).map(|i| i < n / 2).collect();
+        TwoParamDiagram::new("t", "e", "Γ")
+            .with_curve(TwoParamCurve::new(CurveKind::Fold, "", e.clone(), fold))
+            .with_curve(
+                TwoParamCurve::new(CurveKind::PeriodDoubling, "", e.clone(), flip)
+                    .with_stability(stable),
+            )
+            .with_point(LabelledPoint::new("fold–flip", 0.732, 1.268))
+    }
+
+    /// Lays `d` out on a `w × h` SVG as `render` would: the drawing context and the labels.
+    fn layout(d: &TwoParamDiagram, (w, h): (u32, u32)) -> (Prepared, Ctx, Vec<PlacedLabel>) {
+        font::ensure_registered().expect("font");
+        let prepared = d.prepare().expect("valid diagram");
+        let mut svg = String::new();
+        let root = SVGBackend::with_string(&mut svg, (w, h)).into_drawing_area();
+        let ctx = draw_figure(&root, &prepared, 1).expect("drawn");
+        let font = ctx.font();
+        let labels = prepared
+            .labels(&ctx, |t| Ok(root.estimate_text_size(t, &font)?))
+            .expect("labels");
+        drop(root);
+        (prepared, ctx, labels)
+    }
+
+    fn inside([lo, hi]: [(f64, f64); 2], p: (f64, f64)) -> bool {
+        (lo.0..=hi.0).contains(&p.0) && (lo.1..=hi.1).contains(&p.1)
+    }
+
+    #[test]
+    fn ranges_are_padded_by_five_percent_and_ticks_are_nice() {
+        let p = diagram().prepare().expect("valid");
+        // x: data 0.5 … 0.85, y: fold 1.125 … 1.36125, flip 1.15 … 1.5.
+        let close = |a: f64, b: f64| (a - b).abs() < 1e-12;
+        assert!(close(p.frame.x.lo, 0.5 - 0.05 * 0.35), "{:?}", p.frame.x);
+        assert!(close(p.frame.x.hi, 0.85 + 0.05 * 0.35), "{:?}", p.frame.x);
+        assert!(close(p.frame.y.lo, 1.125 - 0.05 * 0.375), "{:?}", p.frame.y);
+        assert!(close(p.frame.y.hi, 1.5 + 0.05 * 0.375), "{:?}", p.frame.y);
+        assert_eq!(
+            ticks(&p.frame.x, 10).labels,
+            ["0.5", "0.55", "0.6", "0.65", "0.7", "0.75", "0.8", "0.85"]
+        );
+        // A fixed range is used as given.
+        let mut fixed = diagram();
+        fixed.x_range = Some((0.0, 1.0));
+        let p = fixed.prepare().expect("valid");
+        assert_eq!((p.frame.x.lo, p.frame.x.hi), (0.0, 1.0));
+        // One legend entry per curve (named by kind), and one for the thin unstable stretch.
+        let names: Vec<&str> = p.frame.entries.iter().map(|e| e.0.as_str()).collect();
+        assert_eq!(names, ["fold", "period doubling", "thin: orbit unstable"]);
+    }
+
+    /// Curves through three corners of the plot, then through all four: the legend box never
+    /// covers a sample of a drawn curve (16 per segment) or a marked point.
+    #[test]
+    fn the_legend_keeps_off_the_curves() {
+        let t: Vec<f64> = (0..=40).map(|i| f64::from(i) / 40.0).collect();
+        let three = TwoParamDiagram::new("", "p", "q")
+            .with_curve(TwoParamCurve::new(
+                CurveKind::Fold,
+                "fold",
+                t.clone(),
+                t.clone(),
+            ))
+            .with_curve(TwoParamCurve::new(
+                CurveKind::Grazing,
+                "grazing",
+                t.iter().map(|t| 1.0 - t).collect(),
+                t.iter().map(|t| 0.2 * t).collect(),
+            ))
+            .with_point(LabelledPoint::new("cusp", 0.5, 0.5));
+        let mut four = three.clone();
+        four.curves.push(TwoParamCurve::new(
+            CurveKind::NeimarkSacker,
+            "NS",
+            t.clone(),
+            t.iter().map(|t| 1.0 - t).collect(),
+        ));
+        for (name, d) in [("three corners", three), ("four corners", four)] {
+            let (p, ctx, _) = layout(&d, (1000, 700));
+            let rect = ctx.legend.expect("a legend");
+            for c in &d.curves {
+                let pts: Vec<(f64, f64)> = c.xs.iter().copied().zip(c.ys.clone()).collect();
+                for s in trace(&pts).into_iter().chain(pts) {
+                    assert!(!inside(rect, s), "{name}: legend {rect:?} covers {s:?}");
+                }
+            }
+            for pt in &p.points {
+                assert!(!inside(rect, (pt.x, pt.y)), "{name}: covers {pt:?}");
+            }
+        }
+    }
+
+    /// Five codimension-two points within a few pixels of each other: one marker each (in the
+    /// SVG), and the five labels overlap neither one another, nor a marker, nor the legend, and
+    /// stay inside the plot.
+    #[test]
+    fn crowded_points_get_one_marker_each_and_labels_apart() {
+        let mut d = diagram();
+        d.points = ["cusp", "1:1", "1:2", "flip–NS", "fold–grazing"]
+            .iter()
+            .enumerate()
+            .map(|(i, l)| {
+                LabelledPoint::new(*l, 0.70 + 0.004 * i as f64, 1.25 + 0.003 * i as f64)
+                    .with_marker(Marker::Circle)
+            })
+            .collect();
+        let (p, ctx, labels) = layout(&d, (1000, 700));
+        assert_eq!(labels.len(), 5);
+        let r = 1.3 * f64::from(Prepared::marker_r(&ctx));
+        let (w, h) = (f64::from(ctx.plot_px.0), f64::from(ctx.plot_px.1));
+        let legend = ctx.legend.map(|[lo, hi]| {
+            let (a, b) = (to_px(&ctx, lo), to_px(&ctx, hi));
+            Rect {
+                x0: a.0,
+                y0: b.1,
+                x1: b.0,
+                y1: a.1,
+            }
+        });
+        for (i, l) in labels.iter().enumerate() {
+            assert_eq!(l.point, i);
+            for o in &labels[..i] {
+                assert_eq!(l.rect.overlap(&o.rect), 0.0, "{:?} / {:?}", l.rect, o.rect);
+            }
+            for q in &p.points {
+                let (x, y) = to_px(&ctx, (q.x, q.y));
+                let m = Rect {
+                    x0: x - r,
+                    y0: y - r,
+                    x1: x + r,
+                    y1: y + r,
+                };
+                assert_eq!(l.rect.overlap(&m), 0.0, "label {i} covers a marker");
+            }
+            if let Some(g) = legend {
+                assert_eq!(l.rect.overlap(&g), 0.0, "label {i} covers the legend");
+            }
+            assert!(l.rect.x0 >= 0.0 && l.rect.y0 >= 0.0 && l.rect.x1 <= w && l.rect.y1 <= h);
+        }
+        // One white disc and one black ring per point, each label drawn once.
+        let svg = d.to_svg_string(&RenderOptions::default()).expect("svg");
+        let circles: Vec<&str> = svg.lines().filter(|l| l.starts_with("<circle")).collect();
+        let discs = circles.iter().filter(|l| l.contains(r##"fill="#FFFFFF""##));
+        let rings = circles
+            .iter()
+            .filter(|l| l.contains(r##"stroke="#000000""##));
+        assert_eq!(circles.len(), 2 * d.points.len(), "circles in the SVG");
+        assert_eq!((discs.count(), rings.count()), (5, 5));
+        for l in ["cusp", "1:1", "1:2", "flip–NS", "fold–grazing"] {
+            assert_eq!(svg.matches(&format!("\n{l}\n</text>")).count(), 1, "{l}");
+        }
+    }
+
+    /// Bad input is a typed error naming the curve or point, never a panic or a silently
+    /// missing curve; a NaN gap is accepted and splits the curve.
+    #[test]
+    fn bad_input_is_a_typed_error() {
+        let ok = || TwoParamCurve::new(CurveKind::Fold, "f", vec![0.0, 1.0], vec![0.0, 1.0]);
+        let err = |d: TwoParamDiagram| d.prepare().err().expect("an error");
+        let with = |c: TwoParamCurve| TwoParamDiagram::new("", "p", "q").with_curve(c);
+
+        assert!(matches!(
+            err(TwoParamDiagram::new("", "p", "q")),
+            PlotError::EmptyData { figure: FIGURE }
+        ));
+        match err(with(TwoParamCurve::new(
+            CurveKind::Fold,
+            "",
+            vec![],
+            vec![],
+        ))) {
+            PlotError::EmptyItem { item, .. } => assert_eq!(item, "curve 0 (fold)"),
+            e => panic!("{e:?}"),
+        }
+        let all_nan = TwoParamCurve::new(CurveKind::Grazing, "g", vec![f64::NAN; 3], vec![0.0; 3]);
+        assert!(matches!(err(with(all_nan)), PlotError::EmptyItem { .. }));
+        let isolated = TwoParamCurve::new(
+            CurveKind::Fold,
+            "iso",
+            vec![0.0, f64::NAN, 1.0],
+            vec![0.0, 0.5, 1.0],
+        );
+        assert!(matches!(err(with(isolated)), PlotError::EmptyItem { .. }));
+        let short = TwoParamCurve::new(CurveKind::Fold, "s", vec![0.0, 1.0], vec![0.0]);
+        assert!(matches!(
+            err(with(short)),
+            PlotError::LengthMismatch {
+                what: "ys",
+                expected: 2,
+                found: 1,
+                ..
+            }
+        ));
+        assert!(matches!(
+            err(with(ok().with_stability(vec![true]))),
+            PlotError::LengthMismatch { what: "stable", .. }
+        ));
+        let inf = TwoParamCurve::new(
+            CurveKind::PeriodDoubling,
+            "pd",
+            vec![0.0, 1.0, 2.0],
+            vec![0.0, f64::NEG_INFINITY, 1.0],
+        );
+        match err(with(inf)) {
+            PlotError::NonFinite {
+                item, what, index, ..
+            } => assert_eq!((item.as_str(), what, index), ("pd", "ys", 1)),
+            e => panic!("{e:?}"),
+        }
+        let nan_point = with(ok()).with_point(LabelledPoint::new("cusp", f64::NAN, 0.5));
+        match err(nan_point) {
+            PlotError::NonFinite { item, what, .. } => {
+                assert_eq!((item.as_str(), what), ("cusp", "x"))
+            }
+            e => panic!("{e:?}"),
+        }
+        let mut bad_range = with(ok());
+        bad_range.y_range = Some((1.0, f64::NAN));
+        assert!(matches!(
+            err(bad_range),
+            PlotError::InvalidRange { axis: "y", .. }
+        ));
+        // Through the public entry points too: an error, and no file written.
+        let dir = std::env::temp_dir().join(format!("saltation-two-param-{}", std::process::id()));
+        let stem = dir.join("fig");
+        assert!(TwoParamDiagram::new("", "p", "q")
+            .render(&stem, &RenderOptions::default())
+            .is_err());
+        assert!(!dir.exists());
+
+        // A NaN gap: two drawn pieces.
+        let gap = TwoParamCurve::new(
+            CurveKind::Fold,
+            "gap",
+            vec![0.0, 0.3, f64::NAN, 0.6, 1.0],
+            vec![0.0, 0.3, f64::NAN, 0.6, 1.0],
+        );
+        let p = with(gap).prepare().expect("a gap is fine");
+        let pieces = crate::draw::clipped_runs(&p.curves[0].pts, &p.frame.x, &p.frame.y);
+        assert_eq!(pieces.len(), 2);
+    }
+
+    #[test]
+    fn kinds_have_distinct_colours_and_dashes() {
+        use CurveKind::*;
+        let kinds = [Fold, PeriodDoubling, NeimarkSacker, Grazing, Other];
+        for (i, a) in kinds.iter().enumerate() {
+            for b in &kinds[..i] {
+                assert_ne!(a.color(), b.color(), "{a:?} / {b:?}");
+            }
+        }
+        // The four named kinds also differ in dash pattern (readable in greyscale).
+        for (i, a) in kinds[..4].iter().enumerate() {
+            for b in &kinds[..i] {
+                assert_ne!(a.line_style(), b.line_style(), "{a:?} / {b:?}");
+            }
+        }
+        assert_eq!(
+            LabelledPoint::new("Fold - Flip", 0.0, 0.0).marker,
+            Marker::Square
+        );
+        assert_eq!(LabelledPoint::new("cusp", 0.0, 0.0).marker, Marker::Diamond);
+        assert_eq!(LabelledPoint::new("1:2", 0.0, 0.0).marker, Marker::Triangle);
+        assert_eq!(
+            LabelledPoint::new("PD–grazing", 0.0, 0.0).marker,
+            Marker::Cross
+        );
+        assert_eq!(
+            LabelledPoint::new("flip–NS", 0.0, 0.0).marker,
+            Marker::Circle
+        );
+    }
+}
