@@ -20,6 +20,7 @@ fn main() -> Result<(), PlotError> {
         ("bifurcation", Box::new(bifurcation())),
         ("orbit_diagram", Box::new(orbit_diagram())),
         ("work_precision", Box::new(work_precision())),
+        ("two_param", Box::new(two_param())),
     ];
     for (name, fig) in figures {
         let t0 = std::time::Instant::now();
@@ -203,4 +204,58 @@ fn work_precision() -> WorkPrecision {
         .with_method("Dormand–Prince 5(4)", err(3.0), cost(2e-6, 5.0))
         .with_method("DOP853", err(0.5), cost(6e-6, 8.0))
         .with_method("RK4 (fixed step)", err(20.0), cost(1e-6, 4.0))
+}
+
+/// Made-up fold, period-doubling, Neimark–Sacker and grazing curves in a parameter plane, with
+/// a gap, unstable stretches and a cluster of codimension-two points.
+fn two_param() -> TwoParamDiagram {
+    let e: Vec<f64> = (0..=120).map(|i| 0.5 + 0.0035 * f64::from(i)).collect();
+    let fold_up: Vec<f64> = e
+        .iter()
+        .map(|e| 1.0 + (1.0 - e) * (1.0 - e) * 4.0)
+        .collect();
+    let mut fold_e = e.clone();
+    fold_e.extend(e.iter().rev());
+    let mut fold_g = fold_up.clone();
+    fold_g.extend(e.iter().rev().map(|e| 1.0 + 1.5 * (1.0 - e)));
+    let flip: Vec<f64> = e.iter().map(|e| 2.2 - 1.2 * e).collect();
+    let mut flip_gap = flip.clone();
+    flip_gap[60] = f64::NAN;
+    let stable: Vec<bool> = (0..e.len()).map(|i| i > 40).collect();
+    let ns: Vec<f64> = e.iter().map(|e| 1.3 + 0.8 * (e - 0.7).powi(2)).collect();
+    let graze: Vec<f64> = e.iter().map(|e| 1.05 + 0.3 * e).collect();
+    let mut fig = TwoParamDiagram::new("Two-parameter diagram", "restitution e", "Γ = Aω²/g")
+        .with_curve(TwoParamCurve::new(
+            CurveKind::Fold,
+            "fold, period 1",
+            fold_e,
+            fold_g,
+        ))
+        .with_curve(
+            TwoParamCurve::new(
+                CurveKind::PeriodDoubling,
+                "period doubling",
+                e.clone(),
+                flip_gap,
+            )
+            .with_stability(stable),
+        )
+        .with_curve(TwoParamCurve::new(
+            CurveKind::NeimarkSacker,
+            "",
+            e.clone(),
+            ns,
+        ))
+        .with_curve(TwoParamCurve::new(CurveKind::Grazing, "", e.clone(), graze));
+    for (label, x, y) in [
+        ("cusp", 0.5, 2.0),
+        ("fold–flip", 0.8, 1.24),
+        ("1:2", 0.81, 1.25),
+        ("1:1", 0.79, 1.26),
+        ("flip–NS", 0.748, 1.302),
+        ("fold–grazing", 0.93, 1.329),
+    ] {
+        fig = fig.with_point(LabelledPoint::new(label, x, y));
+    }
+    fig
 }

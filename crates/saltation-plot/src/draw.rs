@@ -59,7 +59,8 @@ pub(crate) fn dash_pieces(
 ) -> Vec<Vec<(f64, f64)>> {
     const MAX_DASHES: usize = 200_000;
     let period: f64 = pattern.iter().sum();
-    if pattern.is_empty() || !(period > 0.0) || !(scale.0 > 0.0 && scale.1 > 0.0) {
+    let measurable = period > 0.0 && scale.0 > 0.0 && scale.1 > 0.0;
+    if pattern.is_empty() || !measurable {
         return vec![run.to_vec()];
     }
     let mut out: Vec<Vec<(f64, f64)>> = Vec::new();

@@ -219,6 +219,54 @@ fn work_precision() {
     );
 }
 
+/// A two-parameter diagram with every curve kind, a gap, unstable stretches and labelled
+/// points, as PNG and SVG, small and large.
+#[test]
+fn two_parameter_diagram() {
+    let e: Vec<f64> = (0..=60).map(|i| 0.5 + 0.006 * f64::from(i)).collect();
+    let along = |f: &dyn Fn(f64) -> f64| e.iter().map(|e| f(*e)).collect::<Vec<f64>>();
+    let mut flip = along(&|e| 2.2 - 1.2 * e);
+    flip[30] = f64::NAN;
+    let stable: Vec<bool> = (0..e.len()).map(|i| i > 20).collect();
+    let fig = TwoParamDiagram::new("Two parameters", "restitution e", "Γ")
+        .with_curve(TwoParamCurve::new(
+            CurveKind::Fold,
+            "",
+            e.clone(),
+            along(&|e| 1.0 + 4.0 * (1.0 - e).powi(2)),
+        ))
+        .with_curve(
+            TwoParamCurve::new(CurveKind::PeriodDoubling, "PD, period 1", e.clone(), flip)
+                .with_stability(stable),
+        )
+        .with_curve(TwoParamCurve::new(
+            CurveKind::NeimarkSacker,
+            "",
+            e.clone(),
+            along(&|e| 1.3 + 0.8 * (e - 0.7).powi(2)),
+        ))
+        .with_curve(TwoParamCurve::new(
+            CurveKind::Grazing,
+            "",
+            e.clone(),
+            along(&|e| 1.05 + 0.3 * e),
+        ))
+        .with_point(LabelledPoint::new("fold–flip", 0.8, 1.24))
+        .with_point(LabelledPoint::new("flip–NS", 0.748, 1.302));
+    for opts in [RenderOptions::new(640, 480), RenderOptions::default()] {
+        let svg = check(&fig, "two_param", "Two parameters", &opts);
+        for text in [
+            "fold–flip",
+            "flip–NS",
+            "Neimark–Sacker",
+            "grazing",
+            "PD, period 1",
+        ] {
+            assert!(svg.contains(text), "{text}");
+        }
+    }
+}
+
 #[test]
 fn svg_string_and_single_format() {
     let (x, y) = line(10, |x| x * x);
@@ -308,6 +356,24 @@ fn errors_are_typed_and_write_nothing() {
     assert!(matches!(
         WorkPrecision::new("w").render(&stem, &opts),
         Err(PlotError::EmptyData { .. })
+    ));
+    assert!(matches!(
+        TwoParamDiagram::new("t", "p", "q").render(&stem, &opts),
+        Err(PlotError::EmptyData { .. })
+    ));
+    let infinite = TwoParamDiagram::new("t", "p", "q").with_curve(TwoParamCurve::new(
+        CurveKind::Fold,
+        "fold",
+        vec![0.0, f64::INFINITY],
+        vec![0.0, 1.0],
+    ));
+    assert!(matches!(
+        infinite.render(&stem, &opts),
+        Err(PlotError::NonFinite {
+            what: "xs",
+            index: 1,
+            ..
+        })
     ));
 
     let huge = TimeSeries::new("Huge", "x", "y").with_series(Series::new(
