@@ -53,7 +53,8 @@
 //!   logarithmic axes (`log_y`, `log_x`) label decades as 10ⁿ.
 //! - NaN and ±∞ (and non-positive values on a log axis) are skipped: a line breaks there. If
 //!   nothing is left, or paired arrays differ in length, `render` returns a [`PlotError`] and
-//!   writes nothing; it never panics on user data.
+//!   writes nothing; it never panics on user data. [`TwoParamDiagram`] is stricter: NaN breaks
+//!   a curve, but ±∞, a non-finite point or a curve with nothing to draw is an error.
 //! - The legend has a white background and goes, by default, into the corner of the plot that
 //!   covers no data (the y range is stretched upwards if every corner is taken).
 //! - Sizes are for 1000 × 700 pixels and scale with [`RenderOptions`]. PNGs are drawn at twice

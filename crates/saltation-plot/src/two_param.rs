@@ -205,9 +205,14 @@ impl LabelledPoint {
 /// overlap one another, the markers or the legend.
 ///
 /// Both axes fit the curves and points with a margin of 5 % on each side unless fixed
-/// (`x_range`, `y_range`). Unlike the other figures, a curve with nothing to draw, ±∞ in a
-/// curve, or a non-finite point is an error ([`PlotError::EmptyItem`],
-/// [`PlotError::NonFinite`]) rather than silently missing from the figure.
+/// (`x_range`, `y_range`; curves are then clipped at the frame and points outside it are not
+/// drawn). Label placement is greedy: in the order of `points`, each label tries 24 positions
+/// around its marker and takes the one overlapping nothing and covering the fewest curve
+/// samples; a leader line joins a label set away from its marker.
+///
+/// Unlike the other figures, a curve with nothing to draw, ±∞ in a curve, or a non-finite
+/// point is an error ([`PlotError::EmptyItem`], [`PlotError::NonFinite`]) rather than silently
+/// missing from the figure.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct TwoParamDiagram {
     /// Title above the plot (may be empty).
@@ -671,6 +676,43 @@ mod tests {
                 assert!(!inside(rect, (pt.x, pt.y)), "{name}: covers {pt:?}");
             }
         }
+    }
+
+    /// The legend box the layout keeps free (an estimate made before drawing) contains the box
+    /// plotters draws: read back from the SVG, the white rectangle after the plot's frame.
+    #[test]
+    fn the_estimated_legend_box_holds_the_drawn_one() {
+        let d = diagram();
+        let (_, ctx, _) = layout(&d, (1000, 700));
+        let svg = d.to_svg_string(&RenderOptions::default()).expect("svg");
+        let num = |l: &str, key: &str| -> f64 {
+            let start = l.find(&format!(" {key}=\"")).expect(key) + key.len() + 3;
+            let len = l[start..].find('"').expect("closing quote");
+            l[start..start + len].parse().expect("a number")
+        };
+        let rects: Vec<&str> = svg.lines().filter(|l| l.starts_with("<rect")).collect();
+        let (w, h) = (f64::from(ctx.plot_px.0), f64::from(ctx.plot_px.1));
+        let frame = rects
+            .iter()
+            .position(|l| {
+                l.contains(r#"fill="none""#)
+                    && (num(l, "width") - w).abs() <= 1.0
+                    && (num(l, "height") - h).abs() <= 1.0
+            })
+            .expect("the plot's frame");
+        let (ox, oy) = (num(rects[frame], "x"), num(rects[frame], "y"));
+        let drawn = rects[frame + 1..]
+            .iter()
+            .find(|l| l.contains(r##"fill="#FFFFFF""##))
+            .expect("the legend's background");
+        let [lo, hi] = ctx.legend.expect("a legend");
+        let (a, b) = (to_px(&ctx, lo), to_px(&ctx, hi));
+        let (x0, y0) = (num(drawn, "x") - ox, num(drawn, "y") - oy);
+        let (x1, y1) = (x0 + num(drawn, "width"), y0 + num(drawn, "height"));
+        assert!(
+            a.0 <= x0 + 1.0 && b.1 <= y0 + 1.0 && b.0 >= x1 - 1.0 && a.1 >= y1 - 1.0,
+            "estimate {a:?}–{b:?} vs drawn ({x0}, {y0})–({x1}, {y1})"
+        );
     }
 
     /// Five codimension-two points within a few pixels of each other: one marker each (in the
