@@ -3,14 +3,29 @@
 //! A greedy placement in pixel coordinates (x to the right, y downwards, origin at the plot's
 //! top-left corner). Each label, in the order given, tries candidate boxes around its marker —
 //! the eight compass positions at the marker's edge, then the same again one and two label
-//! heights further out — and takes the candidate of least cost
+//! heights further out (joined to the marker by a leader line) — and takes the candidate of
+//! least cost
 //!
 //! cost = 10⁶ · (area overlapping labels already placed, markers and boxes to avoid, or outside
-//! the plot) + (number of curve samples under the box) + ring,
+//! the plot) + 100 · (whether its leader line crosses a placed label or another marker, or the
+//! box a placed leader line) + (curve cells under the box) + 6 · ring,
 //!
-//! with ties going to the earlier candidate. A label therefore only overlaps another one when
-//! every candidate does (a cluster too dense for the room), and prefers empty space to covering
-//! a curve.
+//! with ties going to the earlier candidate. Curve cells are the `CELL` × `CELL` pixel squares
+//! that curve samples fall in, counted once each, so the cost of covering a curve is its drawn
+//! length whatever its sampling. A label therefore only overlaps another one when every
+//! candidate does (a cluster too dense for the room), and moves one ring out rather than cover
+//! more than about 24 pixels of curve.
+
+use std::collections::HashSet;
+
+/// Side of the pixel squares in which curve coverage is counted.
+const CELL: f64 = 4.0;
+
+/// Cost of moving a label one ring further from its marker, in curve cells.
+const RING_COST: f64 = 6.0;
+
+/// Cost of a leader line through a placed label or another marker, in curve cells.
+const CROSSING_COST: f64 = 100.0;
 
 /// An axis-aligned box in pixels: `x0 ≤ x1`, `y0 ≤ y1`.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -91,7 +106,20 @@ pub(crate) fn place_labels(
         x1: scene.bounds.0,
         y1: scene.bounds.1,
     };
+    // One sample per curve cell (its centre), so that coverage does not depend on sampling.
+    let cells: HashSet<(i64, i64)> = scene
+        .lines
+        .iter()
+        .filter(|p| p.0.is_finite() && p.1.is_finite())
+        .map(|p| ((p.0 / CELL).floor() as i64, (p.1 / CELL).floor() as i64))
+        .collect();
+    let lines: Vec<(f64, f64)> = cells
+        .into_iter()
+        .map(|(i, j)| ((i as f64 + 0.5) * CELL, (j as f64 + 0.5) * CELL))
+        .collect();
     let mut placed: Vec<(Rect, usize)> = Vec::with_capacity(anchors.len());
+    // Sample points of the leader lines of the labels placed so far.
+    let mut leaders: Vec<(f64, f64)> = Vec::new();
     for (&(ax, ay), &(w, h)) in anchors.iter().zip(sizes) {
         let mut best: Option<(f64, Rect, usize)> = None;
         for ring in 0..RINGS {
@@ -118,18 +146,44 @@ pub(crate) fn place_labels(
                     + markers.iter().map(|m| b.overlap(m)).sum::<f64>()
                     + scene.avoid.iter().map(|a| b.overlap(a)).sum::<f64>()
                     + (b.area() - b.overlap(&plot));
-                let soft = scene.lines.iter().filter(|p| b.contains(**p)).count() as f64;
-                let cost = 1e6 * hard + soft + ring as f64;
+                let covered = lines.iter().filter(|p| b.contains(**p)).count() as f64;
+                let leader = if ring > 0 {
+                    leader_points((ax, ay), &b, r)
+                } else {
+                    Vec::new()
+                };
+                let others = markers.iter().filter(|m| !m.contains((ax, ay)));
+                let mut blocks = placed.iter().map(|(p, _)| p).chain(others);
+                let crossing = blocks.any(|m| leader.iter().any(|q| m.contains(*q)))
+                    || leaders.iter().any(|q| b.contains(*q));
+                let soft = covered + CROSSING_COST * f64::from(u8::from(crossing));
+                let cost = 1e6 * hard + soft + RING_COST * ring as f64;
                 if best.is_none_or(|(c, _, _)| cost < c) {
                     best = Some((cost, b, ring));
                 }
             }
         }
         if let Some((_, b, ring)) = best {
+            if ring > 0 {
+                leaders.extend(leader_points((ax, ay), &b, r));
+            }
             placed.push((b, ring));
         }
     }
     placed
+}
+
+/// Eight points along the leader line from a marker at `at` (half-size `r`) to the nearest
+/// point of the label box `b`, leaving out those on the marker itself.
+pub(crate) fn leader_points(at: (f64, f64), b: &Rect, r: f64) -> Vec<(f64, f64)> {
+    let end = b.nearest(at);
+    (1..=8)
+        .map(|k| {
+            let t = f64::from(k) / 8.0;
+            (at.0 + t * (end.0 - at.0), at.1 + t * (end.1 - at.1))
+        })
+        .filter(|q| (q.0 - at.0).abs() > r || (q.1 - at.1).abs() > r)
+        .collect()
 }
 
 #[cfg(test)]

@@ -4,6 +4,7 @@
 
 use plotters::prelude::*;
 use plotters::style::text_anchor::{HPos, Pos, VPos};
+use plotters::style::Color as _;
 
 use crate::axis::{make_axis, AxisSpec, Extent};
 use crate::draw::{polyline, stability_runs, thin_width, MarkerAt};
@@ -558,8 +559,12 @@ impl Body for Prepared {
             chart.draw_series([mk(Color::rgb(255, 255, 255), true), mk(Color::BLACK, false)])?;
         }
         let style = font.pos(Pos::new(HPos::Left, VPos::Top));
+        // A translucent white box under each label keeps it readable where it crosses a curve.
+        let backing = WHITE.mix(0.75).filled();
         for l in &labels {
             let at = from_px(ctx, (l.rect.x0, l.rect.y0));
+            let corner = from_px(ctx, (l.rect.x1, l.rect.y1));
+            chart.draw_series(std::iter::once(Rectangle::new([at, corner], backing)))?;
             let text = self.points[l.point].label.clone();
             chart.draw_series(std::iter::once(
                 EmptyElement::at(at) + Text::new(text, (0, 0), style.clone()),
@@ -576,6 +581,7 @@ mod tests {
     use super::*;
     use crate::axis::ticks;
     use crate::frame::draw_figure;
+    use crate::labels::leader_points;
     use crate::{font, RenderOptions};
 
     /// The period-1 fold and flip curves of a made-up model crossing at a fold–flip point, and a
@@ -731,6 +737,8 @@ mod tests {
             .collect();
         let (p, ctx, labels) = layout(&d, (1000, 700));
         assert_eq!(labels.len(), 5);
+        // Too dense for every label to sit next to its marker: some need leader lines.
+        assert!(labels.iter().any(|l| l.leader));
         let r = 1.3 * f64::from(Prepared::marker_r(&ctx));
         let (w, h) = (f64::from(ctx.plot_px.0), f64::from(ctx.plot_px.1));
         let legend = ctx.legend.map(|[lo, hi]| {
@@ -761,6 +769,14 @@ mod tests {
                 assert_eq!(l.rect.overlap(&g), 0.0, "label {i} covers the legend");
             }
             assert!(l.rect.x0 >= 0.0 && l.rect.y0 >= 0.0 && l.rect.x1 <= w && l.rect.y1 <= h);
+            // No leader line runs through another label.
+            if l.leader {
+                let q = &p.points[l.point];
+                let path = leader_points(to_px(&ctx, (q.x, q.y)), &l.rect, r);
+                for o in labels.iter().filter(|o| o.point != l.point) {
+                    assert!(path.iter().all(|s| !o.rect.contains(*s)), "leader {i}");
+                }
+            }
         }
         // One white disc and one black ring per point, each label drawn once.
         let svg = d.to_svg_string(&RenderOptions::default()).expect("svg");
