@@ -80,9 +80,20 @@ pub enum EigenError {
         /// Name of the routine.
         routine: &'static str,
     },
-    /// A null vector of an empty matrix was requested.
+    /// A null vector of an empty matrix was requested, or the eigenvalues of a product of no
+    /// factors.
     #[error("the matrix is empty")]
     Empty,
+    /// A factor of a product ([`crate::product_eigenvalues`]) differs in size from the first.
+    #[error("factor {index} of the product is {size}×{size}, the first is {expected}×{expected}")]
+    FactorShape {
+        /// Position of the factor (0: applied first).
+        index: usize,
+        /// Its size.
+        size: usize,
+        /// The first factor's size.
+        expected: usize,
+    },
 }
 
 /// Which implementation computes eigenvalues.
@@ -115,7 +126,7 @@ impl EigenBackend {
 }
 
 /// Checks that `m` is square with finite entries.
-fn check_matrix(m: &DMatrix<f64>) -> Result<(), EigenError> {
+pub(crate) fn check_matrix(m: &DMatrix<f64>) -> Result<(), EigenError> {
     if m.nrows() != m.ncols() {
         return Err(EigenError::NotSquare {
             rows: m.nrows(),

@@ -10,6 +10,7 @@
 //! | eigenvalues of a small square real matrix | [`eigenvalues`] (pure Rust, never hangs) or [`eigenvalues_with`] and [`EigenBackend::Lapack`] (feature `lapack`) |
 //! | order eigenvalues, get the spectral radius | [`sort_by_modulus`], [`spectral_radius`] |
 //! | an eigenvector of a real eigenvalue | [`real_eigenvector`], [`null_vector`] |
+//! | eigenvalues of a product `A_K ⋯ A_1` without forming it (moduli over many orders) | [`product_eigenvalues`] |
 //!
 //! The method and its references are in the module docs of [`eigen`].
 //!
@@ -27,8 +28,10 @@
 #![warn(missing_docs)]
 
 pub mod eigen;
+pub mod product;
 
 pub use eigen::{
     eigenvalues, eigenvalues_with, null_vector, real_eigenvector, sort_by_modulus, spectral_radius,
     EigenBackend, EigenError, NullVector,
 };
+pub use product::product_eigenvalues;
