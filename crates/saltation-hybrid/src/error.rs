@@ -129,6 +129,20 @@ pub enum HybridError {
         /// Number of modes.
         modes: usize,
     },
+    /// A fixed-time piece of a phase ([`crate::StrideMap::eval_flow`], a segment of a multiple
+    /// shooting cut inside a phase) met an event before its end: the cut lies beyond the
+    /// phase's event from this start.
+    #[error("guard {guard} of mode {mode} fired at t = {} inside a fixed-time piece of duration {} (the phase is shorter than its cut from this state)", Num(*t), Num(*duration))]
+    EventInPiece {
+        /// Mode.
+        mode: usize,
+        /// Guard that fired.
+        guard: usize,
+        /// Time of the event from the piece's start.
+        t: f64,
+        /// The piece's duration.
+        duration: f64,
+    },
     /// A stride would start in a mode without guards: it could never end.
     #[error("mode {mode} has no guards: a stride starting there never ends (use simulate for a smooth flow)")]
     NoGuards {

@@ -122,6 +122,17 @@ impl StateSolvers {
         (&mut self.solvers[k], first)
     }
 
+    /// The state where the integrator of `mode` stands (after a segment that reached its time
+    /// limit: the state at that time).
+    pub(crate) fn y_of<M: EvalModel + ?Sized>(
+        &self,
+        opts: &StrideOptions,
+        model: &M,
+        mode: usize,
+    ) -> &[f64] {
+        self.solvers[usize::from(self.steps_exactly(opts, model, mode))].y()
+    }
+
     /// The exact stepper, as the last segment it ran left it (its `e^{Ah}` is that mode's).
     pub(crate) fn exact(&self) -> Option<&AffineExp> {
         match self.solvers[1].stepper() {

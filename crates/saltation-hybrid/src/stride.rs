@@ -326,6 +326,17 @@ enum Seed<'s> {
     Columns(&'s [f64], usize),
 }
 
+/// What one evaluation integrates.
+#[derive(Clone, Copy, Debug)]
+enum Span {
+    /// A stride: from `start_mode` until `events_per_stride` counted events.
+    Stride,
+    /// One phase: in the mode from the state until the first event, through its reset.
+    Phase(usize),
+    /// A fixed time in the mode, with no event.
+    Flow(usize, f64),
+}
+
 /// The checks of [`StrideMap::new`] that depend on the model.
 fn check_model<M: EvalModel + ?Sized>(model: &M, opts: &StrideOptions) -> Result<(), HybridError> {
     opts.validate_for(model)?;
@@ -376,7 +387,64 @@ impl<'a, M: EvalModel + ?Sized> StrideMap<'a, M> {
 
     /// One stride from `x0` (full state), with the Jacobian of the requested kind.
     pub fn eval(&mut self, x0: &[f64], kind: JacobianKind) -> Result<StrideResult, HybridError> {
-        self.run(x0, kind, Seed::Identity)
+        self.run(x0, kind, Seed::Identity, Span::Stride)
+    }
+
+    /// One phase from `x0` in `mode`: the flow until the mode's first event (counted toward a
+    /// stride or not), and its reset — the segment of a multiple shooting cut at the events.
+    /// The Jacobian is that of the phase map `x₀ ↦ x⁺`, `E Φ` (event time free,
+    /// [`JacobianKind::StrideMap`]) or `S Φ` ([`JacobianKind::Monodromy`]); composing the
+    /// phase maps of a stride gives the stride map, and the product of their
+    /// [`JacobianKind::StrideMap`] Jacobians its `P_x` (`E_{i+1} Φ_{i+1} f⁺_i = 0` makes
+    /// `E_{i+1} Φ_{i+1} S_i = E_{i+1} Φ_{i+1} E_i`, since `S_i − E_i = f⁺_i h_x/(h_x f⁻)`).
+    /// A forced model's phase is brought back as at the end of a stride.
+    ///
+    /// Errors as [`StrideMap::eval`], and [`HybridError::BadMode`] for a mode out of range.
+    pub fn eval_phase(
+        &mut self,
+        x0: &[f64],
+        mode: usize,
+        kind: JacobianKind,
+    ) -> Result<StrideResult, HybridError> {
+        self.check_mode(mode)?;
+        self.run(x0, kind, Seed::Identity, Span::Phase(mode))
+    }
+
+    /// The flow of `mode` from `x0` over the time `duration` (> 0, finite), with no event: a
+    /// piece of a phase cut at a fixed time. With a Jacobian (either kind) it is the
+    /// fundamental matrix `Φ(duration)` of the variational equations (or `e^{Aτ}` in a mode
+    /// with a constant flow Jacobian, as in a stride). The result has no events, `period =
+    /// duration`, and a forced model's phase is not brought back.
+    ///
+    /// Errors: [`HybridError::EventInPiece`] if a guard fires before `duration`,
+    /// [`HybridError::InvalidOption`] for a duration that is not finite and positive,
+    /// [`HybridError::BadMode`], and the integration errors of [`StrideMap::eval`].
+    pub fn eval_flow(
+        &mut self,
+        x0: &[f64],
+        mode: usize,
+        duration: f64,
+        kind: JacobianKind,
+    ) -> Result<StrideResult, HybridError> {
+        self.check_mode(mode)?;
+        if !(duration > 0.0 && duration.is_finite()) {
+            return Err(HybridError::InvalidOption {
+                field: "duration",
+                reason: "the duration of a fixed-time piece must be finite and > 0",
+            });
+        }
+        self.run(x0, kind, Seed::Identity, Span::Flow(mode, duration))
+    }
+
+    /// `mode` is one of the model's.
+    fn check_mode(&self, mode: usize) -> Result<(), HybridError> {
+        if mode >= self.model.modes() {
+            return Err(HybridError::BadMode {
+                mode,
+                modes: self.model.modes(),
+            });
+        }
+        Ok(())
     }
 
     /// One stride from `x0` whose variational equations start from the `n × c` matrix `seed`
@@ -407,15 +475,17 @@ impl<'a, M: EvalModel + ?Sized> StrideMap<'a, M> {
                 what: "stride seed matrix",
             });
         }
-        self.run(x0, kind, Seed::Columns(seed, cols))
+        self.run(x0, kind, Seed::Columns(seed, cols), Span::Stride)
     }
 
-    /// One stride from `x0` with the variational equations started from `seed`.
+    /// One stride (or the `span` of one) from `x0` with the variational equations started
+    /// from `seed`: the one event loop of the stride map.
     fn run(
         &mut self,
         x0: &[f64],
         kind: JacobianKind,
         seed: Seed<'_>,
+        span: Span,
     ) -> Result<StrideResult, HybridError> {
         let model = self.model;
         let n = model.dim();
@@ -464,7 +534,11 @@ impl<'a, M: EvalModel + ?Sized> StrideMap<'a, M> {
             Seed::Identity => crate::model::identity(&mut b.y[n..len], n),
             Seed::Columns(v, _) => b.y[n..len].copy_from_slice(v),
         }
-        let mut mode = ws.opts.start_mode;
+        let (mut mode, t_limit) = match span {
+            Span::Stride => (ws.opts.start_mode, t_max),
+            Span::Phase(m) => (m, t_max),
+            Span::Flow(m, d) => (m, d),
+        };
         let mut t = 0.0;
         let mut events: Vec<EventRecord> = Vec::with_capacity(events_per_stride.min(8));
         let mut counted = 0usize;
@@ -484,7 +558,7 @@ impl<'a, M: EvalModel + ?Sized> StrideMap<'a, M> {
                     grazing_tol,
                     accumulate: false,
                 };
-                seg.advance(var, t, &b.y[..len], t_max, None, &mut b.jump)
+                seg.advance(var, t, &b.y[..len], t_limit, None, &mut b.jump)
             } else {
                 let sys = ModeFlow { model, mode };
                 let exact_try = state.steps_exactly(&ws.opts, model, mode);
@@ -498,7 +572,7 @@ impl<'a, M: EvalModel + ?Sized> StrideMap<'a, M> {
                         grazing_tol,
                         accumulate: false,
                     };
-                    seg.advance(solver, t, &b.y[..n], t_max, None, jump)
+                    seg.advance(solver, t, &b.y[..n], t_limit, None, jump)
                 };
                 let mut jump = std::mem::replace(&mut b.jump, JumpWork::new(0));
                 let mut end = run(state, &mut jump);
@@ -510,21 +584,63 @@ impl<'a, M: EvalModel + ?Sized> StrideMap<'a, M> {
                 b.jump = jump;
                 end
             }?;
-            let cr = match end {
-                SegmentEnd::TimeReached => {
+            let cr = match (end, span) {
+                (SegmentEnd::TimeReached, Span::Flow(_, duration)) => {
+                    // The piece's end: its state (and variational matrix) at `duration`.
+                    if with_jac && !exact {
+                        b.y[..len].copy_from_slice(&var.y()[..len]);
+                    } else {
+                        if exact {
+                            let (x_start, psi) = b.y[..len].split_at_mut(n);
+                            exact_psi(
+                                (model, &ws.opts, state),
+                                (mode, t_start, x_start),
+                                duration,
+                                (psi, c),
+                                &mut b.fac,
+                            );
+                        }
+                        b.y[..n].copy_from_slice(&state.y_of(&ws.opts, model, mode)[..n]);
+                    }
+                    let mut stats = state.stats();
+                    if var_used {
+                        stats = stats + var.stats();
+                    }
+                    return Ok(StrideResult {
+                        x: b.y[..n].to_vec(),
+                        mode,
+                        period: duration,
+                        events,
+                        jacobian: with_jac.then(|| DMatrix::from_row_slice(n, c, &b.y[n..len])),
+                        event_time_gradients: time_grads,
+                        stats,
+                    });
+                }
+                (SegmentEnd::TimeReached, _) => {
                     return Err(HybridError::GuardNotReached {
                         mode,
                         t_max,
                         seen: std::mem::take(&mut b.jump.rejected),
                     })
                 }
-                SegmentEnd::Event(cr) => cr,
+                (SegmentEnd::Event(cr), Span::Flow(_, duration)) => {
+                    return Err(HybridError::EventInPiece {
+                        mode,
+                        guard: cr.guard,
+                        t: cr.t,
+                        duration,
+                    })
+                }
+                (SegmentEnd::Event(cr), _) => cr,
             };
             t = cr.t;
             // Events that count toward `events_per_stride` (all but a stroboscopic section's
             // impacts between its strobes).
             let counts = model.stride_event(mode, cr.guard);
-            let last = counts && counted + 1 == events_per_stride;
+            let last = match span {
+                Span::Stride => counts && counted + 1 == events_per_stride,
+                Span::Phase(_) | Span::Flow(..) => true,
+            };
             counted += usize::from(counts);
             if events.len() >= MAX_EVENTS_PER_STRIDE {
                 return Err(HybridError::TooManyEvents {
@@ -537,24 +653,13 @@ impl<'a, M: EvalModel + ?Sized> StrideMap<'a, M> {
                 // the carried matrix times e^{Aτ}, or the integrated one.
                 let psi: &[f64] = if exact {
                     let (x_start, psi) = b.y[..len].split_at_mut(n);
-                    // The exact stepper's cached e^{Ah} when it stepped this phase, else
-                    // the exponential of Aτ.
-                    let stepped = match state.exact() {
-                        Some(s) if state.steps_exactly(&ws.opts, model, mode) => {
-                            s.propagate_columns(t - t_start, psi, c)
-                        }
-                        _ => false,
-                    };
-                    if !stepped {
-                        propagate(
-                            model,
-                            (mode, t_start, x_start),
-                            t - t_start,
-                            psi,
-                            c,
-                            &mut b.fac,
-                        );
-                    }
+                    exact_psi(
+                        (model, &ws.opts, state),
+                        (mode, t_start, x_start),
+                        t - t_start,
+                        (psi, c),
+                        &mut b.fac,
+                    );
                     psi
                 } else {
                     &cr.y_minus[n..len]
@@ -630,5 +735,24 @@ impl<'a, M: EvalModel + ?Sized> StrideMap<'a, M> {
                 });
             }
         }
+    }
+}
+
+/// `Ψ ← e^{Aτ} Ψ` for a phase of duration `τ` in a mode with a constant flow Jacobian, started
+/// at `(mode, t_start, x_start)`: the exact stepper's cached `e^{Ah}` when it stepped this
+/// phase, else the exponential of `Aτ`. `psi` is `n × c` row-major.
+fn exact_psi<M: EvalModel + ?Sized>(
+    (model, opts, state): (&M, &StrideOptions, &StateSolvers),
+    (mode, t_start, x_start): (usize, f64, &[f64]),
+    tau: f64,
+    (psi, c): (&mut [f64], usize),
+    fac: &mut [f64],
+) {
+    let stepped = match state.exact() {
+        Some(s) if state.steps_exactly(opts, model, mode) => s.propagate_columns(tau, psi, c),
+        _ => false,
+    };
+    if !stepped {
+        propagate(model, (mode, t_start, x_start), tau, psi, c, fac);
     }
 }

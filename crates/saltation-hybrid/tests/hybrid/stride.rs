@@ -167,3 +167,62 @@ fn the_monodromy_at_the_fixed_point_keeps_the_flow_direction() {
     let back = &phi * &f;
     assert!((back - &f).amax() < 1e-9 * f.amax(), "Φ f(x0) ≠ f(x0)");
 }
+
+/// The phase maps compose to the stride map (state and Jacobian, `P_x = E₃Φ₃ · E₂Φ₂ · E₁Φ₁`),
+/// a phase is a fixed-time piece followed by the rest of the phase, and a piece that runs into
+/// an event is a typed error.
+#[test]
+fn phases_and_pieces_compose_to_the_stride() {
+    let values = vec![2.0 / 3.0, 0.2, 6.0];
+    let wheel = Bound::with_values(Wheel, values).unwrap();
+    let opts = StrideOptions {
+        events_per_stride: 3,
+        ..options()
+    };
+    let mut map = StrideMap::new(&wheel, opts).unwrap();
+    let x0 = [-0.4, 0.6];
+    let stride = map.eval(&x0, JacobianKind::StrideMap).unwrap();
+    let mut x = x0.to_vec();
+    let mut product = nalgebra::DMatrix::<f64>::identity(2, 2);
+    let mut period = 0.0;
+    for _ in 0..3 {
+        let phase = map.eval_phase(&x, 0, JacobianKind::StrideMap).unwrap();
+        assert_eq!(phase.events.len(), 1);
+        product = phase.jacobian.unwrap() * product;
+        period += phase.period;
+        x = phase.x;
+    }
+    assert!((period - stride.period).abs() < 1e-12);
+    for k in 0..2 {
+        assert!((x[k] - stride.x[k]).abs() < 1e-12, "{x:?} {:?}", stride.x);
+    }
+    let p_x = stride.jacobian.unwrap();
+    assert!((&product - &p_x).amax() < 1e-10, "{product} {p_x}");
+
+    // The first phase as a piece of 40% of its duration and the rest.
+    let whole = map.eval_phase(&x0, 0, JacobianKind::StrideMap).unwrap();
+    let tau = 0.4 * whole.period;
+    let piece = map
+        .eval_flow(&x0, 0, tau, JacobianKind::StrideMap)
+        .unwrap();
+    assert!(piece.events.is_empty());
+    assert_eq!(piece.period, tau);
+    let rest = map
+        .eval_phase(&piece.x, 0, JacobianKind::StrideMap)
+        .unwrap();
+    assert!((piece.period + rest.period - whole.period).abs() < 1e-12);
+    let composed = rest.jacobian.unwrap() * piece.jacobian.unwrap();
+    assert!((&composed - whole.jacobian.as_ref().unwrap()).amax() < 1e-10);
+    for k in 0..2 {
+        assert!((rest.x[k] - whole.x[k]).abs() < 1e-12);
+    }
+    // A piece longer than the phase meets the strike.
+    match map.eval_flow(&x0, 0, 2.0 * whole.period, JacobianKind::None) {
+        Err(saltation_hybrid::HybridError::EventInPiece { mode: 0, t, .. }) => {
+            assert!((t - whole.period).abs() < 1e-10)
+        }
+        other => panic!("{other:?}"),
+    }
+    assert!(map.eval_phase(&x0, 1, JacobianKind::None).is_err());
+    assert!(map.eval_flow(&x0, 0, 0.0, JacobianKind::None).is_err());
+}
