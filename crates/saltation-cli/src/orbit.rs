@@ -14,7 +14,9 @@ use crate::CliError;
 use clap::Args;
 use saltation_hybrid::{Admissibility, EvalModel, HybridError, Violation, ViolationKind};
 use saltation_models::Model;
-use saltation_orbit::{find_periodic_orbit, NewtonError, OrbitError, OrbitOptions, PeriodicOrbit};
+use saltation_orbit::{
+    find_periodic_orbit, NewtonError, OrbitError, OrbitOptions, PeriodicOrbit, Segments, Shooting,
+};
 use serde::{Deserialize, Serialize};
 use std::io::Write;
 use std::time::{Duration, Instant};
@@ -31,10 +33,47 @@ pub struct OrbitArgs {
     pub guess: GuessArgs,
 
     /// Print JSON instead of a table: one object
-    /// {"params": {name: value}, "x0", "period", "multipliers": [{"re", "im"}], "stable", "residual", "newton_iterations"}
+    /// {"params": {name: value}, "x0", "period", "multipliers": [{"re", "im"}], "stable", "residual", "newton_iterations", "shooting"}
     /// (an array of them with --all, where a guess that failed is {"guess", "label", "error"}).
     #[arg(long)]
     pub json: bool,
+
+    /// Shooting: `single` (one stride), `phases` (multiple shooting, one segment per phase of
+    /// the stride) or a number N (multiple shooting, every phase in N pieces of equal time);
+    /// overrides the file's `orbit: (shooting: …)`.
+    #[arg(long, value_name = "single|phases|N", value_parser = parse_shooting)]
+    pub shooting: Option<Shooting>,
+}
+
+/// `single`, `phases` or a number of pieces per phase (range-checked with the other options).
+pub fn parse_shooting(arg: &str) -> Result<Shooting, String> {
+    match arg.trim() {
+        "single" => Ok(Shooting::Single),
+        "phases" => Ok(Shooting::Multiple {
+            segments: Segments::Phases,
+        }),
+        other => other
+            .parse::<usize>()
+            .map(|n| Shooting::Multiple {
+                segments: Segments::PerMode(n),
+            })
+            .map_err(|_| {
+                format!("`{arg}` is not `single`, `phases` or a number of pieces per phase")
+            }),
+    }
+}
+
+/// The shooting in the words of `--shooting`: `single`, `phases` or the pieces per phase.
+pub fn shooting_name(s: Shooting) -> String {
+    match s {
+        Shooting::Single => "single".to_string(),
+        Shooting::Multiple {
+            segments: Segments::Phases,
+        } => "phases".to_string(),
+        Shooting::Multiple {
+            segments: Segments::PerMode(n),
+        } => n.to_string(),
+    }
 }
 
 /// A guess that failed under `--all`, in the JSON array (a public interface: exactly these keys).
@@ -78,6 +117,9 @@ pub struct OrbitJson {
     pub residual: f64,
     /// Newton iterations.
     pub newton_iterations: usize,
+    /// The shooting used, as `--shooting` spells it: `"single"`, `"phases"` or the number of
+    /// pieces per phase.
+    pub shooting: String,
     /// The stride's smooth phases in the order met from the section (models with more than one
     /// mode).
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -150,6 +192,7 @@ impl OrbitJson {
             stable: o.stable,
             residual: o.residual,
             newton_iterations: o.newton_iterations,
+            shooting: shooting_name(s.shooting),
             phases: (model.modes() > 1).then(|| {
                 o.phases()
                     .iter()
@@ -181,6 +224,8 @@ pub struct Solved {
     pub wall: Duration,
     /// The admissibility check, for models with contact conditions.
     pub admissibility: Option<Result<Admissibility, HybridError>>,
+    /// The shooting used.
+    pub shooting: Shooting,
 }
 
 /// Solves from one guess, turning a failure into a [`CliError::Orbit`] that says what happened.
@@ -218,6 +263,7 @@ pub fn solve(
         orbit,
         wall: start.elapsed(),
         admissibility,
+        shooting: opts.shooting,
     })
 }
 
@@ -230,8 +276,13 @@ pub fn run(args: &OrbitArgs, out: &mut dyn Write) -> Result<(), CliError> {
     let loaded = args.model.load()?;
     loaded.require_forcing()?;
     let guesses = args.guess.select(&loaded)?;
-    // The loader validated the settings against the model (`ModelFile::validate`).
-    let opts = &loaded.file.orbit;
+    // The loader validated the settings against the model (`ModelFile::validate`); a
+    // `--shooting` is checked by the solve.
+    let mut opts = loaded.file.orbit.clone();
+    if let Some(s) = args.shooting {
+        opts.shooting = s;
+    }
+    let opts = &opts;
     let model = &loaded.file.model;
     if !args.guess.all {
         let mut solved = Vec::with_capacity(guesses.len());
@@ -374,10 +425,24 @@ pub fn human(loaded: &LoadedModel, solved: &[Solved]) -> String {
                 t.row("admissible", format!("NO: a sampled stride failed: {e}"));
             }
         }
+        let (residual, shooting) = match s.shooting {
+            Shooting::Single => ("‖π(P(χ(u))) − u‖", "single".to_string()),
+            Shooting::Multiple { .. } => (
+                "matching conditions of the segments",
+                format!(
+                    "multiple ({}), multipliers by the product QR",
+                    match shooting_name(s.shooting).as_str() {
+                        "phases" => "one segment per phase".to_string(),
+                        n => format!("{n} pieces per phase"),
+                    }
+                ),
+            ),
+        };
         t.row(
             "residual",
-            format!("{} (‖π(P(χ(u))) − u‖)", format::short(o.residual)),
+            format!("{} ({residual})", format::short(o.residual)),
         )
+        .row("shooting", shooting)
         .row("Newton", format!("{} iterations", o.newton_iterations))
         .row("wall time", format::duration(s.wall));
     }

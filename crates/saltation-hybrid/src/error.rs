@@ -143,6 +143,17 @@ pub enum HybridError {
         /// The piece's duration.
         duration: f64,
     },
+    /// A segment of a multiple shooting ended in another mode than the next segment runs in:
+    /// the iterate's stride has another sequence of phases than the initial guess's.
+    #[error("segment {segment} of the multiple shooting ended in mode {got}, the next segment runs in mode {expected}: the stride's sequence of phases changed (start from a better guess, or use single shooting)")]
+    SequenceChanged {
+        /// The segment (from 0).
+        segment: usize,
+        /// The mode the next segment runs in.
+        expected: usize,
+        /// The mode the segment ended in.
+        got: usize,
+    },
     /// A stride would start in a mode without guards: it could never end.
     #[error("mode {mode} has no guards: a stride starting there never ends (use simulate for a smooth flow)")]
     NoGuards {

@@ -135,7 +135,10 @@ pub fn product_eigenvalues(factors: &[DMatrix<f64>]) -> Result<Vec<Complex<f64>>
             }
         }
     }
-    if let Some(v) = values.iter().find(|v| !(v.re.is_finite() && v.im.is_finite())) {
+    if let Some(v) = values
+        .iter()
+        .find(|v| !(v.re.is_finite() && v.im.is_finite()))
+    {
         return Err(EigenError::NonFinite {
             row: 0,
             col: 0,
@@ -275,7 +278,9 @@ mod tests {
         assert!(rel(mu[2].re, 1e-6) < 1e-8, "{mu:?}");
         assert!(mu.iter().all(|m| m.im == 0.0));
         // The formed product loses it: the dense eigenvalues of P are off by far more.
-        let p = factors.iter().fold(DMatrix::identity(3, 3), |acc, a| a * acc);
+        let p = factors
+            .iter()
+            .fold(DMatrix::identity(3, 3), |acc, a| a * acc);
         let dense = eigenvalues(&p).unwrap();
         assert!(rel(dense[2].norm(), 1e-6) > 1e-4, "{dense:?}");
     }

@@ -60,10 +60,14 @@
 //! [`Degeneracy::NotIsolated`]. For an isolated root Newton converges quadratically and the
 //! correction is at the level of the integration error (`~1e-15` for the walker's gaits).
 
+mod multiple;
 mod options;
 mod stride;
 
-pub use options::{OrbitOptions, OrbitOptionsError};
+pub use options::{
+    OrbitOptions, OrbitOptionsError, Segments, Shooting, MAX_PIECES_PER_PHASE,
+    MAX_SHOOTING_UNKNOWNS,
+};
 pub use stride::{reduced_map, reduced_residual, COARSE_ABOVE, COARSE_TOL};
 
 use crate::eigen::{eigenvalues_with, EigenBackend, EigenError};
@@ -72,7 +76,9 @@ use crate::newton::{
     format_vector, newton_step, norm2, solve, Convergence, NewtonError, NewtonReport,
 };
 use crate::stability::Multiplier;
+use multiple::{MultipleShooting, SetupError};
 use nalgebra::{DMatrix, DVector};
+use options::Segments as SegmentsOption;
 use saltation_hybrid::{
     EvalModel, EventRecord, HybridError, JacobianKind, StrideMap, StrideOptions,
 };
@@ -358,6 +364,9 @@ pub fn find_periodic_orbit<M: EvalModel + ?Sized>(
             got: u_guess.len(),
         });
     }
+    if let options::Shooting::Multiple { segments } = opts.shooting {
+        return find_by_multiple_shooting(model, u_guess, opts, segments);
+    }
     // Building the stride maps only checks the (already validated) options.
     let sys = ReducedStride::new(model, &opts.stride, opts.newton.ftol)
         .map_err(OrbitOptionsError::Stride)?;
@@ -422,6 +431,61 @@ pub fn find_periodic_orbit<M: EvalModel + ?Sized>(
         newton_iterations: report.iterations,
         residual: report.residual_norm,
         events: stride.events,
+    })
+}
+
+/// [`find_periodic_orbit`] by multiple shooting (module `multiple`): Newton on the matching
+/// conditions of the segments, the same checks of the solution, the multipliers from the
+/// segment Jacobians by [`saltation_linalg::product_eigenvalues`]. The orbit's `residual` is
+/// `‖F(z*)‖₂` of the matching conditions.
+fn find_by_multiple_shooting<M: EvalModel + ?Sized>(
+    model: &M,
+    u_guess: &[f64],
+    opts: &OrbitOptions,
+    segments: SegmentsOption,
+) -> Result<PeriodicOrbit, OrbitError> {
+    let (sys, z0) =
+        MultipleShooting::new(model, &opts.stride, segments, u_guess).map_err(|e| match e {
+            SetupError::Options(o) => OrbitError::InvalidOptions(o),
+            SetupError::Hybrid(h) => OrbitError::Hybrid(h),
+        })?;
+    let report = solve(&sys, &z0, &opts.newton)?;
+    let segs = sys.segments_at(&report.solution)?;
+    let isolation = not_isolated(&report, opts);
+    let (n, r) = (model.dim(), model.reduced_dim());
+    let u0 = report.solution.as_slice()[..r].to_vec();
+    let mut x0 = vec![0.0; n];
+    model.chart(&u0, &mut x0);
+    let (period, events) = MultipleShooting::<M>::events(&segs);
+    let x1 = segs.last().map(|s| s.x.as_slice()).unwrap_or(&[]);
+    if let Some(reason) = degeneracy(model, opts, &x0, period)
+        .or(isolation)
+        .or_else(|| off_chart(model, x1))
+    {
+        return Err(OrbitError::Degenerate { u0, period, reason });
+    }
+    let factors = segs
+        .iter()
+        .map(|s| stride_jacobian(s, n).cloned())
+        .collect::<Result<Vec<_>, _>>()?;
+    let multipliers: Vec<Multiplier> = saltation_linalg::product_eigenvalues(&factors)?
+        .into_iter()
+        .map(Multiplier::from)
+        .collect();
+    let jacobian = factors
+        .iter()
+        .fold(DMatrix::identity(n, n), |acc, a| a * acc);
+    let stable = multipliers.iter().all(|m| m.modulus() < 1.0);
+    Ok(PeriodicOrbit {
+        x0,
+        u0,
+        period,
+        jacobian,
+        multipliers,
+        stable,
+        newton_iterations: report.iterations,
+        residual: report.residual_norm,
+        events,
     })
 }
 

@@ -13,6 +13,8 @@
 //! | decide stability, excluding trivial multipliers | [`is_stable`], [`is_stable_excluding`], [`Multiplier`] |
 //! | check a Jacobian against finite differences | [`central_difference`] |
 //! | find a periodic orbit of a hybrid model | [`find_periodic_orbit`] with [`OrbitOptions`] (checked by [`OrbitOptions::validate`]) |
+//! | … of a very unstable orbit (multipliers over many orders) | [`OrbitOptions::shooting`] = [`Shooting::Multiple`] |
+//! | eigenvalues of a product of matrices without forming it | [`product_eigenvalues`] |
 //!
 //! Every module documents its method, equations and references. The eigenvalue routines are
 //! those of `saltation-linalg`, re-exported here (also as the module [`eigen`]).
@@ -62,7 +64,8 @@ pub use fd::{central_difference, FdError};
 pub use fixed_point::{
     find_periodic_orbit, multipliers_of, reduced_map, reduced_residual, section_jacobian,
     stride_jacobian_fd, Degeneracy, OrbitError, OrbitOptions, OrbitOptionsError, PeriodicOrbit,
-    Phase, CHART_TOLERANCE, ISOLATION_FRACTION,
+    Phase, Segments, Shooting, CHART_TOLERANCE, ISOLATION_FRACTION, MAX_PIECES_PER_PHASE,
+    MAX_SHOOTING_UNKNOWNS,
 };
 pub use newton::{
     norm2, solve, Accuracy, Convergence, DampedNewton, NewtonError, NewtonFailure, NewtonOptions,
@@ -77,6 +80,6 @@ pub use stability::{
 // module as `eigen`.
 pub use saltation_linalg::eigen;
 pub use saltation_linalg::{
-    eigenvalues, eigenvalues_with, null_vector, real_eigenvector, sort_by_modulus, spectral_radius,
-    EigenBackend, EigenError, NullVector,
+    eigenvalues, eigenvalues_with, null_vector, product_eigenvalues, real_eigenvector,
+    sort_by_modulus, spectral_radius, EigenBackend, EigenError, NullVector,
 };

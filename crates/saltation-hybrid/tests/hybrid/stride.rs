@@ -202,9 +202,7 @@ fn phases_and_pieces_compose_to_the_stride() {
     // The first phase as a piece of 40% of its duration and the rest.
     let whole = map.eval_phase(&x0, 0, JacobianKind::StrideMap).unwrap();
     let tau = 0.4 * whole.period;
-    let piece = map
-        .eval_flow(&x0, 0, tau, JacobianKind::StrideMap)
-        .unwrap();
+    let piece = map.eval_flow(&x0, 0, tau, JacobianKind::StrideMap).unwrap();
     assert!(piece.events.is_empty());
     assert_eq!(piece.period, tau);
     let rest = map

@@ -7,6 +7,39 @@ use saltation_ode::OdeError;
 use serde::{Deserialize, Serialize};
 use thiserror::Error;
 
+/// How the fixed-point equation is set up ([`OrbitOptions::shooting`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
+pub enum Shooting {
+    /// One stride from the section: `F(u) = π(P(χ(u))) − u` (default).
+    #[default]
+    Single,
+    /// The stride cut into segments whose start states are unknowns too, joined by matching
+    /// conditions (`crate::fixed_point` module documentation, section "Multiple shooting").
+    Multiple {
+        /// Where the stride is cut.
+        segments: Segments,
+    },
+}
+
+/// Where multiple shooting cuts the stride.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub enum Segments {
+    /// At the events: one segment per phase (from the state after a reset to the next event,
+    /// through its reset).
+    Phases,
+    /// Every phase in `N` pieces of equal time (the phase durations of the stride from the
+    /// initial guess, fixed during the solve): `N − 1` fixed-time pieces and the rest of the
+    /// phase to its event; `N` in `1..=`[`MAX_PIECES_PER_PHASE`].
+    PerMode(usize),
+}
+
+/// Largest `N` of [`Segments::PerMode`].
+pub const MAX_PIECES_PER_PHASE: usize = 1000;
+
+/// Largest number of unknowns of a multiple shooting, `r + (S − 1) n` (`S` segments, `n`
+/// states, `r` reduced coordinates): its dense Newton matrix is at most 4096² entries (128 MiB).
+pub const MAX_SHOOTING_UNKNOWNS: usize = 4096;
+
 /// Settings of a periodic-orbit solve: integration, Newton and eigenvalue backend.
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
 #[serde(default, deny_unknown_fields)]
@@ -17,6 +50,8 @@ pub struct OrbitOptions {
     pub newton: NewtonOptions,
     /// Eigenvalue backend for the multipliers (must be compiled in).
     pub eigen: EigenBackend,
+    /// Single (default) or multiple shooting.
+    pub shooting: Shooting,
 }
 
 /// An [`OrbitOptions`] field outside its valid range: bad input, not a failed computation.
@@ -30,6 +65,13 @@ pub enum OrbitOptionsError {
     /// A Newton option (`newton.*`) is invalid.
     #[error(transparent)]
     Newton(#[from] NewtonOptionsError),
+    /// The shooting cannot be used as asked: a bad number of pieces, or a model where multiple
+    /// shooting does not apply.
+    #[error("invalid option `shooting`: {reason}")]
+    Shooting {
+        /// What is wrong.
+        reason: String,
+    },
     /// The eigenvalue backend is not compiled in.
     #[error(
         "invalid option `eigen` = {backend:?}: backend not compiled in (enable the cargo feature \
@@ -49,6 +91,7 @@ impl OrbitOptionsError {
             OrbitOptionsError::Stride(e) => stride_field(e),
             OrbitOptionsError::Newton(e) => format!("newton.{}", e.name),
             OrbitOptionsError::EigenBackend { .. } => "eigen".to_string(),
+            OrbitOptionsError::Shooting { .. } => "shooting".to_string(),
         }
     }
 }
@@ -83,6 +126,19 @@ impl OrbitOptions {
                 backend: self.eigen,
             });
         }
+        if let Shooting::Multiple {
+            segments: Segments::PerMode(pieces),
+        } = self.shooting
+        {
+            if !(1..=MAX_PIECES_PER_PHASE).contains(&pieces) {
+                return Err(OrbitOptionsError::Shooting {
+                    reason: format!(
+                        "PerMode({pieces}): the pieces per phase must be in \
+                         1..={MAX_PIECES_PER_PHASE}"
+                    ),
+                });
+            }
+        }
         Ok(())
     }
 
@@ -93,7 +149,22 @@ impl OrbitOptions {
         self.validate()?;
         self.stride
             .validate_for(model)
-            .map_err(OrbitOptionsError::Stride)
+            .map_err(OrbitOptionsError::Stride)?;
+        if self.shooting != Shooting::Single {
+            let reason = if model.forcing().is_some() {
+                Some("multiple shooting does not apply to a time-forced model (its segments would start at forcing phases that the stride brings back by whole periods only at its end); use Single")
+            } else if model.multipliers_on_section() {
+                Some("multiple shooting does not apply to a model whose multipliers are taken on the section (coordinates outside the periodicity, e.g. a position that advances every stride); use Single")
+            } else {
+                None
+            };
+            if let Some(reason) = reason {
+                return Err(OrbitOptionsError::Shooting {
+                    reason: format!("{reason} (model `{}`)", model.name()),
+                });
+            }
+        }
+        Ok(())
     }
 }
 
@@ -119,6 +190,18 @@ mod tests {
         assert!(matches!(e, OrbitOptionsError::Newton(ref n) if n.value == 10_001.0));
         o.newton.max_iters = 10_000;
         assert_eq!(o.validate(), Ok(()));
+        for (pieces, ok) in [(0, false), (1, true), (1000, true), (1001, false)] {
+            let o = OrbitOptions {
+                shooting: Shooting::Multiple {
+                    segments: Segments::PerMode(pieces),
+                },
+                ..Default::default()
+            };
+            assert_eq!(o.validate().is_ok(), ok, "{pieces}");
+            if !ok {
+                assert_eq!(o.validate().unwrap_err().field(), "shooting");
+            }
+        }
         let o = OrbitOptions {
             eigen: EigenBackend::Lapack,
             ..Default::default()

@@ -2,7 +2,7 @@
 //! instantiation of the stride maps and solvers for each test model, instead of one per file):
 //! [`periodic_orbit`] and [`compass_gait`] find orbits of the hybrid models of [`models`]
 //! (written here: saltation-orbit does not depend on saltation-models), [`newton`] tests the
-//! damped Newton solver, [`eigen`] that the eigenvalue routines re-exported from
+//! damped Newton solver, [`multiple_shooting`] finds orbits by multiple shooting, [`eigen`] that the eigenvalue routines re-exported from
 //! saltation-linalg (and tested there) are reachable by their old names, with the `lapack`
 //! feature passed on.
 
@@ -10,5 +10,6 @@ mod models;
 
 mod compass_gait;
 mod eigen;
+mod multiple_shooting;
 mod newton;
 mod periodic_orbit;

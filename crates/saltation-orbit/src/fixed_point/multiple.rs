@@ -1,0 +1,299 @@
+//! Multiple shooting: the stride cut into segments whose start states are unknowns, joined by
+//! matching conditions, solved by the one damped Newton method ([`crate::solve`]).
+//!
+//! # Segments
+//! The stride from `x_0 = χ(u)` is a sequence of phases `(m_i, T_i)` (the mode and duration
+//! between consecutive events). [`Segments::Phases`] makes every phase one segment: from its
+//! start state to its event, through the reset ([`StrideMap::eval_phase`]).
+//! [`Segments::PerMode`]`(N)` cuts every phase into `N` pieces: `N − 1` pieces of the fixed time
+//! `T_i/N` ([`StrideMap::eval_flow`]) and the rest of the phase to its event. The phases and
+//! their durations `T_i` are those of the stride from the initial guess and stay fixed during
+//! the solve, so each unknown is a well-defined point: the state a fixed time after a reset, or
+//! just after a reset. An iterate whose phase is shorter than its fixed pieces fails with
+//! [`HybridError::EventInPiece`]; one whose phases change their sequence with
+//! [`HybridError::SequenceChanged`] (Newton treats both as a failed trial point, or reports them).
+//!
+//! # Equations
+//! With `S` segments maps `Φ_j` (`Φ_j(s)`: the state at the segment's end from `s`), the
+//! unknowns are `z = (u, s_1, …, s_{S−1})` (`r + (S − 1) n` numbers, `s_0 = χ(u)`) and the
+//! matching conditions
+//!
+//! ```text
+//! Φ_j(s_j) − s_{j+1} = 0     (j = 0, …, S − 2; n equations each)
+//! π(Φ_{S−1}(s_{S−1})) − u = 0     (r equations, the return to the section)
+//! ```
+//!
+//! Their Jacobian is cyclic block bidiagonal, with the exact segment Jacobians `A_j = ∂Φ_j/∂s`
+//! (variational equations, and `E = g_x(I − f⁻h_x/(h_x f⁻))` at a segment's event):
+//!
+//! ```text
+//! ⎡ A_0 Dχ   −I                       ⎤
+//! ⎢          A_1   −I                 ⎥
+//! ⎢                 ⋱     ⋱           ⎥
+//! ⎢                    A_{S−2}   −I   ⎥
+//! ⎣ −I_r                  Dπ A_{S−1}  ⎦
+//! ```
+//!
+//! (dense here; eliminating `s_1 … s_{S−1}` gives single shooting's `Dπ A_{S−1} ⋯ A_0 Dχ − I`, so
+//! it is singular exactly where single shooting's matrix is, but it is never formed). Each row
+//! block's residual is at the integration error of one segment, where single shooting's is that
+//! error amplified by the whole stride: an orbit with a multiplier of `1e10` converges.
+//!
+//! # Multipliers
+//! The composition of the segment maps is the stride map, so `P_x = A_{S−1} ⋯ A_0`; its
+//! eigenvalues come from the factors by the product QR iteration
+//! ([`saltation_linalg::product_eigenvalues`]), never from the formed product (the eigenvalue
+//! backend option is not used). The orbit's reported `jacobian` is the formed product.
+
+use super::options::{OrbitOptionsError, Segments, MAX_SHOOTING_UNKNOWNS};
+use crate::newton::SquareSystem;
+use nalgebra::{DMatrix, DVector};
+use saltation_hybrid::{
+    EvalModel, EventRecord, HybridError, JacobianKind, StrideMap, StrideOptions, StrideResult,
+    MAX_EVENTS_PER_STRIDE,
+};
+use std::cell::RefCell;
+
+/// What one segment integrates.
+#[derive(Debug, Clone, Copy, PartialEq)]
+enum Cut {
+    /// The rest of a phase in the mode, to its event and through the reset.
+    ToEvent(usize),
+    /// A fixed time in the mode, without event.
+    Piece(usize, f64),
+}
+
+impl Cut {
+    fn mode(self) -> usize {
+        match self {
+            Cut::ToEvent(m) | Cut::Piece(m, _) => m,
+        }
+    }
+}
+
+/// The matching conditions of a multiple shooting as Newton's square system (module
+/// documentation).
+pub(crate) struct MultipleShooting<'a, M: EvalModel + ?Sized> {
+    map: RefCell<StrideMap<'a, M>>,
+    cuts: Vec<Cut>,
+    start_mode: usize,
+    /// State and section dimensions.
+    n: usize,
+    r: usize,
+    /// The last evaluation: its unknowns and segments.
+    last: RefCell<Option<(DVector<f64>, Vec<StrideResult>)>>,
+}
+
+/// Why the multiple shooting could not be set up.
+pub(crate) enum SetupError {
+    /// Too many unknowns (bad input).
+    Options(OrbitOptionsError),
+    /// A phase of the stride from the guess failed.
+    Hybrid(HybridError),
+}
+
+impl From<HybridError> for SetupError {
+    fn from(e: HybridError) -> Self {
+        SetupError::Hybrid(e)
+    }
+}
+
+impl<'a, M: EvalModel + ?Sized> MultipleShooting<'a, M> {
+    /// The segments of the stride from `χ(u)` and the initial unknowns (`u` and the segment
+    /// starts along that stride).
+    pub(crate) fn new(
+        model: &'a M,
+        opts: &StrideOptions,
+        segments: Segments,
+        u: &[f64],
+    ) -> Result<(Self, DVector<f64>), SetupError> {
+        let mut map =
+            StrideMap::new(model, opts.clone()).map_err(|e| SetupError::Options(stride(e)))?;
+        let (n, r) = (model.dim(), model.reduced_dim());
+        let mut x = vec![0.0; n];
+        model.chart(u, &mut x);
+        // The phases of the stride from the guess: (mode, start, duration).
+        let mut phases: Vec<(usize, Vec<f64>, f64)> = Vec::new();
+        let (mut mode, mut counted, mut t) = (opts.start_mode, 0, 0.0);
+        while counted < opts.events_per_stride {
+            if phases.len() >= MAX_EVENTS_PER_STRIDE {
+                return Err(HybridError::TooManyEvents {
+                    limit: MAX_EVENTS_PER_STRIDE,
+                    t,
+                }
+                .into());
+            }
+            let res = map.eval_phase(&x, mode, JacobianKind::None)?;
+            let ev = &res.events[0];
+            counted += usize::from(model.stride_event(ev.mode, ev.guard));
+            t += res.period;
+            phases.push((mode, std::mem::take(&mut x), res.period));
+            (x, mode) = (res.x, res.mode);
+        }
+        let pieces = match segments {
+            Segments::Phases => 1,
+            Segments::PerMode(k) => k,
+        };
+        let count = phases.len().saturating_mul(pieces);
+        let unknowns = (count - 1).saturating_mul(n).saturating_add(r);
+        if unknowns > MAX_SHOOTING_UNKNOWNS {
+            return Err(SetupError::Options(OrbitOptionsError::Shooting {
+                reason: format!(
+                    "{count} segments ({} phases × {pieces}) make {unknowns} unknowns, more than \
+                     {MAX_SHOOTING_UNKNOWNS} (a dense Newton matrix of that size): use fewer \
+                     pieces per phase",
+                    phases.len()
+                ),
+            }));
+        }
+        let mut cuts = Vec::with_capacity(count);
+        let mut z = Vec::with_capacity(unknowns);
+        z.extend_from_slice(u);
+        for (i, (mode, start, duration)) in phases.into_iter().enumerate() {
+            let h = duration / pieces as f64;
+            let mut s = start;
+            for k in 0..pieces {
+                if i + k > 0 {
+                    z.extend_from_slice(&s);
+                }
+                if k + 1 < pieces {
+                    cuts.push(Cut::Piece(mode, h));
+                    s = map.eval_flow(&s, mode, h, JacobianKind::None)?.x;
+                } else {
+                    cuts.push(Cut::ToEvent(mode));
+                }
+            }
+        }
+        let sys = Self {
+            map: RefCell::new(map),
+            cuts,
+            start_mode: opts.start_mode,
+            n,
+            r,
+            last: RefCell::new(None),
+        };
+        Ok((sys, DVector::from_vec(z)))
+    }
+
+    /// The segments from `z` (each with its `n × n` Jacobian): Newton's last evaluation if it was
+    /// at `z`, else a fresh one.
+    pub(crate) fn segments_at(&self, z: &DVector<f64>) -> Result<Vec<StrideResult>, HybridError> {
+        if let Some((lz, segs)) = self.last.borrow_mut().take() {
+            if lz == *z {
+                return Ok(segs);
+            }
+        }
+        self.eval(z)?;
+        let (_, segs) = self.last.borrow_mut().take().expect("stored by eval");
+        Ok(segs)
+    }
+
+    /// The stride's events from its segments, with times from the stride's start.
+    pub(crate) fn events(segments: &[StrideResult]) -> (f64, Vec<EventRecord>) {
+        let mut t = 0.0;
+        let mut events = Vec::new();
+        for s in segments {
+            events.extend(s.events.iter().cloned().map(|mut e| {
+                e.t += t;
+                e
+            }));
+            t += s.period;
+        }
+        (t, events)
+    }
+}
+
+/// A stride option's error at setup as the option error.
+fn stride(e: HybridError) -> OrbitOptionsError {
+    OrbitOptionsError::Stride(e)
+}
+
+impl<M: EvalModel + ?Sized> SquareSystem for MultipleShooting<'_, M> {
+    type Error = HybridError;
+
+    fn dim(&self) -> usize {
+        (self.cuts.len() - 1) * self.n + self.r
+    }
+
+    fn eval(&self, z: &DVector<f64>) -> Result<(DVector<f64>, DMatrix<f64>), HybridError> {
+        let mut map = self.map.borrow_mut();
+        let model = map.model();
+        let (n, r, segs) = (model.dim(), model.reduced_dim(), self.cuts.len());
+        let dim = self.dim();
+        if z.len() != dim {
+            return Err(HybridError::DimensionMismatch {
+                what: "multiple-shooting unknowns",
+                expected: dim,
+                got: z.len(),
+            });
+        }
+        let u = &z.as_slice()[..r];
+        let block = |j: usize| r + (j - 1) * n..r + j * n;
+        let mut f = DVector::zeros(dim);
+        let mut jac = DMatrix::zeros(dim, dim);
+        let mut results = Vec::with_capacity(segs);
+        for (j, cut) in self.cuts.iter().enumerate() {
+            let start = if j == 0 {
+                let mut x = vec![0.0; n];
+                model.chart(u, &mut x);
+                x
+            } else {
+                z.as_slice()[block(j)].to_vec()
+            };
+            let res = match *cut {
+                Cut::ToEvent(m) => map.eval_phase(&start, m, JacobianKind::StrideMap)?,
+                Cut::Piece(m, h) => map.eval_flow(&start, m, h, JacobianKind::StrideMap)?,
+            };
+            let next = self.cuts.get(j + 1).map_or(self.start_mode, |c| c.mode());
+            if res.mode != next {
+                return Err(HybridError::SequenceChanged {
+                    segment: j,
+                    expected: next,
+                    got: res.mode,
+                });
+            }
+            let a_j = match res.jacobian.as_ref() {
+                Some(a) if a.shape() == (n, n) => a,
+                other => {
+                    return Err(HybridError::DimensionMismatch {
+                        what: "segment Jacobian (entries)",
+                        expected: n * n,
+                        got: other.map_or(0, |a| a.len()),
+                    })
+                }
+            };
+            // A_j, times Dχ for the first segment (whose start is χ(u)).
+            let (a, col) = if j == 0 {
+                let mut dchi = vec![0.0; n * r];
+                model.chart_jacobian(u, &mut dchi);
+                (a_j * DMatrix::from_row_slice(n, r, &dchi), 0)
+            } else {
+                (a_j.clone(), block(j).start)
+            };
+            let row = j * n;
+            if j + 1 < segs {
+                let next = &z.as_slice()[block(j + 1)];
+                for i in 0..n {
+                    f[row + i] = res.x[i] - next[i];
+                    jac[(row + i, block(j + 1).start + i)] = -1.0;
+                }
+                jac.view_mut((row, col), a.shape()).copy_from(&a);
+            } else {
+                let mut pu = vec![0.0; r];
+                model.project(&res.x, &mut pu);
+                let mut dpi = vec![0.0; r * n];
+                model.project_jacobian(&res.x, &mut dpi);
+                let dpa = DMatrix::from_row_slice(r, n, &dpi) * &a;
+                let mut v = jac.view_mut((row, col), dpa.shape());
+                v += &dpa;
+                for i in 0..r {
+                    f[row + i] = pu[i] - u[i];
+                    jac[(row + i, i)] -= 1.0;
+                }
+            }
+            results.push(res);
+        }
+        *self.last.borrow_mut() = Some((z.clone(), results));
+        Ok((f, jac))
+    }
+}
