@@ -139,7 +139,7 @@ impl<'a, M: EvalModel + ?Sized> MultipleShooting<'a, M> {
         if unknowns > MAX_SHOOTING_UNKNOWNS {
             return Err(SetupError::Options(OrbitOptionsError::Shooting {
                 reason: format!(
-                    "{count} segments ({} phases × {pieces}) make {unknowns} unknowns, more than \
+                    "{count} segments ({} phase(s) × {pieces}) make {unknowns} unknowns, more than \
                      {MAX_SHOOTING_UNKNOWNS} (a dense Newton matrix of that size): use fewer \
                      pieces per phase",
                     phases.len()

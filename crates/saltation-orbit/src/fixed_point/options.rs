@@ -37,8 +37,9 @@ pub enum Segments {
 pub const MAX_PIECES_PER_PHASE: usize = 1000;
 
 /// Largest number of unknowns of a multiple shooting, `r + (S − 1) n` (`S` segments, `n`
-/// states, `r` reduced coordinates): its dense Newton matrix is at most 4096² entries (128 MiB).
-pub const MAX_SHOOTING_UNKNOWNS: usize = 4096;
+/// states, `r` reduced coordinates): its dense Newton matrix is at most 1024² entries (8 MiB,
+/// an LU of about 7·10⁸ flops per Newton step).
+pub const MAX_SHOOTING_UNKNOWNS: usize = 1024;
 
 /// Settings of a periodic-orbit solve: integration, Newton and eigenvalue backend.
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]

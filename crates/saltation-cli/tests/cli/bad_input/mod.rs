@@ -30,6 +30,7 @@ mod probe3;
 mod results;
 mod schema;
 mod settings;
+mod shooting;
 mod simulate;
 mod sizes;
 mod study;
