@@ -20,6 +20,7 @@ fn orbit_object(v: &Value) -> &serde_json::Map<String, Value> {
             "params",
             "period",
             "residual",
+            "shooting",
             "solve_seconds",
             "stable",
             "x0"
@@ -320,6 +321,7 @@ fn hopper_orbit_has_phases_and_admissibility() {
                 "period",
                 "phases",
                 "residual",
+                "shooting",
                 "solve_seconds",
                 "stable",
                 "x0"
@@ -387,4 +389,48 @@ fn hopper_orbit_has_phases_and_admissibility() {
     assert!(at["value"].as_f64().unwrap() < 0.0);
     assert_eq!(floats(&at["state"]).len(), 4);
     assert!(v["violation"].as_str().unwrap().contains("ground force"));
+}
+
+/// Single and multiple shooting (one segment per phase, three pieces per phase) give the same
+/// orbit and multipliers to 1e-10 on both gaits of the simplest walker and on the hopper (two
+/// phases), and the JSON says which shooting was used.
+#[test]
+fn single_and_multiple_shooting_agree_on_the_walker_and_the_hopper() {
+    let walker = model("simplest_walker.ron");
+    let hopper = model("hopper_unconstrained.ron");
+    let runs: [(&str, &[&str]); 3] = [
+        (&walker, &[]),
+        (&walker, &["--guess-label", "unstable (short-period) gait"]),
+        (&hopper, &[]),
+    ];
+    for (file, extra) in runs {
+        let run = |shooting: &str| {
+            let mut args = vec!["orbit", file, "--json", "--shooting", shooting];
+            args.extend_from_slice(extra);
+            let v = json(&args);
+            assert_eq!(v["shooting"], shooting, "{file} {extra:?}");
+            v
+        };
+        let single = run("single");
+        let (x0, mu) = (floats(&single["x0"]), multipliers(&single["multipliers"]));
+        for shooting in ["phases", "3"] {
+            let v = run(shooting);
+            let what = format!("{file} {extra:?} --shooting {shooting}");
+            for (a, b) in floats(&v["x0"]).iter().zip(&x0) {
+                assert!((a - b).abs() < 1e-10, "{what}: x0 {a} vs {b}");
+            }
+            let period = v["period"].as_f64().unwrap();
+            assert!((period - single["period"].as_f64().unwrap()).abs() < 1e-10, "{what}");
+            let m = multipliers(&v["multipliers"]);
+            assert_eq!(m.len(), mu.len());
+            for (a, b) in m.iter().zip(&mu) {
+                assert!(
+                    (a.0 - b.0).abs() < 1e-10 && (a.1.abs() - b.1.abs()).abs() < 1e-10,
+                    "{what}: multipliers {m:?} vs {mu:?}"
+                );
+            }
+            assert_eq!(v["stable"], single["stable"], "{what}");
+            assert!(v["residual"].as_f64().unwrap() < 1e-12, "{what}");
+        }
+    }
 }
