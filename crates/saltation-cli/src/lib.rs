@@ -9,6 +9,7 @@
 //! | … at another parameter value | `saltation orbit models/simplest_walker.ron --set gamma=0.012` |
 //! | … from my own initial guess (reduced coordinates of the section) | `saltation orbit models/simplest_walker.ron --guess 0.19,-0.2` |
 //! | … for every guess in the file | `saltation orbit models/simplest_walker.ron --all` |
+//! | … of a very unstable orbit, by multiple shooting (one segment per phase, or N pieces per phase) | `saltation orbit models/hopper_unconstrained.ron --shooting phases` |
 //! | … as machine-readable output | add `--json` (one JSON object, or an array with `--all`) |
 //! | continue branches in a parameter, detect bifurcations, switch at period doublings (the file's `continuation` section); data and figures to `figures/` | `saltation continue models/simplest_walker_continuation.ron` |
 //! | … in another parameter, or to another end value | `saltation continue FILE --param NAME --to VALUE` |

@@ -17,6 +17,13 @@
 //! periodic solutions: Leine and Nijmeijer, *Dynamics and Bifurcations of Non-Smooth Mechanical
 //! Systems*, Springer 2004).
 //!
+//! # Multiple shooting
+//! With [`OrbitOptions::shooting`] `=` [`Shooting::Multiple`] the stride is cut into segments
+//! (at the events, or every phase into `N` pieces) whose start states are unknowns too, joined
+//! by matching conditions with a cyclic block-bidiagonal Jacobian, and the multipliers come from
+//! the segment Jacobians by the product QR ([`saltation_linalg::product_eigenvalues`]) — for
+//! orbits whose multipliers span many orders of magnitude (module `multiple`).
+//!
 //! # Degenerate solutions
 //! A fixed point of the stride map need not be a periodic orbit: from an equilibrium `x*` of the
 //! flow near the section, `F` is below `ftol` although nothing moves. After convergence the
@@ -217,7 +224,8 @@ pub enum OrbitError {
     Hybrid(#[from] HybridError),
     /// Newton did not converge (divergence, singular matrix, iteration limit, a stride that
     /// failed at an iterate after the initial guess) — carries the iterate in reduced
-    /// coordinates ([`NewtonError::iterate`]).
+    /// coordinates ([`NewtonError::iterate`]); with multiple shooting the iterate is
+    /// `(u, s_1, …, s_{S−1})`, the reduced coordinates followed by the segments' start states.
     #[error("Newton shooting failed: {0}")]
     Newton(NewtonError<HybridError>),
     /// Newton converged to something that is not a periodic orbit (an equilibrium) or is not

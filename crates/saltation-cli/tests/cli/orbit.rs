@@ -420,7 +420,10 @@ fn single_and_multiple_shooting_agree_on_the_walker_and_the_hopper() {
                 assert!((a - b).abs() < 1e-10, "{what}: x0 {a} vs {b}");
             }
             let period = v["period"].as_f64().unwrap();
-            assert!((period - single["period"].as_f64().unwrap()).abs() < 1e-10, "{what}");
+            assert!(
+                (period - single["period"].as_f64().unwrap()).abs() < 1e-10,
+                "{what}"
+            );
             let m = multipliers(&v["multipliers"]);
             assert_eq!(m.len(), mu.len());
             for (a, b) in m.iter().zip(&mu) {

@@ -12,14 +12,20 @@ fn cases() -> Vec<Case> {
         Case::edit(
             "PerMode(0) in the file",
             walker,
-            &[(newton, "shooting: Multiple(segments: PerMode(0)), newton: (ftol")],
+            &[(
+                newton,
+                "shooting: Multiple(segments: PerMode(0)), newton: (ftol",
+            )],
             &["orbit"],
         )
         .expect(Fails(2, &["shooting", "PerMode(0)", "1..=1000"])),
         Case::edit(
             "PerMode(1001) in the file",
             walker,
-            &[(newton, "shooting: Multiple(segments: PerMode(1001)), newton: (ftol")],
+            &[(
+                newton,
+                "shooting: Multiple(segments: PerMode(1001)), newton: (ftol",
+            )],
             &["orbit"],
         )
         .expect(Fails(2, &["shooting", "PerMode(1001)", "1..=1000"])),
@@ -33,7 +39,10 @@ fn cases() -> Vec<Case> {
         Case::edit(
             "a negative number of pieces",
             walker,
-            &[(newton, "shooting: Multiple(segments: PerMode(-3)), newton: (ftol")],
+            &[(
+                newton,
+                "shooting: Multiple(segments: PerMode(-3)), newton: (ftol",
+            )],
             &["orbit"],
         )
         .expect(Fails(2, &[])),
@@ -44,7 +53,12 @@ fn cases() -> Vec<Case> {
         .expect(Fails(2, &["shooting", "PerMode(0)", "1..=1000"])),
         Case::args(
             "--shooting 1000: more unknowns than a dense Newton matrix may hold",
-            &["orbit", "{models}/simplest_walker.ron", "--shooting", "1000"],
+            &[
+                "orbit",
+                "{models}/simplest_walker.ron",
+                "--shooting",
+                "1000",
+            ],
         )
         .expect(Fails(2, &["shooting", "3998 unknowns", "more than 1024"])),
         Case::args(
@@ -59,7 +73,12 @@ fn cases() -> Vec<Case> {
         .expect(Fails(2, &["--shooting", "single", "phases"])),
         Case::args(
             "--shooting with a word",
-            &["orbit", "{models}/simplest_walker.ron", "--shooting", "many"],
+            &[
+                "orbit",
+                "{models}/simplest_walker.ron",
+                "--shooting",
+                "many",
+            ],
         )
         .expect(Fails(2, &["--shooting", "single", "phases"])),
         Case::args(
@@ -86,14 +105,29 @@ fn cases() -> Vec<Case> {
         .expect(Fails(2, &["shooting", "on the section", "Single"])),
         Case::args(
             "--shooting single on the same model is fine",
-            &["orbit", "{models}/hopper.ron", "--shooting", "single", "--json"],
+            &[
+                "orbit",
+                "{models}/hopper.ron",
+                "--shooting",
+                "single",
+                "--json",
+            ],
         )
         .expect(Expect::Succeeds(&["\"shooting\":\"single\""])),
         Case::args(
             "--shooting phases says so in the JSON",
-            &["orbit", "{models}/simplest_walker.ron", "--shooting", "phases", "--json"],
+            &[
+                "orbit",
+                "{models}/simplest_walker.ron",
+                "--shooting",
+                "phases",
+                "--json",
+            ],
         )
-        .expect(Expect::Succeeds(&["\"shooting\":\"phases\"", "\"stable\":true"])),
+        .expect(Expect::Succeeds(&[
+            "\"shooting\":\"phases\"",
+            "\"stable\":true",
+        ])),
     ]
 }
 
