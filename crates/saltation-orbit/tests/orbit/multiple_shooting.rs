@@ -130,3 +130,48 @@ fn single_and_multiple_shooting_agree_on_the_stable_gait() {
         }
     }
 }
+
+/// The exact test: ten kicks of a linear model whose stride Jacobian is
+/// `S diag(1e10, 1e-6) S⁻¹` (and 0 for its clock). Single shooting's residual carries the
+/// rounding of `1e10·u` and cannot reach `ftol`; multiple shooting finds `(I − D)⁻¹ b` and the
+/// multipliers `1e10`, `1e-6`, `0`.
+#[test]
+fn ten_linear_kicks_have_multipliers_1e10_and_1e_6() {
+    use crate::models::linear_kicks::{fixed_point, LinearKicks};
+    let model = Bound::with_values(LinearKicks, vec![]).unwrap();
+    let exact = fixed_point();
+    let guess = [exact[0] + 1e-3, exact[1] - 2e-3];
+    let k = 10;
+    // Single shooting either fails or stops on its step test with a residual far above ftol
+    // (the rounding of 1e10·u lies along the expanding direction, where it moves u by 1e-17)
+    // and a small multiplier from the formed P_x that misses 1e-6 (measured: 1.43e-6).
+    match find_periodic_orbit(&model, &guess, &steps(k)) {
+        Err(OrbitError::Newton(_)) => {}
+        Ok(o) => {
+            assert!(o.residual > 1e-9, "{}", o.residual);
+            assert!(
+                (o.multipliers[1].re - 1e-6).abs() > 0.1 * 1e-6,
+                "{:?}",
+                o.multipliers
+            );
+        }
+        Err(e) => panic!("{e:?}"),
+    }
+    let orbit =
+        find_periodic_orbit(&model, &guess, &with(&steps(k), multiple(Segments::Phases))).unwrap();
+    for (a, b) in orbit.u0.iter().zip(&exact) {
+        assert!(
+            (a - b).abs() < 1e-13 * b.abs().max(1.0),
+            "{:?} vs {exact:?}",
+            orbit.u0
+        );
+    }
+    assert!((orbit.period - k as f64).abs() < 1e-12);
+    let mu = &orbit.multipliers;
+    assert!(close(&mu[0], (1e10, 0.0), 1e-13), "{mu:?}");
+    assert!(close(&mu[1], (1e-6, 0.0), 1e-12), "{mu:?}");
+    assert!(mu[2].modulus() < 1e-20, "{mu:?}");
+    // The formed product's small eigenvalue is off by far more than 1e-6 itself.
+    let dense = saltation_orbit::eigenvalues(&orbit.jacobian).unwrap();
+    assert!((dense[1].norm() - 1e-6).abs() > 1e-2 * 1e-6, "{dense:?}");
+}

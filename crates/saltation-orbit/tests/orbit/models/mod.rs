@@ -2,4 +2,5 @@
 //! saltation-models).
 
 pub mod compass_gait;
+pub mod linear_kicks;
 pub mod van_der_pol;
