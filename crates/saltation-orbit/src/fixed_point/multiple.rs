@@ -183,9 +183,7 @@ impl<'a, M: EvalModel + ?Sized> MultipleShooting<'a, M> {
                 return Ok(segs);
             }
         }
-        self.eval(z)?;
-        let (_, segs) = self.last.borrow_mut().take().expect("stored by eval");
-        Ok(segs)
+        Ok(self.evaluate(z)?.2)
     }
 
     /// The stride's events from its segments, with times from the stride's start.
@@ -216,6 +214,19 @@ impl<M: EvalModel + ?Sized> SquareSystem for MultipleShooting<'_, M> {
     }
 
     fn eval(&self, z: &DVector<f64>) -> Result<(DVector<f64>, DMatrix<f64>), HybridError> {
+        let (f, jac, results) = self.evaluate(z)?;
+        *self.last.borrow_mut() = Some((z.clone(), results));
+        Ok((f, jac))
+    }
+}
+
+impl<M: EvalModel + ?Sized> MultipleShooting<'_, M> {
+    /// The matching conditions at `z`, their Jacobian and the segments.
+    #[allow(clippy::type_complexity)]
+    fn evaluate(
+        &self,
+        z: &DVector<f64>,
+    ) -> Result<(DVector<f64>, DMatrix<f64>, Vec<StrideResult>), HybridError> {
         let mut map = self.map.borrow_mut();
         let model = map.model();
         let (n, r, segs) = (model.dim(), model.reduced_dim(), self.cuts.len());
@@ -293,7 +304,6 @@ impl<M: EvalModel + ?Sized> SquareSystem for MultipleShooting<'_, M> {
             }
             results.push(res);
         }
-        *self.last.borrow_mut() = Some((z.clone(), results));
-        Ok((f, jac))
+        Ok((f, jac, results))
     }
 }
