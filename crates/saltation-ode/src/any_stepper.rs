@@ -127,4 +127,10 @@ impl Stepper for AnyStepper {
     fn truncate<S: OdeSystem + ?Sized>(&mut self, sys: &S, t: f64, y: &[f64], stats: &mut Stats) {
         dispatch!(self, s => s.truncate(sys, t, y, stats))
     }
+    fn steps_need_guard_scale(&self) -> bool {
+        dispatch!(self, s => s.steps_need_guard_scale())
+    }
+    fn limit_next_step(&mut self, h: f64) {
+        dispatch!(self, s => s.limit_next_step(h))
+    }
 }

@@ -145,6 +145,15 @@ impl<M: Stepper> Solver<M> {
             } else {
                 None
             };
+            if hit.is_none() && events.count() > 0 && self.stepper.steps_need_guard_scale() {
+                let h = self.scanner.guard_step_limit(
+                    &mut self.stepper,
+                    sys,
+                    events,
+                    &mut self.stats,
+                );
+                self.stepper.limit_next_step(h);
+            }
             // Non-terminal events before the stop (or in the whole step).
             let t_cut = hit.as_ref().map_or(f64::INFINITY, |h| h.t);
             if let Some(passed) = self.scanner.take_passed(t_cut) {

@@ -206,4 +206,13 @@ pub trait Stepper {
     fn dense<S: OdeSystem + ?Sized>(&mut self, sys: &S, t: f64, out: &mut [f64], stats: &mut Stats);
     /// Cuts the last step short at `t` with state `y` (an event): the stepper then sits at `(t, y)`.
     fn truncate<S: OdeSystem + ?Sized>(&mut self, sys: &S, t: f64, y: &[f64], stats: &mut Stats);
+    /// Whether the step size sees no time scale of its own (steps exact whatever their length),
+    /// so that the driver limits the next step by the guards' time scale
+    /// ([`Stepper::limit_next_step`]). Default: no.
+    fn steps_need_guard_scale(&self) -> bool {
+        false
+    }
+    /// Limits the next step to at most `h` (the guards' time scale; a step never shorter
+    /// than a few ulps of `t`). Default: ignored.
+    fn limit_next_step(&mut self, _h: f64) {}
 }

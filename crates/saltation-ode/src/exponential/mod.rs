@@ -475,6 +475,20 @@ impl Stepper for AffineExp {
         self.cache[self.current].affine(y, &mut st.f);
         self.series_valid = false;
     }
+
+    /// Yes: each step is exact, so its length sees no time scale but `1/ρ(A)` (none for a
+    /// nilpotent `A`).
+    fn steps_need_guard_scale(&self) -> bool {
+        true
+    }
+
+    fn limit_next_step(&mut self, h: f64) {
+        let st = &mut self.state;
+        let floor = 64.0 * f64::EPSILON * st.t.abs();
+        if h < st.h {
+            st.h = h.max(floor).min(st.h);
+        }
+    }
 }
 
 impl AffineExp {

@@ -39,8 +39,10 @@
 //!
 //! A root within a few ulps of the last (re)start is the start itself and is ignored.
 
+mod first;
 mod pairs;
 mod restart;
+mod time_scale;
 
 use pairs::{could_dip, curvature};
 
@@ -121,6 +123,8 @@ pub(crate) struct EventScanner {
     seq: Vec<(f64, f64, f64)>,
     ybuf2: Vec<f64>,
     fbuf: Vec<f64>,
+    /// Guard values behind the step's end, for the guards' time scale.
+    behind: Vec<f64>,
     /// The step being scanned.
     step_t0: f64,
     step_t1: f64,
@@ -520,6 +524,10 @@ impl EventScanner {
                             self.first_resolved(stepper, sys, events, i, t0, tk, -lead, stats)
                                 .unwrap_or(tk)
                         } else {
+                            // The first of several crossings in the bracket, not whichever one
+                            // Brent's method converges to.
+                            let ((pa, ga), (tb, gb)) =
+                                self.first_bracket(stepper, sys, events, i, (pt, ga), (tk, gb), stats);
                             let ybuf = &mut self.ybuf;
                             let mut g = |s: f64| {
                                 stepper.dense(sys, s, ybuf, stats);
@@ -527,7 +535,7 @@ impl EventScanner {
                                 events.value(i, s, ybuf)
                             };
                             // Brent's own floor 2ε|t| makes the bracket a few ulps wide.
-                            brent(&mut g, pt, tk, ga, gb, 0.0, 200).0
+                            brent(&mut g, pa, tb, ga, gb, 0.0, 200).0
                         };
                         let y = self.dense_state(stepper, sys, ts, t1, stats);
                         let at_start = !unresolved && ts - self.t_start <= start_tol;

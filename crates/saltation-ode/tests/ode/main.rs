@@ -11,6 +11,7 @@ mod bad_input;
 mod bdf;
 mod convergence;
 mod crossings;
+mod first_crossing;
 mod radau5;
 mod rosenbrock23;
 mod sdirk;
