@@ -9,11 +9,11 @@
 //!
 //! `τᵢ`, the positive root of `|g| − |ġ| s − ½|g̈| s² − ⅙|g⃛| s³ = 0`.
 //!
-//! The next step is limited to `3 min τᵢ`. A guard far from zero allows long steps, one close
-//! to zero (or turning fast, large `|g̈|`) is stepped and sampled finely. The factor 3 (above
+//! The next step is limited to `2.5 min τᵢ`. A guard far from zero allows long steps, one close
+//! to zero (or turning fast, large `|g̈|`) is stepped and sampled finely. The factor 2.5 (above
 //! `1 + √2`) lets a step pass the vertex of a parabola that only touches zero (a tangency),
 //! instead of shrinking geometrically towards it, and lets it reach a crossing the worst case
-//! underestimates by up to a factor 3. The derivatives are the backward differences of the
+//! underestimates by up to a factor 2.5. The derivatives are the backward differences of the
 //! guard at `t₁ − kδ` (`k = 0…3`, `δ = h/1024`) on the method's dense output (exact for the
 //! exact stepper; rounding only makes them larger, which shortens `τᵢ` to no less than about
 //! `10⁵ δ`); a guard at zero (unarmed, just fired) is left out, since its sign for the
