@@ -358,9 +358,11 @@ impl Stepper for AffineExp {
         self.state.h = h1.max(64.0 * f64::EPSILON * t.abs()).min(h_reg);
         self.verify = true;
         if !(self.state.h > 0.0) {
-            return Err(OdeError::InvalidOption {
-                field: "h_max",
-                reason: "leaves no positive step for the exact affine stepper",
+            // (h_max is validated positive: the step itself is the cause, a regular step
+            // 1/ρ(A) that underflows for a huge A or an unusable starting estimate.)
+            return Err(OdeError::StepTooSmall {
+                t,
+                h: self.state.h,
             });
         }
         self.state.started = true;

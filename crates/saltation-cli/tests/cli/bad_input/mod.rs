@@ -15,6 +15,7 @@
 mod harness;
 
 mod admissible;
+mod affine;
 mod branches;
 mod constants;
 mod equations;
