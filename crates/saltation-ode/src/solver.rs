@@ -146,12 +146,9 @@ impl<M: Stepper> Solver<M> {
                 None
             };
             if hit.is_none() && events.count() > 0 && self.stepper.steps_need_guard_scale() {
-                let h = self.scanner.guard_step_limit(
-                    &mut self.stepper,
-                    sys,
-                    events,
-                    &mut self.stats,
-                );
+                let h =
+                    self.scanner
+                        .guard_step_limit(&mut self.stepper, sys, events, &mut self.stats);
                 self.stepper.limit_next_step(h);
             }
             // Non-terminal events before the stop (or in the whole step).

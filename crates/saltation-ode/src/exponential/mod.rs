@@ -360,10 +360,7 @@ impl Stepper for AffineExp {
         if !(self.state.h > 0.0) {
             // (h_max is validated positive: the step itself is the cause, a regular step
             // 1/ρ(A) that underflows for a huge A or an unusable starting estimate.)
-            return Err(OdeError::StepTooSmall {
-                t,
-                h: self.state.h,
-            });
+            return Err(OdeError::StepTooSmall { t, h: self.state.h });
         }
         self.state.started = true;
         Ok(())

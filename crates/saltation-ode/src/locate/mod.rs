@@ -526,8 +526,15 @@ impl EventScanner {
                         } else {
                             // The first of several crossings in the bracket, not whichever one
                             // Brent's method converges to.
-                            let ((pa, ga), (tb, gb)) =
-                                self.first_bracket(stepper, sys, events, i, (pt, ga), (tk, gb), stats);
+                            let ((pa, ga), (tb, gb)) = self.first_bracket(
+                                stepper,
+                                sys,
+                                events,
+                                i,
+                                (pt, ga),
+                                (tk, gb),
+                                stats,
+                            );
                             let ybuf = &mut self.ybuf;
                             let mut g = |s: f64| {
                                 stepper.dense(sys, s, ybuf, stats);

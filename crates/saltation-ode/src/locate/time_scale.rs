@@ -65,11 +65,7 @@ impl EventScanner {
         let mut tau = f64::INFINITY;
         for i in 0..ne {
             let g0 = self.g_prev[i];
-            let (g1, g2, g3) = (
-                self.behind[i],
-                self.behind[ne + i],
-                self.behind[2 * ne + i],
-            );
+            let (g1, g2, g3) = (self.behind[i], self.behind[ne + i], self.behind[2 * ne + i]);
             if g0 == 0.0 || ![g0, g1, g2, g3].iter().all(|g| g.is_finite()) {
                 continue;
             }
