@@ -30,16 +30,36 @@ fn cases() -> Vec<Case> {
             .expect(Succeeds(&["\"x_end\":[0.0]", "\"exact_affine_modes\":[]"])),
         lin("x' = -1e9 (x - 1) with ndf", "-1e9*(x - 1)", "Ndf")
             .expect(Succeeds(&["\"x_end\":[1.0]", "\"exact_affine_modes\":[]"])),
-        lin("x' = -1e300 x with dop853: stiff for an explicit method", "-1e300*x", "Dop853")
-            .expect(Partial(
-                1,
-                &["\"method\":\"dop853\""],
-                &["the problem is stiff", "explicit method `dop853`", "implicit method"],
-            )),
-        lin("x' = x + 1e308 with ndf: the solution overflows", "x + 1e308", "Ndf").expect(
-            Partial(1, &["\"method\":\"ndf\""], &["`x + 1e308` evaluates to inf"]),
-        ),
-        lin("x' = -x with ndf: stepped exactly, and said so", "-x", "Ndf").expect(Succeeds(&[
+        lin(
+            "x' = -1e300 x with dop853: stiff for an explicit method",
+            "-1e300*x",
+            "Dop853",
+        )
+        .expect(Partial(
+            1,
+            &["\"method\":\"dop853\""],
+            &[
+                "the problem is stiff",
+                "explicit method `dop853`",
+                "implicit method",
+            ],
+        )),
+        lin(
+            "x' = x + 1e308 with ndf: the solution overflows",
+            "x + 1e308",
+            "Ndf",
+        )
+        .expect(Partial(
+            1,
+            &["\"method\":\"ndf\""],
+            &["`x + 1e308` evaluates to inf"],
+        )),
+        lin(
+            "x' = -x with ndf: stepped exactly, and said so",
+            "-x",
+            "Ndf",
+        )
+        .expect(Succeeds(&[
             "\"method\":\"ndf\"",
             "\"exact_affine_modes\":[\"m\"]",
             "\"x_end\":[0.73575888234288",
