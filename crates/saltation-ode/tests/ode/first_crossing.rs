@@ -186,7 +186,7 @@ proptest! {
     /// there (without the guards' time scale, 190 of 1967 such cases were missed).
     #[test]
     fn the_first_impact_on_a_vibrating_table_is_located(
-        v0 in 0.0f64..6.0, omega in 2.0f64..60.0, phi0 in 0.0f64..6.28, a in 0.01f64..0.3,
+        v0 in 0.0f64..6.0, omega in 2.0f64..60.0, phi0 in 0.0f64..6.0, a in 0.01f64..0.3,
     ) {
         let p = (v0, omega, phi0, a);
         let t_end = v0 + (v0 * v0 + 2.0 * (1.5 + a)).sqrt();
@@ -212,7 +212,7 @@ proptest! {
     /// time scale) locates the same one.
     #[test]
     fn the_first_crossing_a_fine_sampling_sees_is_located(
-        w in 5.0f64..200.0, phi in 0.0f64..6.28, c in -0.98f64..0.98,
+        w in 5.0f64..200.0, phi in 0.0f64..6.0, c in -0.98f64..0.98,
     ) {
         let g = move |t: f64| (w * t + phi).sin() - c;
         prop_assume!(g(0.0).abs() > 1e-3);
