@@ -3,8 +3,11 @@
 //! For each guard the scanner forms the sign sequence at the step's start, at
 //! `event_samples` interior points (cheap cubic Hermite values, so that two crossings inside one
 //! step are seen) and at the step's end. The first sign change in the guard's direction is
-//! confirmed on the method's own dense output and refined there by Brent's method to a few ulps
-//! of time ([`crate::root::brent`]); the enabling condition is then tested at the crossing.
+//! confirmed on the method's own dense output, narrowed to the first of the crossings it may
+//! hold (`first.rs`: the bracket scanned at the screen's resolution) and refined there by
+//! Brent's method to a few ulps of time ([`crate::root::brent`]); the enabling condition is then
+//! tested at the crossing. For a method whose steps see no time scale (the exact affine
+//! stepper), the guards' own time scale limits the next step (`time_scale.rs`).
 //!
 //! - **Pairs of crossings inside a sample interval.** Between two samples of one sign the
 //!   guard is taken to have no root when the parabola through neighbouring samples cannot
