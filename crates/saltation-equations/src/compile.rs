@@ -56,7 +56,9 @@ pub fn compile(exprs: &[&str], defs: &Definitions, names: &Names) -> Result<Prog
         )
         .at(src, site),
         Stop::NotFinite { start, end, value } => {
-            RawError::not_finite(start as usize, end as usize, value).at(src, site)
+            let (start, end) = (start as usize, end as usize);
+            let part = src.get(start..end).unwrap_or(src);
+            RawError::not_finite(start, end, part, value).at(src, site)
         }
     };
     let mut lw = Lowerer::new(defs.len());

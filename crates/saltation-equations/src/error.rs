@@ -159,13 +159,21 @@ impl RawError {
         }
     }
 
-    pub(crate) fn not_finite(start: usize, end: usize, value: f64) -> Self {
+    /// `part` (bytes `start..end` of the source) is made of numbers alone and folds to the
+    /// non-finite `value`.
+    pub(crate) fn not_finite(start: usize, end: usize, part: &str, value: f64) -> Self {
+        let part = if part.chars().count() > 40 {
+            let head: String = part.chars().take(37).collect();
+            format!("{head}…")
+        } else {
+            part.to_string()
+        };
         Self {
             kind: ExprErrorKind::NotFinite { value },
             start,
             end,
             message: format!(
-                "this part is made of numbers alone and its value is {value}, not a finite \
+                "`{part}` is made of numbers alone and its value is {value}, not a finite \
                  number, whatever the state"
             ),
         }

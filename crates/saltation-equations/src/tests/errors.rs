@@ -292,6 +292,8 @@ fn constant_parts_that_are_not_finite_are_refused_where_they_stand() {
         }
         assert_eq!((e.offset, e.len), (offset, len), "{src}: {e}");
         assert!(e.message.contains("numbers alone"), "{e}");
+        let part: String = src.chars().skip(offset).take(len).collect();
+        assert!(e.message.starts_with(&format!("`{part}` ")), "{e}");
     }
     // A definition is refused in its own text; a branch not taken is not evaluated, and a
     // state makes the value depend on the state (NaN at run time is diagnosed there).

@@ -27,6 +27,7 @@ mod orbit;
 mod output;
 mod parameters;
 mod probe3;
+mod probe3_rest;
 mod results;
 mod schema;
 mod settings;
