@@ -13,5 +13,6 @@ mod convergence;
 mod crossings;
 mod radau5;
 mod rosenbrock23;
+mod sampling;
 mod sdirk;
 mod stiffness;
