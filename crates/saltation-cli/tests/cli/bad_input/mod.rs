@@ -33,6 +33,7 @@ mod schema;
 mod settings;
 mod shooting;
 mod simulate;
+mod simulate_plot;
 mod sizes;
 mod study;
 
