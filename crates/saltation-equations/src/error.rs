@@ -173,8 +173,8 @@ impl RawError {
             start,
             end,
             message: format!(
-                "`{part}` is made of numbers alone and its value is {value}, not a finite \
-                 number, whatever the state"
+                "`{part}` is made of numbers alone and its value is {value}: not finite, \
+                 whatever the state"
             ),
         }
     }
