@@ -7,15 +7,21 @@
 //! command can refuse to run instead of computing a result nobody sees; an ordinary
 //! `>/dev/null` (write-only) is a choice the user made and is left alone.
 
-use std::os::fd::AsFd;
-
 /// Whether descriptor 1 is closed: it cannot be duplicated (`EBADF`), or (Linux) it is the
 /// `/dev/null` the standard library opened read-write in place of a closed descriptor.
+#[cfg(unix)]
 pub(crate) fn closed() -> bool {
+    use std::os::fd::AsFd;
     if std::io::stdout().as_fd().try_clone_to_owned().is_err() {
         return true;
     }
     reopened_on_dev_null()
+}
+
+/// Elsewhere standard output is taken as it is.
+#[cfg(not(unix))]
+pub(crate) fn closed() -> bool {
+    false
 }
 
 /// Linux: descriptor 1 is `/dev/null` opened read-write, as the standard library's start-up
@@ -36,7 +42,7 @@ fn reopened_on_dev_null() -> bool {
         .is_some_and(|flags| flags & 3 == 2)
 }
 
-#[cfg(not(target_os = "linux"))]
+#[cfg(all(unix, not(target_os = "linux")))]
 fn reopened_on_dev_null() -> bool {
     false
 }

@@ -223,3 +223,135 @@ pub fn figure_height(base: u32, panels: usize) -> u32 {
     let wanted = 120 + 250 * panels.min(MAX_PANELS) as u32;
     base.max(wanted).min(8192)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::simulation::{EventJson, SampleJson, StatsJson};
+    use std::collections::BTreeMap;
+
+    /// A ball as equations with one output, `2*x`.
+    fn ball() -> Model {
+        let text = r#"(model: Equations(name: "b", states: ["x", "v"],
+            parameters: [(name: "g", value: 9.81)],
+            outputs: [("twice", "2*x")],
+            modes: [(name: "fly", flow: ["v", "-g"])],
+            guards: [(name: "hit", from: "fly", when: "x", direction: Falling, reset: [("v", "-v")])]))"#;
+        saltation_scenario::parse_model_file(text, "ball.ron")
+            .unwrap()
+            .model
+    }
+
+    fn sample(t: f64, x: f64, mode: usize) -> SampleJson {
+        SampleJson {
+            t,
+            x: vec![x, -x],
+            mode,
+            outputs: BTreeMap::from([("twice".to_string(), 2.0 * x)]),
+        }
+    }
+
+    /// Four samples, the middle two both at the event at t = 1.
+    fn run() -> SimulationJson {
+        SimulationJson {
+            method: "dop853".into(),
+            params: BTreeMap::new(),
+            exact_affine_modes: Vec::new(),
+            t_end: 2.0,
+            x_end: vec![0.5, -0.5],
+            mode_end: 0,
+            samples: vec![
+                sample(0.0, 1.0, 0),
+                sample(1.0, 0.0, 0),
+                sample(1.0, 0.0, 0),
+                sample(2.0, 0.5, 0),
+            ],
+            events: vec![EventJson {
+                t: 1.0,
+                guard: 0,
+                from: 0,
+                to: 0,
+            }],
+            stats: StatsJson {
+                rhs_evals: 0,
+                jacobian_evals: 0,
+                lu_decompositions: 0,
+                steps: 0,
+                rejected_steps: 0,
+            },
+            wall_s: 0.0,
+            error: None,
+        }
+    }
+
+    #[test]
+    fn names_resolve_to_states_outputs_and_the_mode_in_order() {
+        let m = ball();
+        assert_eq!(plot_names(&m), ["x", "v", "twice", "mode"]);
+        assert_eq!(
+            choose_plot(&m, "mode, twice,x"),
+            Ok(vec![
+                Plotted::Mode,
+                Plotted::Output("twice".into()),
+                Plotted::State(0)
+            ])
+        );
+        match choose_plot(&m, "twcie") {
+            Err(PlotChoiceError::Unknown { name, hint, known }) => {
+                assert_eq!(name, "twcie");
+                assert!(hint.contains("`twice`"), "{hint}");
+                assert_eq!(known, "x, v, twice, mode");
+            }
+            other => panic!("{other:?}"),
+        }
+        assert_eq!(
+            choose_plot(&m, "v,v"),
+            Err(PlotChoiceError::Duplicate { name: "v".into() })
+        );
+        assert_eq!(choose_plot(&m, "x,,v"), Err(PlotChoiceError::Empty));
+        let many = vec!["x"; MAX_PANELS + 1].join(",");
+        assert_eq!(
+            choose_plot(&m, &many),
+            Err(PlotChoiceError::TooMany {
+                count: MAX_PANELS + 1
+            })
+        );
+        assert_eq!(default_plot(&m), [Plotted::State(0), Plotted::State(1)]);
+    }
+
+    #[test]
+    fn one_panel_per_variable_with_the_events_and_a_break_at_the_reset() {
+        let m = ball();
+        let j = run();
+        let plot = [
+            Plotted::Output("twice".into()),
+            Plotted::Mode,
+            Plotted::State(1),
+        ];
+        let fig = simulation_figure(&j, &m, Some(&plot));
+        let labels: Vec<&str> = fig.panels.iter().map(|p| p.y_label.as_str()).collect();
+        assert_eq!(labels, ["twice", "mode", "v"]);
+        assert_eq!(fig.title, "b: simulation (dop853)");
+        assert_eq!(fig.shared_x_range(), Some((0.0, 2.0)));
+        for p in &fig.panels {
+            assert_eq!(p.events, [1.0]);
+            assert_eq!(p.series.len(), 1);
+            // The two samples at the event are split by a gap (NaN) in both coordinates.
+            let s = &p.series[0];
+            assert_eq!(s.x.len(), 5);
+            assert!(s.x[2].is_nan() && s.y[2].is_nan());
+        }
+        let twice: Vec<f64> = fig.panels[0].series[0].y.clone();
+        assert_eq!(
+            [twice[0], twice[1], twice[3], twice[4]],
+            [2.0, 0.0, 0.0, 1.0]
+        );
+        // The default: every state.
+        let fig = simulation_figure(&j, &m, None);
+        let labels: Vec<&str> = fig.panels.iter().map(|p| p.y_label.as_str()).collect();
+        assert_eq!(labels, ["x", "v"]);
+        assert_eq!(figure_height(700, 2), 700);
+        assert_eq!(figure_height(700, 5), 1370);
+        assert_eq!(figure_height(700, 100), 120 + 250 * MAX_PANELS as u32);
+    }
+}
