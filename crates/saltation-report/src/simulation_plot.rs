@@ -152,7 +152,15 @@ pub fn simulation_figure(j: &SimulationJson, model: &Model, plot: Option<&[Plott
             (&default[..], model.dim() - default.len())
         }
     };
-    let mut title = format!("{name}: simulation ({})", j.method);
+    let mut title = format!("{name}: simulation ({}", j.method);
+    if !j.exact_affine_modes.is_empty() {
+        // The method did not integrate these modes: say so where the figure is read.
+        title.push_str(&format!(
+            "; {} stepped exactly",
+            j.exact_affine_modes.join(", ")
+        ));
+    }
+    title.push(')');
     if left_out > 0 {
         title.push_str(&format!(
             ", first {} of {} states (--plot chooses)",
@@ -332,6 +340,10 @@ mod tests {
         let labels: Vec<&str> = fig.panels.iter().map(|p| p.y_label.as_str()).collect();
         assert_eq!(labels, ["twice", "mode", "v"]);
         assert_eq!(fig.title, "b: simulation (dop853)");
+        let mut exact = run();
+        exact.exact_affine_modes = vec!["fly".into()];
+        let fig2 = simulation_figure(&exact, &m, Some(&plot));
+        assert_eq!(fig2.title, "b: simulation (dop853; fly stepped exactly)");
         assert_eq!(fig.shared_x_range(), Some((0.0, 2.0)));
         for p in &fig.panels {
             assert_eq!(p.events, [1.0]);
