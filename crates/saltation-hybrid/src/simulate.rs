@@ -81,6 +81,14 @@ impl SimulateOptions {
             if self.at.is_none() && !(span / dt <= MAX_SAMPLES as f64) {
                 return bad("dt", "gives more than 1e7 samples in one segment");
             }
+            // The grid times are k·dt: k must stay far below 2^53 for them to be distinct.
+            let far = self.t0.abs().max((self.t0 + span).abs());
+            if self.at.is_none() && !(far / dt <= 1e15) {
+                return bad(
+                    "dt",
+                    "is too small for times this far from 0 (the grid times k·dt would repeat)",
+                );
+            }
         }
         // Every step kept: one segment alone may keep `max_steps` samples.
         let every_step = self.dt.is_none() || self.keep_steps;
