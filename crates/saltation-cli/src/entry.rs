@@ -3,11 +3,11 @@
 //! `saltation` binary is `main_with(&Registry::builtin())`; a user's program registers its own
 //! models first.
 
-use crate::{run_with, Cli, CliError, EXIT_INPUT};
+use crate::{run_with, Cli, EXIT_INPUT};
 use clap::error::ErrorKind as ClapKind;
 use clap::Parser;
 use saltation_models::Registry;
-use std::io::{ErrorKind, Write};
+use std::io::Write;
 use std::process::ExitCode;
 
 /// The `saltation` command over the process's arguments, with `registry`'s models known to
@@ -27,11 +27,20 @@ pub fn main_with(registry: &Registry) -> ExitCode {
         Ok(cli) => cli,
         Err(e) => return usage_error(e),
     };
+    // With standard output closed (`>&-`) the result would be lost without a word.
+    if crate::stdout_check::closed() {
+        say(
+            "error: standard output is closed (`>&-`), so the result would be lost; redirect it \
+             to a file, or to /dev/null to discard it on purpose",
+        );
+        return ExitCode::from(EXIT_INPUT);
+    }
     let mut stdout = std::io::stdout().lock();
-    match run_with(&cli, registry, &mut stdout) {
+    // The result is flushed here and a failure reported: a write that fails (`EPIPE` from a
+    // reader that went away, `ENOSPC` on a full disk) means the output is incomplete.
+    let result = run_with(&cli, registry, &mut stdout).and_then(|()| Ok(stdout.flush()?));
+    match result {
         Ok(()) => ExitCode::SUCCESS,
-        // A closed pipe (`saltation orbit … | head -1`) is not worth a message.
-        Err(CliError::Output(e)) if e.kind() == ErrorKind::BrokenPipe => ExitCode::SUCCESS,
         Err(e) => {
             let _ = stdout.flush();
             say(&format!("error: {}", e.message()));

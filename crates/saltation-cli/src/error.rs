@@ -195,8 +195,9 @@ pub enum CliError {
     /// The result could not be serialised.
     #[error("cannot serialise the result: {0}")]
     Json(#[from] serde_json::Error),
-    /// The result could not be written to stdout.
-    #[error("cannot write the output: {0}")]
+    /// The result could not be written to stdout (a full disk, a reader that closed the pipe):
+    /// the output is incomplete.
+    #[error("cannot write the output: {0}; the output is incomplete")]
     Output(#[from] std::io::Error),
 }
 

@@ -46,6 +46,7 @@ pub mod input;
 pub mod orbit;
 pub mod progress;
 pub mod simulate;
+mod stdout_check;
 pub mod study;
 
 /// The output layer the commands write with (the `saltation-report` crate).

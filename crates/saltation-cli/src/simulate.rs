@@ -4,11 +4,13 @@
 //!
 //! Method and tolerances come from the file's `orbit.stride` settings unless `--method`,
 //! `--rtol`, `--atol` override them; `--method` takes every method name and the MATLAB names
-//! (`ode45`, `ode15s`, …). The end time is `--t-end`, else the last `--at` time. Samples are at the `--at`
-//! times (from the integrator's dense output), else at every accepted step and at the events.
-//! With `--json` the output is exactly one [`SimulationJson`] object, a public interface; with
-//! `--out DIR` the samples and events are also written as CSV with a time-series figure
-//! ([`report::write_simulation`]).
+//! (`ode45`, `ode15s`, …). The end time is `--t-end`, else the last `--at` time. Samples are at
+//! the `--at` times (from the integrator's dense output), else at every accepted step, at the
+//! events and at [`DENSE_POINTS`] evenly spaced times from the dense output (so that curves
+//! through them are smooth however long the steps). With `--json` the output is exactly one
+//! [`SimulationJson`] object, a public interface; with `--out DIR` the samples and events are
+//! also written as CSV with a figure of stacked panels, one per variable that `--plot` names
+//! (every state by default), the events marked ([`report::write_simulation`]).
 
 use crate::format::{self, KeyValue};
 use crate::input::{parse_guess, LoadedModel, ModelArgs};
@@ -52,7 +54,8 @@ pub struct SimulateArgs {
     #[arg(long = "t-end", value_name = "T", allow_hyphen_values = true)]
     pub t_end: Option<f64>,
 
-    /// Sample times, comma-separated and increasing (e.g. --at 5,10,20); default: every step.
+    /// Sample times, comma-separated and increasing (e.g. --at 5,10,20); default: every step,
+    /// every event and 2000 evenly spaced times (dense output).
     #[arg(long, value_name = "T1,T2,...", allow_hyphen_values = true)]
     pub at: Option<String>,
 
@@ -73,10 +76,21 @@ pub struct SimulateArgs {
     #[arg(long)]
     pub json: bool,
 
-    /// Also write the samples and events as CSV and a time-series figure to this directory.
+    /// Also write the samples and events as CSV and a figure to this directory: one panel per
+    /// variable against time (those of --plot), the events as vertical lines.
     #[arg(long, value_name = "DIR")]
     pub out: Option<PathBuf>,
+
+    /// What the figure of --out shows, one panel each, top to bottom: state names, output
+    /// names of an equation model and `mode`, comma-separated (e.g. --plot x,y,mode; at most
+    /// 16). Default: every state (the first 16 of a larger state).
+    #[arg(long, value_name = "NAME,...")]
+    pub plot: Option<String>,
 }
+
+/// Evenly spaced sample times added to every step by default (without `--at`): a figure
+/// 1000 pixels wide gets two points a pixel, whatever the step sizes.
+pub const DENSE_POINTS: u32 = 2000;
 
 /// What to run, from the file and the command line.
 struct Plan {
@@ -120,10 +134,17 @@ fn plan(args: &SimulateArgs, loaded: &LoadedModel) -> Result<Plan, CliError> {
             })
         }
     };
+    // Without sample times: every step and DENSE_POINTS evenly spaced times, unless the span
+    // is empty or so far from 0 that its grid would not be representable (each grid time is
+    // k·dt, and k must stay well below 2^53).
+    let dt = (t_end - init.t) / f64::from(DENSE_POINTS);
+    let representable = init.t.abs().max(t_end.abs()) / dt < 1e14;
+    let dense = (at.is_none() && dt > 0.0 && dt.is_finite() && representable).then_some(dt);
     let opts = SimulateOptions {
         stride,
         strides: 1,
-        dt: None,
+        dt: dense,
+        keep_steps: true,
         t0: init.t,
         t_end: Some(t_end),
         at,
@@ -221,6 +242,22 @@ fn parse_times(arg: &str) -> Result<Vec<f64>, CliError> {
 pub fn run(args: &SimulateArgs, out: &mut dyn Write) -> Result<(), CliError> {
     let loaded = args.model.load()?;
     let plan = plan(args, &loaded)?;
+    if args.plot.is_some() && args.out.is_none() {
+        return Err(CliError::BadArgument {
+            arg: "--plot".into(),
+            reason: "chooses what the figure of --out DIR shows: give --out DIR as well".into(),
+        });
+    }
+    let plot = args
+        .plot
+        .as_deref()
+        .map(|list| {
+            report::choose_plot(&loaded.file.model, list).map_err(|e| CliError::BadArgument {
+                arg: "--plot".into(),
+                reason: e.to_string(),
+            })
+        })
+        .transpose()?;
     let outputs = args.out.as_ref().map(|dir| Outputs {
         dir: dir.clone(),
         stem: report::stem_of(&args.model.file),
@@ -258,7 +295,7 @@ pub fn run(args: &SimulateArgs, out: &mut dyn Write) -> Result<(), CliError> {
     // written like a finished one, and then the error is returned.
     let json = simulation_json(model, plan.method, &trace, wall.as_secs_f64());
     let files = match &outputs {
-        Some(o) => report::write_simulation(&json, model, o)?,
+        Some(o) => report::write_simulation(&json, model, o, plot.as_deref())?,
         None => Vec::new(),
     };
     let text = if args.json {

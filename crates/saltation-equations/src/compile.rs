@@ -15,7 +15,11 @@ use std::collections::HashMap;
 ///
 /// Only the definitions the outputs use, directly or through other definitions, are
 /// computed. Errors are those of the expressions ([`Site::Output`] with the index in
-/// `exprs`) and [`crate::ExprErrorKind::TooLarge`] for a program of more than
+/// `exprs`), [`crate::ExprErrorKind::NotFinite`] for a sub-expression of numbers alone whose
+/// value is NaN or infinite (`log(-1)`, `1/0`, `pow(10, 400)`: constant folding finds it at
+/// compile time, where it is a mistake whatever the state; not inside the branches of an `if`
+/// on the state, where it marks a region the field is undefined in), and
+/// [`crate::ExprErrorKind::TooLarge`] for a program of more than
 /// [`MAX_OPS`](crate::limits::MAX_OPS) instructions.
 ///
 /// # Panics
@@ -44,13 +48,18 @@ pub fn compile(exprs: &[&str], defs: &Definitions, names: &Names) -> Result<Prog
         }
     }
 
-    let full = |src: &str, site: Site| {
-        RawError::too_large(
+    let stopped = |stop: Stop, src: &str, site: Site| match stop {
+        Stop::Full => RawError::too_large(
             0,
             0,
             format!("the compiled program would exceed {MAX_OPS} instructions"),
         )
-        .at(src, site)
+        .at(src, site),
+        Stop::NotFinite { start, end, value } => {
+            let (start, end) = (start as usize, end as usize);
+            let part = src.get(start..end).unwrap_or(src);
+            RawError::not_finite(start, end, part, value).at(src, site)
+        }
     };
     let mut lw = Lowerer::new(defs.len());
     let mut kept_defs = Vec::new();
@@ -63,7 +72,7 @@ pub fn compile(exprs: &[&str], defs: &Definitions, names: &Names) -> Result<Prog
         let site = || Site::Definition(defs.names[d].clone());
         let v = lw
             .lower(&defs.exprs[d])
-            .map_err(|Full| full(&defs.sources[d], site()))?;
+            .map_err(|stop| stopped(stop, &defs.sources[d], site()))?;
         lw.def_vals[d] = Some(v);
         def_pos.insert(d as u32, kept_defs.len());
         kept_defs.push((
@@ -75,12 +84,12 @@ pub fn compile(exprs: &[&str], defs: &Definitions, names: &Names) -> Result<Prog
         ));
     }
     for (i, e) in parsed.iter().enumerate() {
-        let store = |lw: &mut Lowerer| {
+        let store = |lw: &mut Lowerer| -> Result<(), Stop> {
             let v = lw.lower(e)?;
             let a = lw.reg(v)?;
-            lw.push(Op::Store { out: i as u32, a })
+            Ok(lw.push(Op::Store { out: i as u32, a })?)
         };
-        store(&mut lw).map_err(|Full| full(exprs[i], Site::Output(i)))?;
+        store(&mut lw).map_err(|stop| stopped(stop, exprs[i], Site::Output(i)))?;
     }
 
     let (mut ops, loads, stores) = split(lw.body);
@@ -188,8 +197,21 @@ fn split(ops: Vec<Op>) -> (Vec<Op>, usize, usize) {
     (out, nl, ns)
 }
 
+/// Why lowering stopped: the instruction limit was reached, or a sub-expression of numbers
+/// alone (`start..end`, bytes) folded to a value that is not finite.
+enum Stop {
+    Full,
+    NotFinite { start: u32, end: u32, value: f64 },
+}
+
 /// The instruction limit was reached.
 struct Full;
+
+impl From<Full> for Stop {
+    fn from(_: Full) -> Self {
+        Stop::Full
+    }
+}
 
 /// A lowered value: a compile-time constant or a virtual register.
 #[derive(Debug, Clone, Copy)]
@@ -374,8 +396,13 @@ impl Lowerer {
 
     /// Lowers `e`. The recursion goes through small per-kind functions (never inlined), so
     /// each level of the tree costs little stack even in unoptimised builds.
-    fn lower(&mut self, e: &Expr) -> Result<Val, Full> {
-        match &e.kind {
+    ///
+    /// A constant that folds to NaN or ±∞ stops it at the innermost such sub-expression
+    /// (its operands, lowered first, were finite), except inside a branch of an `if` whose
+    /// condition depends on the state: `if(abs(x) < 10, f, 0/0)` marks a region where the
+    /// field is deliberately undefined, and evaluation names it when it is reached.
+    fn lower(&mut self, e: &Expr) -> Result<Val, Stop> {
+        let v = match &e.kind {
             Kind::Num(v) => Ok(Val::K(*v)),
             Kind::Var(v) => self.lower_var(*v),
             Kind::Neg(a) => self.lower_neg(a),
@@ -383,30 +410,38 @@ impl Lowerer {
             Kind::Pow(a, b) => self.lower_pow(a, b),
             Kind::Cmp(op, a, b) => self.lower_cmp(*op, a, b),
             Kind::Call(f, args) => self.lower_call(*f, args),
+        }?;
+        match v {
+            Val::K(value) if !value.is_finite() && self.scopes.len() == 1 => Err(Stop::NotFinite {
+                start: e.start,
+                end: e.end,
+                value,
+            }),
+            v => Ok(v),
         }
     }
 
-    fn lower_var(&mut self, v: Var) -> Result<Val, Full> {
+    fn lower_var(&mut self, v: Var) -> Result<Val, Stop> {
         match v {
             Var::Def(d) => {
                 let v = self.def_vals.get(d as usize).copied().flatten();
                 debug_assert!(v.is_some(), "definition lowered before use");
                 Ok(v.unwrap_or(Val::K(f64::NAN)))
             }
-            Var::State(i) => self.load(Op::State { dst: 0, i }).map(Val::R),
-            Var::Param(i) => self.load(Op::Param { dst: 0, i }).map(Val::R),
-            Var::Time => self.load(Op::Time { dst: 0 }).map(Val::R),
+            Var::State(i) => Ok(self.load(Op::State { dst: 0, i }).map(Val::R)?),
+            Var::Param(i) => Ok(self.load(Op::Param { dst: 0, i }).map(Val::R)?),
+            Var::Time => Ok(self.load(Op::Time { dst: 0 }).map(Val::R)?),
         }
     }
 
     #[inline(never)]
-    fn lower_neg(&mut self, a: &Expr) -> Result<Val, Full> {
+    fn lower_neg(&mut self, a: &Expr) -> Result<Val, Stop> {
         let a = self.lower(a)?;
-        self.un(Un::Neg, a)
+        Ok(self.un(Un::Neg, a)?)
     }
 
     #[inline(never)]
-    fn lower_chain(&mut self, first: &Expr, rest: &[(ArithOp, Expr)]) -> Result<Val, Full> {
+    fn lower_chain(&mut self, first: &Expr, rest: &[(ArithOp, Expr)]) -> Result<Val, Stop> {
         let mut acc = self.lower(first)?;
         for (op, e) in rest {
             let v = self.lower(e)?;
@@ -416,21 +451,21 @@ impl Lowerer {
     }
 
     #[inline(never)]
-    fn lower_pow(&mut self, a: &Expr, b: &Expr) -> Result<Val, Full> {
+    fn lower_pow(&mut self, a: &Expr, b: &Expr) -> Result<Val, Stop> {
         let a = self.lower(a)?;
         let b = self.lower(b)?;
-        self.pow(a, b)
+        Ok(self.pow(a, b)?)
     }
 
     #[inline(never)]
-    fn lower_cmp(&mut self, op: CmpOp, a: &Expr, b: &Expr) -> Result<Val, Full> {
+    fn lower_cmp(&mut self, op: CmpOp, a: &Expr, b: &Expr) -> Result<Val, Stop> {
         let a = self.lower(a)?;
         let b = self.lower(b)?;
-        self.bin(comparison(op), a, b)
+        Ok(self.bin(comparison(op), a, b)?)
     }
 
     #[inline(never)]
-    fn lower_call(&mut self, f: Func, args: &[Expr]) -> Result<Val, Full> {
+    fn lower_call(&mut self, f: Func, args: &[Expr]) -> Result<Val, Stop> {
         match (f, args) {
             (Func::If, [c, a, b]) => self.branch(c, a, b),
             (Func::Atan2 | Func::Min | Func::Max | Func::Mod, [a, b]) => {
@@ -442,12 +477,12 @@ impl Lowerer {
                 };
                 let a = self.lower(a)?;
                 let b = self.lower(b)?;
-                self.bin(f, a, b)
+                Ok(self.bin(f, a, b)?)
             }
             (f, [a]) => {
                 let a = self.lower(a)?;
                 match Un::of(f) {
-                    Some(u) => self.un(u, a),
+                    Some(u) => Ok(self.un(u, a)?),
                     None => Ok(Val::K(f64::NAN)),
                 }
             }
@@ -457,7 +492,7 @@ impl Lowerer {
 
     /// `if(c, a, b)`: folded for a constant `c`, else a branch over two scopes.
     #[inline(never)]
-    fn branch(&mut self, c: &Expr, a: &Expr, b: &Expr) -> Result<Val, Full> {
+    fn branch(&mut self, c: &Expr, a: &Expr, b: &Expr) -> Result<Val, Stop> {
         let c = self.lower(c)?;
         let cond = match c {
             Val::K(k) if k.is_nan() => return Ok(c),

@@ -39,12 +39,18 @@ pub fn constant(text: &str) -> Result<f64, ConstantError> {
         states: &[],
         params: &[],
     };
-    let program = compile(&[text], &Definitions::default(), &names).map_err(|error| {
-        ConstantError::Expression {
-            text: text.to_string(),
-            error: Box::new(error),
-        }
-    })?;
+    let program =
+        compile(&[text], &Definitions::default(), &names).map_err(|error| match error.kind {
+            // Folded at compile time: the whole constant, or a part of it, is not finite.
+            crate::ExprErrorKind::NotFinite { value } => ConstantError::NotFinite {
+                text: text.to_string(),
+                value,
+            },
+            _ => ConstantError::Expression {
+                text: text.to_string(),
+                error: Box::new(error),
+            },
+        })?;
     if program.uses_time() {
         return Err(ConstantError::UsesTime {
             text: text.to_string(),

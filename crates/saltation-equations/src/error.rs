@@ -69,6 +69,13 @@ pub enum ExprErrorKind {
     /// A limit exceeded: expression length, nesting depth, program size or number of
     /// definitions (see [`crate::limits`]).
     TooLarge,
+    /// A sub-expression of numbers alone (no state, parameter or `t`) whose value is NaN or
+    /// infinite: `log(-1)`, `1/0`, `0/0`, `sqrt(-1)`, `asin(2)`, `pow(10, 400)` (outside the
+    /// branches of an `if` whose condition depends on the state).
+    NotFinite {
+        /// The folded value.
+        value: f64,
+    },
 }
 
 /// A mistake in an expression or a set of definitions.
@@ -149,6 +156,26 @@ impl RawError {
             start,
             end,
             message: message.into(),
+        }
+    }
+
+    /// `part` (bytes `start..end` of the source) is made of numbers alone and folds to the
+    /// non-finite `value`.
+    pub(crate) fn not_finite(start: usize, end: usize, part: &str, value: f64) -> Self {
+        let part = if part.chars().count() > 40 {
+            let head: String = part.chars().take(37).collect();
+            format!("{head}…")
+        } else {
+            part.to_string()
+        };
+        Self {
+            kind: ExprErrorKind::NotFinite { value },
+            start,
+            end,
+            message: format!(
+                "`{part}` is made of numbers alone and its value is {value}: not finite, \
+                 whatever the state"
+            ),
         }
     }
 

@@ -19,6 +19,10 @@ pub struct SimulateOptions {
     /// Output interval (dense output); `None` records every integration step. Ignored when `at`
     /// is set.
     pub dt: Option<f64>,
+    /// With `dt`: record every integration step as well as the `dt` grid
+    /// ([`Sampling::StepsAndGrid`]), so that curves through the samples are smooth and miss
+    /// no fast transient (the figure of `saltation simulate`). Default `false`.
+    pub keep_steps: bool,
     /// Start time (default 0).
     pub t0: f64,
     /// Integrate from `t0` to this time through any number of events (bounded by the Zeno
@@ -42,6 +46,7 @@ impl Default for SimulateOptions {
             stride: StrideOptions::default(),
             strides: 1,
             dt: Some(0.01),
+            keep_steps: false,
             t0: 0.0,
             t_end: None,
             at: None,
@@ -76,9 +81,18 @@ impl SimulateOptions {
             if self.at.is_none() && !(span / dt <= MAX_SAMPLES as f64) {
                 return bad("dt", "gives more than 1e7 samples in one segment");
             }
+            // The grid times are k·dt: k must stay far below 2^53 for them to be distinct.
+            let far = self.t0.abs().max((self.t0 + span).abs());
+            if self.at.is_none() && !(far / dt <= 1e15) {
+                return bad(
+                    "dt",
+                    "is too small for times this far from 0 (the grid times k·dt would repeat)",
+                );
+            }
         }
         // Every step kept: one segment alone may keep `max_steps` samples.
-        if self.at.is_none() && self.dt.is_none() && self.stride.ode.max_steps > MAX_SAMPLES {
+        let every_step = self.dt.is_none() || self.keep_steps;
+        if self.at.is_none() && every_step && self.stride.ode.max_steps > MAX_SAMPLES {
             return bad(
                 "max_steps",
                 "must be at most 1e7 when every step is kept (no sample times): give sample \
@@ -318,7 +332,8 @@ impl<M: EvalModel + ?Sized> SegmentRun<'_, '_, M> {
 
 /// Output times of a segment from `t` to `t_limit`: the requested times in the segment
 /// (including `t` itself only on the first segment, so that a time at an event is recorded
-/// once), the `dt` grid with the segment's start, or every step.
+/// once), the `dt` grid with the segment's start (with every step too for `keep_steps`), or
+/// every step.
 fn sampling(opts: &SimulateOptions, t: f64, t_limit: f64, first: bool) -> Sampling {
     if let Some(at) = &opts.at {
         let times = at
@@ -331,6 +346,11 @@ fn sampling(opts: &SimulateOptions, t: f64, t_limit: f64, first: bool) -> Sampli
     match opts.dt {
         // The segment's start and the grid points k·dt in (t, t_limit], made as the
         // integration reaches them (a segment usually ends at an event long before t_limit).
+        Some(dt) if opts.keep_steps => Sampling::StepsAndGrid {
+            start: t,
+            dt,
+            end: t_limit,
+        },
         Some(dt) => Sampling::Grid {
             start: t,
             dt,

@@ -170,7 +170,9 @@ impl<M: Stepper> Solver<M> {
                     .after_stop(events, hit.t, &hit.y, &mut self.stats);
                 self.scanner.mark_fired(hit.index, hit.t);
                 if let Some(o) = out.as_deref_mut() {
-                    if matches!(o.sampling, Sampling::Steps) {
+                    let steps =
+                        matches!(o.sampling, Sampling::Steps | Sampling::StepsAndGrid { .. });
+                    if steps && o.t.last() != Some(&hit.t) {
                         o.push(hit.t, &hit.y);
                     }
                 }
@@ -244,6 +246,15 @@ impl<M: Stepper> Solver<M> {
 fn record_start(o: &mut Trajectory, t: f64, y: &[f64]) {
     match &o.sampling {
         Sampling::Steps if o.t.last() != Some(&t) => o.push(t, y),
+        Sampling::StepsAndGrid { .. } => {
+            // The start, and past it every grid time at or before it.
+            while o.sampling.time(o.cursor).is_some_and(|tk| tk <= t) {
+                o.cursor += 1;
+            }
+            if o.t.last() != Some(&t) {
+                o.push(t, y);
+            }
+        }
         Sampling::Times(_) | Sampling::Grid { .. } => {
             let mut hit = false;
             let mut cursor = o.cursor;
@@ -269,7 +280,6 @@ fn record_step<M: Stepper, S: OdeSystem + ?Sized>(
     stats: &mut Stats,
 ) {
     let t1 = stepper.t();
-    let n = stepper.y().len();
     match &o.sampling {
         Sampling::None => {}
         Sampling::Steps => {
@@ -278,19 +288,42 @@ fn record_step<M: Stepper, S: OdeSystem + ?Sized>(
             }
         }
         Sampling::Times(_) | Sampling::Grid { .. } => {
-            let end = t1.min(t_cut);
-            o.dim = n;
-            while let Some(tk) = o.sampling.time(o.cursor).filter(|&tk| tk <= end) {
-                let row = o.y.len();
-                o.y.resize(row + n, 0.0);
-                if tk == t1 {
-                    o.y[row..].copy_from_slice(stepper.y());
-                } else {
-                    stepper.dense(sys, tk, &mut o.y[row..], stats);
-                }
-                o.t.push(tk);
-                o.cursor += 1;
+            record_grid(o, stepper, sys, t1.min(t_cut), stats)
+        }
+        Sampling::StepsAndGrid { .. } => {
+            // The grid inside the step, then its end (unless a terminal event cut it short:
+            // the event's point is recorded by the caller).
+            record_grid(o, stepper, sys, t1.min(t_cut), stats);
+            if t1 <= t_cut && o.t.last() != Some(&t1) {
+                o.push(t1, stepper.y());
             }
         }
+    }
+}
+
+/// Records the sampling's times up to `end` (within the accepted step) from the dense output.
+fn record_grid<M: Stepper, S: OdeSystem + ?Sized>(
+    o: &mut Trajectory,
+    stepper: &mut M,
+    sys: &S,
+    end: f64,
+    stats: &mut Stats,
+) {
+    let t1 = stepper.t();
+    let n = stepper.y().len();
+    o.dim = n;
+    while let Some(tk) = o.sampling.time(o.cursor).filter(|&tk| tk <= end) {
+        o.cursor += 1;
+        if o.t.last() == Some(&tk) {
+            continue;
+        }
+        let row = o.y.len();
+        o.y.resize(row + n, 0.0);
+        if tk == t1 {
+            o.y[row..].copy_from_slice(stepper.y());
+        } else {
+            stepper.dense(sys, tk, &mut o.y[row..], stats);
+        }
+        o.t.push(tk);
     }
 }

@@ -23,15 +23,28 @@ pub enum Sampling {
         /// Last time that may be recorded.
         end: f64,
     },
+    /// Both [`Sampling::Steps`] and [`Sampling::Grid`]: the start and the end of every
+    /// accepted step and, inside each step, the grid points `k·dt` in `(start, end]` from the
+    /// dense output, in time order. Curves drawn through it are smooth however long the steps
+    /// (at least one point per `dt`) and miss no fast transient (every step is there); it
+    /// keeps at most the steps plus `(end − start)/dt + 1` points.
+    StepsAndGrid {
+        /// First time recorded.
+        start: f64,
+        /// Grid spacing (> 0).
+        dt: f64,
+        /// Last grid time.
+        end: f64,
+    },
 }
 
 impl Sampling {
     /// The `i`-th time to record, `None` past the last (for [`Sampling::Times`] and
-    /// [`Sampling::Grid`]; `None` for the others).
+    /// [`Sampling::Grid`], and the grid of [`Sampling::StepsAndGrid`]; `None` for the others).
     pub fn time(&self, i: usize) -> Option<f64> {
         match self {
             Sampling::Times(times) => times.get(i).copied(),
-            &Sampling::Grid { start, dt, end } => {
+            &Sampling::Grid { start, dt, end } | &Sampling::StepsAndGrid { start, dt, end } => {
                 if i == 0 {
                     return (start <= end).then_some(start);
                 }

@@ -19,6 +19,7 @@
 //! | to show | use |
 //! |---|---|
 //! | state components over one stride, impact times marked; a phase portrait | [`TimeSeries`] of [`Series`] |
+//! | several variables against time, one panel each, sharing the time axis (a simulation) | [`Panels`] of [`TimeSeries`] |
 //! | multipliers of one or more orbits around the unit circle, optionally coloured by the parameter along a branch | [`ComplexPlanePlot`] of [`PointGroup`]s |
 //! | \|μ\| of every multiplier along branches, with \|μ\| = 1 and bifurcations | [`FloquetPlot`] of [`FloquetBranch`]es |
 //! | a state component of period-1, period-2 … branches, stable solid / unstable dashed | [`BifurcationDiagram`] of [`Branch`]es |
@@ -81,6 +82,7 @@ mod labels;
 mod legend;
 mod markers;
 mod orbit_diagram;
+mod panels;
 mod render;
 mod style;
 mod time_series;
@@ -93,6 +95,7 @@ pub use error::PlotError;
 pub use floquet::{FloquetBranch, FloquetPlot};
 pub use markers::{BifurcationKind, BifurcationPoint};
 pub use orbit_diagram::{FailureRegion, OrbitDiagram};
+pub use panels::Panels;
 pub use render::{Figure, ImageFormat, RenderOptions};
 pub use style::{Color, LegendPosition, LineStyle, Marker};
 pub use time_series::{Series, TimeSeries};

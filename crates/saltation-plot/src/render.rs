@@ -7,6 +7,7 @@ use plotters::prelude::*;
 
 use crate::frame::{draw_figure, Body, DrawFail};
 use crate::{font, PlotError};
+use plotters::coord::Shift;
 
 /// An output file format.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -182,7 +183,28 @@ fn draw_err(path: &Path) -> impl Fn(DrawFail) -> PlotError + '_ {
     }
 }
 
-pub(crate) fn render_body<B: Body>(
+/// Something that draws a whole figure onto a drawing area: a [`Body`] in its frame, or a
+/// stack of them ([`crate::Panels`]).
+pub(crate) trait Paint {
+    /// Draws onto `root`, which is `supersample` times the output size.
+    fn paint<DB: DrawingBackend>(
+        &self,
+        root: &DrawingArea<DB, Shift>,
+        supersample: u32,
+    ) -> Result<(), DrawFail>;
+}
+
+impl<B: Body> Paint for B {
+    fn paint<DB: DrawingBackend>(
+        &self,
+        root: &DrawingArea<DB, Shift>,
+        supersample: u32,
+    ) -> Result<(), DrawFail> {
+        draw_figure(root, self, supersample).map(|_| ())
+    }
+}
+
+pub(crate) fn render_body<B: Paint>(
     body: &B,
     stem: &Path,
     opts: &RenderOptions,
@@ -202,7 +224,7 @@ pub(crate) fn render_body<B: Body>(
             ImageFormat::Png => write_png(body, &path, size),
             ImageFormat::Svg => {
                 let root = SVGBackend::new(&path, size).into_drawing_area();
-                draw_figure(&root, body, 1).and_then(|_| Ok(root.present()?))
+                body.paint(&root, 1).and_then(|()| Ok(root.present()?))
             }
         };
         result.map_err(draw_err(&path))?;
@@ -219,7 +241,7 @@ const SUPERSAMPLE: u32 = 2;
 const SUPERSAMPLE_MAX_PIXELS: u64 = 25_000_000;
 
 /// Draws `body` at `SUPERSAMPLE`× size into memory, averages down and writes a PNG.
-fn write_png<B: Body>(body: &B, path: &Path, (w, h): (u32, u32)) -> Result<(), DrawFail> {
+fn write_png<B: Paint>(body: &B, path: &Path, (w, h): (u32, u32)) -> Result<(), DrawFail> {
     let k = if u64::from(w) * u64::from(h) <= SUPERSAMPLE_MAX_PIXELS {
         SUPERSAMPLE
     } else {
@@ -229,7 +251,7 @@ fn write_png<B: Body>(body: &B, path: &Path, (w, h): (u32, u32)) -> Result<(), D
     let mut big = vec![255u8; bw as usize * bh as usize * 3];
     {
         let root = BitMapBackend::with_buffer(&mut big, (bw, bh)).into_drawing_area();
-        draw_figure(&root, body, k)?;
+        body.paint(&root, k)?;
         root.present()?;
     }
     let (w_, k_, bw_) = (w as usize, k as usize, bw as usize);
@@ -259,13 +281,13 @@ fn write_png<B: Body>(body: &B, path: &Path, (w, h): (u32, u32)) -> Result<(), D
     .map_err(|e| DrawFail(e.to_string()))
 }
 
-pub(crate) fn svg_string<B: Body>(body: &B, opts: &RenderOptions) -> Result<String, PlotError> {
+pub(crate) fn svg_string<B: Paint>(body: &B, opts: &RenderOptions) -> Result<String, PlotError> {
     font::ensure_registered()?;
     let mut out = String::new();
     {
         let root = SVGBackend::with_string(&mut out, (opts.width, opts.height)).into_drawing_area();
-        draw_figure(&root, body, 1)
-            .and_then(|_| Ok(root.present()?))
+        body.paint(&root, 1)
+            .and_then(|()| Ok(root.present()?))
             .map_err(draw_err(Path::new("")))?;
     }
     Ok(out)

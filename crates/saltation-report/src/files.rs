@@ -252,18 +252,28 @@ impl<'a> Batch<'a> {
     /// Renders `fig` to `<stem>_<what>.<ext>` for every format of the render options, each
     /// file drawn under a temporary name (extension last, as the backends need) and staged.
     pub(crate) fn figure(&mut self, what: &str, fig: &dyn Figure) -> Result<(), ReportError> {
+        let render = self.out.render.clone();
+        self.figure_with(what, fig, &render)
+    }
+
+    /// [`Batch::figure`] at another size or in other formats than the outputs' own.
+    pub(crate) fn figure_with(
+        &mut self,
+        what: &str,
+        fig: &dyn Figure,
+        render: &RenderOptions,
+    ) -> Result<(), ReportError> {
         let stem = self.out.path(what);
-        let render = &self.out.render;
         if let Err(e) = render.validate() {
             let ext = render.formats.first().map_or("png", |f| f.extension());
             return Err(self.fail(with_extension(&stem, ext), WriteFailure::Plot(e)));
         }
-        for &format in &self.out.render.formats {
+        for &format in &render.formats {
             let target = with_extension(&stem, format.extension());
             self.prepare(&target)?;
             let tmp_stem = temp_path(&stem);
             let tmp = with_extension(&tmp_stem, format.extension());
-            let one = self.out.render.clone().with_formats(&[format]);
+            let one = render.clone().with_formats(&[format]);
             let result = fig
                 .render(&tmp_stem, &one)
                 .map_err(WriteFailure::Plot)

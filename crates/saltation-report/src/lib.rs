@@ -610,6 +610,7 @@ mod files;
 mod numbers;
 mod params;
 mod simulation;
+mod simulation_plot;
 pub mod study;
 
 pub use figures::{
@@ -621,6 +622,10 @@ pub(crate) use files::Batch;
 pub use files::{check_destination, write_atomic, Outputs};
 pub use numbers::{fixed, shortest};
 pub use simulation::{
-    events_csv, samples_csv, simulation_figure, simulation_json, write_simulation, EventJson,
-    SampleJson, SimulationJson, StatsJson,
+    events_csv, samples_csv, simulation_json, write_simulation, EventJson, SampleJson,
+    SimulationJson, StatsJson,
+};
+pub use simulation_plot::{
+    choose_plot, default_plot, figure_height, output_names, plot_names, simulation_figure,
+    PlotChoiceError, Plotted, MAX_PANELS,
 };

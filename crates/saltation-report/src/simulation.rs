@@ -1,13 +1,14 @@
 //! A simulation as output: the JSON object of `saltation simulate --json` ([`SimulationJson`],
 //! made by [`simulation_json`]), and the files of `saltation simulate --out` — the samples and
-//! events as CSV, and a time-series figure of every state component with the events marked.
+//! events as CSV, and a figure of stacked panels, one per chosen variable, with the events
+//! marked ([`crate::simulation_figure`]).
 
 use super::files::{Batch, Outputs};
+use super::simulation_plot::{figure_height, simulation_figure, Plotted};
 use super::{csv_field, shortest, state_name, ReportError};
 use saltation_hybrid::{EvalModel, Trace};
 use saltation_models::Model;
 use saltation_ode::Method;
-use saltation_plot::{Series, TimeSeries};
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 use std::path::PathBuf;
@@ -198,40 +199,24 @@ pub fn events_csv(j: &SimulationJson) -> String {
     s
 }
 
-/// Every state component against time, events as vertical lines; a logarithmic time axis when
-/// the samples span more than four decades of positive times (e.g. Robertson's problem).
-pub fn simulation_figure(j: &SimulationJson, model: &Model) -> TimeSeries {
-    let name = model.name().replace('_', " ");
-    let mut fig = TimeSeries::new(format!("{name}: simulation ({})", j.method), "t", "state");
-    let positive: Vec<f64> = j.samples.iter().map(|p| p.t).filter(|&t| t > 0.0).collect();
-    let (lo, hi) = positive
-        .iter()
-        .fold((f64::INFINITY, 0.0f64), |(a, b), &t| (a.min(t), b.max(t)));
-    let log_t = hi / lo > 1e4 && positive.len() == j.samples.len();
-    fig.log_x = log_t;
-    for i in 0..model.dim() {
-        let (t, x): (Vec<f64>, Vec<f64>) = j.samples.iter().map(|p| (p.t, p.x[i])).unzip();
-        fig = fig.with_series(Series::new(state_name(model, i), t, x));
-    }
-    let events: Vec<f64> = j.events.iter().map(|e| e.t).collect();
-    if !events.is_empty() {
-        fig = fig.with_events("events", events);
-    }
-    fig
-}
-
-/// Writes `_simulation.csv`, `_events.csv` and the `_simulation` figure (when there are at
-/// least two samples); returns the paths. Atomic files, first failure stops the batch.
+/// Writes `_simulation.csv`, `_events.csv` and the `_simulation` figure of the variables
+/// `plot` (`None`: every state; see [`simulation_figure`]), one panel each, when there are at
+/// least two samples; returns the paths. The figure is as tall as its panels need
+/// ([`figure_height`]). Atomic files, first failure stops the batch.
 pub fn write_simulation(
     j: &SimulationJson,
     model: &Model,
     out: &Outputs,
+    plot: Option<&[Plotted]>,
 ) -> Result<Vec<PathBuf>, ReportError> {
     let mut batch = Batch::new(out);
     batch.text("simulation.csv", &samples_csv(j, model))?;
     batch.text("events.csv", &events_csv(j))?;
     if j.samples.len() >= 2 {
-        batch.figure("simulation", &simulation_figure(j, model))?;
+        let fig = simulation_figure(j, model, plot);
+        let mut render = out.render.clone();
+        render.height = figure_height(render.height, fig.panels.len());
+        batch.figure_with("simulation", &fig, &render)?;
     }
     batch.finish()
 }

@@ -13,4 +13,5 @@ mod equations;
 mod monopod;
 mod orbit;
 mod output;
+mod simulate_figure;
 mod study;

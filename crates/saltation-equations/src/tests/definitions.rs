@@ -44,7 +44,7 @@ fn a_definition_shared_by_outputs_is_computed_once() {
 fn unused_definitions_are_not_evaluated() {
     let m = Model::xyz();
     let defs = [
-        ("bad", "log(-1)"),
+        ("bad", "log(-y - 1)"),
         ("worse", "sqrt(x - 100) + bad"),
         ("used", "x + 1"),
         ("unused_but_fine", "used * 2"),

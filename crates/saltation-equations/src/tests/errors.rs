@@ -269,3 +269,47 @@ fn registers_stay_few_and_tiers_are_used() {
     prog.eval(0.0, &[1.0, 0.0, 0.0], &[0.0; 2], &mut out);
     assert_eq!(out[0], 821.0);
 }
+
+#[test]
+fn constant_parts_that_are_not_finite_are_refused_where_they_stand() {
+    let m = Model::xyz();
+    // (source, offset and length of the innermost non-finite constant, its value)
+    let cases: &[(&str, usize, usize, f64)] = &[
+        ("log(-1) + x", 0, 7, f64::NAN),
+        ("x + 1/0", 4, 3, f64::INFINITY),
+        ("y * (0/0)", 4, 5, f64::NAN),
+        ("sqrt(-1)", 0, 8, f64::NAN),
+        ("x - asin(2)", 4, 7, f64::NAN),
+        ("pow(10, 400) * x", 0, 12, f64::INFINITY),
+        ("x + -exp(1000)", 5, 9, f64::INFINITY),
+        ("10^400", 0, 6, f64::INFINITY),
+    ];
+    for &(src, offset, len, value) in cases {
+        let e = m.error(src);
+        match e.kind {
+            ExprErrorKind::NotFinite { value: v } => assert!(same(v, value), "{src}: {v}"),
+            _ => panic!("{src}: {e:?}"),
+        }
+        assert_eq!((e.offset, e.len), (offset, len), "{src}: {e}");
+        assert!(e.message.contains("numbers alone"), "{e}");
+        let part: String = src.chars().skip(offset).take(len).collect();
+        assert!(e.message.starts_with(&format!("`{part}` ")), "{e}");
+    }
+    // A definition is refused in its own text; a branch not taken is not evaluated, and a
+    // state makes the value depend on the state (NaN at run time is diagnosed there).
+    let e = m
+        .compile_with(&["x + k"], &[("k", "2*log(0)")])
+        .unwrap_err();
+    assert_eq!(e.site, Site::Definition("k".into()));
+    assert_eq!((e.offset, e.len), (2, 6));
+    let prog = m.compile(&["if(1, x, 0/0) + log(-x)"]);
+    let mut out = [0.0];
+    prog.eval(0.0, &[-2.0, 0.0, 0.0], &[0.0; 2], &mut out);
+    assert!(same(out[0], -2.0 + 2f64.ln()), "{}", out[0]);
+    // A branch on the state may mark a region as undefined on purpose.
+    let prog = m.compile(&["if(x < 1, x, 0/0)"]);
+    prog.eval(0.0, &[2.0, 0.0, 0.0], &[0.0; 2], &mut out);
+    assert!(out[0].is_nan());
+    let e = m.error("if(0/0 < x, x, 1)");
+    assert!(matches!(e.kind, ExprErrorKind::NotFinite { .. }), "{e:?}");
+}

@@ -224,3 +224,61 @@ fn phases_and_pieces_compose_to_the_stride() {
     assert!(map.eval_phase(&x0, 1, JacobianKind::None).is_err());
     assert!(map.eval_flow(&x0, 0, 0.0, JacobianKind::None).is_err());
 }
+
+/// `simulate` with `keep_steps`: every step, every event (both sides) and the `dt` grid, in
+/// time order, on the closed-form energy of the stance; a grid too fine for times far from 0
+/// is refused instead of repeating its times.
+#[test]
+fn simulate_keeps_steps_and_grid_and_refuses_unrepresentable_grids() {
+    use saltation_hybrid::{simulate, HybridError, SimulateOptions};
+    let wheel = Bound::new(Wheel);
+    let stride = StrideOptions {
+        ode: SolverOptions::with_tol(1e-12),
+        ..options()
+    };
+    let run = |keep_steps| {
+        let opts = SimulateOptions {
+            stride: stride.clone(),
+            dt: Some(0.01),
+            keep_steps,
+            t_end: Some(3.0),
+            ..SimulateOptions::default()
+        };
+        simulate(&wheel, &[-PI / 6.0, 1.2], &opts).unwrap()
+    };
+    let (both, grid) = (run(true), run(false));
+    assert!(both.failure.is_none() && grid.failure.is_none());
+    assert!(!both.events.is_empty());
+    assert!(both.t.windows(2).all(|w| w[1] >= w[0]));
+    for t in &grid.t {
+        assert!(both.t.contains(t), "grid time {t} missing");
+    }
+    assert!(both.t.len() > grid.t.len() + both.stats.steps / 2);
+    // Energy of the stance, θ̇²/2 + λ² cos(θ + α), is constant between strikes.
+    let p = wheel.values();
+    let energy = |x: &[f64]| 0.5 * x[1] * x[1] + p[LAMBDA2] * (x[0] + p[ALPHA]).cos();
+    let mut start = energy(&both.x[0]);
+    for k in 1..both.t.len() {
+        if both.t[k] == both.t[k - 1] {
+            start = energy(&both.x[k]);
+            continue;
+        }
+        assert!(
+            (energy(&both.x[k]) - start).abs() < 1e-9,
+            "t = {}",
+            both.t[k]
+        );
+    }
+    let far = SimulateOptions {
+        stride,
+        dt: Some(1e-3),
+        keep_steps: true,
+        t0: 1e15,
+        t_end: Some(1e15 + 1.0),
+        ..SimulateOptions::default()
+    };
+    assert!(matches!(
+        simulate(&wheel, &[-PI / 6.0, 1.2], &far),
+        Err(HybridError::InvalidOption { field: "dt", .. })
+    ));
+}

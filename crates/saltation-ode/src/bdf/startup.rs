@@ -33,7 +33,7 @@ impl Bdf {
         let t = self.state.t;
         let mass = self.jw.mass().is_some();
         if mass {
-            self.evaluate_jacobian(sys, stats);
+            self.evaluate_jacobian(sys, stats)?;
             let n = self.jw.n();
             let scale = (0..n)
                 .map(|i| {

@@ -72,12 +72,17 @@ impl Bdf {
     }
 
     /// `J` at `(t_n, y_n)`.
-    pub(super) fn evaluate_jacobian<S: OdeSystem + ?Sized>(&mut self, sys: &S, stats: &mut Stats) {
+    pub(super) fn evaluate_jacobian<S: OdeSystem + ?Sized>(
+        &mut self,
+        sys: &S,
+        stats: &mut Stats,
+    ) -> Result<(), OdeError> {
         let st = &self.state;
-        self.jw.evaluate(sys, st.t, &st.y, &st.f, stats);
+        self.jw.evaluate(sys, st.t, &st.y, &st.f, stats)?;
         self.jac_have = true;
         self.jac_current = true;
         self.lu_ok = false;
+        Ok(())
     }
 
     /// One accepted step towards `t_stop`.
@@ -100,7 +105,7 @@ impl Bdf {
             self.set_step(h, self.k_next);
             let k = self.k;
             if !self.jac_have {
-                self.evaluate_jacobian(sys, stats);
+                self.evaluate_jacobian(sys, stats)?;
             }
             if !self.lu_ok {
                 let c = h / self.coef.alpha(k);
@@ -108,7 +113,7 @@ impl Bdf {
                     stats.rejected_steps += 1;
                     singular += 1;
                     if !self.jac_current {
-                        self.evaluate_jacobian(sys, stats);
+                        self.evaluate_jacobian(sys, stats)?;
                         continue;
                     }
                     if singular >= MAX_SINGULAR {
@@ -164,7 +169,7 @@ impl Bdf {
                     stats.newton_failures += 1;
                     stats.rejected_steps += 1;
                     if !self.jac_current {
-                        self.evaluate_jacobian(sys, stats);
+                        self.evaluate_jacobian(sys, stats)?;
                         self.state.h = planned;
                         continue;
                     }

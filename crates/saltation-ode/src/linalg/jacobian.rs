@@ -86,6 +86,10 @@ impl JacobianWork {
     /// Evaluates `∂f/∂x` at `(t, y)` into [`JacobianWork::jac`]: the system's own Jacobian, else
     /// forward differences `(f(y + δ_j e_j) − f(y)) / δ_j` with `f = f(t, y)` given
     /// (`n` more evaluations of `f`). Counts one Jacobian evaluation.
+    ///
+    /// A Jacobian with a NaN or infinite entry (a field that is finite but not differentiable
+    /// there, e.g. `sqrt(x^2)` at 0) is [`OdeError::NonFiniteJacobian`], named as the
+    /// Jacobian's failure and not the vector field's, for every implicit method alike.
     pub fn evaluate<S: OdeSystem + ?Sized>(
         &mut self,
         sys: &S,
@@ -93,11 +97,27 @@ impl JacobianWork {
         y: &[f64],
         f: &[f64],
         stats: &mut Stats,
-    ) {
+    ) -> Result<(), OdeError> {
         stats.jacobian_evals += 1;
-        if sys.jacobian(t, y, &mut self.jac) {
-            return;
+        if !sys.jacobian(t, y, &mut self.jac) {
+            self.differences(sys, t, y, f, stats);
         }
+        if self.jac.iter().all(|v| v.is_finite()) {
+            Ok(())
+        } else {
+            Err(OdeError::NonFiniteJacobian { t })
+        }
+    }
+
+    /// Forward differences `(f(y + δ_j e_j) − f(y)) / δ_j` into [`JacobianWork::jac`].
+    fn differences<S: OdeSystem + ?Sized>(
+        &mut self,
+        sys: &S,
+        t: f64,
+        y: &[f64],
+        f: &[f64],
+        stats: &mut Stats,
+    ) {
         let n = self.n;
         self.y_tmp.copy_from_slice(y);
         for (j, &yj) in y.iter().enumerate().take(n) {
@@ -256,7 +276,7 @@ mod tests {
         let mut f = [0.0; 2];
         sys.rhs(0.0, &y, &mut f);
         let mut stats = Stats::default();
-        w.evaluate(&sys, 0.0, &y, &f, &mut stats);
+        w.evaluate(&sys, 0.0, &y, &f, &mut stats).unwrap();
         let exact = [y[1], y[0], y[0].cos(), -3.0];
         for (a, b) in w.jac.iter().zip(exact) {
             assert!((a - b).abs() < 1e-7, "{a} vs {b}");

@@ -20,7 +20,6 @@ use super::newton::{self, Outcome, Settings};
 use super::{controller, dense, estimate, Radau5, DEFAULT_NIT, DEFAULT_THET, FIXED_STEP_NIT};
 use crate::control::{controlled_dims, weight};
 use crate::step_state::Failure;
-use crate::stepper::all_finite;
 use crate::{OdeError, OdeSystem, SolverOptions, Stats};
 
 /// Singular iteration matrices tolerated within one step before [`OdeError::SingularMatrix`].
@@ -72,10 +71,7 @@ impl Radau5 {
 
             if self.need_jac {
                 let st = &self.state;
-                self.jw.evaluate(sys, st.t, &st.y, &st.f, stats);
-                if !all_finite(&self.jw.jac) {
-                    return Err(OdeError::NonFiniteJacobian { t: st.t });
-                }
+                self.jw.evaluate(sys, st.t, &st.y, &st.f, stats)?;
                 self.need_jac = false;
                 self.jac_current = true;
                 self.lu_h = None;

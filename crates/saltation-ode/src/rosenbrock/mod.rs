@@ -192,7 +192,7 @@ impl Stepper for Rosenbrock23 {
             st.f_stale = false;
         }
         if !self.jac_current {
-            self.jw.evaluate(sys, st.t, &st.y, &self.f0, stats);
+            self.jw.evaluate(sys, st.t, &st.y, &self.f0, stats)?;
             let n = self.jw.n();
             self.jw
                 .time_derivative(sys, st.t, &st.y, &self.f0, &mut self.tdot[..n], stats);

@@ -178,10 +178,11 @@ impl Iteration {
         y: &[f64],
         f: &[f64],
         stats: &mut Stats,
-    ) {
-        self.jw.evaluate(sys, t, y, f, stats);
+    ) -> Result<(), OdeError> {
+        self.jw.evaluate(sys, t, y, f, stats)?;
         self.jac_current = true;
         self.factored = None;
+        Ok(())
     }
 
     /// Whether `J` was evaluated at the current point.
@@ -351,7 +352,8 @@ mod tests {
         let mut f0 = [0.0];
         sys.rhs(0.0, &[y0], &mut f0);
         let mut stats = Stats::default();
-        it.refresh_jacobian(&sys, 0.0, &[y0], &f0, &mut stats);
+        it.refresh_jacobian(&sys, 0.0, &[y0], &f0, &mut stats)
+            .unwrap();
         it.factor(g * h, &mut stats).unwrap();
         let set = NewtonSettings {
             tol: 1e-3,

@@ -248,11 +248,15 @@ impl Core {
     }
 
     /// Evaluates `J` at the current point.
-    pub(crate) fn refresh_jacobian<S: OdeSystem + ?Sized>(&mut self, sys: &S, stats: &mut Stats) {
+    pub(crate) fn refresh_jacobian<S: OdeSystem + ?Sized>(
+        &mut self,
+        sys: &S,
+        stats: &mut Stats,
+    ) -> Result<(), OdeError> {
         self.ensure_f_now(sys, stats);
         let st = &self.state;
         self.it
-            .refresh_jacobian(sys, st.t, &st.y, &self.f_now, stats);
+            .refresh_jacobian(sys, st.t, &st.y, &self.f_now, stats)
     }
 
     /// After a truncation: evaluates `f` at the current point and the derivative `yp = M⁻¹ f`
@@ -311,7 +315,7 @@ impl Core {
         }
         self.failures = 0;
         if self.it.begin_step(&set) {
-            self.refresh_jacobian(sys, stats);
+            self.refresh_jacobian(sys, stats)?;
         }
         Ok(set)
     }
@@ -335,7 +339,7 @@ impl Core {
         stats.rejected_steps += 1;
         *singular += 1;
         if !self.it.jacobian_is_current() {
-            self.refresh_jacobian(sys, stats);
+            self.refresh_jacobian(sys, stats)?;
             return Ok(Flow::Retry);
         }
         if *singular > MAX_SINGULAR {
@@ -374,7 +378,7 @@ impl Core {
                 stats.newton_failures += 1;
                 stats.rejected_steps += 1;
                 if !self.it.jacobian_is_current() {
-                    self.refresh_jacobian(sys, stats);
+                    self.refresh_jacobian(sys, stats)?;
                     return Ok(Flow::Retry);
                 }
                 self.failures += 1;

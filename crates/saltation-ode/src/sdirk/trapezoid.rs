@@ -291,7 +291,7 @@ impl Stepper for Trapezoid {
         // The start step's error estimate is of first order.
         let yp = self.yp_valid.then_some(&self.yp[..]);
         c.state.h = first_step(opts, || c.first_step_estimate(sys, yp, 1, opts, stats));
-        c.refresh_jacobian(sys, stats);
+        c.refresh_jacobian(sys, stats)?;
         c.state.started = true;
         Ok(())
     }

@@ -212,7 +212,7 @@ impl Stepper for Trbdf2 {
         c.state.h = first_step(opts, || {
             c.first_step_estimate(sys, Some(yp), 2, opts, stats)
         });
-        c.refresh_jacobian(sys, stats);
+        c.refresh_jacobian(sys, stats)?;
         c.state.started = true;
         Ok(())
     }

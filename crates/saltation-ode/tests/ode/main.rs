@@ -14,5 +14,6 @@ mod crossings;
 mod first_crossing;
 mod radau5;
 mod rosenbrock23;
+mod sampling;
 mod sdirk;
 mod stiffness;

@@ -159,6 +159,7 @@ fn integrate(
         },
         strides: 1,
         dt: None,
+        keep_steps: false,
         t0: 0.0,
         t_end: Some(spec.t_end),
         at: Some(at),

@@ -28,11 +28,13 @@ mod orbit;
 mod output;
 mod parameters;
 mod probe3;
+mod probe3_rest;
 mod results;
 mod schema;
 mod settings;
 mod shooting;
 mod simulate;
+mod simulate_plot;
 mod sizes;
 mod study;
 
