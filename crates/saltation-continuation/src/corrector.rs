@@ -374,25 +374,37 @@ impl<'a, F: ModelFamily> Evaluator<'a, F> {
                 };
                 Ok((report.solution, e, report.iterations))
             }
-            Err(NewtonError::System { error, .. }) => Err(error),
-            Err(NewtonError::Singular { iterate, .. }) => {
-                Err(ContinuationError::Singular { p: p_of(&iterate) })
-            }
-            Err(e) => {
-                let (p, residual) = match &e {
-                    NewtonError::Diverged {
-                        iterate, residual, ..
-                    }
-                    | NewtonError::MaxIterations {
-                        iterate, residual, ..
-                    } => (p_of(iterate), *residual),
-                    _ => (p_of(z0), f64::NAN),
-                };
-                Err(ContinuationError::Corrector {
-                    p,
-                    iterations: self.opts.max_corrector_iters,
-                    residual,
-                })
+            Err(e) => Err(newton_failure(e, &p_of, z0, self.opts.max_corrector_iters)),
+        }
+    }
+}
+
+/// A failed corrector's Newton error as a [`ContinuationError`]: the system's own error as it
+/// is, a singular matrix or no convergence at the parameter `p_of` the last iterate has (of
+/// `z0` when there is none).
+pub(crate) fn newton_failure(
+    e: NewtonError<ContinuationError>,
+    p_of: &dyn Fn(&DVector<f64>) -> f64,
+    z0: &DVector<f64>,
+    max_iters: usize,
+) -> ContinuationError {
+    match e {
+        NewtonError::System { error, .. } => error,
+        NewtonError::Singular { iterate, .. } => ContinuationError::Singular { p: p_of(&iterate) },
+        e => {
+            let (p, residual) = match &e {
+                NewtonError::Diverged {
+                    iterate, residual, ..
+                }
+                | NewtonError::MaxIterations {
+                    iterate, residual, ..
+                } => (p_of(iterate), *residual),
+                _ => (p_of(z0), f64::NAN),
+            };
+            ContinuationError::Corrector {
+                p,
+                iterations: max_iters,
+                residual,
             }
         }
     }

@@ -86,6 +86,27 @@ pub enum ContinuationError {
         /// Each branch's label and why it could not start.
         reasons: Vec<(String, String)>,
     },
+    /// A curve could not start: the one-parameter branch from its guess met no bifurcation
+    /// of the curve's kind.
+    #[error(
+        "no {kind} found in `{param}` from {} at `{param2}` = {}: {found}",
+        Num(*from),
+        Num(*at)
+    )]
+    NoBifurcation {
+        /// The kind looked for, in words.
+        kind: String,
+        /// The parameter the branch walked.
+        param: String,
+        /// The parameter held.
+        param2: String,
+        /// Where the branch started.
+        from: f64,
+        /// The held parameter's value.
+        at: f64,
+        /// What the branch(es) found instead, and how they ended.
+        found: String,
+    },
     /// Branch switching found no new branch.
     #[error("branch switching at p = {p} failed: {reason}")]
     Switch {

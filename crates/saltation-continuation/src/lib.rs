@@ -10,6 +10,9 @@
 //! ## What you want to do
 //! - **Continue a branch**: [`continue_branch`] with a [`ModelFamily`] (any
 //!   `Fn(f64) -> Result<Model, ParamError>`), a [`Start`] and [`ContinuationOptions`].
+//! - **Continue a bifurcation in two parameters**: [`continue_curve`] with a [`PlaneFamily`],
+//!   a [`CurveKind`], a [`CurveStart`] and [`CurveOptions`]: fold, period-doubling and
+//!   Neimark–Sacker curves and their codimension-two points.
 //! - **Switch at a period doubling**: [`switch_period_doubling`] then [`continue_branch`].
 //! - **Sweep**: [`sweep_1d`], [`sweep_2d`]; brute-force attractors: [`orbit_diagram`].
 //! - **Run a model file's `continuation` section**: [`run_script`] (or
@@ -29,6 +32,7 @@
 
 mod branch;
 mod corrector;
+mod curve;
 mod diagram;
 mod error;
 mod family;
@@ -42,6 +46,10 @@ mod test_models;
 mod tests_fn;
 
 pub use branch::{Bifurcation, BifurcationKind, Branch, BranchPoint, EndReason};
+pub use curve::{
+    continue_curve, continue_curve_with_progress, Codim2Kind, Codim2Point, Curve, CurveEnd,
+    CurveKind, CurveOptions, CurvePoint, CurveProgress, CurveStart, PlaneFamily,
+};
 pub use diagram::{
     failure_cause, orbit_diagram, orbit_diagram_with_progress, DiagramColumn, OrbitDiagramOptions,
     MAX_DIAGRAM_COUNT, MAX_DIAGRAM_VALUES, MAX_KEEP, MAX_TRANSIENT,

@@ -118,6 +118,23 @@ pub fn continue_branch_with_progress<F: ModelFamily>(
     opts: &ContinuationOptions,
     progress: &mut dyn FnMut(Progress),
 ) -> Result<Branch, ContinuationError> {
+    let stop_at = opts
+        .stop_at_period_doubling
+        .then_some(BifurcationKind::PeriodDoubling);
+    continue_until(family, start, orbit, opts, stop_at, progress)
+}
+
+/// [`continue_branch_with_progress`] ending the branch at its first located bifurcation of
+/// kind `stop_at` (if any), on that bifurcation itself ([`EndReason::StoppedAt`]); the
+/// options' `stop_at_period_doubling` is not read.
+pub(crate) fn continue_until<F: ModelFamily>(
+    family: &F,
+    start: &Start,
+    orbit: &OrbitOptions,
+    opts: &ContinuationOptions,
+    stop_at: Option<BifurcationKind>,
+    progress: &mut dyn FnMut(Progress),
+) -> Result<Branch, ContinuationError> {
     opts.validate_with(orbit)?;
     if !start.param.is_finite() {
         return Err(ContinuationError::invalid(
@@ -248,13 +265,13 @@ pub fn continue_branch_with_progress<F: ModelFamily>(
         if opts.detect {
             detect(&ev, family, &state, &point, &mut branch, opts);
         }
-        if opts.stop_at_period_doubling {
+        if let Some(stop) = stop_at {
             let pd = branch
                 .bifurcations
                 .get(found..)
                 .unwrap_or_default()
                 .iter()
-                .find(|b| b.kind == BifurcationKind::PeriodDoubling)
+                .find(|b| b.kind == stop)
                 .cloned();
             if let Some(pd) = pd {
                 // End on the located flip itself.
@@ -269,7 +286,7 @@ pub fn continue_branch_with_progress<F: ModelFamily>(
                     event_times: point.event_times.clone(),
                     tests: point.tests,
                 });
-                branch.end = EndReason::StoppedAt(BifurcationKind::PeriodDoubling);
+                branch.end = EndReason::StoppedAt(stop);
                 progress(Progress {
                     points: branch.points.len(),
                     max_points: opts.max_points,
@@ -369,7 +386,7 @@ fn split(z: &DVector<f64>) -> (DVector<f64>, f64) {
 }
 
 /// Multipliers of the reduced Jacobian `J_r = F_u + I` (the nontrivial ones).
-fn reduced_multipliers(
+pub(crate) fn reduced_multipliers(
     fu: &DMatrix<f64>,
     eigen: EigenBackend,
 ) -> Result<Vec<Complex<f64>>, ContinuationError> {
@@ -377,7 +394,7 @@ fn reduced_multipliers(
     Ok(eigenvalues_with(&jr, eigen)?)
 }
 
-fn make_point<F: ModelFamily>(
+pub(crate) fn make_point<F: ModelFamily>(
     family: &F,
     e: &Eval,
     u: &[f64],

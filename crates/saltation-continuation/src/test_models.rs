@@ -218,3 +218,59 @@ impl HybridModel for AlternatingBounce {
 pub(crate) fn alternating(p: f64) -> Result<Bound<AlternatingBounce>, ParamError> {
     Bound::with_values(AlternatingBounce, vec![p])
 }
+
+/// The parameters of [`CuspBounce`]: `a` and `b` (default 0).
+const CUSP_PARAMS: &[Param] = &[Param::new("a", 0.0), Param::new("b", 0.0)];
+
+/// The ball of [`QuadraticBounce`] bouncing back with speed `u + a + b x − x³`, `x = u − 1`
+/// (`u = −v⁻` the landing speed): on the section the stride map is
+/// `u ↦ u + a + b(u − 1) − (u − 1)³`, whose fixed points solve `a + b x − x³ = 0` with the
+/// multiplier `1 + b − 3x²`. The folds (multiplier +1) lie on `(a, b) = (−2x³, 3x²)`, i.e.
+/// `b = 3 (a/2)^{2/3}`, and meet in the cusp `a = b = 0` (`x = 0`).
+#[derive(Debug, Clone, Copy, PartialEq, Default)]
+pub(crate) struct CuspBounce;
+
+impl HybridModel for CuspBounce {
+    type Guard = Ground;
+    fn name(&self) -> &str {
+        "cusp_bounce"
+    }
+    fn dim(&self) -> usize {
+        2
+    }
+    fn params(&self) -> &[Param] {
+        CUSP_PARAMS
+    }
+    fn flow<D: Scalar>(&self, p: &[D], m: usize, t: f64, x: &[D], dx: &mut [D]) {
+        QuadraticBounce.flow(p, m, t, x, dx)
+    }
+    fn guards(&self, _m: usize) -> &[Ground] {
+        &[Ground::Landing]
+    }
+    fn describe(&self, m: usize, g: Ground) -> GuardSpec {
+        QuadraticBounce.describe(m, g)
+    }
+    fn guard<D: Scalar>(&self, p: &[D], m: usize, g: Ground, x: &[D]) -> D {
+        QuadraticBounce.guard(p, m, g, x)
+    }
+    /// `x⁺ = 0`, `v⁺ = u + a + b s − s³` with `u = −v⁻`, `s = u − 1`.
+    fn reset<D: Scalar>(&self, p: &[D], _m: usize, g: Ground, x: &[D], out: &mut [D]) {
+        match g {
+            Ground::Landing => {
+                let u = -x[1];
+                let s = u - D::from(1.0);
+                out[0] = D::from(0.0);
+                out[1] = u + p[0] + p[1] * s - s * s * s;
+            }
+        }
+    }
+    fn reduced_dim(&self) -> usize {
+        1
+    }
+    fn chart<D: Scalar>(&self, p: &[D], u: &[D], x: &mut [D]) {
+        QuadraticBounce.chart(p, u, x)
+    }
+    fn project<D: Scalar>(&self, p: &[D], x: &[D], u: &mut [D]) {
+        QuadraticBounce.project(p, x, u)
+    }
+}

@@ -1,0 +1,218 @@
+//! The two-parameter family a curve lives in: a model with two named parameters `(P, P2)`,
+//! and its evaluation `F(u, p, p2)` with the exact first derivatives `[F_u, F_p, F_p2]`.
+//!
+//! `F_p` and `F_p2` come from the one-parameter [`Evaluator`] (exact by the augmented state
+//! where the model gives parameter derivatives, central differences otherwise): one evaluator
+//! walks `P` with `P2` held, the other walks `P2` with `P` held ([`Line`]); each keeps its own
+//! stride workspace for the whole curve.
+
+use crate::corrector::{Eval, Evaluator};
+use crate::error::ContinuationError;
+use crate::family::ModelFamily;
+use crate::options::ContinuationOptions;
+use nalgebra::{DMatrix, DVector};
+use saltation_hybrid::{param_index, EvalModel, ParamError};
+use saltation_orbit::OrbitOptions;
+use std::sync::atomic::{AtomicU64, Ordering};
+
+/// A model with two of its parameters, `P` (index 0) and `P2` (index 1), free.
+#[derive(Debug, Clone)]
+pub struct PlaneFamily<M> {
+    model: M,
+    k: [usize; 2],
+    names: [String; 2],
+}
+
+impl<M: EvalModel + Clone + Sync> PlaneFamily<M> {
+    /// The family of parameters `p` and `p2` of `model`: an error naming the field (`param`,
+    /// `param2`) for an unknown name ([`ParamError::Unknown`] lists the known ones) or for the
+    /// same parameter twice.
+    pub fn new(model: M, p: &str, p2: &str) -> Result<Self, ContinuationError> {
+        let index = |field: &str, name: &str| {
+            param_index(&model, name).map_err(|source| ContinuationError::InvalidParameter {
+                field: field.into(),
+                value: f64::NAN,
+                source,
+            })
+        };
+        let k = [index("param", p)?, index("param2", p2)?];
+        if k[0] == k[1] {
+            return Err(ContinuationError::invalid(
+                "param2",
+                format!("`{p2}` is also the first parameter: a curve needs two parameters"),
+            ));
+        }
+        Ok(Self {
+            model,
+            k,
+            names: [p.to_string(), p2.to_string()],
+        })
+    }
+
+    /// The names `[P, P2]`.
+    pub fn names(&self) -> &[String; 2] {
+        &self.names
+    }
+
+    /// The values of `(P, P2)` in the model the family was made from.
+    pub fn base_values(&self) -> [f64; 2] {
+        [
+            self.model.param_value(self.k[0]).unwrap_or(f64::NAN),
+            self.model.param_value(self.k[1]).unwrap_or(f64::NAN),
+        ]
+    }
+
+    /// The model at `(P, P2) = (p, p2)` (checked against both declarations).
+    pub fn model_at(&self, p: f64, p2: f64) -> Result<M, ParamError> {
+        let mut m = self.model.clone();
+        m.set_param_value(self.k[1], p2)?;
+        m.set_param_value(self.k[0], p)?;
+        Ok(m)
+    }
+
+    /// The one-parameter family of `P` (`which = 0`) or `P2` (`which = 1`) with the other held
+    /// at `other`.
+    pub(crate) fn line(&self, which: usize, other: f64) -> Line<M> {
+        Line {
+            model: self.model.clone(),
+            k: self.k[which],
+            other_k: self.k[1 - which],
+            other: AtomicU64::new(other.to_bits()),
+        }
+    }
+}
+
+/// One parameter of a [`PlaneFamily`] varying, the other held at a value that can be moved
+/// between evaluations ([`Line::hold`]).
+#[derive(Debug)]
+pub(crate) struct Line<M> {
+    model: M,
+    k: usize,
+    other_k: usize,
+    other: AtomicU64,
+}
+
+impl<M> Line<M> {
+    /// Holds the other parameter at `value` from now on.
+    pub fn hold(&self, value: f64) {
+        self.other.store(value.to_bits(), Ordering::Relaxed);
+    }
+}
+
+impl<M: EvalModel + Clone + Sync> ModelFamily for Line<M> {
+    type Model = M;
+    fn model_at(&self, p: f64) -> Result<M, ParamError> {
+        let mut m = self.model.clone();
+        m.set_param_value(
+            self.other_k,
+            f64::from_bits(self.other.load(Ordering::Relaxed)),
+        )?;
+        m.set_param_value(self.k, p)?;
+        Ok(m)
+    }
+    fn param_index(&self) -> Option<usize> {
+        Some(self.k)
+    }
+}
+
+/// `F`, `[F_u, F_p, F_p2]` and the stride at one `(u, p, p2)`.
+#[derive(Clone)]
+pub(crate) struct PlaneEval {
+    /// The evaluation in `P` (`f`, `fu`, `fp`, the stride).
+    pub e: Eval,
+    /// `∂F/∂p2`.
+    pub fp2: DVector<f64>,
+}
+
+impl PlaneEval {
+    /// `F_z = [F_u, F_p, F_p2]` (`r × (r + 2)`).
+    pub fn fz(&self) -> DMatrix<f64> {
+        let r = self.e.fu.nrows();
+        let mut m = DMatrix::zeros(r, r + 2);
+        m.view_mut((0, 0), (r, r)).copy_from(&self.e.fu);
+        if let Some(fp) = &self.e.fp {
+            m.set_column(r, fp);
+        }
+        m.set_column(r + 1, &self.fp2);
+        m
+    }
+}
+
+/// The two evaluators of a curve's run.
+pub(crate) struct Plane<'a, M: EvalModel + Clone + Sync> {
+    lines: [&'a Line<M>; 2],
+    evs: [Evaluator<'a, Line<M>>; 2],
+    /// Each evaluator's orbit options.
+    pub orbit: &'a OrbitOptions,
+}
+
+impl<'a, M: EvalModel + Clone + Sync> Plane<'a, M> {
+    /// The evaluators of `lines` (`P` then `P2`) for the `period_k`-fold stride.
+    pub fn new(
+        lines: [&'a Line<M>; 2],
+        orbit: &'a OrbitOptions,
+        opts: &'a ContinuationOptions,
+        period_k: usize,
+    ) -> Result<Self, ContinuationError> {
+        Ok(Self {
+            lines,
+            evs: [
+                Evaluator::new(lines[0], orbit, opts, period_k)?,
+                Evaluator::new(lines[1], orbit, opts, period_k)?,
+            ],
+            orbit,
+        })
+    }
+
+    /// The evaluator in `P` (with `P2` held where the last evaluation put it).
+    pub fn ev(&self) -> &Evaluator<'a, Line<M>> {
+        &self.evs[0]
+    }
+
+    /// The family of `P` (with `P2` held where the last evaluation put it).
+    pub fn line(&self) -> &'a Line<M> {
+        self.lines[0]
+    }
+
+    /// `F`, `[F_u, F_p, F_p2]` and the stride at `(u, p, p2)`.
+    pub fn eval(&self, u: &[f64], p: f64, p2: f64) -> Result<PlaneEval, ContinuationError> {
+        self.lines[0].hold(p2);
+        self.lines[1].hold(p);
+        let e = self.evs[0].eval(u, p, true)?;
+        let e2 = self.evs[1].eval(u, p2, true)?;
+        let fp2 = e2.fp.ok_or(ContinuationError::Singular { p })?;
+        Ok(PlaneEval { e, fp2 })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::test_models::CuspBounce;
+    use saltation_hybrid::Bound;
+
+    /// The plane family of the cusp map `F = a + b x − x³` (`x = u − 1`): exact
+    /// `F_u = b − 3x²`, `F_a = 1`, `F_b = x`; an unknown or repeated name is an input error
+    /// naming its field.
+    #[test]
+    fn exact_first_derivatives_in_both_parameters() {
+        let fam = PlaneFamily::new(Bound::new(CuspBounce), "a", "b").unwrap();
+        let [l1, l2] = [fam.line(0, 0.0), fam.line(1, 0.0)];
+        let orbit = OrbitOptions::default();
+        let opts = ContinuationOptions::default();
+        let plane = Plane::new([&l1, &l2], &orbit, &opts, 1).unwrap();
+        let (u, a, b) = (1.4, 0.1, 0.3);
+        let x: f64 = u - 1.0;
+        let pe = plane.eval(&[u], a, b).unwrap();
+        assert!((pe.e.f[0] - (a + b * x - x.powi(3))).abs() < 1e-12);
+        let fz = pe.fz();
+        assert!((fz[(0, 0)] - (b - 3.0 * x * x)).abs() < 1e-11);
+        assert!((fz[(0, 1)] - 1.0).abs() < 1e-12);
+        assert!((fz[(0, 2)] - x).abs() < 1e-12);
+        let field = |e: ContinuationError| e.field().map(str::to_string);
+        let e = PlaneFamily::new(Bound::new(CuspBounce), "a", "a").unwrap_err();
+        assert_eq!(field(e).as_deref(), Some("param2"));
+        let e = PlaneFamily::new(Bound::new(CuspBounce), "zz", "a").unwrap_err();
+        assert_eq!(field(e).as_deref(), Some("param"));
+    }
+}

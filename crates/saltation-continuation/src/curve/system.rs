@@ -1,0 +1,375 @@
+//! Minimally augmented defining systems of codimension-one bifurcations of a fixed point of
+//! the stride map (Govaerts 2000, ch. 3–4; Kuznetsov, *Elements of Applied Bifurcation
+//! Theory*, 3rd ed., §10.2), and the curve's corrector built on them.
+//!
+//! With `J = F_u + I` the reduced stride Jacobian at `z = (u, p, p2)`:
+//! - fold: `A = J − I`; period doubling: `A = J + I`; bordered by vectors `b`, `c`,
+//!   `[[A, b], [cᵀ, 0]] [v; g] = [0; 1]` and `[[A, b], [cᵀ, 0]]ᵀ [w; h] = [0; 1]`; the
+//!   condition is the scalar `g(z) = 0` (zero exactly where `A` is singular, while the bordered
+//!   matrix stays regular), with `g_z = −wᵀ A_z v`;
+//! - Neimark–Sacker: `A = J² − 2κJ + I` (singular with a two-dimensional kernel when `e^{±iθ}`,
+//!   `κ = cos θ`, are multipliers), bordered by two columns `B` and rows `Cᵀ`:
+//!   `[[A, B], [Cᵀ, 0]] [V; G] = [0; I₂]`; the conditions are `G₁₁ = G₂₂ = 0` with
+//!   `∂G_{jj} = −w_jᵀ A_z v_j` (`W` from the transposed system), and `κ` is one more unknown
+//!   (`A_κ = −2J`).
+//!
+//! `A_z v` needs second derivatives of `F`. By symmetry of mixed partials, column `i` of
+//! `J_z v` is `∂F_{z_i}/∂u · v`, the derivative of the exact first derivatives along `v`:
+//! `J_z v ≈ ‖v‖ (F_z(u + h v̂) − F_z(u − h v̂)) / 2h`, `v̂ = v/‖v‖`, two evaluations of the exact
+//! `F_z = [F_u, F_p, F_p2]` per direction (Neimark–Sacker:
+//! `A_z v = J_z(Jv) + J (J_z v) − 2κ J_z v`, two directions). The step is
+//! `h = ∛max(rtol, ε) · max(1, ‖u‖)`: the central difference errs by `O(h²)` (truncation) plus
+//! `O(δ/h)` where `δ ≈ rtol` is the accuracy of `F_z`, balanced at `h ∼ δ^{1/3}`, which leaves
+//! a relative error `∼ δ^{2/3}` (1e-8 at `rtol = 1e-12`). Only Newton's Jacobian carries this
+//! error (convergence turns linear with a tiny rate); the residuals `F` and `g` are exact to
+//! the integration tolerance, so the curve is too.
+//!
+//! The corrector is the one damped Newton method of `saltation-orbit` on
+//! `[F(u, p, p2); g(z); τᵀ(z − z_pred)] = 0` (or `p2 − value` to land on a given `p2`).
+
+use super::family2::{Plane, PlaneEval};
+use super::kind::CurveKind;
+use crate::corrector::newton_failure;
+use crate::error::ContinuationError;
+use nalgebra::{DMatrix, DVector};
+use saltation_hybrid::EvalModel;
+use saltation_orbit::{solve, NewtonOptions, SquareSystem};
+use std::cell::RefCell;
+
+/// The border vectors (columns) `B` and `C`, `r × q`: updated to the last accepted point's
+/// `W` and `V` so that the bordered matrix stays well conditioned along the curve.
+#[derive(Debug, Clone)]
+pub(crate) struct Borders {
+    pub b: DMatrix<f64>,
+    pub c: DMatrix<f64>,
+}
+
+impl Borders {
+    /// Borders from the singular vectors of `a` for its `q` smallest singular values (the
+    /// left ones for `B`, the right ones for `C`): the bordered matrix is then regular when
+    /// `A`'s kernel has dimension at most `q`.
+    pub fn from_svd(a: &DMatrix<f64>, q: usize) -> Option<Self> {
+        let svd = a.clone().svd(true, true);
+        let (u, vt) = (svd.u?, svd.v_t?);
+        let mut order: Vec<usize> = (0..svd.singular_values.len()).collect();
+        order.sort_by(|&i, &j| svd.singular_values[i].total_cmp(&svd.singular_values[j]));
+        let r = a.nrows();
+        if order.len() < q {
+            return None;
+        }
+        let mut b = DMatrix::zeros(r, q);
+        let mut c = DMatrix::zeros(r, q);
+        for (j, &i) in order.iter().take(q).enumerate() {
+            b.set_column(j, &u.column(i));
+            c.set_column(j, &vt.row(i).transpose());
+        }
+        Some(Self { b, c })
+    }
+
+    /// The borders a point's `W`, `V` give (each column normalised).
+    pub fn from_point(d: &Defining) -> Self {
+        let norm = |m: &DMatrix<f64>| {
+            let mut m = m.clone();
+            for mut col in m.column_iter_mut() {
+                let n = col.norm();
+                if n > 0.0 {
+                    col /= n;
+                }
+            }
+            m
+        };
+        Self {
+            b: norm(&d.w),
+            c: norm(&d.v),
+        }
+    }
+}
+
+/// The defining functions at one point.
+#[derive(Clone)]
+pub(crate) struct Defining {
+    /// `F` and its exact first derivatives there.
+    pub pe: PlaneEval,
+    /// The conditions (`q` of them).
+    pub g: DVector<f64>,
+    /// Their gradients in `z` (`q × dim z`).
+    pub grad: DMatrix<f64>,
+    /// `V` and `W` of the bordered systems (`r × q`).
+    pub v: DMatrix<f64>,
+    pub w: DMatrix<f64>,
+}
+
+impl Defining {
+    /// `J = F_u + I`.
+    pub fn jacobian(&self) -> DMatrix<f64> {
+        let r = self.pe.e.fu.nrows();
+        &self.pe.e.fu + DMatrix::identity(r, r)
+    }
+
+    /// The Jacobian of `[F; g]` in `z` (`(r + q) × dim z`).
+    pub fn rows(&self, dim: usize) -> DMatrix<f64> {
+        let r = self.pe.e.fu.nrows();
+        let q = self.g.len();
+        let mut k = DMatrix::zeros(r + q, dim);
+        k.view_mut((0, 0), (r, r + 2)).copy_from(&self.pe.fz());
+        k.view_mut((r, 0), (q, dim)).copy_from(&self.grad);
+        k
+    }
+
+    /// `[F; g]`.
+    pub fn residual(&self) -> DVector<f64> {
+        let r = self.pe.e.f.len();
+        let q = self.g.len();
+        let mut v = DVector::zeros(r + q);
+        v.rows_mut(0, r).copy_from(&self.pe.e.f);
+        v.rows_mut(r, q).copy_from(&self.g);
+        v
+    }
+}
+
+/// The matrix `A` of the kind at `J` (and `κ`).
+pub(crate) fn critical_matrix(kind: CurveKind, j: &DMatrix<f64>, kappa: f64) -> DMatrix<f64> {
+    let r = j.nrows();
+    let id = DMatrix::<f64>::identity(r, r);
+    match kind {
+        CurveKind::Fold | CurveKind::Grazing => j - id,
+        CurveKind::PeriodDoubling => j + id,
+        CurveKind::NeimarkSacker => j * j - j * (2.0 * kappa) + id,
+    }
+}
+
+/// Solves `[[A, B], [Cᵀ, 0]] [V; G] = [0; I]` and the transposed system: `(V, G, W)`.
+fn bordered_solve(
+    a: &DMatrix<f64>,
+    borders: &Borders,
+) -> Option<(DMatrix<f64>, DMatrix<f64>, DMatrix<f64>)> {
+    let (r, q) = (a.nrows(), borders.b.ncols());
+    let mut m = DMatrix::zeros(r + q, r + q);
+    m.view_mut((0, 0), (r, r)).copy_from(a);
+    m.view_mut((0, r), (r, q)).copy_from(&borders.b);
+    m.view_mut((r, 0), (q, r)).copy_from(&borders.c.transpose());
+    let mut rhs = DMatrix::zeros(r + q, q);
+    rhs.view_mut((r, 0), (q, q)).fill_with_identity();
+    let x = m.clone().lu().solve(&rhs)?;
+    let y = m.transpose().lu().solve(&rhs)?;
+    if !(x.iter().chain(y.iter()).all(|v| v.is_finite())) {
+        return None;
+    }
+    Some((
+        x.rows(0, r).into_owned(),
+        x.rows(r, q).into_owned(),
+        y.rows(0, r).into_owned(),
+    ))
+}
+
+/// The split of the unknowns `z = (u, p, p2[, κ])`.
+pub(crate) fn split(z: &DVector<f64>, kind: CurveKind) -> (DVector<f64>, f64, f64, f64) {
+    let extra = usize::from(kind == CurveKind::NeimarkSacker);
+    let r = z.len() - 2 - extra;
+    let kappa = if extra == 1 { z[r + 2] } else { 0.0 };
+    (z.rows(0, r).into_owned(), z[r], z[r + 1], kappa)
+}
+
+/// The dimension of `z` for `r` reduced coordinates.
+pub(crate) fn dim_z(kind: CurveKind, r: usize) -> usize {
+    r + 2 + usize::from(kind == CurveKind::NeimarkSacker)
+}
+
+/// `J_z d` (column `i` is `∂J/∂z_i · d`, `z = (u, p, p2)`) by central differences of the exact
+/// `F_z` along `d`.
+fn directional<M: EvalModel + Clone + Sync>(
+    plane: &Plane<'_, M>,
+    u: &DVector<f64>,
+    p: f64,
+    p2: f64,
+    d: &DVector<f64>,
+) -> Result<DMatrix<f64>, ContinuationError> {
+    let r = u.len();
+    let nd = d.norm();
+    if !(nd > 0.0 && nd.is_finite()) {
+        return Ok(DMatrix::zeros(r, r + 2));
+    }
+    let h = difference_step(plane, u);
+    let dh = d / nd;
+    let plus = plane.eval((u + &dh * h).as_slice(), p, p2)?.fz();
+    let minus = plane.eval((u - &dh * h).as_slice(), p, p2)?.fz();
+    Ok((plus - minus) * (nd / (2.0 * h)))
+}
+
+/// The step `h = ∛max(rtol, ε) · max(1, ‖u‖)` of the second-derivative differences.
+pub(crate) fn difference_step<M: EvalModel + Clone + Sync>(
+    plane: &Plane<'_, M>,
+    u: &DVector<f64>,
+) -> f64 {
+    let rtol = plane.orbit.stride.ode.rtol.max(f64::EPSILON);
+    rtol.cbrt() * u.norm().max(1.0)
+}
+
+/// The defining functions of `kind` at `z` with `borders`.
+pub(crate) fn defining<M: EvalModel + Clone + Sync>(
+    plane: &Plane<'_, M>,
+    kind: CurveKind,
+    borders: &Borders,
+    z: &DVector<f64>,
+) -> Result<Defining, ContinuationError> {
+    let (u, p, p2, kappa) = split(z, kind);
+    let pe = plane.eval(u.as_slice(), p, p2)?;
+    let r = u.len();
+    let dim = z.len();
+    let j = &pe.e.fu + DMatrix::identity(r, r);
+    let a = critical_matrix(kind, &j, kappa);
+    let (v, g, w) = bordered_solve(&a, borders).ok_or(ContinuationError::Singular { p })?;
+    let q = kind.conditions();
+    let mut grad = DMatrix::zeros(q, dim);
+    let mut gv = DVector::zeros(q);
+    for i in 0..q {
+        let (vi, wi) = (v.column(i).into_owned(), w.column(i).into_owned());
+        let dv = directional(plane, &u, p, p2, &vi)?;
+        let az_v = if kind == CurveKind::NeimarkSacker {
+            let jv = &j * &vi;
+            let djv = directional(plane, &u, p, p2, &jv)?;
+            let az = djv + &j * &dv - &dv * (2.0 * kappa);
+            grad[(i, r + 2)] = 2.0 * wi.dot(&jv);
+            az
+        } else {
+            dv
+        };
+        let row = -(wi.transpose() * az_v);
+        grad.view_mut((i, 0), (1, r + 2)).copy_from(&row);
+        gv[i] = g[(i, i)];
+    }
+    Ok(Defining {
+        pe,
+        g: gv,
+        grad,
+        v,
+        w,
+    })
+}
+
+/// What closes the defining system's `r + q` equations in `dim z` unknowns.
+#[derive(Debug, Clone)]
+pub(crate) enum Closure {
+    /// `τᵀ(z − z_pred) = 0`.
+    Plane {
+        z_pred: DVector<f64>,
+        tau: DVector<f64>,
+    },
+    /// `p2 = value`.
+    FixedP2(f64),
+}
+
+/// The defining system with its closure, for the Newton solver.
+struct CurveSystem<'s, 'a, M: EvalModel + Clone + Sync> {
+    plane: &'s Plane<'a, M>,
+    kind: CurveKind,
+    borders: &'s Borders,
+    closure: Closure,
+    dim: usize,
+    last: RefCell<Option<(DVector<f64>, Defining)>>,
+}
+
+impl<M: EvalModel + Clone + Sync> SquareSystem for CurveSystem<'_, '_, M> {
+    type Error = ContinuationError;
+
+    fn dim(&self) -> usize {
+        self.dim
+    }
+
+    fn eval(&self, z: &DVector<f64>) -> Result<(DVector<f64>, DMatrix<f64>), ContinuationError> {
+        let d = defining(self.plane, self.kind, self.borders, z)?;
+        let m = self.dim - 1;
+        let mut res = DVector::zeros(self.dim);
+        res.rows_mut(0, m).copy_from(&d.residual());
+        let mut jac = DMatrix::zeros(self.dim, self.dim);
+        jac.view_mut((0, 0), (m, self.dim))
+            .copy_from(&d.rows(self.dim));
+        match &self.closure {
+            Closure::Plane { z_pred, tau } => {
+                res[m] = tau.dot(&(z - z_pred));
+                jac.set_row(m, &tau.transpose());
+            }
+            Closure::FixedP2(value) => {
+                let r = d.pe.e.f.len();
+                res[m] = z[r + 1] - value;
+                jac[(m, r + 1)] = 1.0;
+            }
+        }
+        *self.last.borrow_mut() = Some((z.clone(), d));
+        Ok((res, jac))
+    }
+}
+
+/// Solves the defining system of `kind` closed by `closure` from `z0`: the solution, its
+/// defining functions and the iterations.
+pub(crate) fn correct<M: EvalModel + Clone + Sync>(
+    plane: &Plane<'_, M>,
+    kind: CurveKind,
+    borders: &Borders,
+    z0: &DVector<f64>,
+    closure: Closure,
+    tol: f64,
+    max_iters: usize,
+) -> Result<(DVector<f64>, Defining, usize), ContinuationError> {
+    let r = z0.len() - 2 - usize::from(kind == CurveKind::NeimarkSacker);
+    let system = CurveSystem {
+        plane,
+        kind,
+        borders,
+        closure,
+        dim: z0.len(),
+        last: RefCell::new(None),
+    };
+    let newton = NewtonOptions {
+        ftol: tol / z0.norm().max(1.0),
+        xtol: 0.0,
+        max_iters: max_iters as u64,
+        ..NewtonOptions::default()
+    };
+    let p_of = |z: &DVector<f64>| z[r];
+    match solve(&system, z0, &newton) {
+        Ok(report) => {
+            let d = match system.last.into_inner() {
+                Some((z, d)) if z == report.solution => d,
+                _ => defining(plane, kind, borders, &report.solution)?,
+            };
+            Ok((report.solution, d, report.iterations))
+        }
+        Err(e) => Err(newton_failure(e, &p_of, z0, max_iters)),
+    }
+}
+
+/// The unit tangent of the curve at a point with the Jacobian rows `k` of `[F; g]`: solves
+/// `[[K], [τ_prevᵀ]] τ = [0; 1]`, so that it keeps the orientation of `τ_prev`.
+pub(crate) fn tangent(k: &DMatrix<f64>, tau_prev: &DVector<f64>) -> Option<DVector<f64>> {
+    let dim = k.ncols();
+    let mut m = DMatrix::zeros(dim, dim);
+    m.view_mut((0, 0), (dim - 1, dim)).copy_from(k);
+    m.set_row(dim - 1, &tau_prev.transpose());
+    let mut rhs = DVector::zeros(dim);
+    rhs[dim - 1] = 1.0;
+    let t = m.lu().solve(&rhs)?;
+    let n = t.norm();
+    (n.is_finite() && n > 0.0).then(|| t / n)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// At a matrix with a simple zero eigenvalue the bordered system's `g` is zero, and away
+    /// from it `g = −1/(cᵀA⁻¹b)`; the borders from the SVD keep the matrix regular.
+    #[test]
+    fn bordered_g_vanishes_exactly_at_singular_a() {
+        let a = DMatrix::from_row_slice(2, 2, &[1.0, 2.0, 2.0, 4.0]);
+        let borders = Borders::from_svd(&a, 1).unwrap();
+        let (v, g, w) = bordered_solve(&a, &borders).unwrap();
+        assert!(g[(0, 0)].abs() < 1e-14);
+        assert!((&a * &v).norm() < 1e-14 && (a.transpose() * &w).norm() < 1e-14);
+        let a2 = DMatrix::from_row_slice(2, 2, &[1.0, 2.0, 2.0, 3.0]);
+        let (_, g, _) = bordered_solve(&a2, &borders).unwrap();
+        let inv = a2.clone().try_inverse().unwrap();
+        let s = (borders.c.transpose() * inv * &borders.b)[(0, 0)];
+        assert!((g[(0, 0)] + 1.0 / s).abs() < 1e-13);
+    }
+}
