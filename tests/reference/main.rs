@@ -17,4 +17,5 @@ mod slip_runner;
 mod stiff_methods_walker;
 mod van_der_pol;
 mod vibrating_table;
+mod vibrating_table_curves;
 mod walker_long_run;
