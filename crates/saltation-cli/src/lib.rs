@@ -14,6 +14,7 @@
 //! | continue branches in a parameter, detect bifurcations, switch at period doublings (the file's `continuation` section); data and figures to `figures/` | `saltation continue models/simplest_walker_continuation.ron` |
 //! | … in another parameter, or to another end value | `saltation continue FILE --param NAME --to VALUE` |
 //! | run a model forward in time from the file's `initial` section (any method, MATLAB names too) | `saltation simulate models/robertson.ron --method ode15s --at 40,4e5,4e10 --json` |
+//! | continue a fold / period doubling / Neimark–Sacker in two parameters | `saltation curve models/equations/vibrating_table.ron --kind period_doubling --param Gamma --param2 e --to2 0.85` |
 //! | brute-force orbit diagram and where the runs start failing | `saltation orbit-diagram models/simplest_walker_continuation.ron --from 0.014 --to 0.0195 --count 200` |
 //!
 //! A user's own Rust model reaches every subcommand through a [`Registry`]: a program of
@@ -22,7 +23,7 @@
 //! (`examples/slip_runner/main.rs` does this).
 //!
 //! The binary is a thin wrapper around [`run`]: every subcommand lives in its own module
-//! ([`orbit`], [`continuation`], [`diagram`], [`simulate`], [`study`]), parses its arguments with
+//! ([`orbit`], [`continuation`], [`curve`], [`diagram`], [`simulate`], [`study`]), parses its arguments with
 //! clap ([`Cli`], [`Command`]), computes everything first and only then writes to the output, so
 //! a failing command prints nothing on stdout. Failures are [`CliError`]s: one line on stderr,
 //! starting with `error: `, and an exit code saying whose fault it was ([`EXIT_INPUT`] for bad
@@ -39,6 +40,7 @@ pub use entry::main_with;
 pub use saltation_models::Registry;
 
 pub mod continuation;
+pub mod curve;
 pub mod diagram;
 mod error;
 pub mod format;
@@ -85,6 +87,10 @@ pub enum Command {
     /// Continue branches of periodic orbits in a parameter (the file's `continuation`
     /// section): bifurcations, period-doubling switches; writes CSV, JSON and figures.
     Continue(continuation::ContinueArgs),
+    /// Continue a fold, period doubling or Neimark–Sacker bifurcation of an orbit in two
+    /// parameters: locate it in --param at the model's values, follow it until --param2
+    /// reaches --to2; codimension-two points (cusp, fold–flip, resonances); writes CSV and JSON.
+    Curve(curve::CurveArgs),
     /// Brute-force orbit diagram over a parameter range (parallel), with the parameter value
     /// where runs start failing; writes CSV and a figure.
     OrbitDiagram(diagram::DiagramArgs),
@@ -113,6 +119,7 @@ pub fn run_with(cli: &Cli, registry: &Registry, out: &mut dyn Write) -> Result<(
     match &cli.command {
         Command::Orbit(args) => orbit::run(args, out),
         Command::Continue(args) => continuation::run(args, out),
+        Command::Curve(args) => curve::run(args, out),
         Command::OrbitDiagram(args) => diagram::run(args, out),
         Command::Simulate(args) => simulate::run(args, out),
         Command::Study(args) => study::run(args, out),

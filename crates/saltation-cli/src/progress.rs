@@ -144,6 +144,22 @@ impl ScriptBar {
         }
     }
 
+    /// A new point of a two-parameter curve ([`saltation_continuation::CurveProgress`]): its
+    /// count out of the limit and both parameters (`symbol2` the second's symbol).
+    pub fn curve_point(&mut self, p: saltation_continuation::CurveProgress, symbol2: &str) {
+        self.set_mode(Mode::Points);
+        self.bar.set_prefix("curve");
+        self.bar.set_length(to_u64(p.max_points));
+        self.bar.set_position(to_u64(p.points));
+        self.bar.set_message(format!(
+            "{} = {}, {symbol2} = {} (step {:.1e})",
+            self.symbol,
+            fixed(p.params[0], 8),
+            fixed(p.params[1], 8),
+            p.step
+        ));
+    }
+
     /// Starts a task of `total` items called `what` (e.g. `"parameter values"`) under `prefix`.
     /// Until the first item is done it reads `<total> <what>`; then `done/total <what>`, the
     /// percentage and the time left.

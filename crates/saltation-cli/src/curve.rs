@@ -1,0 +1,187 @@
+//! `saltation curve`: a codimension-one bifurcation of the model file's orbit continued in two
+//! parameters ([`saltation_continuation::continue_curve`]). From the guess at the model's
+//! values of `--param P` and `--param2 P2` (after `--set`), the bifurcation of `--kind` is
+//! located in `P` on the one-parameter branch, then followed in the plane until `P2` reaches
+//! `--to2`. The step settings are the file's `continuation` settings where it has them.
+//!
+//! Writes `<stem>_curve.csv`, `<stem>_codim2.csv` and `<stem>_curve.json` to `figures/` or
+//! `--out DIR`, then prints a summary — or, with `--json`, exactly the object of
+//! [`report::curve_json`], a public interface.
+
+use crate::format::KeyValue;
+use crate::input::{GuessArgs, LoadedModel, ModelArgs};
+use crate::orbit::parameters;
+use crate::progress::ScriptBar;
+use crate::CliError;
+use clap::builder::PossibleValuesParser;
+use clap::Args;
+use saltation_continuation::{
+    continue_curve_with_progress, ContinuationError, Curve, CurveKind, CurveOptions, CurveStart,
+    PlaneFamily,
+};
+use saltation_hybrid::EvalModel;
+use saltation_plot::RenderOptions;
+use saltation_report::{self as report, Outputs};
+use std::io::Write;
+use std::path::PathBuf;
+use std::time::Instant;
+
+/// Arguments of `saltation curve`.
+#[derive(Debug, Clone, Args)]
+pub struct CurveArgs {
+    /// The model file and parameter overrides (the start is at the model's values).
+    #[command(flatten)]
+    pub model: ModelArgs,
+
+    /// Which bifurcation to continue.
+    #[arg(long, value_name = "KIND", value_parser = PossibleValuesParser::new(CurveKind::NAMES))]
+    pub kind: String,
+
+    /// The parameter in which the bifurcation is located first.
+    #[arg(long, value_name = "NAME")]
+    pub param: String,
+
+    /// The second parameter, continued until --to2.
+    #[arg(long, value_name = "NAME")]
+    pub param2: String,
+
+    /// Where the curve ends: this value of the second parameter.
+    #[arg(long, value_name = "VALUE", allow_hyphen_values = true)]
+    pub to2: f64,
+
+    /// Initial guess in the section's reduced coordinates, comma-separated; default: the
+    /// file's first guess.
+    #[arg(long, value_name = "V1,V2,...", allow_hyphen_values = true)]
+    pub guess: Option<String>,
+
+    /// Directory for the data files (created if missing).
+    #[arg(long, value_name = "DIR", default_value = "figures")]
+    pub out: PathBuf,
+
+    /// Print one JSON object instead of the summary: {"kind", "params": [P, P2],
+    /// "param_values", "points": [{"params": [p, p2], "x0", "period", "multipliers":
+    /// [{"re", "im"}]}], "codim2": [{"kind", "params": [p, p2], ...}], "end", "end_reason"}.
+    #[arg(long)]
+    pub json: bool,
+}
+
+/// A library error as a [`CliError`]: bad input names the flag that set the field, or the
+/// file's continuation settings; anything else is a failed computation.
+fn cli_error(args: &CurveArgs, loaded: &LoadedModel, e: ContinuationError) -> CliError {
+    if !e.is_input_error() {
+        return crate::error::explain(CliError::Continuation(e), &loaded.file.model);
+    }
+    let field = e.field().unwrap_or_default().to_string();
+    let arg = match field.as_str() {
+        "param" => Some(format!("--param {}", args.param)),
+        "param2" => Some(format!("--param2 {}", args.param2)),
+        "to2" => Some(format!("--to2 {}", crate::format::value(args.to2))),
+        f if f.starts_with("start.") => Some(match &args.guess {
+            Some(g) if f.starts_with("start.u") => format!("--guess {g}"),
+            _ => format!("--set {}/{}", args.param, args.param2),
+        }),
+        _ => None,
+    };
+    match arg {
+        Some(arg) => CliError::BadArgument {
+            arg,
+            reason: e.to_string(),
+        },
+        None => CliError::Settings {
+            file: loaded.path.clone(),
+            reason: format!("continuation settings: {e}"),
+        },
+    }
+}
+
+/// Runs `saltation curve`.
+pub fn run(args: &CurveArgs, out: &mut dyn Write) -> Result<(), CliError> {
+    let loaded = args.model.load()?;
+    loaded.require_forcing()?;
+    let model = &loaded.file.model;
+    let kind = CurveKind::parse(&args.kind).ok_or_else(|| CliError::BadArgument {
+        arg: format!("--kind {}", args.kind),
+        reason: format!("one of {}", CurveKind::NAMES.join(", ")),
+    })?;
+    let family = PlaneFamily::new(model.clone(), &args.param, &args.param2)
+        .map_err(|e| cli_error(args, &loaded, e))?;
+    let guess = GuessArgs {
+        guess: args.guess.clone(),
+        ..GuessArgs::default()
+    }
+    .select(&loaded)?
+    .remove(0);
+    let [p0, p2_0] = family.base_values();
+    let mut opts = CurveOptions::to(args.to2);
+    if let Some(spec) = loaded.file.script() {
+        opts.settings = spec.settings;
+    }
+    let start = CurveStart::new(p0, p2_0, guess.u.clone());
+    opts.validate_with(&loaded.file.orbit)
+        .map_err(|e| cli_error(args, &loaded, e))?;
+    if args.to2 == p2_0 {
+        return Err(CliError::BadArgument {
+            arg: format!("--to2 {}", crate::format::value(args.to2)),
+            reason: format!(
+                "is the model's value of {}: the curve would have no length",
+                args.param2
+            ),
+        });
+    }
+    let existed = args.out.exists();
+    report::check_destination(&args.out)?;
+    let started = Instant::now();
+    let mut bar = ScriptBar::new(&report::param_symbol(&args.param));
+    let symbol2 = report::param_symbol(&args.param2);
+    let result =
+        continue_curve_with_progress(&family, kind, &start, &loaded.file.orbit, &opts, &mut |p| {
+            bar.curve_point(p, &symbol2)
+        });
+    bar.finish();
+    let curve = match result {
+        Ok(c) => c,
+        Err(e) => {
+            if !existed {
+                let _ = std::fs::remove_dir(&args.out);
+            }
+            return Err(cli_error(args, &loaded, e));
+        }
+    };
+    let wall = started.elapsed();
+    let outputs = Outputs {
+        dir: args.out.clone(),
+        stem: report::stem_of(&args.model.file),
+        render: RenderOptions::default(),
+    };
+    let files = report::write_curve(model, &curve, &outputs)?;
+    let text = if args.json {
+        serde_json::to_string(&report::curve_json(model, &curve))? + "\n"
+    } else {
+        human(&loaded, &curve, wall, &files)
+    };
+    out.write_all(text.as_bytes())?;
+    out.flush()?;
+    Ok(())
+}
+
+/// The summary: model, the curve, its codimension-two points, the files written.
+fn human(
+    loaded: &LoadedModel,
+    curve: &Curve,
+    wall: std::time::Duration,
+    files: &[PathBuf],
+) -> String {
+    let model = &loaded.file.model;
+    let mut t = KeyValue::new();
+    t.row("model", format!("{} ({})", model.name(), loaded.path))
+        .row("parameters", parameters(model))
+        .row("wall time", crate::format::duration(wall));
+    let mut text = t.render();
+    text.push('\n');
+    text.push_str(&report::curve_summary(curve));
+    text.push_str("\nfiles written\n");
+    for f in files {
+        text.push_str(&format!("  {}\n", f.display()));
+    }
+    text
+}

@@ -1,0 +1,192 @@
+//! A curve of codimension-one bifurcations in two parameters (`saltation curve`): its JSON
+//! object, its CSV tables and its text summary.
+
+use crate::files::Batch;
+use crate::{multipliers_json, params_json, shortest, Outputs, ReportError};
+use saltation_continuation::{Curve, CurvePoint};
+use saltation_hybrid::EvalModel;
+use serde_json::{json, Value};
+use std::fmt::Write as _;
+use std::path::PathBuf;
+
+/// One point as JSON: `{"params": [p, p2], "x0", "period", "multipliers", "angle"?,
+/// "admissible"?}`.
+fn point_json(p: &CurvePoint) -> Value {
+    let mut v = json!({
+        "params": p.params,
+        "x0": p.x0,
+        "period": p.period,
+        "multipliers": multipliers_json(&p.multipliers),
+    });
+    if let Some(a) = p.angle {
+        v["angle"] = json!(a);
+    }
+    if let Some(a) = p.admissible {
+        v["admissible"] = Value::Bool(a);
+    }
+    v
+}
+
+/// The object printed by `saltation curve --json` (a public interface: these keys):
+///
+/// ```text
+/// {"kind": "fold" | "period_doubling" | "neimark_sacker" | "grazing",
+///  "params": ["<P>", "<P2>"],
+///  "param_values": {"<name>": value, ..} (the model's values the curve started from),
+///  "period_k": 1,
+///  "points": [{"params": [p, p2], "x0": [..], "period": ..,
+///              "multipliers": [{"re": .., "im": ..}],
+///              "angle": θ (Neimark–Sacker only), "admissible": bool (models with contact
+///              conditions only)}],
+///  "codim2": [{"kind": "cusp" | "fold_flip" | "resonance_1_1" | "resonance_1_2"
+///                      | "fold_neimark_sacker" | "flip_neimark_sacker" | "grazing",
+///              "name": "<in words>", "params": [p, p2], "x0": [..], "period": ..,
+///              "multipliers": [..]}],
+///  "end": "<why the curve ended, in words>", "end_reason": "reached" | "max_points" | ..}
+/// ```
+pub fn curve_json(model: &dyn EvalModel, c: &Curve) -> Value {
+    let points: Vec<Value> = c.points.iter().map(point_json).collect();
+    let codim2: Vec<Value> = c
+        .codim2
+        .iter()
+        .map(|x| {
+            let mut v = point_json(&x.point);
+            v["kind"] = json!(x.kind.key());
+            v["name"] = json!(x.kind.name(c.kind));
+            v
+        })
+        .collect();
+    json!({
+        "kind": c.kind.key(),
+        "params": c.params,
+        "param_values": params_json(model),
+        "period_k": c.period_k,
+        "points": points,
+        "codim2": codim2,
+        "end": c.end.to_string(),
+        "end_reason": c.end.key(),
+    })
+}
+
+/// The rows of `points` with the header `<first>,P,P2,x0_0 … ,period,mu<i>_re,mu<i>_im`.
+fn rows(first: &str, names: &[String; 2], points: &[(String, &CurvePoint)]) -> String {
+    let n = points.iter().map(|(_, p)| p.x0.len()).max().unwrap_or(0);
+    let m = points
+        .iter()
+        .map(|(_, p)| p.multipliers.len())
+        .max()
+        .unwrap_or(0);
+    let mut out = format!(
+        "{first},{},{}",
+        crate::csv_field(&names[0]),
+        crate::csv_field(&names[1])
+    );
+    for i in 0..n {
+        let _ = write!(out, ",x0_{i}");
+    }
+    out.push_str(",period,angle");
+    for i in 0..m {
+        let _ = write!(out, ",mu{i}_re,mu{i}_im");
+    }
+    out.push('\n');
+    for (label, p) in points {
+        let _ = write!(
+            out,
+            "{label},{},{}",
+            shortest(p.params[0]),
+            shortest(p.params[1])
+        );
+        for i in 0..n {
+            out.push(',');
+            if let Some(x) = p.x0.get(i) {
+                out.push_str(&shortest(*x));
+            }
+        }
+        let _ = write!(out, ",{},", shortest(p.period));
+        if let Some(a) = p.angle {
+            out.push_str(&shortest(a));
+        }
+        for i in 0..m {
+            match p.multipliers.get(i) {
+                Some(mu) => {
+                    let _ = write!(out, ",{},{}", shortest(mu.re), shortest(mu.im));
+                }
+                None => out.push_str(",,"),
+            }
+        }
+        out.push('\n');
+    }
+    out
+}
+
+/// The curve's points as CSV: `index, P, P2, x0_…, period, angle, mu<i>_re, mu<i>_im`.
+pub fn curve_csv(c: &Curve) -> String {
+    let pts: Vec<(String, &CurvePoint)> = c
+        .points
+        .iter()
+        .enumerate()
+        .map(|(i, p)| (i.to_string(), p))
+        .collect();
+    rows("index", &c.params, &pts)
+}
+
+/// The codimension-two points as CSV: `kind, P, P2, x0_…, period, angle, mu…`.
+pub fn codim2_csv(c: &Curve) -> String {
+    let pts: Vec<(String, &CurvePoint)> = c
+        .codim2
+        .iter()
+        .map(|x| (x.kind.key().to_string(), &x.point))
+        .collect();
+    rows("kind", &c.params, &pts)
+}
+
+/// Writes `<stem>_curve.csv`, `<stem>_codim2.csv` and `<stem>_curve.json` (as one batch:
+/// all or none); the paths written.
+pub fn write_curve(
+    model: &dyn EvalModel,
+    c: &Curve,
+    out: &Outputs,
+) -> Result<Vec<PathBuf>, ReportError> {
+    let mut batch = Batch::new(out);
+    batch.text("curve.csv", &curve_csv(c))?;
+    batch.text("codim2.csv", &codim2_csv(c))?;
+    batch.json("curve.json", &curve_json(model, c))?;
+    batch.finish()
+}
+
+/// The text summary: the start, the points and range, each codimension-two point, the end.
+pub fn curve_summary(c: &Curve) -> String {
+    let [p, p2] = &c.params;
+    let mut s = format!(
+        "{} curve in ({p}, {p2}): starts at the {} {p} = {} ({p2} = {}); {} point(s)\n",
+        c.kind,
+        c.start.kind.name(),
+        crate::fixed(c.start.param, 12),
+        c.points
+            .first()
+            .map_or("?".into(), |q| crate::fixed(q.params[1], 12)),
+        c.points.len()
+    );
+    if let Some(last) = c.points.last() {
+        let _ = writeln!(
+            s,
+            "  last point: {p} = {}, {p2} = {}",
+            crate::fixed(last.params[0], 12),
+            crate::fixed(last.params[1], 12)
+        );
+    }
+    if c.codim2.is_empty() {
+        s.push_str("  no codimension-two point\n");
+    }
+    for x in &c.codim2 {
+        let _ = writeln!(
+            s,
+            "  {} at {p} = {}, {p2} = {}",
+            x.kind.name(c.kind),
+            crate::fixed(x.point.params[0], 12),
+            crate::fixed(x.point.params[1], 12)
+        );
+    }
+    let _ = writeln!(s, "  end: {}", c.end);
+    s
+}
