@@ -58,12 +58,15 @@ fn usage_error(e: clap::Error) -> ExitCode {
         | ClapKind::DisplayHelpOnMissingArgumentOrSubcommand => e.exit(),
         _ => {
             let text = e.render().to_string();
-            let first = text
-                .lines()
-                .map(str::trim)
-                .find(|l| !l.is_empty())
-                .unwrap_or("invalid command line");
+            let mut lines = text.lines().map(str::trim).filter(|l| !l.is_empty());
+            let first = lines.next().unwrap_or("invalid command line");
             let first = first.strip_prefix("error: ").unwrap_or(first);
+            // "the following required arguments were not provided:" names them on the next
+            // line: keep it.
+            let first = match (first.ends_with(':'), lines.next()) {
+                (true, Some(next)) => format!("{first} {next}"),
+                _ => first.to_string(),
+            };
             say(&format!("error: {first} (see `saltation --help`)"));
             ExitCode::from(EXIT_INPUT)
         }

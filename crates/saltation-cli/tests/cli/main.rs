@@ -9,6 +9,7 @@ mod support;
 mod bad_input;
 mod chattering;
 mod continuation;
+mod curve;
 mod equations;
 mod monopod;
 mod orbit;

@@ -18,6 +18,7 @@ mod admissible;
 mod affine;
 mod branches;
 mod constants;
+mod curve;
 mod equations;
 mod events;
 mod files;
