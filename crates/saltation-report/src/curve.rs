@@ -3,8 +3,10 @@
 
 use crate::files::Batch;
 use crate::{multipliers_json, params_json, shortest, Outputs, ReportError};
-use saltation_continuation::{Curve, CurvePoint};
+use saltation_continuation::{Curve, CurveKind, CurvePoint};
 use saltation_hybrid::EvalModel;
+use saltation_orbit::Multiplier;
+use saltation_plot::{CurveKind as PlotKind, LabelledPoint, TwoParamCurve, TwoParamDiagram};
 use serde_json::{json, Value};
 use std::fmt::Write as _;
 use std::path::PathBuf;
@@ -140,8 +142,74 @@ pub fn codim2_csv(c: &Curve) -> String {
     rows("kind", &c.params, &pts)
 }
 
-/// Writes `<stem>_curve.csv`, `<stem>_codim2.csv` and `<stem>_curve.json` (as one batch:
-/// all or none); the paths written.
+/// Whether the orbit is stable apart from the critical multiplier(s) of the curve's kind (the
+/// one nearest +1 or −1, the pair nearest the unit circle for Neimark–Sacker).
+pub fn stable_besides_critical(kind: CurveKind, mu: &[Multiplier]) -> bool {
+    let mut rest: Vec<&Multiplier> = mu.iter().collect();
+    let mut drop_nearest = |target: (f64, f64)| {
+        let dist = |m: &Multiplier| (m.re - target.0).hypot(m.im - target.1);
+        if let Some(i) = (0..rest.len()).min_by(|&i, &j| dist(rest[i]).total_cmp(&dist(rest[j]))) {
+            rest.remove(i);
+        }
+    };
+    match kind {
+        CurveKind::Fold => drop_nearest((1.0, 0.0)),
+        CurveKind::PeriodDoubling => drop_nearest((-1.0, 0.0)),
+        CurveKind::NeimarkSacker => {
+            if let Some(m) = mu.iter().filter(|m| m.im > 0.0).min_by(|a, b| {
+                (a.modulus() - 1.0)
+                    .abs()
+                    .total_cmp(&(b.modulus() - 1.0).abs())
+            }) {
+                let (re, im) = (m.re, m.im);
+                drop_nearest((re, im));
+                drop_nearest((re, -im));
+            }
+        }
+        _ => {}
+    }
+    rest.iter().all(|m| m.modulus() < 1.0)
+}
+
+/// The two-parameter diagram of a curve: `P` across, `P2` up, unstable stretches (apart from
+/// the critical multipliers) thin, the codimension-two points marked and labelled.
+pub fn curve_figure(c: &Curve) -> TwoParamDiagram {
+    let kind = match c.kind {
+        CurveKind::Fold => PlotKind::Fold,
+        CurveKind::PeriodDoubling => PlotKind::PeriodDoubling,
+        CurveKind::NeimarkSacker => PlotKind::NeimarkSacker,
+        CurveKind::Grazing => PlotKind::Grazing,
+    };
+    let label = if c.period_k > 1 {
+        format!("{}, period {}", c.kind, c.period_k)
+    } else {
+        c.kind.to_string()
+    };
+    let xs = c.points.iter().map(|p| p.params[0]).collect();
+    let ys = c.points.iter().map(|p| p.params[1]).collect();
+    let stable = c
+        .points
+        .iter()
+        .map(|p| stable_besides_critical(c.kind, &p.multipliers))
+        .collect();
+    let mut fig = TwoParamDiagram::new(
+        format!("{} curve", c.kind),
+        crate::param_symbol(&c.params[0]),
+        crate::param_symbol(&c.params[1]),
+    )
+    .with_curve(TwoParamCurve::new(kind, label, xs, ys).with_stability(stable));
+    for x in &c.codim2 {
+        fig = fig.with_point(LabelledPoint::new(
+            x.kind.name(c.kind),
+            x.point.params[0],
+            x.point.params[1],
+        ));
+    }
+    fig
+}
+
+/// Writes `<stem>_curve.csv`, `<stem>_codim2.csv`, `<stem>_curve.json` and the figure
+/// `<stem>_two_param` (as one batch: all or none); the paths written.
 pub fn write_curve(
     model: &dyn EvalModel,
     c: &Curve,
@@ -151,6 +219,7 @@ pub fn write_curve(
     batch.text("curve.csv", &curve_csv(c))?;
     batch.text("codim2.csv", &codim2_csv(c))?;
     batch.json("curve.json", &curve_json(model, c))?;
+    batch.figure("two_param", &curve_figure(c))?;
     batch.finish()
 }
 

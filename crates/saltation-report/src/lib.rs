@@ -12,7 +12,7 @@
 //! | a continuation result as the JSON of `saltation continue --json` | [`continuation_json`] |
 //! | … as CSV, or as the text summary | [`branches_csv`], [`summary`] |
 //! | … with its figures (Floquet plot, multipliers in the complex plane, bifurcation and orbit diagrams) written to a directory | [`write_continuation`] with a [`FigureContext`] and [`Outputs`] |
-//! | a two-parameter curve of bifurcations as the JSON of `saltation curve --json`, its CSV and summary | [`curve_json`], [`curve_csv`], [`codim2_csv`], [`write_curve`], [`curve_summary`] |
+//! | a two-parameter curve of bifurcations as the JSON of `saltation curve --json`, its CSV and summary | [`curve_json`], [`curve_csv`], [`codim2_csv`], [`curve_figure`], [`write_curve`], [`curve_summary`] |
 //! | an orbit diagram as JSON, CSV or figure, and where its runs fail | [`diagram_json`], [`diagram_csv`], [`write_orbit_diagram`], [`first_failure`], [`final_failure`], [`failure_ranges`] |
 //! | a simulation as the JSON of `saltation simulate --json`, its CSV and figure | [`simulation_json`], [`write_simulation`] |
 //! | run the monopod solver study and write its tables and figures | [`study::run_study`], [`study::tables`], [`study::write_study`] |
@@ -615,7 +615,10 @@ mod simulation;
 mod simulation_plot;
 pub mod study;
 
-pub use curve::{codim2_csv, curve_csv, curve_json, curve_summary, write_curve};
+pub use curve::{
+    codim2_csv, curve_csv, curve_figure, curve_json, curve_summary, stable_besides_critical,
+    write_curve,
+};
 pub use figures::{
     bifurcation_diagram, failure_label, failure_regions, floquet_plot, looks, multiplier_plot,
     orbit_diagram_figure, orbit_states, stem_of, write_continuation, write_orbit_diagram,
