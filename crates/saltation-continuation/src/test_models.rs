@@ -274,3 +274,58 @@ impl HybridModel for CuspBounce {
         QuadraticBounce.project(p, x, u)
     }
 }
+
+/// The parameters of [`RotationMap`]: `a` and `b` (default 0.5).
+const ROTATION_PARAMS: &[Param] = &[Param::new("a", 0.5), Param::new("b", 0.5)];
+
+/// A clock `s` (`s' = 1`) reset at `s = 1` while `(x, y)` jump by the map
+/// `(x, y) ↦ (a x − b y + x², b x + a y)`: on the section `s = 0` the stride map has the fixed
+/// point `(0, 0)` with `J = [[a, −b], [b, a]]`, multipliers `a ± ib`, so its Neimark–Sacker
+/// curve is the circle `a² + b² = 1` with `κ = cos θ = a`.
+#[derive(Debug, Clone, Copy, PartialEq, Default)]
+pub(crate) struct RotationMap;
+
+impl HybridModel for RotationMap {
+    type Guard = Ground;
+    fn name(&self) -> &str {
+        "rotation_map"
+    }
+    fn dim(&self) -> usize {
+        3
+    }
+    fn params(&self) -> &[Param] {
+        ROTATION_PARAMS
+    }
+    fn flow<D: Scalar>(&self, _p: &[D], _m: usize, _t: f64, _x: &[D], dx: &mut [D]) {
+        dx[0] = D::from(1.0);
+        dx[1] = D::from(0.0);
+        dx[2] = D::from(0.0);
+    }
+    fn guards(&self, _m: usize) -> &[Ground] {
+        &[Ground::Landing]
+    }
+    fn describe(&self, _m: usize, _g: Ground) -> GuardSpec {
+        GuardSpec::to(0).rising()
+    }
+    fn guard<D: Scalar>(&self, _p: &[D], _m: usize, _g: Ground, x: &[D]) -> D {
+        x[0] - D::from(1.0)
+    }
+    fn reset<D: Scalar>(&self, p: &[D], _m: usize, _g: Ground, x: &[D], out: &mut [D]) {
+        let (a, b) = (p[0], p[1]);
+        out[0] = D::from(0.0);
+        out[1] = a * x[1] - b * x[2] + x[1] * x[1];
+        out[2] = b * x[1] + a * x[2];
+    }
+    fn reduced_dim(&self) -> usize {
+        2
+    }
+    fn chart<D: Scalar>(&self, _p: &[D], u: &[D], x: &mut [D]) {
+        x[0] = D::from(0.0);
+        x[1] = u[0];
+        x[2] = u[1];
+    }
+    fn project<D: Scalar>(&self, _p: &[D], x: &[D], u: &mut [D]) {
+        u[0] = x[1];
+        u[1] = x[2];
+    }
+}

@@ -8,7 +8,9 @@ use super::family2::{Line, Plane, PlaneFamily};
 use super::kind::CurveKind;
 use super::options::CurveOptions;
 use super::point::{Codim2Point, Curve, CurveEnd, CurvePoint};
-use super::system::{correct, critical_matrix, dim_z, split, tangent, Borders, Closure, Defining};
+use super::system::{
+    correct, critical_matrix, defining, dim_z, split, tangent, Borders, Closure, Defining,
+};
 use crate::branch::{Bifurcation, Branch};
 use crate::error::ContinuationError;
 use crate::options::ContinuationOptions;
@@ -116,6 +118,8 @@ pub fn continue_curve_with_progress<M: EvalModel + Clone + Sync>(
     )
     .ok_or(singular.clone())?;
     let (tol, iters) = (s.corrector_tol, s.max_corrector_iters);
+    let at_start = defining(&plane, kind, &borders, &z0)?;
+    let borders = borders.choose(&at_start);
     let (z, d, _) = correct(
         &plane,
         kind,
@@ -148,7 +152,7 @@ pub fn continue_curve_with_progress<M: EvalModel + Clone + Sync>(
     };
     let mut at = At {
         tests: test_values(&d, &z)?,
-        borders: Borders::from_point(&d),
+        borders: Borders::from_point(&d, &borders.entries).choose(&d),
         z,
         tau,
     };
@@ -240,7 +244,7 @@ pub fn continue_curve_with_progress<M: EvalModel + Clone + Sync>(
         let tau = tangent(&d.rows(dim), &at.tau).unwrap_or_else(|| at.tau.clone());
         at = At {
             tests: t,
-            borders: Borders::from_point(&d),
+            borders: Borders::from_point(&d, &at.borders.entries).choose(&d),
             z,
             tau,
         };
@@ -429,7 +433,7 @@ fn describe(dir: f64, param: &str, branch: &Branch) -> String {
 mod tests {
     use super::*;
     use crate::curve::point::Codim2Kind;
-    use crate::test_models::CuspBounce;
+    use crate::test_models::{CuspBounce, RotationMap};
     use saltation_hybrid::Bound;
 
     /// The cusp map `x ↦ x + a + b x − x³`: its fold curve `b = 3 (a/2)^{2/3}` followed in
@@ -476,5 +480,42 @@ mod tests {
         let e = continue_curve(&family, CurveKind::Fold, &start, &orbit, &opts).unwrap_err();
         assert!(matches!(e, ContinuationError::NoBifurcation { .. }), "{e}");
         assert!(e.to_string().contains("no bifurcation"), "{e}");
+    }
+
+    /// The Neimark–Sacker curve of the rotation map, the circle `a² + b² = 1`, from the point
+    /// located in `a` at `b = 0.5` down to `b = 0.2`: every point on the circle, its angle
+    /// `θ = atan2(b, a)`, no codimension-two point on the way.
+    #[test]
+    fn neimark_sacker_curve_of_the_rotation_map_is_the_unit_circle() {
+        let family = PlaneFamily::new(Bound::new(RotationMap), "a", "b").unwrap();
+        let start = CurveStart::new(0.5, 0.5, vec![0.01, 0.01]);
+        let mut opts = CurveOptions::to(0.2);
+        opts.search = Some(1.0);
+        opts.settings.step = 0.01;
+        let orbit = OrbitOptions::default();
+        let c = continue_curve(&family, CurveKind::NeimarkSacker, &start, &orbit, &opts).unwrap();
+        assert_eq!(c.end, CurveEnd::Reached, "{}", c.end);
+        assert!(
+            (c.start.param - 0.75f64.sqrt()).abs() < 1e-9,
+            "{}",
+            c.start.param
+        );
+        assert!(c.points.len() > 3);
+        for p in &c.points {
+            let [a, b] = p.params;
+            assert!(
+                (a.hypot(b) - 1.0).abs() < 1e-9,
+                "a = {a}, b = {b}: {:e}",
+                a.hypot(b) - 1.0
+            );
+            let theta = p.angle.unwrap();
+            assert!(
+                (theta - b.atan2(a)).abs() < 1e-9,
+                "θ = {theta} at ({a}, {b})"
+            );
+            assert!(p.u.iter().all(|x| x.abs() < 1e-12), "{:?}", p.u);
+        }
+        assert_eq!(c.points.last().unwrap().params[1], 0.2);
+        assert!(c.codim2.is_empty(), "{:?}", c.codim2);
     }
 }

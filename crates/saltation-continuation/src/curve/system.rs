@@ -9,8 +9,9 @@
 //!   matrix stays regular), with `g_z = −wᵀ A_z v`;
 //! - Neimark–Sacker: `A = J² − 2κJ + I` (singular with a two-dimensional kernel when `e^{±iθ}`,
 //!   `κ = cos θ`, are multipliers), bordered by two columns `B` and rows `Cᵀ`:
-//!   `[[A, B], [Cᵀ, 0]] [V; G] = [0; I₂]`; the conditions are `G₁₁ = G₂₂ = 0` with
-//!   `∂G_{jj} = −w_jᵀ A_z v_j` (`W` from the transposed system), and `κ` is one more unknown
+//!   `[[A, B], [Cᵀ, 0]] [V; G] = [0; I₂]`; the conditions are two entries of `G`, the pair
+//!   that makes the system best conditioned ([`Borders::choose`]), with
+//!   `∂G_{ij} = −w_iᵀ A_z v_j` (`W` from the transposed system), and `κ` is one more unknown
 //!   (`A_κ = −2J`).
 //!
 //! `A_z v` needs second derivatives of `F`. By symmetry of mixed partials, column `i` of
@@ -42,6 +43,9 @@ use std::cell::RefCell;
 pub(crate) struct Borders {
     pub b: DMatrix<f64>,
     pub c: DMatrix<f64>,
+    /// The entries `(i, j)` of `G` that are the conditions: `(0, 0)` for one border; for two,
+    /// the pair whose gradients make the defining system best conditioned ([`Borders::choose`]).
+    pub entries: Vec<(usize, usize)>,
 }
 
 impl Borders {
@@ -63,11 +67,49 @@ impl Borders {
             b.set_column(j, &u.column(i));
             c.set_column(j, &vt.row(i).transpose());
         }
-        Some(Self { b, c })
+        let entries = (0..q).map(|i| (i, i)).collect();
+        Some(Self { b, c, entries })
+    }
+
+    /// For two borders, the pair of entries of `G` (of the four) that makes the Jacobian of
+    /// `[F; G_{e1}; G_{e2}]` at `d` best conditioned (the largest smallest singular value), as
+    /// Govaerts (2000) chooses them: with a symmetric pair the two conditions can coincide
+    /// (e.g. `G₁₁ ≡ G₂₂` when `J` commutes with a rotation).
+    pub fn choose(mut self, d: &Defining) -> Self {
+        if self.b.ncols() != 2 {
+            return self;
+        }
+        let r = d.pe.e.fu.nrows();
+        let dim = d.all.first().map_or(0, |e| e.3.len());
+        let base = d.rows_with(&[], dim);
+        let mut best = (f64::NEG_INFINITY, self.entries.clone());
+        for a in 0..4 {
+            for b in a + 1..4 {
+                let pick = [d.all[a].clone(), d.all[b].clone()];
+                let mut k = DMatrix::zeros(r + 2, dim);
+                k.view_mut((0, 0), (r, dim)).copy_from(&base.rows(0, r));
+                for (row, e) in pick.iter().enumerate() {
+                    k.set_row(r + row, &e.3.transpose());
+                }
+                let smallest = k
+                    .singular_values()
+                    .iter()
+                    .copied()
+                    .fold(f64::INFINITY, f64::min);
+                if smallest > best.0 {
+                    best = (
+                        smallest,
+                        vec![(pick[0].0, pick[0].1), (pick[1].0, pick[1].1)],
+                    );
+                }
+            }
+        }
+        self.entries = best.1;
+        self
     }
 
     /// The borders a point's `W`, `V` give (each column normalised).
-    pub fn from_point(d: &Defining) -> Self {
+    pub fn from_point(d: &Defining, entries: &[(usize, usize)]) -> Self {
         let norm = |m: &DMatrix<f64>| {
             let mut m = m.clone();
             for mut col in m.column_iter_mut() {
@@ -81,6 +123,7 @@ impl Borders {
         Self {
             b: norm(&d.w),
             c: norm(&d.v),
+            entries: entries.to_vec(),
         }
     }
 }
@@ -97,6 +140,8 @@ pub(crate) struct Defining {
     /// `V` and `W` of the bordered systems (`r × q`).
     pub v: DMatrix<f64>,
     pub w: DMatrix<f64>,
+    /// Every entry `(i, j)` of `G` with its value and gradient.
+    pub all: Vec<(usize, usize, f64, DVector<f64>)>,
 }
 
 impl Defining {
@@ -108,11 +153,20 @@ impl Defining {
 
     /// The Jacobian of `[F; g]` in `z` (`(r + q) × dim z`).
     pub fn rows(&self, dim: usize) -> DMatrix<f64> {
+        self.rows_with(&[&self.grad], dim)
+    }
+
+    /// `[F_z; extra…]` (`F_z` padded with zeros to `dim` columns).
+    fn rows_with(&self, extra: &[&DMatrix<f64>], dim: usize) -> DMatrix<f64> {
         let r = self.pe.e.fu.nrows();
-        let q = self.g.len();
+        let q: usize = extra.iter().map(|m| m.nrows()).sum();
         let mut k = DMatrix::zeros(r + q, dim);
         k.view_mut((0, 0), (r, r + 2)).copy_from(&self.pe.fz());
-        k.view_mut((r, 0), (q, dim)).copy_from(&self.grad);
+        let mut at = r;
+        for m in extra {
+            k.view_mut((at, 0), (m.nrows(), dim)).copy_from(m);
+            at += m.nrows();
+        }
         k
     }
 
@@ -220,23 +274,37 @@ pub(crate) fn defining<M: EvalModel + Clone + Sync>(
     let a = critical_matrix(kind, &j, kappa);
     let (v, g, w) = bordered_solve(&a, borders).ok_or(ContinuationError::Singular { p })?;
     let q = kind.conditions();
+    // A_z v_j (r × dim) for each column of V.
+    let mut az_v = Vec::with_capacity(q);
+    for jj in 0..q {
+        let vj = v.column(jj).into_owned();
+        let dv = directional(plane, &u, p, p2, &vj)?;
+        let mut az = DMatrix::zeros(r, dim);
+        if kind == CurveKind::NeimarkSacker {
+            let jv = &j * &vj;
+            let djv = directional(plane, &u, p, p2, &jv)?;
+            az.view_mut((0, 0), (r, r + 2))
+                .copy_from(&(djv + &j * &dv - &dv * (2.0 * kappa)));
+            az.set_column(r + 2, &(&jv * -2.0));
+        } else {
+            az.view_mut((0, 0), (r, r + 2)).copy_from(&dv);
+        }
+        az_v.push(az);
+    }
+    // ∂G_ij = −w_iᵀ A_z v_j.
+    let mut all = Vec::with_capacity(q * q);
+    for i in 0..q {
+        for jj in 0..q {
+            let grad = -(az_v[jj].transpose() * w.column(i));
+            all.push((i, jj, g[(i, jj)], grad));
+        }
+    }
     let mut grad = DMatrix::zeros(q, dim);
     let mut gv = DVector::zeros(q);
-    for i in 0..q {
-        let (vi, wi) = (v.column(i).into_owned(), w.column(i).into_owned());
-        let dv = directional(plane, &u, p, p2, &vi)?;
-        let az_v = if kind == CurveKind::NeimarkSacker {
-            let jv = &j * &vi;
-            let djv = directional(plane, &u, p, p2, &jv)?;
-            let az = djv + &j * &dv - &dv * (2.0 * kappa);
-            grad[(i, r + 2)] = 2.0 * wi.dot(&jv);
-            az
-        } else {
-            dv
-        };
-        let row = -(wi.transpose() * az_v);
-        grad.view_mut((i, 0), (1, r + 2)).copy_from(&row);
-        gv[i] = g[(i, i)];
+    for (k, &(i, jj)) in borders.entries.iter().enumerate() {
+        let e = &all[i * q + jj];
+        gv[k] = e.2;
+        grad.set_row(k, &e.3.transpose());
     }
     Ok(Defining {
         pe,
@@ -244,6 +312,7 @@ pub(crate) fn defining<M: EvalModel + Clone + Sync>(
         grad,
         v,
         w,
+        all,
     })
 }
 
