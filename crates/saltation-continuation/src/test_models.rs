@@ -264,6 +264,18 @@ impl HybridModel for CuspBounce {
             }
         }
     }
+    /// One admissibility condition in flight, `v + 1.1 ≥ 0` (the ball lands slower than
+    /// 1.1): it fails from `u = 1.1`, `x = 0.1` on, which the fold curve reaches at
+    /// `(a, b) = (−0.002, 0.03)`.
+    fn conditions(&self, _mode: usize) -> usize {
+        1
+    }
+    fn condition_name(&self, _mode: usize, _i: usize) -> String {
+        "slow landing".into()
+    }
+    fn condition<D: Scalar>(&self, _p: &[D], _mode: usize, _i: usize, x: &[D]) -> D {
+        x[1] + D::from(1.1)
+    }
     fn reduced_dim(&self) -> usize {
         1
     }

@@ -214,3 +214,56 @@ pub(crate) fn locate<M: EvalModel + Clone + Sync>(
         residual: f64::NAN,
     })
 }
+
+/// Locates where admissibility changes between `a` (arclength 0, admissible `adm_a`) and the
+/// point `z_b` by bisection on the arclength, each trial corrected onto the curve and its
+/// orbit checked, until the parameter bracket is below `tol` (at most 60 trials); returns the
+/// last admissible trial (or the admissible end).
+#[allow(clippy::too_many_arguments)]
+pub(crate) fn locate_admissibility<M: EvalModel + Clone + Sync>(
+    plane: &Plane<'_, M>,
+    kind: CurveKind,
+    a: &Anchor<'_>,
+    adm_a: bool,
+    z_b: &DVector<f64>,
+    tol: f64,
+    corrector_tol: f64,
+    max_iters: usize,
+    admissible: &dyn Fn(&DVector<f64>, &Defining) -> Result<bool, ContinuationError>,
+) -> Result<Option<(DVector<f64>, Defining)>, ContinuationError> {
+    let r = z_b.len() - 2 - usize::from(kind == CurveKind::NeimarkSacker);
+    let params = |z: &DVector<f64>| (z[r], z[r + 1]);
+    let (mut s_lo, mut s_hi) = (0.0, a.tau.dot(&(z_b - a.z)));
+    let (mut q_lo, mut q_hi) = (params(a.z), params(z_b));
+    let mut best = None;
+    for _ in 0..60 {
+        if (q_hi.0 - q_lo.0).hypot(q_hi.1 - q_lo.1) <= tol {
+            break;
+        }
+        let s = 0.5 * (s_lo + s_hi);
+        let z_pred = a.z + a.tau * s;
+        let closure = Closure::Plane {
+            z_pred: z_pred.clone(),
+            tau: a.tau.clone(),
+        };
+        let (z, d, _) = correct(
+            plane,
+            kind,
+            a.borders,
+            &z_pred,
+            closure,
+            corrector_tol,
+            max_iters,
+        )?;
+        let ok = admissible(&z, &d)?;
+        if ok == adm_a {
+            (s_lo, q_lo) = (s, params(&z));
+        } else {
+            (s_hi, q_hi) = (s, params(&z));
+        }
+        if ok {
+            best = Some((z, d));
+        }
+    }
+    Ok(best)
+}

@@ -3,11 +3,11 @@
 //! (pseudo-arclength in `z = (u, p, p2[, κ])`) with the branch's step control, detect and
 //! locate codimension-two points, and end exactly at `P2 = to2` or at a limit.
 
-use super::codim2::{genuine, kinds, locate, tests, Anchor};
+use super::codim2::{genuine, kinds, locate, locate_admissibility, tests, Anchor};
 use super::family2::{Line, Plane, PlaneFamily};
 use super::kind::CurveKind;
 use super::options::CurveOptions;
-use super::point::{Codim2Point, Curve, CurveEnd, CurvePoint};
+use super::point::{Codim2Kind, Codim2Point, Curve, CurveEnd, CurvePoint};
 use super::system::{
     correct, critical_matrix, defining, dim_z, split, tangent, Borders, Closure, Defining,
 };
@@ -151,6 +151,7 @@ pub fn continue_curve_with_progress<M: EvalModel + Clone + Sync>(
         }
     };
     let mut at = At {
+        admissible: first.admissible,
         tests: test_values(&d, &z)?,
         borders: Borders::from_point(&d, &borders.entries).choose(&d),
         z,
@@ -228,9 +229,47 @@ pub fn continue_curve_with_progress<M: EvalModel + Clone + Sync>(
                 }
             }
         }
+        if let (Some(adm_a), Some(adm_b)) = (at.admissible, point.admissible) {
+            if opts.codim2 && adm_a != adm_b {
+                let anchor = Anchor {
+                    z: &at.z,
+                    tau: &at.tau,
+                    borders: &at.borders,
+                    tests: &at.tests,
+                };
+                let check = |zt: &DVector<f64>, dt: &Defining| {
+                    Ok(curve_point(&plane, kind, zt, dt)?.admissible == Some(true))
+                };
+                let found = locate_admissibility(
+                    &plane,
+                    kind,
+                    &anchor,
+                    adm_a,
+                    &z,
+                    s.locate_tol,
+                    tol,
+                    iters,
+                    &check,
+                );
+                let edge = match found {
+                    Ok(Some((zc, dc))) => Some(curve_point(&plane, kind, &zc, &dc)?),
+                    // The admissible end itself when no trial was admissible.
+                    Ok(None) if adm_b => Some(point.clone()),
+                    Ok(None) => curve.points.last().cloned(),
+                    Err(_) => None,
+                };
+                if let Some(p) = edge {
+                    curve.codim2.push(Codim2Point {
+                        kind: Codim2Kind::Grazing,
+                        point: p,
+                    });
+                }
+            }
+        }
         let seg = &z - &at.z;
         travelled += seg.norm();
         let closes = curve.points.len() >= 3 && travelled > 4.0 * ds && near(&z_first, &at.z, &seg);
+        let admissible = point.admissible;
         curve.points.push(point);
         report(&curve, ds, progress);
         if reached {
@@ -243,6 +282,7 @@ pub fn continue_curve_with_progress<M: EvalModel + Clone + Sync>(
         }
         let tau = tangent(&d.rows(dim), &at.tau).unwrap_or_else(|| at.tau.clone());
         at = At {
+            admissible,
             tests: t,
             borders: Borders::from_point(&d, &at.borders.entries).choose(&d),
             z,
@@ -263,6 +303,8 @@ struct At {
     tau: DVector<f64>,
     borders: Borders,
     tests: Vec<f64>,
+    /// Whether its orbit is admissible (models with admissibility conditions).
+    admissible: Option<bool>,
 }
 
 /// Whether the segment from `a` along `seg` passes within a quarter of its length of `target`.
@@ -458,8 +500,17 @@ mod tests {
         }
         assert!(c.points.len() > 5);
         assert_eq!(c.points.last().unwrap().params[1], 0.016);
-        assert_eq!(c.codim2.len(), 1, "{:?}", c.codim2);
-        let cusp = &c.codim2[0];
+        // The fold–grazing point where the landing speed reaches 1.1 (x = 0.1), then the cusp.
+        assert_eq!(c.codim2.len(), 2, "{:?}", c.codim2);
+        let graze = &c.codim2[0];
+        assert_eq!(graze.kind, Codim2Kind::Grazing);
+        assert_eq!(graze.point.admissible, Some(true));
+        let [b, a] = graze.point.params;
+        assert!(
+            (a + 0.002).abs() < 1e-9 && (b - 0.03).abs() < 1e-9,
+            "{a}, {b}"
+        );
+        let cusp = &c.codim2[1];
         assert_eq!(cusp.kind, Codim2Kind::Cusp);
         assert!(
             cusp.point.params[0].abs() < 1e-9 && cusp.point.params[1].abs() < 1e-9,
