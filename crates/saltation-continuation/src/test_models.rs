@@ -341,3 +341,54 @@ impl HybridModel for RotationMap {
         u[1] = x[2];
     }
 }
+
+/// The ball of [`QuadraticBounce`] bouncing back with speed `u + x² + a² + b² − 1`,
+/// `x = u − 1` (`u` the landing speed): fixed points `x² = 1 − a² − b²`, multiplier `1 + 2x`,
+/// so the folds (`x = 0`) lie on the unit circle `a² + b² = 1`, a closed curve.
+#[derive(Debug, Clone, Copy, PartialEq, Default)]
+pub(crate) struct CircleBounce;
+
+impl HybridModel for CircleBounce {
+    type Guard = Ground;
+    fn name(&self) -> &str {
+        "circle_bounce"
+    }
+    fn dim(&self) -> usize {
+        2
+    }
+    fn params(&self) -> &[Param] {
+        CUSP_PARAMS
+    }
+    fn flow<D: Scalar>(&self, p: &[D], m: usize, t: f64, x: &[D], dx: &mut [D]) {
+        QuadraticBounce.flow(p, m, t, x, dx)
+    }
+    fn guards(&self, _m: usize) -> &[Ground] {
+        &[Ground::Landing]
+    }
+    fn describe(&self, m: usize, g: Ground) -> GuardSpec {
+        QuadraticBounce.describe(m, g)
+    }
+    fn guard<D: Scalar>(&self, p: &[D], m: usize, g: Ground, x: &[D]) -> D {
+        QuadraticBounce.guard(p, m, g, x)
+    }
+    /// `x⁺ = 0`, `v⁺ = u + s² + a² + b² − 1` with `u = −v⁻`, `s = u − 1`.
+    fn reset<D: Scalar>(&self, p: &[D], _m: usize, g: Ground, x: &[D], out: &mut [D]) {
+        match g {
+            Ground::Landing => {
+                let u = -x[1];
+                let s = u - D::from(1.0);
+                out[0] = D::from(0.0);
+                out[1] = u + s * s + p[0] * p[0] + p[1] * p[1] - D::from(1.0);
+            }
+        }
+    }
+    fn reduced_dim(&self) -> usize {
+        1
+    }
+    fn chart<D: Scalar>(&self, p: &[D], u: &[D], x: &mut [D]) {
+        QuadraticBounce.chart(p, u, x)
+    }
+    fn project<D: Scalar>(&self, p: &[D], x: &[D], u: &mut [D]) {
+        QuadraticBounce.project(p, x, u)
+    }
+}

@@ -422,8 +422,7 @@ fn find_start<M: EvalModel + Clone + Sync>(
             &settings,
             Some(kind.bifurcation()),
             &mut |_| {},
-        )
-        .map_err(|e| e.within(""))?;
+        )?;
         if let Some(b) = branch
             .bifurcations
             .iter()
@@ -475,7 +474,7 @@ fn describe(dir: f64, param: &str, branch: &Branch) -> String {
 mod tests {
     use super::*;
     use crate::curve::point::Codim2Kind;
-    use crate::test_models::{CuspBounce, RotationMap};
+    use crate::test_models::{CircleBounce, CuspBounce, RotationMap};
     use saltation_hybrid::Bound;
 
     /// The cusp map `x ↦ x + a + b x − x³`: its fold curve `b = 3 (a/2)^{2/3}` followed in
@@ -567,6 +566,35 @@ mod tests {
             assert!(p.u.iter().all(|x| x.abs() < 1e-12), "{:?}", p.u);
         }
         assert_eq!(c.points.last().unwrap().params[1], 0.2);
+        assert!(c.codim2.is_empty(), "{:?}", c.codim2);
+    }
+
+    /// The fold curve of `x ↦ x + x² + a² + b² − 1` is the unit circle in `(a, b)`: asked for
+    /// `b = 2`, which it never reaches, the curve goes round and ends where it closed on itself,
+    /// every point on the circle.
+    #[test]
+    fn a_closed_fold_curve_ends_as_closed() {
+        let family = PlaneFamily::new(Bound::new(CircleBounce), "a", "b").unwrap();
+        let start = CurveStart::new(0.5, 0.5, vec![1.7]);
+        let mut opts = CurveOptions::to(2.0);
+        opts.search = Some(1.0);
+        opts.settings.step = 0.01;
+        opts.settings.max_step = 0.2;
+        let orbit = OrbitOptions::default();
+        let c = continue_curve(&family, CurveKind::Fold, &start, &orbit, &opts).unwrap();
+        assert_eq!(c.end, CurveEnd::Closed, "{}", c.end);
+        for p in &c.points {
+            let [a, b] = p.params;
+            assert!((a.hypot(b) - 1.0).abs() < 1e-9, "a = {a}, b = {b}");
+        }
+        // Round once: b went below −0.9 on the way and came back near the start.
+        assert!(c.points.iter().any(|p| p.params[1] < -0.9));
+        let last = c.points.last().unwrap().params;
+        let first = c.points[0].params;
+        assert!(
+            (last[0] - first[0]).hypot(last[1] - first[1]) < 0.5,
+            "{last:?}"
+        );
         assert!(c.codim2.is_empty(), "{:?}", c.codim2);
     }
 }
