@@ -215,6 +215,10 @@ pub(crate) fn locate<M: EvalModel + Clone + Sync>(
     })
 }
 
+/// Whether the orbit at a corrected point (its unknowns and defining functions) is admissible.
+pub(crate) type AdmissibleCheck<'c> =
+    dyn Fn(&DVector<f64>, &Defining) -> Result<bool, ContinuationError> + 'c;
+
 /// Locates where admissibility changes between `a` (arclength 0, admissible `adm_a`) and the
 /// point `z_b` by bisection on the arclength, each trial corrected onto the curve and its
 /// orbit checked, until the parameter bracket is below `tol` (at most 60 trials); returns the
@@ -229,7 +233,7 @@ pub(crate) fn locate_admissibility<M: EvalModel + Clone + Sync>(
     tol: f64,
     corrector_tol: f64,
     max_iters: usize,
-    admissible: &dyn Fn(&DVector<f64>, &Defining) -> Result<bool, ContinuationError>,
+    admissible: &AdmissibleCheck<'_>,
 ) -> Result<Option<(DVector<f64>, Defining)>, ContinuationError> {
     let r = z_b.len() - 2 - usize::from(kind == CurveKind::NeimarkSacker);
     let params = |z: &DVector<f64>| (z[r], z[r + 1]);
