@@ -18,9 +18,13 @@
 //! crossing within `10⁻¹²·max(1, |t_e|)` of the segment's event `t_e` is the event itself (a
 //! contact force that reaches zero exactly where lift-off happens).
 //!
-//! The earliest violation is reported: its time and state, the condition and mode, and the
-//! lowest value of that condition seen in that segment from there on (`0` when it dips and
-//! recovers within one step).
+//! The earliest violation is reported ([`first_violation`]): its time and state, the condition
+//! and mode, and the lowest value of that condition seen in that segment from there on (`0`
+//! when it dips and recovers within one step). An orbit's verdict ([`check_trace`],
+//! [`check_stride`]) names it as the model asks ([`crate::HybridModel::condition_kind`]: a
+//! constrained contact that pulls or penetrates); a simulation's error names the condition
+//! itself ([`ConditionViolation::error`]). Every model's conditions, the constrained
+//! mechanical systems' contact forces and gaps included, are checked by this one algorithm.
 
 use crate::admissibility::{Admissibility, Violation, ViolationKind};
 use crate::error::{HybridError, StateFailure};
@@ -125,6 +129,54 @@ fn pieces<'a>(trace: &'a Trace, t0: f64, x0: &'a [f64], start_mode: usize) -> Ve
     out
 }
 
+/// The first violation of a declared condition along a trajectory ([`first_violation`]), in
+/// the model's own terms: the mode's and the condition's indices and the condition's value.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ConditionViolation {
+    /// Time of the first violation.
+    pub t: f64,
+    /// Index of the mode.
+    pub mode: usize,
+    /// Index of the condition in its mode.
+    pub condition: usize,
+    /// Lowest value of the condition in that phase from `t` on (`≤ 0`).
+    pub value: f64,
+    /// The state at `t`.
+    pub state: Vec<f64>,
+}
+
+impl ConditionViolation {
+    /// As an orbit reports it: named and classified by
+    /// [`EvalModel::condition_kind`], the value `c` itself or, for a contact that pulls,
+    /// `λ = −c`.
+    pub fn report<M: EvalModel + ?Sized>(&self, model: &M) -> Violation {
+        let (condition, kind) = model.condition_kind(self.mode, self.condition);
+        Violation {
+            t: self.t,
+            mode: model.mode_name(self.mode),
+            condition,
+            kind,
+            value: match kind {
+                ViolationKind::Pulls => 0.0 - self.value,
+                _ => self.value,
+            },
+            state: self.state.clone(),
+        }
+    }
+    /// As a simulation's error: the condition's own name and value, the mode, the time and the
+    /// state.
+    pub fn error<M: EvalModel + ?Sized>(&self, model: &M) -> HybridError {
+        HybridError::Inadmissible(Box::new(StateFailure {
+            what: model.condition_name(self.mode, self.condition),
+            equality: false,
+            mode: model.mode_name(self.mode),
+            t: Some(self.t),
+            value: self.value,
+            state: self.state.clone(),
+        }))
+    }
+}
+
 /// Checks the declared conditions along `trace`, a simulation from `x0` at time `t0` with the
 /// stride options `opts` (as [`crate::simulate`] ran it); `tol` is the relative tolerance (see
 /// the module documentation). A model without conditions is admissible.
@@ -136,18 +188,55 @@ pub fn check_trace<M: EvalModel + ?Sized>(
     opts: &StrideOptions,
     tol: f64,
 ) -> Result<Admissibility, HybridError> {
+    let first = first_violation(model, trace, t0, x0, opts, tol)?;
+    Ok(Admissibility {
+        admissible: first.is_none(),
+        violation: first.map(|v| v.report(model)),
+    })
+}
+
+/// The declared conditions checked along one stride from `x0` ([`check_trace`] of a stride
+/// simulated as the stride map runs it, with the stride options `opts`); a stride that fails
+/// is an error. What orbits and continuation report for every model with conditions
+/// ([`EvalModel::admissibility`]).
+pub fn check_stride<M: EvalModel + ?Sized>(
+    model: &M,
+    x0: &[f64],
+    opts: &StrideOptions,
+    tol: f64,
+) -> Result<Admissibility, HybridError> {
+    let sim = crate::SimulateOptions {
+        stride: opts.clone(),
+        strides: 1,
+        dt: None,
+        at: Some(Vec::new()),
+        ..crate::SimulateOptions::default()
+    };
+    let trace = crate::simulate(model, x0, &sim)?;
+    if let Some(e) = trace.failure {
+        return Err(e);
+    }
+    check_trace(model, &trace, sim.t0, x0, opts, tol)
+}
+
+/// The first violation of the declared conditions along `trace` (arguments as for
+/// [`check_trace`]); `None` when every condition holds, or the model declares none.
+pub fn first_violation<M: EvalModel + ?Sized>(
+    model: &M,
+    trace: &Trace,
+    t0: f64,
+    x0: &[f64],
+    opts: &StrideOptions,
+    tol: f64,
+) -> Result<Option<ConditionViolation>, HybridError> {
     if !(tol >= 0.0 && tol.is_finite()) {
         return Err(HybridError::InvalidOption {
             field: "admissibility tolerance",
             reason: "must be finite and ≥ 0",
         });
     }
-    let ok = Admissibility {
-        admissible: true,
-        violation: None,
-    };
     if !has_conditions(model) {
-        return Ok(ok);
+        return Ok(None);
     }
     let n = model.dim();
     let mut samples: Vec<Sample> = Vec::new();
@@ -265,24 +354,20 @@ pub fn check_trace<M: EvalModel + ?Sized>(
         .chain(crossings.iter())
         .min_by(|a, b| a.t.total_cmp(&b.t));
     let Some(first) = first else {
-        return Ok(ok);
+        return Ok(None);
     };
     // The lowest value of that condition in that segment from the violation on.
     let lowest = samples
         .iter()
         .filter(|s| s.seg == first.seg && s.cond == first.cond && s.t >= first.t)
         .fold(first.value.min(0.0), |m, s| m.min(s.value));
-    Ok(Admissibility {
-        admissible: false,
-        violation: Some(Violation {
-            t: first.t,
-            mode: model.mode_name(first.mode),
-            condition: model.condition_name(first.mode, first.cond),
-            kind: ViolationKind::Negative,
-            value: lowest,
-            state: first.x.clone(),
-        }),
-    })
+    Ok(Some(ConditionViolation {
+        t: first.t,
+        mode: first.mode,
+        condition: first.cond,
+        value: lowest,
+        state: first.x.clone(),
+    }))
 }
 
 /// Checks the initial state `x` of a run in `mode`: every equality of the mode
@@ -335,18 +420,6 @@ pub fn check_initial_state<M: EvalModel + ?Sized>(
         }
     }
     Ok(())
-}
-
-/// The error of a violation found along a simulation ([`check_trace`]).
-pub fn violation_error(v: &Violation) -> HybridError {
-    HybridError::Inadmissible(Box::new(StateFailure {
-        what: v.condition.clone(),
-        equality: false,
-        mode: v.mode.clone(),
-        t: Some(v.t),
-        value: v.value,
-        state: v.state.clone(),
-    }))
 }
 
 #[cfg(test)]
