@@ -371,29 +371,15 @@ pub fn first_violation<M: EvalModel + ?Sized>(
 }
 
 /// Checks the initial state `x` of a run in `mode`: every equality of the mode
-/// ([`EvalModel::state_residual`]) holds and every condition is non-negative, both within
-/// [`STATE_TOL`]` · max(1, ‖x‖∞)`. The error names the equality or condition, the mode, the
-/// value and the state.
+/// ([`EvalModel::state_residual`]) holds and every condition is non-negative
+/// ([`check_state_conditions`]), both within [`STATE_TOL`]` · max(1, ‖x‖∞)`. The error names
+/// the equality or condition, the mode, the value and the state.
 pub fn check_initial_state<M: EvalModel + ?Sized>(
     model: &M,
     mode: usize,
     x: &[f64],
 ) -> Result<(), HybridError> {
-    let n = model.dim();
-    if mode >= model.modes() {
-        return Err(HybridError::BadMode {
-            mode,
-            modes: model.modes(),
-        });
-    }
-    if x.len() != n {
-        return Err(HybridError::DimensionMismatch {
-            what: "initial state",
-            expected: n,
-            got: x.len(),
-        });
-    }
-    let tol = STATE_TOL * x.iter().fold(1.0f64, |m, v| m.max(v.abs()));
+    let tol = state_tol(model, mode, x)?;
     if let Some((what, value)) = model.state_residual(mode, x) {
         if !(value.abs() <= tol) {
             return Err(HybridError::Inadmissible(Box::new(StateFailure {
@@ -406,6 +392,19 @@ pub fn check_initial_state<M: EvalModel + ?Sized>(
             })));
         }
     }
+    check_state_conditions(model, mode, x)
+}
+
+/// Checks a state `x` of `mode` against the mode's conditions alone (not its equalities):
+/// each `c_{m,i}(x) ≥ −`[`STATE_TOL`]` · max(1, ‖x‖∞)` (a NaN value fails). What an orbit's
+/// starting guess, mapped to its state, must satisfy; the error names the condition, the
+/// mode, the value and the state.
+pub fn check_state_conditions<M: EvalModel + ?Sized>(
+    model: &M,
+    mode: usize,
+    x: &[f64],
+) -> Result<(), HybridError> {
+    let tol = state_tol(model, mode, x)?;
     for i in 0..model.conditions(mode) {
         let value = model.condition(mode, i, x);
         if !(value >= -tol) {
@@ -420,6 +419,25 @@ pub fn check_initial_state<M: EvalModel + ?Sized>(
         }
     }
     Ok(())
+}
+
+/// The absolute tolerance [`STATE_TOL`]` · max(1, ‖x‖∞)` of a state of `mode`, after checking
+/// that the mode exists and the state has the model's dimension.
+fn state_tol<M: EvalModel + ?Sized>(model: &M, mode: usize, x: &[f64]) -> Result<f64, HybridError> {
+    if mode >= model.modes() {
+        return Err(HybridError::BadMode {
+            mode,
+            modes: model.modes(),
+        });
+    }
+    if x.len() != model.dim() {
+        return Err(HybridError::DimensionMismatch {
+            what: "initial state",
+            expected: model.dim(),
+            got: x.len(),
+        });
+    }
+    Ok(STATE_TOL * x.iter().fold(1.0f64, |m, v| m.max(v.abs())))
 }
 
 #[cfg(test)]
@@ -603,6 +621,29 @@ mod tests {
         assert!(matches!(
             check_initial_state(&m, 2, &[0.0, 0.0]),
             Err(HybridError::BadMode { .. })
+        ));
+    }
+
+    #[test]
+    fn a_state_is_checked_against_its_conditions_alone() {
+        let m = ball(1.0);
+        // At rest 0.25 above the floor: the equality fails, the conditions hold.
+        assert!(check_initial_state(&m, 1, &[0.25, 0.0]).is_err());
+        assert!(check_state_conditions(&m, 1, &[0.25, 0.0]).is_ok());
+        // Above the ceiling by 0.5, and within the tolerance 1e-9·max(1, |x|∞) of it.
+        match check_state_conditions(&m, 0, &[1.5, -2.0]) {
+            Err(HybridError::Inadmissible(f)) => {
+                assert_eq!((f.what.as_str(), f.mode.as_str()), ("below ceiling", "flight"));
+                assert!((f.value + 0.5).abs() < 1e-15 && !f.equality);
+                assert_eq!(f.state, [1.5, -2.0]);
+            }
+            other => panic!("{other:?}"),
+        }
+        assert!(check_state_conditions(&m, 0, &[1.0 + 1e-10, 0.0]).is_ok());
+        assert!(check_state_conditions(&m, 0, &[1.0 + 1e-8, 0.0]).is_err());
+        assert!(matches!(
+            check_state_conditions(&m, 0, &[0.0]),
+            Err(HybridError::DimensionMismatch { .. })
         ));
     }
 }
