@@ -186,7 +186,10 @@ impl OrbitJson {
         let (admissible, violation) = match &s.admissibility {
             None => (None, None),
             Some(Ok(a)) => (Some(a.admissible), a.violation.as_ref().map(violation_text)),
-            Some(Err(e)) => (Some(false), Some(format!("the stride checked for admissibility failed: {e}"))),
+            Some(Err(e)) => (
+                Some(false),
+                Some(format!("the stride checked for admissibility failed: {e}")),
+            ),
         };
         Self {
             params: saltation_report::params_json(model),
@@ -454,7 +457,10 @@ pub fn human(loaded: &LoadedModel, solved: &[Solved]) -> String {
                 t.row("admissible", format!("NO: {why}"));
             }
             Some(Err(e)) => {
-                t.row("admissible", format!("NO: the stride checked for admissibility failed: {e}"));
+                t.row(
+                    "admissible",
+                    format!("NO: the stride checked for admissibility failed: {e}"),
+                );
             }
         }
         let (residual, shooting) = match s.shooting {

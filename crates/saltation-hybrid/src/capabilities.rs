@@ -6,7 +6,6 @@
 //!
 //! Every method receives the parameter values `p` like the model's formulas.
 
-
 /// Hand-written vector field and its Jacobian, in one call so that they can share work
 /// (trigonometric functions, a factorised mass matrix).
 pub trait FlowJacobian {
@@ -90,4 +89,3 @@ pub trait MassMatrix {
     /// `M` of `mode` (row-major `n × n`), `None` for `M = I`.
     fn mass_matrix(&self, p: &[f64], mode: usize) -> Option<Vec<f64>>;
 }
-

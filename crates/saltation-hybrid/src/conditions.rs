@@ -633,7 +633,10 @@ mod tests {
         // Above the ceiling by 0.5, and within the tolerance 1e-9·max(1, |x|∞) of it.
         match check_state_conditions(&m, 0, &[1.5, -2.0]) {
             Err(HybridError::Inadmissible(f)) => {
-                assert_eq!((f.what.as_str(), f.mode.as_str()), ("below ceiling", "flight"));
+                assert_eq!(
+                    (f.what.as_str(), f.mode.as_str()),
+                    ("below ceiling", "flight")
+                );
                 assert!((f.value + 0.5).abs() < 1e-15 && !f.equality);
                 assert_eq!(f.state, [1.5, -2.0]);
             }

@@ -44,8 +44,8 @@
 //! Comparisons and branches use the real part: `if x[0].re() < 0.0 { … }`.
 
 use crate::capabilities::{
-    AffineModes, FlowJacobian, FlowParamDerivative, GuardGradient, MassMatrix,
-    ResetJacobian, SectionJacobians, TimeDerivative,
+    AffineModes, FlowJacobian, FlowParamDerivative, GuardGradient, MassMatrix, ResetJacobian,
+    SectionJacobians, TimeDerivative,
 };
 use crate::forcing::Forcing;
 use crate::guard::GuardSpec;

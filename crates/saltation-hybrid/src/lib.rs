@@ -50,8 +50,8 @@ pub use admissibility::{Admissibility, Violation, ViolationKind};
 pub use bound::Bound;
 pub use buffer::with_buffer;
 pub use capabilities::{
-    AffineModes, FlowJacobian, FlowParamDerivative, GuardGradient, MassMatrix,
-    ResetJacobian, SectionJacobians, TimeDerivative,
+    AffineModes, FlowJacobian, FlowParamDerivative, GuardGradient, MassMatrix, ResetJacobian,
+    SectionJacobians, TimeDerivative,
 };
 pub use conditions::{
     check_initial_state, check_state_conditions, check_stride, check_trace, first_violation,

@@ -59,10 +59,7 @@ fn cases() -> Vec<Case> {
             both,
             &["orbit", "--guess-label", "foot below ground"],
         )
-        .expect(Fails(
-            2,
-            &["guess \"foot below ground\"", "= -0.1 < 0"],
-        )),
+        .expect(Fails(2, &["guess \"foot below ground\"", "= -0.1 < 0"])),
         free(
             "--all refuses every guess up front when one is inadmissible",
             both,
@@ -100,7 +97,10 @@ fn cases() -> Vec<Case> {
             good,
             &["orbit", "--guess", "1.02,-1e-6,1.7"],
         )
-        .expect(Fails(2, &["condition `lower block above ground` = -1e-6 < 0"])),
+        .expect(Fails(
+            2,
+            &["condition `lower block above ground` = -1e-6 < 0"],
+        )),
         free(
             "--allow-inadmissible given twice",
             good,
