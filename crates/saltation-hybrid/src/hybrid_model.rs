@@ -19,8 +19,9 @@
 //! [`HybridModel::reset`] and [`HybridModel::describe`] each `match` on it, so a guard missing
 //! from one of them is a compile error, not a silently wrong model.
 //!
-//! **Capabilities are opt-in.** Hand-written Jacobians, affine modes, a mass matrix and
-//! admissibility conditions are traits of their own ([`crate::FlowJacobian`], …); a model that
+//! **Capabilities are opt-in.** Hand-written Jacobians, affine modes and a mass matrix are
+//! traits of their own ([`crate::FlowJacobian`], …; admissibility conditions are methods of
+//! this trait, [`HybridModel::conditions`]); a model that
 //! has one implements it and says so in one line, e.g.
 //! `fn hand_flow_jacobian(&self) -> Option<&dyn FlowJacobian> { Some(self) }` (which does not
 //! compile without the implementation). Everything a model leaves out comes from automatic
