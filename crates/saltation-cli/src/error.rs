@@ -64,6 +64,18 @@ pub enum CliError {
         /// The number of values given.
         got: usize,
     },
+    /// A guess's start state (the guess mapped to the state by the model's chart, in the
+    /// stride's start mode) breaks a declared admissibility condition of that mode: refused
+    /// before Newton, unless `--allow-inadmissible` is given.
+    #[error("{what} starts outside the model's admissible states: {source} (--allow-inadmissible solves from it anyway)")]
+    InadmissibleGuess {
+        /// Which guess, with its values.
+        what: String,
+        /// The condition, the mode, its value and the state
+        /// ([`saltation_hybrid::HybridError::Inadmissible`]).
+        #[source]
+        source: Box<saltation_hybrid::HybridError>,
+    },
     /// The file has no guesses and none was given on the command line.
     #[error("{file} has no initial guesses; give one with --guess v1,v2,...")]
     NoGuess {
@@ -248,6 +260,7 @@ impl CliError {
             | CliError::Param { .. }
             | CliError::MalformedGuess { .. }
             | CliError::GuessLength { .. }
+            | CliError::InadmissibleGuess { .. }
             | CliError::NoGuess { .. }
             | CliError::UnknownLabel { .. }
             | CliError::Settings { .. }

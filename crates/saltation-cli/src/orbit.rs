@@ -12,7 +12,9 @@ use crate::format::{self, KeyValue};
 use crate::input::{GuessArgs, LoadedModel, ModelArgs, StartingGuess};
 use crate::CliError;
 use clap::Args;
-use saltation_hybrid::{Admissibility, EvalModel, HybridError, Violation, ViolationKind};
+use saltation_hybrid::{
+    check_state_conditions, Admissibility, EvalModel, HybridError, Violation, ViolationKind,
+};
 use saltation_models::Model;
 use saltation_orbit::{
     find_periodic_orbit, NewtonError, OrbitError, OrbitOptions, PeriodicOrbit, Segments, Shooting,
@@ -31,6 +33,12 @@ pub struct OrbitArgs {
     /// Which initial guess(es).
     #[command(flatten)]
     pub guess: GuessArgs,
+
+    /// Solve from a guess whose start state breaks an admissibility condition of the start
+    /// mode (the foot below the ground in flight, a contact that pulls), which is otherwise
+    /// refused before Newton with exit code 2, naming the condition, the mode and the value.
+    #[arg(long = "allow-inadmissible")]
+    pub allow_inadmissible: bool,
 
     /// Print JSON instead of a table: one object
     /// {"params": {name: value}, "x0", "period", "multipliers": [{"re", "im"}], "stable", "residual", "newton_iterations", "shooting"}
@@ -178,7 +186,10 @@ impl OrbitJson {
         let (admissible, violation) = match &s.admissibility {
             None => (None, None),
             Some(Ok(a)) => (Some(a.admissible), a.violation.as_ref().map(violation_text)),
-            Some(Err(e)) => (Some(false), Some(format!("a sampled stride failed: {e}"))),
+            Some(Err(e)) => (
+                Some(false),
+                Some(format!("the stride checked for admissibility failed: {e}")),
+            ),
         };
         Self {
             params: saltation_report::params_json(model),
@@ -267,6 +278,25 @@ pub fn solve(
     })
 }
 
+/// Refuses a guess whose start state `χ(u)` breaks a declared condition of the start mode
+/// ([`check_state_conditions`]). A chart that gives no finite state is left to Newton, which
+/// says where it fails.
+pub fn check_guess(model: &Model, start_mode: usize, g: &StartingGuess) -> Result<(), CliError> {
+    let mut x = vec![0.0; model.dim()];
+    model.chart(&g.u, &mut x);
+    if !x.iter().all(|v| v.is_finite()) {
+        return Ok(());
+    }
+    check_state_conditions(model, start_mode, &x).map_err(|e| CliError::InadmissibleGuess {
+        what: format!(
+            "{} (u = {})",
+            g.what,
+            format::named(&saltation_hybrid::reduced_names(model), &g.u)
+        ),
+        source: Box::new(e),
+    })
+}
+
 /// Runs `saltation orbit`.
 ///
 /// With one guess, a failure is the error and nothing is printed. With `--all` every guess gets
@@ -284,6 +314,11 @@ pub fn run(args: &OrbitArgs, out: &mut dyn Write) -> Result<(), CliError> {
     }
     let opts = &opts;
     let model = &loaded.file.model;
+    if !args.allow_inadmissible {
+        for g in &guesses {
+            check_guess(model, opts.stride.start_mode, g)?;
+        }
+    }
     if !args.guess.all {
         let mut solved = Vec::with_capacity(guesses.len());
         for g in &guesses {
@@ -422,7 +457,10 @@ pub fn human(loaded: &LoadedModel, solved: &[Solved]) -> String {
                 t.row("admissible", format!("NO: {why}"));
             }
             Some(Err(e)) => {
-                t.row("admissible", format!("NO: a sampled stride failed: {e}"));
+                t.row(
+                    "admissible",
+                    format!("NO: the stride checked for admissibility failed: {e}"),
+                );
             }
         }
         let (residual, shooting) = match s.shooting {

@@ -18,8 +18,7 @@ use crate::orbit::parameters;
 use crate::CliError;
 use clap::Args;
 use saltation_hybrid::{
-    check_initial_state, check_trace, simulate, violation_error, EvalModel, SimulateOptions,
-    CONDITION_TOL,
+    check_initial_state, first_violation, simulate, EvalModel, SimulateOptions, CONDITION_TOL,
 };
 use saltation_models::Model;
 use saltation_ode::{Atol, Method};
@@ -277,13 +276,12 @@ pub fn run(args: &SimulateArgs, out: &mut dyn Write) -> Result<(), CliError> {
     let mut t_fail = trace.end.0;
     if trace.failure.is_none() && !args.allow_inadmissible {
         let stride = &plan.opts.stride;
-        match check_trace(model, &trace, plan.t0, &plan.x0, stride, CONDITION_TOL) {
-            Ok(a) => {
-                if let Some(v) = a.violation {
-                    t_fail = v.t;
-                    trace.failure = Some(violation_error(&v));
-                }
+        match first_violation(model, &trace, plan.t0, &plan.x0, stride, CONDITION_TOL) {
+            Ok(Some(v)) => {
+                t_fail = v.t;
+                trace.failure = Some(v.error(model));
             }
+            Ok(None) => {}
             Err(e) => trace.failure = Some(e),
         }
     }

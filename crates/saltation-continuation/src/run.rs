@@ -418,7 +418,7 @@ pub(crate) fn make_point<F: ModelFamily>(
     };
     let stable = multipliers.iter().all(|m| m.modulus() < 1.0);
     let tests = test_functions(&reduced_multipliers(&e.fu, eigen)?);
-    // A failed admissibility check (a stride that fails when sampled) counts as not admissible.
+    // A failed admissibility check (a stride that fails when run again) counts as not admissible.
     let admissible = model
         .admissibility(&x0, &ev.stride)
         .map(|a| a.is_ok_and(|a| a.admissible));

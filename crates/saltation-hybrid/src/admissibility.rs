@@ -1,10 +1,10 @@
 //! Physical admissibility of a trajectory: conditions a model's equations do not enforce by
-//! themselves, such as a unilateral contact that may only push. Models declare them per mode
-//! ([`crate::HybridModel::conditions`], checked along a trajectory by [`crate::check_trace`])
-//! or check a whole stride themselves ([`crate::Admissible`], the constrained mechanical
-//! systems of `saltation-mechanics`); [`crate::EvalModel::admissibility`] reports either, orbit
-//! results and continuation carry the verdict, and a branch that crosses the boundary reports
-//! a grazing point.
+//! themselves, such as a unilateral contact that may only push. Every model declares them per
+//! mode ([`crate::HybridModel::conditions`]; the constrained mechanical systems of
+//! `saltation-mechanics` their contact forces and gaps), and one checker locates their first
+//! violation along a trajectory ([`crate::check_trace`]); [`crate::EvalModel::admissibility`]
+//! reports it for a stride, orbit results and continuation carry the verdict, and a branch
+//! that crosses the boundary reports a grazing point.
 
 use serde::{Deserialize, Serialize};
 
@@ -13,9 +13,11 @@ use serde::{Deserialize, Serialize};
 #[serde(rename_all = "snake_case")]
 #[non_exhaustive]
 pub enum ViolationKind {
-    /// A closed contact pulls (`λ_i > 0`).
+    /// A closed contact pulls (`λ_i > 0`; its declared condition is `−λ_i ≥ 0`, and the
+    /// value reported is `λ_i`).
     Pulls,
-    /// An open contact's gap is negative (the body is inside the obstacle).
+    /// An open contact's gap is negative (the body is inside the obstacle; the value reported
+    /// is the gap, the declared condition).
     Penetrates,
     /// A declared condition `c ≥ 0` of the mode is negative
     /// ([`crate::HybridModel::conditions`]).

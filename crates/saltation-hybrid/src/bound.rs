@@ -105,27 +105,6 @@ impl<M: HybridModel> Bound<M> {
     }
 }
 
-/// The declared conditions checked along one stride from `x0` ([`crate::check_trace`] with
-/// [`crate::CONDITION_TOL`]); a stride that fails is an error.
-fn stride_conditions<M: EvalModel + ?Sized>(
-    model: &M,
-    x0: &[f64],
-    opts: &crate::StrideOptions,
-) -> Result<crate::Admissibility, crate::HybridError> {
-    let sim = crate::SimulateOptions {
-        stride: opts.clone(),
-        strides: 1,
-        dt: None,
-        at: Some(Vec::new()),
-        ..crate::SimulateOptions::default()
-    };
-    let trace = crate::simulate(model, x0, &sim)?;
-    if let Some(e) = trace.failure {
-        return Err(e);
-    }
-    crate::check_trace(model, &trace, sim.t0, x0, opts, crate::CONDITION_TOL)
-}
-
 impl<M: HybridModel> EvalModel for Bound<M> {
     fn name(&self) -> &str {
         self.model.name()
@@ -281,11 +260,8 @@ impl<M: HybridModel> EvalModel for Bound<M> {
         x0: &[f64],
         opts: &crate::StrideOptions,
     ) -> Option<Result<crate::Admissibility, crate::HybridError>> {
-        match self.model.admissibility() {
-            Some(a) => Some(a.admissibility(&self.p, x0, opts)),
-            None if crate::has_conditions(self) => Some(stride_conditions(self, x0, opts)),
-            None => None,
-        }
+        crate::has_conditions(self)
+            .then(|| crate::check_stride(self, x0, opts, crate::CONDITION_TOL))
     }
     fn conditions(&self, mode: usize) -> usize {
         self.model.conditions(mode)
@@ -295,6 +271,9 @@ impl<M: HybridModel> EvalModel for Bound<M> {
     }
     fn condition(&self, mode: usize, i: usize, x: &[f64]) -> f64 {
         self.model.condition(&self.p, mode, i, x)
+    }
+    fn condition_kind(&self, mode: usize, i: usize) -> (String, crate::ViolationKind) {
+        self.model.condition_kind(mode, i)
     }
     fn state_residual(&self, mode: usize, x: &[f64]) -> Option<(String, f64)> {
         self.model.state_residual(&self.p, mode, x)

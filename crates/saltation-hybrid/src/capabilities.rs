@@ -6,8 +6,6 @@
 //!
 //! Every method receives the parameter values `p` like the model's formulas.
 
-use crate::{Admissibility, HybridError, StrideOptions};
-
 /// Hand-written vector field and its Jacobian, in one call so that they can share work
 /// (trigonometric functions, a factorised mass matrix).
 pub trait FlowJacobian {
@@ -90,20 +88,4 @@ pub trait AffineModes {
 pub trait MassMatrix {
     /// `M` of `mode` (row-major `n × n`), `None` for `M = I`.
     fn mass_matrix(&self, p: &[f64], mode: usize) -> Option<Vec<f64>>;
-}
-
-/// A whole-stride check of physical conditions that the equations do not enforce (contact
-/// forces that push, gaps that stay open), for a model that checks a stride its own way (the
-/// constrained mechanical systems, by sampled contact multipliers). Most models declare their
-/// conditions per mode instead ([`crate::HybridModel::conditions`]), which
-/// [`crate::check_trace`] locates on the dense output; this capability, when given, takes
-/// precedence for orbits and continuation.
-pub trait Admissible {
-    /// Whether the stride from `x0` is admissible, and where it is not.
-    fn admissibility(
-        &self,
-        p: &[f64],
-        x0: &[f64],
-        opts: &StrideOptions,
-    ) -> Result<Admissibility, HybridError>;
 }

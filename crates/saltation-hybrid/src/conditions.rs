@@ -18,9 +18,13 @@
 //! crossing within `10⁻¹²·max(1, |t_e|)` of the segment's event `t_e` is the event itself (a
 //! contact force that reaches zero exactly where lift-off happens).
 //!
-//! The earliest violation is reported: its time and state, the condition and mode, and the
-//! lowest value of that condition seen in that segment from there on (`0` when it dips and
-//! recovers within one step).
+//! The earliest violation is reported ([`first_violation`]): its time and state, the condition
+//! and mode, and the lowest value of that condition seen in that segment from there on (`0`
+//! when it dips and recovers within one step). An orbit's verdict ([`check_trace`],
+//! [`check_stride`]) names it as the model asks ([`crate::HybridModel::condition_kind`]: a
+//! constrained contact that pulls or penetrates); a simulation's error names the condition
+//! itself ([`ConditionViolation::error`]). Every model's conditions, the constrained
+//! mechanical systems' contact forces and gaps included, are checked by this one algorithm.
 
 use crate::admissibility::{Admissibility, Violation, ViolationKind};
 use crate::error::{HybridError, StateFailure};
@@ -125,6 +129,54 @@ fn pieces<'a>(trace: &'a Trace, t0: f64, x0: &'a [f64], start_mode: usize) -> Ve
     out
 }
 
+/// The first violation of a declared condition along a trajectory ([`first_violation`]), in
+/// the model's own terms: the mode's and the condition's indices and the condition's value.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ConditionViolation {
+    /// Time of the first violation.
+    pub t: f64,
+    /// Index of the mode.
+    pub mode: usize,
+    /// Index of the condition in its mode.
+    pub condition: usize,
+    /// Lowest value of the condition in that phase from `t` on (`≤ 0`).
+    pub value: f64,
+    /// The state at `t`.
+    pub state: Vec<f64>,
+}
+
+impl ConditionViolation {
+    /// As an orbit reports it: named and classified by
+    /// [`EvalModel::condition_kind`], the value `c` itself or, for a contact that pulls,
+    /// `λ = −c`.
+    pub fn report<M: EvalModel + ?Sized>(&self, model: &M) -> Violation {
+        let (condition, kind) = model.condition_kind(self.mode, self.condition);
+        Violation {
+            t: self.t,
+            mode: model.mode_name(self.mode),
+            condition,
+            kind,
+            value: match kind {
+                ViolationKind::Pulls => 0.0 - self.value,
+                _ => self.value,
+            },
+            state: self.state.clone(),
+        }
+    }
+    /// As a simulation's error: the condition's own name and value, the mode, the time and the
+    /// state.
+    pub fn error<M: EvalModel + ?Sized>(&self, model: &M) -> HybridError {
+        HybridError::Inadmissible(Box::new(StateFailure {
+            what: model.condition_name(self.mode, self.condition),
+            equality: false,
+            mode: model.mode_name(self.mode),
+            t: Some(self.t),
+            value: self.value,
+            state: self.state.clone(),
+        }))
+    }
+}
+
 /// Checks the declared conditions along `trace`, a simulation from `x0` at time `t0` with the
 /// stride options `opts` (as [`crate::simulate`] ran it); `tol` is the relative tolerance (see
 /// the module documentation). A model without conditions is admissible.
@@ -136,18 +188,55 @@ pub fn check_trace<M: EvalModel + ?Sized>(
     opts: &StrideOptions,
     tol: f64,
 ) -> Result<Admissibility, HybridError> {
+    let first = first_violation(model, trace, t0, x0, opts, tol)?;
+    Ok(Admissibility {
+        admissible: first.is_none(),
+        violation: first.map(|v| v.report(model)),
+    })
+}
+
+/// The declared conditions checked along one stride from `x0` ([`check_trace`] of a stride
+/// simulated as the stride map runs it, with the stride options `opts`); a stride that fails
+/// is an error. What orbits and continuation report for every model with conditions
+/// ([`EvalModel::admissibility`]).
+pub fn check_stride<M: EvalModel + ?Sized>(
+    model: &M,
+    x0: &[f64],
+    opts: &StrideOptions,
+    tol: f64,
+) -> Result<Admissibility, HybridError> {
+    let sim = crate::SimulateOptions {
+        stride: opts.clone(),
+        strides: 1,
+        dt: None,
+        at: Some(Vec::new()),
+        ..crate::SimulateOptions::default()
+    };
+    let trace = crate::simulate(model, x0, &sim)?;
+    if let Some(e) = trace.failure {
+        return Err(e);
+    }
+    check_trace(model, &trace, sim.t0, x0, opts, tol)
+}
+
+/// The first violation of the declared conditions along `trace` (arguments as for
+/// [`check_trace`]); `None` when every condition holds, or the model declares none.
+pub fn first_violation<M: EvalModel + ?Sized>(
+    model: &M,
+    trace: &Trace,
+    t0: f64,
+    x0: &[f64],
+    opts: &StrideOptions,
+    tol: f64,
+) -> Result<Option<ConditionViolation>, HybridError> {
     if !(tol >= 0.0 && tol.is_finite()) {
         return Err(HybridError::InvalidOption {
             field: "admissibility tolerance",
             reason: "must be finite and ≥ 0",
         });
     }
-    let ok = Admissibility {
-        admissible: true,
-        violation: None,
-    };
     if !has_conditions(model) {
-        return Ok(ok);
+        return Ok(None);
     }
     let n = model.dim();
     let mut samples: Vec<Sample> = Vec::new();
@@ -265,50 +354,32 @@ pub fn check_trace<M: EvalModel + ?Sized>(
         .chain(crossings.iter())
         .min_by(|a, b| a.t.total_cmp(&b.t));
     let Some(first) = first else {
-        return Ok(ok);
+        return Ok(None);
     };
     // The lowest value of that condition in that segment from the violation on.
     let lowest = samples
         .iter()
         .filter(|s| s.seg == first.seg && s.cond == first.cond && s.t >= first.t)
         .fold(first.value.min(0.0), |m, s| m.min(s.value));
-    Ok(Admissibility {
-        admissible: false,
-        violation: Some(Violation {
-            t: first.t,
-            mode: model.mode_name(first.mode),
-            condition: model.condition_name(first.mode, first.cond),
-            kind: ViolationKind::Negative,
-            value: lowest,
-            state: first.x.clone(),
-        }),
-    })
+    Ok(Some(ConditionViolation {
+        t: first.t,
+        mode: first.mode,
+        condition: first.cond,
+        value: lowest,
+        state: first.x.clone(),
+    }))
 }
 
 /// Checks the initial state `x` of a run in `mode`: every equality of the mode
-/// ([`EvalModel::state_residual`]) holds and every condition is non-negative, both within
-/// [`STATE_TOL`]` · max(1, ‖x‖∞)`. The error names the equality or condition, the mode, the
-/// value and the state.
+/// ([`EvalModel::state_residual`]) holds and every condition is non-negative
+/// ([`check_state_conditions`]), both within [`STATE_TOL`]` · max(1, ‖x‖∞)`. The error names
+/// the equality or condition, the mode, the value and the state.
 pub fn check_initial_state<M: EvalModel + ?Sized>(
     model: &M,
     mode: usize,
     x: &[f64],
 ) -> Result<(), HybridError> {
-    let n = model.dim();
-    if mode >= model.modes() {
-        return Err(HybridError::BadMode {
-            mode,
-            modes: model.modes(),
-        });
-    }
-    if x.len() != n {
-        return Err(HybridError::DimensionMismatch {
-            what: "initial state",
-            expected: n,
-            got: x.len(),
-        });
-    }
-    let tol = STATE_TOL * x.iter().fold(1.0f64, |m, v| m.max(v.abs()));
+    let tol = state_tol(model, mode, x)?;
     if let Some((what, value)) = model.state_residual(mode, x) {
         if !(value.abs() <= tol) {
             return Err(HybridError::Inadmissible(Box::new(StateFailure {
@@ -321,6 +392,19 @@ pub fn check_initial_state<M: EvalModel + ?Sized>(
             })));
         }
     }
+    check_state_conditions(model, mode, x)
+}
+
+/// Checks a state `x` of `mode` against the mode's conditions alone (not its equalities):
+/// each `c_{m,i}(x) ≥ −`[`STATE_TOL`]` · max(1, ‖x‖∞)` (a NaN value fails). What an orbit's
+/// starting guess, mapped to its state, must satisfy; the error names the condition, the
+/// mode, the value and the state.
+pub fn check_state_conditions<M: EvalModel + ?Sized>(
+    model: &M,
+    mode: usize,
+    x: &[f64],
+) -> Result<(), HybridError> {
+    let tol = state_tol(model, mode, x)?;
     for i in 0..model.conditions(mode) {
         let value = model.condition(mode, i, x);
         if !(value >= -tol) {
@@ -337,16 +421,23 @@ pub fn check_initial_state<M: EvalModel + ?Sized>(
     Ok(())
 }
 
-/// The error of a violation found along a simulation ([`check_trace`]).
-pub fn violation_error(v: &Violation) -> HybridError {
-    HybridError::Inadmissible(Box::new(StateFailure {
-        what: v.condition.clone(),
-        equality: false,
-        mode: v.mode.clone(),
-        t: Some(v.t),
-        value: v.value,
-        state: v.state.clone(),
-    }))
+/// The absolute tolerance [`STATE_TOL`]` · max(1, ‖x‖∞)` of a state of `mode`, after checking
+/// that the mode exists and the state has the model's dimension.
+fn state_tol<M: EvalModel + ?Sized>(model: &M, mode: usize, x: &[f64]) -> Result<f64, HybridError> {
+    if mode >= model.modes() {
+        return Err(HybridError::BadMode {
+            mode,
+            modes: model.modes(),
+        });
+    }
+    if x.len() != model.dim() {
+        return Err(HybridError::DimensionMismatch {
+            what: "initial state",
+            expected: model.dim(),
+            got: x.len(),
+        });
+    }
+    Ok(STATE_TOL * x.iter().fold(1.0f64, |m, v| m.max(v.abs())))
 }
 
 #[cfg(test)]
@@ -530,6 +621,32 @@ mod tests {
         assert!(matches!(
             check_initial_state(&m, 2, &[0.0, 0.0]),
             Err(HybridError::BadMode { .. })
+        ));
+    }
+
+    #[test]
+    fn a_state_is_checked_against_its_conditions_alone() {
+        let m = ball(1.0);
+        // At rest 0.25 above the floor: the equality fails, the conditions hold.
+        assert!(check_initial_state(&m, 1, &[0.25, 0.0]).is_err());
+        assert!(check_state_conditions(&m, 1, &[0.25, 0.0]).is_ok());
+        // Above the ceiling by 0.5, and within the tolerance 1e-9·max(1, |x|∞) of it.
+        match check_state_conditions(&m, 0, &[1.5, -2.0]) {
+            Err(HybridError::Inadmissible(f)) => {
+                assert_eq!(
+                    (f.what.as_str(), f.mode.as_str()),
+                    ("below ceiling", "flight")
+                );
+                assert!((f.value + 0.5).abs() < 1e-15 && !f.equality);
+                assert_eq!(f.state, [1.5, -2.0]);
+            }
+            other => panic!("{other:?}"),
+        }
+        assert!(check_state_conditions(&m, 0, &[1.0 + 1e-10, 0.0]).is_ok());
+        assert!(check_state_conditions(&m, 0, &[1.0 + 1e-8, 0.0]).is_err());
+        assert!(matches!(
+            check_state_conditions(&m, 0, &[0.0]),
+            Err(HybridError::DimensionMismatch { .. })
         ));
     }
 }

@@ -19,8 +19,9 @@
 //! [`HybridModel::reset`] and [`HybridModel::describe`] each `match` on it, so a guard missing
 //! from one of them is a compile error, not a silently wrong model.
 //!
-//! **Capabilities are opt-in.** Hand-written Jacobians, affine modes, a mass matrix and
-//! admissibility conditions are traits of their own ([`crate::FlowJacobian`], …); a model that
+//! **Capabilities are opt-in.** Hand-written Jacobians, affine modes and a mass matrix are
+//! traits of their own ([`crate::FlowJacobian`], …; admissibility conditions are methods of
+//! this trait, [`HybridModel::conditions`]); a model that
 //! has one implements it and says so in one line, e.g.
 //! `fn hand_flow_jacobian(&self) -> Option<&dyn FlowJacobian> { Some(self) }` (which does not
 //! compile without the implementation). Everything a model leaves out comes from automatic
@@ -44,14 +45,14 @@
 //! Comparisons and branches use the real part: `if x[0].re() < 0.0 { … }`.
 
 use crate::capabilities::{
-    Admissible, AffineModes, FlowJacobian, FlowParamDerivative, GuardGradient, MassMatrix,
-    ResetJacobian, SectionJacobians, TimeDerivative,
+    AffineModes, FlowJacobian, FlowParamDerivative, GuardGradient, MassMatrix, ResetJacobian,
+    SectionJacobians, TimeDerivative,
 };
 use crate::forcing::Forcing;
 use crate::guard::GuardSpec;
 use crate::model::{GuardInfo, Scalar};
 use crate::param::Param;
-use crate::ParamError;
+use crate::{ParamError, ViolationKind};
 
 /// A hybrid dynamical system: modes, vector fields, typed guards and resets, with its
 /// parameters as data.
@@ -205,6 +206,15 @@ pub trait HybridModel {
     fn condition<D: Scalar>(&self, _p: &[D], _mode: usize, _i: usize, _x: &[D]) -> D {
         D::from(0.0)
     }
+    /// How a violation of condition `i` of `mode` is reported in an orbit's
+    /// [`crate::Violation`]: the name it is reported under and its [`ViolationKind`], which
+    /// fixes the value reported from the condition's lowest value `c` (`c` itself, or `λ = −c`
+    /// for [`ViolationKind::Pulls`]). Default: the condition's name and
+    /// [`ViolationKind::Negative`]. A constrained contact reports its force `−λ ≥ 0` as a
+    /// contact that pulls and its gap as one that penetrates, under the contact's name.
+    fn condition_kind(&self, mode: usize, i: usize) -> (String, ViolationKind) {
+        (self.condition_name(mode, i), ViolationKind::Negative)
+    }
     /// Equalities a state of `mode` must satisfy that the flow keeps but does not restore (a
     /// closed contact's gap and its rate, a rigid link): the largest residual at `x`, named,
     /// or `None` (default) when every equality holds or the mode has none. A simulation
@@ -268,11 +278,6 @@ pub trait HybridModel {
     /// The constant mass matrices of a model written `M x' = f` ([`MassMatrix`]); `None`
     /// (default): `M = I`.
     fn mass_matrix(&self) -> Option<&dyn MassMatrix> {
-        None
-    }
-    /// Physical conditions along a stride that the equations do not enforce ([`Admissible`]);
-    /// `None` (default): none.
-    fn admissibility(&self) -> Option<&dyn Admissible> {
         None
     }
 }

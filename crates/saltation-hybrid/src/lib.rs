@@ -50,11 +50,12 @@ pub use admissibility::{Admissibility, Violation, ViolationKind};
 pub use bound::Bound;
 pub use buffer::with_buffer;
 pub use capabilities::{
-    Admissible, AffineModes, FlowJacobian, FlowParamDerivative, GuardGradient, MassMatrix,
-    ResetJacobian, SectionJacobians, TimeDerivative,
+    AffineModes, FlowJacobian, FlowParamDerivative, GuardGradient, MassMatrix, ResetJacobian,
+    SectionJacobians, TimeDerivative,
 };
 pub use conditions::{
-    check_initial_state, check_trace, has_conditions, violation_error, CONDITION_TOL, STATE_TOL,
+    check_initial_state, check_state_conditions, check_stride, check_trace, first_violation,
+    has_conditions, ConditionViolation, CONDITION_TOL, STATE_TOL,
 };
 pub use crossings::{Crossings, Rejected, Rejection};
 pub use dense::{solve_dense, SingularMatrix};

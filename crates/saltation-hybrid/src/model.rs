@@ -126,6 +126,9 @@ pub trait EvalModel {
     fn condition_name(&self, mode: usize, i: usize) -> String;
     /// Condition `c_{m,i}(x)`, admissible where `≥ 0`.
     fn condition(&self, mode: usize, i: usize, x: &[f64]) -> f64;
+    /// How a violation of condition `i` of `mode` is reported: name and kind
+    /// ([`crate::HybridModel::condition_kind`]).
+    fn condition_kind(&self, mode: usize, i: usize) -> (String, crate::ViolationKind);
     /// The largest residual of the equalities a state of `mode` must satisfy, named
     /// ([`crate::HybridModel::state_residual`]).
     fn state_residual(&self, mode: usize, x: &[f64]) -> Option<(String, f64)>;

@@ -270,6 +270,9 @@ impl<M: EvalModel + ?Sized> EvalModel for ParamAugmented<'_, M> {
     fn condition(&self, mode: usize, i: usize, y: &[f64]) -> f64 {
         self.model.condition(mode, i, &y[..self.n])
     }
+    fn condition_kind(&self, mode: usize, i: usize) -> (String, crate::ViolationKind) {
+        self.model.condition_kind(mode, i)
+    }
     fn state_residual(&self, mode: usize, y: &[f64]) -> Option<(String, f64)> {
         self.model.state_residual(mode, &y[..self.n])
     }

@@ -28,7 +28,8 @@
 //! - **Shooting section** on the constraint manifold ([`Section`]): independent coordinates
 //!   and their velocities; the rest follow from the constraints.
 //! - **Admissibility** of an orbit ([`check_admissibility`]): every contact pushes through its
-//!   contact phase, every open gap stays open.
+//!   contact phase, every open gap stays open — the model's declared conditions, checked by
+//!   the checker of every model ([`saltation_hybrid::check_stride`]).
 //! - **Parameter derivatives**: every formula takes the parameter values `p` in the scalar of
 //!   the state, so a dual number seeded in `p_k` gives exact `∂/∂p_k` of the flow, the
 //!   multipliers, the impact and the chart (what [`saltation_hybrid::Bound`] does for every

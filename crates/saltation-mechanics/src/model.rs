@@ -14,8 +14,8 @@ use crate::section::Section;
 use crate::system::{ContactSet, MechanicalSystem, MAX_CONTACTS};
 use crate::work::with_buffer;
 use saltation_hybrid::{
-    Admissibility, Admissible, AffineModes, Bound, FlowJacobian, FlowParamDerivative, GuardSpec,
-    HybridError, HybridModel, Param, ParamError, Scalar, SectionJacobians, StrideOptions,
+    AffineModes, FlowJacobian, FlowParamDerivative, GuardSpec, HybridModel, Param, ParamError,
+    Scalar, SectionJacobians, ViolationKind,
 };
 use serde::{Deserialize, Serialize};
 
@@ -426,6 +426,16 @@ impl<S: MechanicalSystem + Clone> HybridModel for Constrained<S> {
             self.system.gap(p, i, &x[..self.system.dofs()])
         }
     }
+    /// Reported under the contact's name: a closed contact that pulls (`λ_i > 0`), an open one
+    /// that penetrates (gap `< 0`).
+    fn condition_kind(&self, mode: usize, i: usize) -> (String, ViolationKind) {
+        let kind = if ContactSet::from_mode(mode).contains(i) {
+            ViolationKind::Pulls
+        } else {
+            ViolationKind::Penetrates
+        };
+        (self.system.contact_name(i), kind)
+    }
     /// The larger of the position residual `max |γ|` and the velocity residual `max |G q̇|` of
     /// the active constraints (rigid links and closed contacts).
     fn state_residual(&self, p: &[f64], mode: usize, x: &[f64]) -> Option<(String, f64)> {
@@ -483,9 +493,6 @@ impl<S: MechanicalSystem + Clone> HybridModel for Constrained<S> {
         Some(self)
     }
     fn affine_modes(&self) -> Option<&dyn AffineModes> {
-        Some(self)
-    }
-    fn admissibility(&self) -> Option<&dyn Admissible> {
         Some(self)
     }
 }
@@ -570,24 +577,6 @@ impl<S: MechanicalSystem> SectionJacobians for Constrained<S> {
 impl<S: MechanicalSystem> AffineModes for Constrained<S> {
     fn jacobian_is_constant(&self, mode: usize) -> bool {
         mode < self.guards.len() && self.affine()
-    }
-}
-
-/// [`crate::check_admissibility`] with its default options.
-impl<S: MechanicalSystem + Clone> Admissible for Constrained<S> {
-    fn admissibility(
-        &self,
-        p: &[f64],
-        x0: &[f64],
-        opts: &StrideOptions,
-    ) -> Result<Admissibility, HybridError> {
-        let model = Bound::with_values(self.clone(), p.to_vec()).map_err(|_| {
-            HybridError::InvalidOption {
-                field: "parameters",
-                reason: "a parameter value is outside its declared range",
-            }
-        })?;
-        crate::check_admissibility(&model, x0, opts, &crate::AdmissibilityOptions::default())
     }
 }
 

@@ -69,6 +69,7 @@ macro_rules! forward_eval {
             conditions(mode: usize) -> usize;
             condition_name(mode: usize, i: usize) -> String;
             condition(mode: usize, i: usize, x: &[f64]) -> f64;
+            condition_kind(mode: usize, i: usize) -> (String, saltation_hybrid::ViolationKind);
             state_residual(mode: usize, x: &[f64]) -> Option<(String, f64)>;
             param_names() -> Vec<String>;
             param_value(k: usize) -> Option<f64>;

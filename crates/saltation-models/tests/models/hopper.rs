@@ -260,6 +260,29 @@ fn a_pulling_contact_is_reported() {
     assert!(v.value > 0.0 && v.t > 0.0);
 }
 
+#[test]
+fn a_penetrating_contact_is_reported_at_the_start() {
+    // The foot 0.1 m below the ground in flight, falling at 1 m/s: the gap condition fails at
+    // once, and the orbit check reports the contact as penetrating with the gap itself, the
+    // state where it fails, under the contact's name (the same checker as every model's).
+    let model = constrained(HopperParams::default(), 0.5, 0.5);
+    let x0 = [1.2, 1.2, -0.1, -0.1, -1.0, -1.0, -1.0, -1.0];
+    let stride = options(1e-12).stride;
+    let a = check_admissibility(&model, &x0, &stride, &AdmissibilityOptions::default()).unwrap();
+    let v = a.violation.clone().unwrap();
+    assert!(!a.admissible);
+    assert_eq!(
+        (v.kind, v.mode.as_str(), v.condition.as_str()),
+        (ViolationKind::Penetrates, "flight", "foot")
+    );
+    assert!(v.t == 0.0 && v.state == x0, "{v:?}");
+    // The lowest gap of the phase from there on: at most the starting −0.1.
+    assert!(v.value <= -0.1, "{v:?}");
+    // Through the model's face the same verdict.
+    let b = model.admissibility(&x0, &stride).unwrap().unwrap();
+    assert_eq!(a, b);
+}
+
 /// Cases for the closed-form comparison: parameters and a flight-time guess picking the orbit.
 fn closed_form_cases() -> Vec<(HopperParams, f64)> {
     let p = HopperParams::default();

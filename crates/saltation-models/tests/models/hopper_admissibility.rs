@@ -1,7 +1,8 @@
-//! Admissibility declared as conditions (the unconstrained hopper's ground force `−λ ≥ 0` and
-//! its lower block above the ground, checked by the generic checker on the dense output)
-//! against the constrained layer's own check of the same hopper (sampled contact multipliers
-//! and gaps, `saltation-mechanics`), and against the physics of the grazing orbit itself.
+//! Admissibility declared as conditions by hand (the unconstrained hopper's ground force
+//! `−λ ≥ 0` written out, and its lower block above the ground) against the conditions the
+//! constrained layer derives for the same hopper (the contact multiplier of its saddle-point
+//! system, and the foot's gap, `saltation-mechanics`), both checked by the one checker on the
+//! dense output, and against the physics of the grazing orbit itself.
 //!
 //! Continued in the ground damping `d_G` from −80, the gait's touchdown force changes sign
 //! twice (Zana et al. 2018, §4.3): between the two grazing points the foot would be pulled at

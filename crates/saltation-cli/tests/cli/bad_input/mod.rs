@@ -15,6 +15,7 @@
 mod harness;
 
 mod admissible;
+mod admissible_guess;
 mod affine;
 mod branches;
 mod constants;
