@@ -257,7 +257,8 @@ class Model:
         Args:
             t_end: end time.
             t_eval: sample times (increasing, at most ``t_end``), from the integrator's dense
-                output; ``None``: every accepted step and the events.
+                output; ``None``: the command's default (every accepted step, the events, and
+                evenly spaced times from the dense output).
             method: integration method (``"dop853"``, ``"radau5"``, ``"ndf"``, …, or a MATLAB
                 name: ``"ode45"``, ``"ode15s"``, …); ``None``: the file's ``orbit.stride``
                 method (dop853 unless the file says otherwise). Given, it integrates every

@@ -213,6 +213,7 @@ impl PyModel {
                 allow_inadmissible,
                 json: true,
                 out: None,
+                plot: None,
             };
             let done = simulate::compute(&args, loaded)
                 .map_err(|e| Failure::from_cli(&e, Op::Simulate))?;
