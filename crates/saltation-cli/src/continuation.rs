@@ -169,7 +169,7 @@ pub fn validate(
 }
 
 /// Applies `--to` to every branch (checked with the rest by [`validate`]).
-fn apply_to(spec: &mut ContinuationSpec, to: Option<f64>) {
+pub fn apply_to(spec: &mut ContinuationSpec, to: Option<f64>) {
     if let Some(to) = to {
         for b in &mut spec.branches {
             b.to = to;
@@ -187,13 +187,27 @@ pub fn outputs(dir: &Path, file: &Path) -> Outputs {
 }
 
 /// Runs the script with a progress spinner (hidden unless stderr is a terminal): the branch
-/// number out of the section's, and the orbit diagram's values done out of all. A script whose
-/// branches all could not start — with or without an orbit diagram — is a failed computation
-/// ([`ContinuationError::NoBranchStarted`], listing why each branch could not start).
+/// number out of the section's, and the orbit diagram's values done out of all
+/// ([`compute_with_events`] with the spinner).
 pub fn compute(
     loaded: &LoadedModel,
     spec: &ContinuationSpec,
     overrides: &Overrides,
+) -> Result<ScriptResult, CliError> {
+    let mut bar = ScriptBar::new(&report::param_symbol(&spec.param));
+    let result = compute_with_events(loaded, spec, overrides, &mut |e| bar.event(e));
+    bar.finish();
+    result
+}
+
+/// Runs the script, reporting its events to `events`. A script whose branches all could not
+/// start — with or without an orbit diagram — is a failed computation
+/// ([`ContinuationError::NoBranchStarted`], listing why each branch could not start).
+pub fn compute_with_events(
+    loaded: &LoadedModel,
+    spec: &ContinuationSpec,
+    overrides: &Overrides,
+    events: &mut dyn FnMut(saltation_continuation::ScriptEvent<'_>),
 ) -> Result<ScriptResult, CliError> {
     // The parameter by name: exact ∂F/∂p where the model gives it (built-in and equation
     // models), central differences otherwise.
@@ -203,10 +217,8 @@ pub fn compute(
             source,
         }
     })?;
-    let mut bar = ScriptBar::new(&report::param_symbol(&spec.param));
-    let result = run_script_with_events(&family, &loaded.file.orbit, spec, &mut |e| bar.event(e));
-    bar.finish();
-    let result = result.map_err(|e| cli_error(loaded, overrides, e))?;
+    let result = run_script_with_events(&family, &loaded.file.orbit, spec, events)
+        .map_err(|e| cli_error(loaded, overrides, e))?;
     match result.no_branch_started() {
         Some(e) => Err(CliError::Continuation(e)),
         None => Ok(result),

@@ -18,7 +18,9 @@ use crate::orbit::parameters;
 use crate::progress::ScriptBar;
 use crate::CliError;
 use clap::Args;
-use saltation_continuation::{orbit_diagram_with_progress, DiagramSpec, OrbitDiagramOptions};
+use saltation_continuation::{
+    orbit_diagram_with_progress, DiagramColumn, DiagramSpec, OrbitDiagramOptions,
+};
 use saltation_hybrid::EvalModel;
 use saltation_report as report;
 use std::io::Write;
@@ -65,7 +67,7 @@ pub struct DiagramArgs {
 /// The diagram to compute: the section's, with the command-line overrides (checked with the rest
 /// by [`DiagramSpec::validate`]). Without a section, `--from` and `--to` are needed and the run
 /// starts from the file's first guess.
-fn diagram_spec(
+pub fn diagram_spec(
     args: &DiagramArgs,
     loaded: &LoadedModel,
     section: Option<&DiagramSpec>,
@@ -123,12 +125,24 @@ pub fn diagram_params(d: &DiagramSpec) -> Vec<f64> {
     d.params()
 }
 
-/// Runs `saltation orbit-diagram`.
-pub fn run(args: &DiagramArgs, out: &mut dyn Write) -> Result<(), CliError> {
-    let loaded = args.model.load()?;
+/// An orbit diagram to compute, checked: the script's parameter and the diagram (range, count,
+/// start state, settings) with the overrides applied.
+#[derive(Debug, Clone)]
+pub struct Planned {
+    /// The parameter varied.
+    pub param: String,
+    /// The diagram.
+    pub diagram: DiagramSpec,
+    /// The command-line values that replaced the file's (to name them in errors).
+    pub overrides: Overrides,
+}
+
+/// The orbit diagram of `loaded` with the overrides of `args` (`args.model`, `args.out` and
+/// `args.json` are not read), checked before anything is computed.
+pub fn plan(args: &DiagramArgs, loaded: &LoadedModel) -> Result<Planned, CliError> {
     loaded.require_forcing()?;
-    let spec = continuation_spec(&loaded, args.param.as_deref())?;
-    let d = diagram_spec(args, &loaded, spec.orbit_diagram.as_ref())?;
+    let spec = continuation_spec(loaded, args.param.as_deref())?;
+    let d = diagram_spec(args, loaded, spec.orbit_diagram.as_ref())?;
     let overrides = Overrides {
         param: args.param.clone(),
         from: args.from,
@@ -138,25 +152,51 @@ pub fn run(args: &DiagramArgs, out: &mut dyn Write) -> Result<(), CliError> {
     let model = &loaded.file.model;
     let family = |p: f64| model.with_param(&spec.param, p);
     d.validate_for(&family)
-        .map_err(|e| cli_error(&loaded, &overrides, e))?;
+        .map_err(|e| cli_error(loaded, &overrides, e))?;
+    Ok(Planned {
+        param: spec.param,
+        diagram: d,
+        overrides,
+    })
+}
+
+/// Computes a planned orbit diagram (parameter values in parallel), reporting each finished
+/// value to `on_column(done, total)` (from the worker threads). The strides are those of the
+/// file's one stride setting, with or without an `orbit_diagram` entry.
+pub fn compute(
+    planned: &Planned,
+    loaded: &LoadedModel,
+    on_column: &(dyn Fn(usize, usize) + Sync),
+) -> Result<Vec<DiagramColumn>, CliError> {
+    let model = &loaded.file.model;
+    let family = |p: f64| model.with_param(&planned.param, p);
+    let d = &planned.diagram;
+    orbit_diagram_with_progress(
+        &family,
+        &diagram_params(d),
+        &d.start,
+        &loaded.file.orbit.stride,
+        &d.settings,
+        on_column,
+    )
+    .map_err(|e| cli_error(loaded, &planned.overrides, e))
+}
+
+/// Runs `saltation orbit-diagram`.
+pub fn run(args: &DiagramArgs, out: &mut dyn Write) -> Result<(), CliError> {
+    let loaded = args.model.load()?;
+    let planned = plan(args, &loaded)?;
     report::check_destination(&args.out)?;
-    let params = diagram_params(&d);
+    let model = &loaded.file.model;
+    let (spec, d) = (&planned, &planned.diagram);
+    let params = diagram_params(d);
     let mut bar = ScriptBar::new(&report::param_symbol(&spec.param));
     bar.start_counted("orbit diagram", params.len(), "parameter values");
     let start = Instant::now();
-    // The file's one stride setting, with or without an `orbit_diagram` entry.
-    let stride = &loaded.file.orbit.stride;
-    let columns = orbit_diagram_with_progress(
-        &family,
-        &params,
-        &d.start,
-        stride,
-        &d.settings,
-        &|done, total| bar.set_done(done, total),
-    );
+    let columns = compute(&planned, &loaded, &|done, total| bar.set_done(done, total));
     let wall = start.elapsed();
     bar.finish();
-    let columns = columns.map_err(|e| cli_error(&loaded, &overrides, e))?;
+    let columns = columns?;
     let files = report::write_orbit_diagram(
         &columns,
         model,

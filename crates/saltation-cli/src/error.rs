@@ -226,7 +226,7 @@ fn quoted(labels: &[String]) -> String {
 
 /// `e` with the explanation of an equation model's first non-finite vector-field value, if
 /// the model is one and met one (the integrator itself only knows that a step failed).
-pub(crate) fn explain(e: CliError, model: &saltation_models::Model) -> CliError {
+pub fn explain(e: CliError, model: &saltation_models::Model) -> CliError {
     match model {
         saltation_models::Model::Equations(m) => match m.model().non_finite_report() {
             Some(detail) if e.to_string().contains("NaN or Inf") => CliError::Explained {

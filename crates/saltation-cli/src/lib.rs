@@ -57,7 +57,7 @@ pub use saltation_report as report;
 use clap::{Parser, Subcommand};
 use std::io::Write;
 
-pub use error::{CliError, EXIT_COMPUTATION, EXIT_INPUT};
+pub use error::{explain, CliError, EXIT_COMPUTATION, EXIT_INPUT};
 
 /// Command-line arguments of `saltation`.
 #[derive(Debug, Parser)]

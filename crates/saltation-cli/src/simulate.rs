@@ -237,6 +237,62 @@ fn parse_times(arg: &str) -> Result<Vec<f64>, CliError> {
     })
 }
 
+/// A computed simulation: its JSON object (what was computed, up to a failure) and the failure,
+/// if the run ended early.
+#[derive(Debug)]
+pub struct Simulated {
+    /// The samples, events and work ([`SimulationJson`], the `--json` output).
+    pub json: SimulationJson,
+    /// Why the run ended before its end time ([`CliError::Simulation`]), if it did.
+    pub failure: Option<CliError>,
+}
+
+/// Plans (the file's settings with the arguments' overrides, checked) and runs the simulation of
+/// `loaded`: what `saltation simulate` prints, and what the Python package returns. Bad input is
+/// the error; a run that fails on the way returns what it computed with its
+/// [`Simulated::failure`]. `args.model`, `args.out` and `args.plot` are not read.
+pub fn compute(args: &SimulateArgs, loaded: &LoadedModel) -> Result<Simulated, CliError> {
+    let plan = plan(args, loaded)?;
+    let model = &loaded.file.model;
+    let start = Instant::now();
+    let mut trace = simulate(model, &plan.x0, &plan.opts).map_err(|e| CliError::BadArgument {
+        arg: "settings".into(),
+        reason: e.to_string(),
+    })?;
+    // The first violation of an admissibility condition ends the run with an error, like a
+    // failure at that time (the samples after it are printed, and are unphysical).
+    let mut t_fail = trace.end.0;
+    if trace.failure.is_none() && !args.allow_inadmissible {
+        let stride = &plan.opts.stride;
+        match first_violation(model, &trace, plan.t0, &plan.x0, stride, CONDITION_TOL) {
+            Ok(Some(v)) => {
+                t_fail = v.t;
+                trace.failure = Some(v.error(model));
+            }
+            Ok(None) => {}
+            Err(e) => trace.failure = Some(e),
+        }
+    }
+    let wall = start.elapsed();
+    if let Some(e) = refused_at_start(args, &plan, &trace) {
+        return Err(crate::error::explain(e, model));
+    }
+    // A failed simulation loses nothing: what was computed before the failure is kept.
+    let json = simulation_json(model, plan.method, &trace, wall.as_secs_f64());
+    let failure = trace.failure.map(|e| {
+        crate::error::explain(
+            CliError::Simulation {
+                file: loaded.path.clone(),
+                method: plan.method.name(),
+                t: t_fail,
+                source: Box::new(e),
+            },
+            model,
+        )
+    });
+    Ok(Simulated { json, failure })
+}
+
 /// Runs `saltation simulate`.
 pub fn run(args: &SimulateArgs, out: &mut dyn Write) -> Result<(), CliError> {
     let loaded = args.model.load()?;
@@ -266,32 +322,9 @@ pub fn run(args: &SimulateArgs, out: &mut dyn Write) -> Result<(), CliError> {
         o.check()?;
     }
     let model = &loaded.file.model;
-    let start = Instant::now();
-    let mut trace = simulate(model, &plan.x0, &plan.opts).map_err(|e| CliError::BadArgument {
-        arg: "settings".into(),
-        reason: e.to_string(),
-    })?;
-    // The first violation of an admissibility condition ends the run with an error, like a
-    // failure at that time (the samples after it are printed, and are unphysical).
-    let mut t_fail = trace.end.0;
-    if trace.failure.is_none() && !args.allow_inadmissible {
-        let stride = &plan.opts.stride;
-        match first_violation(model, &trace, plan.t0, &plan.x0, stride, CONDITION_TOL) {
-            Ok(Some(v)) => {
-                t_fail = v.t;
-                trace.failure = Some(v.error(model));
-            }
-            Ok(None) => {}
-            Err(e) => trace.failure = Some(e),
-        }
-    }
-    let wall = start.elapsed();
-    if let Some(e) = refused_at_start(args, &plan, &trace) {
-        return Err(crate::error::explain(e, model));
-    }
+    let Simulated { json, failure } = compute(args, &loaded)?;
     // A failed simulation loses nothing: what was computed before the failure is printed and
     // written like a finished one, and then the error is returned.
-    let json = simulation_json(model, plan.method, &trace, wall.as_secs_f64());
     let files = match &outputs {
         Some(o) => report::write_simulation(&json, model, o, plot.as_deref())?,
         None => Vec::new(),
@@ -303,16 +336,8 @@ pub fn run(args: &SimulateArgs, out: &mut dyn Write) -> Result<(), CliError> {
     };
     out.write_all(text.as_bytes())?;
     out.flush()?;
-    match trace.failure {
-        Some(e) => Err(crate::error::explain(
-            CliError::Simulation {
-                file: loaded.path.clone(),
-                method: plan.method.name(),
-                t: t_fail,
-                source: Box::new(e),
-            },
-            model,
-        )),
+    match failure {
+        Some(e) => Err(e),
         None => Ok(()),
     }
 }

@@ -1,0 +1,15 @@
+from typing import Any, Callable, Iterable, List, Optional, Tuple, Union
+
+from . import Model
+
+FUNCTIONS: Tuple[str, ...]
+
+def map_params(
+    model: Model,
+    name: str,
+    values: Iterable[float],
+    fn: Union[str, Callable[..., Any]] = ...,
+    client: Optional[Any] = ...,
+    errors: str = ...,
+    **kwargs: Any,
+) -> List[Any]: ...

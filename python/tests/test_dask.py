@@ -1,0 +1,48 @@
+"""saltation.dask on a distributed.LocalCluster(n_workers=2): the map equals the serial
+result."""
+
+import numpy as np
+import pytest
+
+import saltation
+
+distributed = pytest.importorskip("distributed")
+
+from saltation.dask import map_params  # noqa: E402
+
+
+@pytest.fixture(scope="module")
+def client():
+    with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True,
+                                  dashboard_address=None) as cluster:
+        with distributed.Client(cluster) as c:
+            yield c
+
+
+def test_map_params_equals_serial(walker, client):
+    gammas = np.linspace(0.006, 0.012, 6)
+    got = map_params(walker, "gamma", gammas, client=client)
+    serial = [walker.with_params(gamma=float(g)).orbit() for g in gammas]
+    assert [o.to_dict()["x0"] for o in got] == [o.to_dict()["x0"] for o in serial]
+    assert all(isinstance(o, saltation.Orbit) for o in got)
+
+
+def test_map_params_errors_returned(walker, client):
+    # Far from the gait at γ = 0.1 Newton fails: the error takes the value's place.
+    got = map_params(walker, "gamma", [0.009, 0.5], client=client, errors="return")
+    assert isinstance(got[0], saltation.Orbit)
+    assert isinstance(got[1], saltation.Error)
+
+
+def test_map_params_bad_input(walker):
+    with pytest.raises(saltation.ParamError, match="did you mean `gamma`"):
+        map_params(walker, "gama", [0.01])
+    with pytest.raises(saltation.ArgumentError):
+        map_params(walker, "gamma", [0.01], fn="nope")
+    with pytest.raises(saltation.ArgumentTypeError):
+        map_params(walker, "gamma", ["0.01"])
+
+
+def test_map_params_local_scheduler(walker):
+    got = map_params(walker, "gamma", [0.009], fn="orbit")
+    assert got[0].to_dict()["x0"] == walker.orbit().to_dict()["x0"]
