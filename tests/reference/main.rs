@@ -7,6 +7,7 @@ mod common;
 
 mod arenstorf;
 mod bouncing_ball;
+mod compass_gait_curves;
 mod continuation;
 mod forced_table;
 mod jacobians;
