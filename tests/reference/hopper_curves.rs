@@ -9,7 +9,7 @@
 use crate::common::model_file;
 use num_dual::Dual64;
 use saltation::continuation::{
-    continue_curve, CurveEnd, CurveKind, CurveOptions, CurveStart, PlaneFamily,
+    continue_curve, Codim2Kind, CurveEnd, CurveKind, CurveOptions, CurveStart, PlaneFamily,
 };
 use saltation::models::hopper::closed_form::{liftoff_state, stride};
 use saltation::models::hopper::HopperParams;
@@ -64,4 +64,52 @@ fn fold_curve_satisfies_the_closed_form_fold_conditions() {
         worst[0],
         worst[1]
     );
+}
+
+/// From the fold of the mu = 0.8 branch above d_G = −80 (d_G ≈ −50.35) the fold curve rises
+/// in mu to a cusp (two folds meet) near mu ≈ 0.93 and turns back. At the reported cusp the
+/// closed-form return map has `P(v) = v`, `P'(v) = 1` and `P''(v) = 0` (on ordinary fold
+/// points `P''` is of order 1: 1.96 at the start of the curve above).
+#[test]
+fn fold_curve_cusp_satisfies_the_closed_form_cusp_conditions() {
+    use num_dual::Dual2_64;
+    let file = model_file("hopper_continuation.ron");
+    let family = PlaneFamily::new(file.model.clone(), "d_G", "mu").unwrap();
+    let mut opts = CurveOptions::to(0.95);
+    opts.search = Some(1.0);
+    opts.settings.step = 0.5;
+    opts.settings.max_step = 1.0;
+    opts.settings.max_points = 60;
+    opts.settings.corrector_tol = 1e-9;
+    let start = CurveStart::new(-80.0, 0.8, vec![1.02, 1.7]);
+    let c = continue_curve(&family, CurveKind::Fold, &start, &file.orbit, &opts).unwrap();
+    let cusps: Vec<_> = c
+        .codim2
+        .iter()
+        .filter(|x| x.kind == Codim2Kind::Cusp)
+        .collect();
+    assert_eq!(cusps.len(), 1, "{:?}", c.codim2);
+    let pt = &cusps[0].point;
+    let [d_g, mu] = pt.params;
+    let p = HopperParams {
+        g: 9.81,
+        m: 75.0,
+        mu,
+        k: 15000.0,
+        d_f: 150.0,
+        d_g,
+        l0: 1.0,
+    };
+    let v = pt.x0[4];
+    let s = stride(&p, liftoff_state(&p, Dual2_64::new(v, 1.0, 0.0))).unwrap();
+    let (pv, d1, d2) = (s.end[2].re, s.end[2].v1, s.end[2].v2);
+    eprintln!(
+        "hopper cusp at {:?}: P(v) − v = {:e}, P'(v) − 1 = {:e}, P''(v) = {d2:e}",
+        pt.params,
+        pv - v,
+        d1 - 1.0
+    );
+    assert!((pv - v).abs() < 1e-9, "P(v) − v = {:e}", pv - v);
+    assert!((d1 - 1.0).abs() < 1e-8, "P'(v) = {d1}");
+    assert!(d2.abs() < 1e-5, "P''(v) = {d2:e}");
 }
