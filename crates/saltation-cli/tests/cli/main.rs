@@ -7,6 +7,7 @@
 mod support;
 
 mod bad_input;
+mod basin;
 mod chattering;
 mod continuation;
 mod curve;
