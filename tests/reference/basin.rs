@@ -62,7 +62,11 @@ fn rimless_wheel_basin_boundary_is_the_energy_closed_form() {
     assert_eq!(r.attractors.len(), 1);
     let exact = RimlessWheel::analytic_fixed_point(p).unwrap();
     let att = &r.attractors[0];
-    assert!((att.x0[1] - exact[1]).abs() < 1e-10, "{:?} vs {exact:?}", att.x0);
+    assert!(
+        (att.x0[1] - exact[1]).abs() < 1e-10,
+        "{:?} vs {exact:?}",
+        att.x0
+    );
     assert!((att.multipliers[0].re - mu2).abs() < 1e-10);
     let mut checked = 0;
     for (c, &v) in r.cells.iter().enumerate() {
@@ -102,7 +106,10 @@ fn walker_basin_cells_do_what_they_say_in_a_long_simulation() {
         .unwrap_or_else(|| panic!("no gait among {:?}", r.attractors));
     let (re, im) = walker_table1::STABLE_PAIR;
     let m = gait.multipliers[0];
-    assert!((m.re - re).abs() < 1e-7 && (m.im.abs() - im).abs() < 1e-7, "{m:?}");
+    assert!(
+        (m.re - re).abs() < 1e-7 && (m.im.abs() - im).abs() < 1e-7,
+        "{m:?}"
+    );
     let mut sim = SimulateOptions {
         stride: mf.orbit.stride.clone(),
         strides: 300,
@@ -135,7 +142,11 @@ fn walker_basin_cells_do_what_they_say_in_a_long_simulation() {
             fell += 1;
         }
     }
-    assert!(reached >= 3 && fell >= 3, "{reached} reached, {fell} fell: {:?}", r.cells);
+    assert!(
+        reached >= 3 && fell >= 3,
+        "{reached} reached, {fell} fell: {:?}",
+        r.cells
+    );
     // A thin area: most of this small box around the gait falls.
     eprintln!("walker basin 7×7: {reached} reach the gait, {fell} fall");
 }

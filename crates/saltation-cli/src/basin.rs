@@ -40,7 +40,11 @@ pub struct BasinArgs {
     pub model: ModelArgs,
 
     /// The grid: NAME=a:b:N[,NAME=c:d:M] (NAME a reduced coordinate's state name, or u0, u1, …).
-    #[arg(long, value_name = "NAME=a:b:N[,NAME=c:d:M]", allow_hyphen_values = true)]
+    #[arg(
+        long,
+        value_name = "NAME=a:b:N[,NAME=c:d:M]",
+        allow_hyphen_values = true
+    )]
     pub axes: String,
 
     /// A coordinate on no axis (repeatable); the others are the first attractor's.
@@ -94,7 +98,10 @@ pub fn coordinate(name: &str, names: &[String], arg: &str) -> Result<usize, CliE
     let mut known: Vec<String> = names.to_vec();
     known.extend((0..names.len()).map(|i| format!("u{i}")));
     known.dedup();
-    let hint = saltation_equations::did_you_mean(&saltation_equations::suggest(name, known.iter().map(String::as_str)));
+    let hint = saltation_equations::did_you_mean(&saltation_equations::suggest(
+        name,
+        known.iter().map(String::as_str),
+    ));
     Err(bad(
         arg,
         format!(
@@ -110,8 +117,12 @@ pub fn coordinate(name: &str, names: &[String], arg: &str) -> Result<usize, CliE
 
 /// A finite number (or a constant expression such as `-pi/8`).
 fn number(s: &str, arg: &str) -> Result<f64, CliError> {
-    let (_, v) = parse_set(&format!("x={s}"))
-        .map_err(|e| bad(arg, format!("`{s}` is not a finite number ({})", e.message())))?;
+    let (_, v) = parse_set(&format!("x={s}")).map_err(|e| {
+        bad(
+            arg,
+            format!("`{s}` is not a finite number ({})", e.message()),
+        )
+    })?;
     Ok(v)
 }
 
@@ -133,10 +144,16 @@ pub fn parse_axes(arg: &str, names: &[String]) -> Result<Vec<BasinAxis>, CliErro
             return Err(bad(&flag, format!("`{p}` is not NAME=a:b:N")));
         };
         let count: usize = n.trim().parse().map_err(|_| {
-            bad(&flag, format!("the count `{n}` of `{name}` is not a whole number"))
+            bad(
+                &flag,
+                format!("the count `{n}` of `{name}` is not a whole number"),
+            )
         })?;
         if count == 0 {
-            return Err(bad(&flag, format!("the count of `{name}` must be at least 1")));
+            return Err(bad(
+                &flag,
+                format!("the count of `{name}` must be at least 1"),
+            ));
         }
         let index = coordinate(name, names, &flag)?;
         if axes.iter().any(|x: &BasinAxis| x.index == index) {
@@ -166,7 +183,10 @@ pub fn parse_shard(arg: &str) -> Result<(usize, usize), CliError> {
         return Err(bad(&flag, "N must be at least 1"));
     }
     if i >= n {
-        return Err(bad(&flag, format!("i must be below N (0 ≤ i < {n}; shards count from 0)")));
+        return Err(bad(
+            &flag,
+            format!("i must be below N (0 ≤ i < {n}; shards count from 0)"),
+        ));
     }
     Ok((i, n))
 }
@@ -206,16 +226,26 @@ fn grid(args: &BasinArgs, loaded: &LoadedModel) -> Result<BasinGrid, CliError> {
         };
         let i = coordinate(name.trim(), &names, &flag)?;
         if given[i].is_some() {
-            return Err(bad(&flag, format!("`{}` is already given (an axis or an earlier --at)", names[i])));
+            return Err(bad(
+                &flag,
+                format!(
+                    "`{}` is already given (an axis or an earlier --at)",
+                    names[i]
+                ),
+            ));
         }
         given[i] = Some(number(value.trim(), &flag)?);
     }
     let base = if given.iter().all(Option::is_some) {
         given.iter().map(|v| v.unwrap_or(0.0)).collect()
     } else {
-        let guess = loaded.file.guesses.first().ok_or_else(|| CliError::NoGuess {
-            file: loaded.path.clone(),
-        })?;
+        let guess = loaded
+            .file
+            .guesses
+            .first()
+            .ok_or_else(|| CliError::NoGuess {
+                file: loaded.path.clone(),
+            })?;
         let start = StartingGuess {
             what: format!("guess \"{}\"", guess.label),
             label: Some(guess.label.clone()),
@@ -232,7 +262,8 @@ fn grid(args: &BasinArgs, loaded: &LoadedModel) -> Result<BasinGrid, CliError> {
             .collect()
     };
     let g = BasinGrid { axes, base };
-    g.validate(model.reduced_dim()).map_err(|e| bad(format!("--axes {}", args.axes), e.to_string()))?;
+    g.validate(model.reduced_dim())
+        .map_err(|e| bad(format!("--axes {}", args.axes), e.to_string()))?;
     Ok(g)
 }
 

@@ -212,8 +212,12 @@ fn bad(arg: impl Into<String>, reason: impl Into<String>) -> CliError {
 fn shard_paths(dirs: &[PathBuf]) -> Result<Vec<PathBuf>, CliError> {
     let mut paths = Vec::new();
     for d in dirs {
-        let entries = std::fs::read_dir(d)
-            .map_err(|e| bad(format!("merge {}", d.display()), format!("cannot read: {e}")))?;
+        let entries = std::fs::read_dir(d).map_err(|e| {
+            bad(
+                format!("merge {}", d.display()),
+                format!("cannot read: {e}"),
+            )
+        })?;
         for e in entries.flatten() {
             let name = e.file_name().to_string_lossy().into_owned();
             if name.contains("_basin_shard_") && name.ends_with(".json") {
@@ -243,7 +247,10 @@ fn read_shard(path: &Path) -> Result<ShardFile, CliError> {
     let f: ShardFile = serde_json::from_str(&text)
         .map_err(|e| bad(&arg, format!("not a basin shard file: {e}")))?;
     if f.header.format != FORMAT {
-        return Err(bad(&arg, format!("format `{}`, expected `{FORMAT}`", f.header.format)));
+        return Err(bad(
+            &arg,
+            format!("format `{}`, expected `{FORMAT}`", f.header.format),
+        ));
     }
     Ok(f)
 }
@@ -269,11 +276,17 @@ fn join(shards: &[(PathBuf, ShardFile)]) -> Result<Vec<StartOutcome>, CliError> 
             };
             return Err(bad(
                 &arg,
-                format!("belongs to another run than {}: {what} differ", p0.display()),
+                format!(
+                    "belongs to another run than {}: {what} differ",
+                    p0.display()
+                ),
             ));
         }
         let Some(slot) = seen.get_mut(s.shard) else {
-            return Err(bad(&arg, format!("shard {} of {n} is out of range", s.shard)));
+            return Err(bad(
+                &arg,
+                format!("shard {} of {n} is out of range", s.shard),
+            ));
         };
         if let Some(other) = slot {
             return Err(bad(

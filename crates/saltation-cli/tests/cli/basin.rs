@@ -32,11 +32,21 @@ fn walker_basin_has_the_gait_with_its_multipliers() {
     let v = json(&["basin", &walker, "--axes", AXES, "--json", "--out", &out]);
     assert_eq!(
         keys(&v),
-        ["attractors", "axes", "cells", "failure_causes", "fractions", "undecided_causes"]
+        [
+            "attractors",
+            "axes",
+            "cells",
+            "failure_causes",
+            "fractions",
+            "undecided_causes"
+        ]
     );
     let axes = v["axes"].as_array().unwrap();
     assert_eq!(keys(&axes[0]), ["count", "from", "name", "to"]);
-    assert_eq!((axes[0]["count"].as_u64(), axes[1]["count"].as_u64()), (Some(7), Some(6)));
+    assert_eq!(
+        (axes[0]["count"].as_u64(), axes[1]["count"].as_u64()),
+        (Some(7), Some(6))
+    );
     let cells = v["cells"].as_array().unwrap();
     assert_eq!(cells.len(), 42);
     let a = &v["attractors"][0];
@@ -50,7 +60,10 @@ fn walker_basin_has_the_gait_with_its_multipliers() {
     }
     let mu = multipliers(&a["multipliers"]);
     let (re, im) = table1::STABLE_PAIR;
-    assert!((mu[0].0 - re).abs() < 1e-8 && (mu[0].1.abs() - im).abs() < 1e-8, "{mu:?}");
+    assert!(
+        (mu[0].0 - re).abs() < 1e-8 && (mu[0].1.abs() - im).abs() < 1e-8,
+        "{mu:?}"
+    );
     // Every cell is the gait (0) or a fall (−1) here; the fractions add up to one.
     let n0 = cells.iter().filter(|c| c.as_i64() == Some(0)).count();
     let nf = cells.iter().filter(|c| c.as_i64() == Some(-1)).count();
@@ -75,7 +88,9 @@ fn threads_and_shards_do_not_change_a_byte() {
     let dir = temp_dir("basin", "shards");
     let walker = model("simplest_walker.ron");
     let whole_dir = dir.join("whole").display().to_string();
-    let base = ["basin", &walker, "--axes", AXES, "--json", "--out", &whole_dir];
+    let base = [
+        "basin", &walker, "--axes", AXES, "--json", "--out", &whole_dir,
+    ];
     let one = run_threads(&base, "1");
     let two = run_threads(&base, "2");
     assert_eq!(one, two);
@@ -84,7 +99,9 @@ fn threads_and_shards_do_not_change_a_byte() {
         let s = format!("{i}/3");
         let threads = if i == 1 { "1" } else { "2" };
         let out = run_threads(
-            &["basin", &walker, "--axes", AXES, "--shard", &s, "--out", &shards, "--json"],
+            &[
+                "basin", &walker, "--axes", AXES, "--shard", &s, "--out", &shards, "--json",
+            ],
             threads,
         );
         let v: serde_json::Value = serde_json::from_str(&out).unwrap();

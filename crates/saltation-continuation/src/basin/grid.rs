@@ -92,10 +92,16 @@ impl BasinGrid {
                 return Err(ContinuationError::invalid(field, "the ends must be finite"));
             }
             if a.count == 0 {
-                return Err(ContinuationError::invalid(field, "the count must be at least 1"));
+                return Err(ContinuationError::invalid(
+                    field,
+                    "the count must be at least 1",
+                ));
             }
             if self.axes[..k].iter().any(|b| b.index == a.index) {
-                return Err(ContinuationError::invalid(field, "the same coordinate twice"));
+                return Err(ContinuationError::invalid(
+                    field,
+                    "the same coordinate twice",
+                ));
             }
         }
         let total = self

@@ -149,7 +149,8 @@ fn new_attractor<M: EvalModel + ?Sized>(
     k: usize,
     cell: usize,
 ) -> Result<Attractor, String> {
-    let newton_failed = |e: ContinuationError| format!("Newton from the converged iterate failed: {e}");
+    let newton_failed =
+        |e: ContinuationError| format!("Newton from the converged iterate failed: {e}");
     let mut o = solve_k(model, orbit, u, mode, k).map_err(newton_failed)?;
     let full = cycle_of(model, &orbit.stride, &o.u0, mode, k)
         .ok_or_else(|| "a stride of the orbit found by Newton failed".to_string())?;
@@ -252,7 +253,8 @@ pub fn identify<M: EvalModel + ?Sized>(
                                 None => {
                                     a.id = attractors.len();
                                     let unstable = if a.stable { "" } else { ", unstable" };
-                                    a.label = format!("A{} (period {}{unstable})", a.id, a.period_k);
+                                    a.label =
+                                        format!("A{} (period {}{unstable})", a.id, a.period_k);
                                     attractors.push(a);
                                     (attractors.len() - 1) as i64
                                 }

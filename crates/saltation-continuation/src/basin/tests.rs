@@ -53,7 +53,11 @@ fn quadratic_map_basin_is_below_the_unstable_fixed_point() {
     let a = &r.attractors[0];
     assert_eq!(a.period_k, 1);
     assert!((a.u0[0] - QuadraticBounce::fixed_point(0.16)).abs() < 1e-9);
-    assert!((a.multipliers[0].re - 0.4).abs() < 1e-8, "{:?}", a.multipliers);
+    assert!(
+        (a.multipliers[0].re - 0.4).abs() < 1e-8,
+        "{:?}",
+        a.multipliers
+    );
     assert!(a.stable);
     for (c, &v) in r.cells.iter().enumerate() {
         let u = g.axes[0].value(c);
@@ -96,8 +100,15 @@ fn flip_map_attractor_is_period_two_with_its_multiplier() {
     let (lo, hi) = FlipBounce::period_two(p).unwrap();
     let mut pts: Vec<f64> = a.cycle.iter().map(|(u, _)| u[0]).collect();
     pts.sort_by(f64::total_cmp);
-    assert!((pts[0] - lo).abs() < 1e-8 && (pts[1] - hi).abs() < 1e-8, "{pts:?}");
-    assert!((a.multipliers[0].re - (4.0 - 4.0 * p)).abs() < 1e-7, "{:?}", a.multipliers);
+    assert!(
+        (pts[0] - lo).abs() < 1e-8 && (pts[1] - hi).abs() < 1e-8,
+        "{pts:?}"
+    );
+    assert!(
+        (a.multipliers[0].re - (4.0 - 4.0 * p)).abs() < 1e-7,
+        "{:?}",
+        a.multipliers
+    );
     // The start on the (unstable) fixed point (sqrt(1 + 4p) − 1)/2 ≈ 0.5 is not on the grid.
     assert!(r.cells.iter().all(|&v| v == 0), "{:?}", r.cells);
 }

@@ -16,6 +16,7 @@ mod harness;
 
 mod admissible;
 mod affine;
+mod basin;
 mod branches;
 mod constants;
 mod curve;
