@@ -187,11 +187,43 @@ pub(crate) fn finish(
     let r = identify(run.model, run.orbit, run.opts, run.grid, outcomes)?;
     let text = json_text(&r)?;
     let outputs = crate::continuation::outputs(dir, run.stem_of);
-    let path = outputs.path("basin.json");
-    report::write_atomic(&path, text.as_bytes()).map_err(CliError::Output)?;
-    let files = vec![path];
+    let files = report::write_basin(&text, &map(&r), &outputs)?;
     let shown = if json { text } else { human(run, &r, &files) };
     out.write_all(shown.as_bytes())?;
     out.flush()?;
     Ok(())
+}
+
+/// The basin map: the cells coloured by attractor, the attractors' cycle points marked.
+fn map(r: &BasinResult) -> saltation_plot::BasinMap {
+    use saltation_plot::{BasinMap, GridAxis};
+    let axis = |k: usize| {
+        r.grid.axes.get(k).map(|a| GridAxis {
+            from: a.from,
+            to: a.to,
+            count: a.count,
+        })
+    };
+    let name = |k: usize| r.grid.axes.get(k).map_or(String::new(), |a| a.name.clone());
+    let coord = |u: &[f64], k: usize| {
+        r.grid
+            .axes
+            .get(k)
+            .and_then(|a| u.get(a.index).copied())
+            .unwrap_or(f64::NAN)
+    };
+    BasinMap {
+        title: "basins of attraction".into(),
+        x_label: name(0),
+        y_label: name(1),
+        x: axis(0),
+        y: axis(1),
+        cells: r.cells.clone(),
+        labels: r.attractors.iter().map(|a| a.label.clone()).collect(),
+        points: r
+            .attractors
+            .iter()
+            .flat_map(|a| a.cycle.iter().map(|(u, _)| (coord(u, 0), coord(u, 1))))
+            .collect(),
+    }
 }

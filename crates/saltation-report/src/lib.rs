@@ -607,6 +607,7 @@ pub fn summary(r: &ScriptResult) -> String {
 // ---------------------------------------------------------------------------------------------
 
 mod curve;
+mod basin;
 mod figures;
 mod files;
 mod numbers;
@@ -619,6 +620,7 @@ pub use curve::{
     codim2_csv, curve_csv, curve_figure, curve_json, curve_summary, stable_besides_critical,
     write_curve,
 };
+pub use basin::write_basin;
 pub use figures::{
     bifurcation_diagram, failure_label, failure_regions, floquet_plot, looks, multiplier_plot,
     orbit_diagram_figure, orbit_states, stem_of, write_continuation, write_orbit_diagram,
