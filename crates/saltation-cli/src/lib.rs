@@ -17,6 +17,7 @@
 //! | continue a fold / period doubling / Neimark–Sacker in two parameters | `saltation curve models/equations/vibrating_table.ron --kind period_doubling --param Gamma --param2 e --to2 0.85` |
 //! | basins of attraction on the section, with the attractors and their multipliers | `saltation basin models/simplest_walker.ron --axes u0=0.15:0.25:50,u1=-0.25:-0.15:50 --json` |
 //! | … as shards of a job array, then joined | `saltation basin FILE --axes … --shard $I/$N --out shards`, then `saltation merge shards --json` |
+//! | Lyapunov exponents across the impacts | `saltation lyapunov models/simplest_walker.ron --strides 2000 --json` |
 //! | brute-force orbit diagram and where the runs start failing | `saltation orbit-diagram models/simplest_walker_continuation.ron --from 0.014 --to 0.0195 --count 200` |
 //!
 //! A user's own Rust model reaches every subcommand through a [`Registry`]: a program of
@@ -49,6 +50,7 @@ pub mod diagram;
 mod error;
 pub mod format;
 pub mod input;
+pub mod lyapunov;
 pub mod merge;
 pub mod orbit;
 pub mod progress;
@@ -107,6 +109,9 @@ pub enum Command {
     /// coordinates iterated by the stride map, the attractors found by Newton; `--shard i/N`
     /// for job arrays.
     Basin(basin::BasinArgs),
+    /// Lyapunov exponents on the section, tangent vectors carried across the impacts by the
+    /// stride map's exact Jacobian and re-orthonormalised each stride.
+    Lyapunov(lyapunov::LyapunovArgs),
     /// Join the shard files of `saltation basin --shard` into exactly the unsharded result.
     Merge(merge::MergeArgs),
     /// The monopod solver study: every solver at every tolerance with both phase-switch
@@ -136,5 +141,6 @@ pub fn run_with(cli: &Cli, registry: &Registry, out: &mut dyn Write) -> Result<(
         Command::Study(args) => study::run(args, out),
         Command::Basin(args) => basin::run(args, out),
         Command::Merge(args) => merge::run(args, out),
+        Command::Lyapunov(args) => lyapunov::run(args, out),
     }
 }

@@ -12,6 +12,7 @@ mod chattering;
 mod continuation;
 mod curve;
 mod equations;
+mod lyapunov;
 mod monopod;
 mod orbit;
 mod output;

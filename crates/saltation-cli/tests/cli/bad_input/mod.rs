@@ -25,6 +25,7 @@ mod events;
 mod files;
 mod forcing;
 mod integrator;
+mod lyapunov;
 mod messages;
 mod orbit;
 mod output;
