@@ -157,7 +157,7 @@ fn new_attractor<M: EvalModel + ?Sized>(
     // Least period: the first d | k whose point is the start again.
     let d = (1..=k)
         .find(|&d| {
-            k % d == 0
+            k.is_multiple_of(d)
                 && (d == k || {
                     let (p, m) = &full[d];
                     *m == mode && close(&o.u0, p, opts.dedup_tol)
