@@ -606,8 +606,8 @@ pub fn summary(r: &ScriptResult) -> String {
 // Figures, files, numbers, simulations, the study
 // ---------------------------------------------------------------------------------------------
 
-mod curve;
 mod basin;
+mod curve;
 mod figures;
 mod files;
 mod numbers;
@@ -616,11 +616,11 @@ mod simulation;
 mod simulation_plot;
 pub mod study;
 
+pub use basin::write_basin;
 pub use curve::{
     codim2_csv, curve_csv, curve_figure, curve_json, curve_summary, stable_besides_critical,
     write_curve,
 };
-pub use basin::write_basin;
 pub use figures::{
     bifurcation_diagram, failure_label, failure_regions, floquet_plot, looks, multiplier_plot,
     orbit_diagram_figure, orbit_states, stem_of, write_continuation, write_orbit_diagram,
