@@ -6,6 +6,7 @@
 mod common;
 
 mod arenstorf;
+mod basin;
 mod bouncing_ball;
 mod compass_gait_curves;
 mod continuation;

@@ -187,6 +187,10 @@ pub enum CliError {
     /// The solver study could not be made (its reference failed; a failed run is a result).
     #[error("study failed: {0}")]
     Study(#[from] StudyError),
+    /// The Lyapunov exponents could not be computed (a stride failed, the tangent map
+    /// collapsed).
+    #[error("lyapunov exponents: {0}")]
+    Lyapunov(Box<saltation_orbit::LyapunovError>),
     /// The continuation itself failed (not a branch ending, which is a result).
     #[error("continuation failed: {0}")]
     Continuation(#[from] ContinuationError),
@@ -272,6 +276,7 @@ impl CliError {
             | CliError::Forcing { .. } => EXIT_INPUT,
             CliError::Orbit { .. }
             | CliError::Simulation { .. }
+            | CliError::Lyapunov(_)
             | CliError::GuessesFailed { .. }
             | CliError::Continuation(_)
             | CliError::Study(_)

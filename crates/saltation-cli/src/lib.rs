@@ -15,6 +15,9 @@
 //! | … in another parameter, or to another end value | `saltation continue FILE --param NAME --to VALUE` |
 //! | run a model forward in time from the file's `initial` section (any method, MATLAB names too) | `saltation simulate models/robertson.ron --method ode15s --at 40,4e5,4e10 --json` |
 //! | continue a fold / period doubling / Neimark–Sacker in two parameters | `saltation curve models/equations/vibrating_table.ron --kind period_doubling --param Gamma --param2 e --to2 0.85` |
+//! | basins of attraction on the section, with the attractors and their multipliers | `saltation basin models/simplest_walker.ron --axes u0=0.15:0.25:50,u1=-0.25:-0.15:50 --json` |
+//! | … as shards of a job array, then joined | `saltation basin FILE --axes … --shard $I/$N --out shards`, then `saltation merge shards --json` |
+//! | Lyapunov exponents across the impacts | `saltation lyapunov models/simplest_walker.ron --strides 2000 --json` |
 //! | brute-force orbit diagram and where the runs start failing | `saltation orbit-diagram models/simplest_walker_continuation.ron --from 0.014 --to 0.0195 --count 200` |
 //!
 //! A user's own Rust model reaches every subcommand through a [`Registry`]: a program of
@@ -39,12 +42,16 @@ mod entry;
 pub use entry::main_with;
 pub use saltation_models::Registry;
 
+pub mod basin;
+mod basin_json;
 pub mod continuation;
 pub mod curve;
 pub mod diagram;
 mod error;
 pub mod format;
 pub mod input;
+pub mod lyapunov;
+pub mod merge;
 pub mod orbit;
 pub mod progress;
 pub mod simulate;
@@ -98,6 +105,15 @@ pub enum Command {
     /// and resets, with any method (also by MATLAB name); samples, events and work as a table,
     /// JSON, or CSV with a figure.
     Simulate(simulate::SimulateArgs),
+    /// Basins of attraction on the section: a grid of starts over one or two reduced
+    /// coordinates iterated by the stride map, the attractors found by Newton; `--shard i/N`
+    /// for job arrays.
+    Basin(basin::BasinArgs),
+    /// Lyapunov exponents on the section, tangent vectors carried across the impacts by the
+    /// stride map's exact Jacobian and re-orthonormalised each stride.
+    Lyapunov(lyapunov::LyapunovArgs),
+    /// Join the shard files of `saltation basin --shard` into exactly the unsharded result.
+    Merge(merge::MergeArgs),
     /// The monopod solver study: every solver at every tolerance with both phase-switch
     /// strategies on every parameter set, scored against a near-exact reference; writes the
     /// runs, the tables and figures.
@@ -123,5 +139,8 @@ pub fn run_with(cli: &Cli, registry: &Registry, out: &mut dyn Write) -> Result<(
         Command::OrbitDiagram(args) => diagram::run(args, out),
         Command::Simulate(args) => simulate::run(args, out),
         Command::Study(args) => study::run(args, out),
+        Command::Basin(args) => basin::run(args, out),
+        Command::Merge(args) => merge::run(args, out),
+        Command::Lyapunov(args) => lyapunov::run(args, out),
     }
 }

@@ -30,6 +30,7 @@
 // Range checks are written `!(x > 0.0)` on purpose: they reject NaN as well.
 #![allow(clippy::neg_cmp_op_on_partial_ord)]
 
+pub mod basin;
 mod branch;
 mod corrector;
 mod curve;

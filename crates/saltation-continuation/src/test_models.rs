@@ -392,3 +392,8 @@ impl HybridModel for CircleBounce {
         QuadraticBounce.project(p, x, u)
     }
 }
+
+/// The flip family in `p`.
+pub(crate) fn flip(p: f64) -> Result<Bound<FlipBounce>, ParamError> {
+    Bound::with_values(FlipBounce, vec![p])
+}

@@ -57,6 +57,7 @@
 
 pub mod fd;
 pub mod fixed_point;
+pub mod lyapunov;
 pub mod newton;
 pub mod stability;
 
@@ -67,6 +68,7 @@ pub use fixed_point::{
     Phase, Segments, Shooting, CHART_TOLERANCE, ISOLATION_FRACTION, MAX_PIECES_PER_PHASE,
     MAX_SHOOTING_UNKNOWNS,
 };
+pub use lyapunov::{lyapunov_exponents, LyapunovError, LyapunovSpectrum, MAX_LYAPUNOV_STRIDES};
 pub use newton::{
     norm2, solve, Accuracy, Convergence, DampedNewton, NewtonError, NewtonFailure, NewtonOptions,
     NewtonOptionsError, NewtonReport, NewtonState, SquareSystem, MAX_NEWTON_ITERS,

@@ -70,6 +70,7 @@
 #![warn(missing_docs)]
 
 mod axis;
+mod basin;
 mod bifurcation;
 mod colorbar;
 mod complex_plane;
@@ -89,6 +90,7 @@ mod time_series;
 mod two_param;
 mod work_precision;
 
+pub use basin::{BasinMap, GridAxis};
 pub use bifurcation::{BifurcationDiagram, Branch};
 pub use complex_plane::{ComplexPlanePlot, PointGroup};
 pub use error::PlotError;

@@ -606,6 +606,7 @@ pub fn summary(r: &ScriptResult) -> String {
 // Figures, files, numbers, simulations, the study
 // ---------------------------------------------------------------------------------------------
 
+mod basin;
 mod curve;
 mod figures;
 mod files;
@@ -615,6 +616,7 @@ mod simulation;
 mod simulation_plot;
 pub mod study;
 
+pub use basin::write_basin;
 pub use curve::{
     codim2_csv, curve_csv, curve_figure, curve_json, curve_summary, stable_besides_critical,
     write_curve,

@@ -7,10 +7,12 @@
 mod support;
 
 mod bad_input;
+mod basin;
 mod chattering;
 mod continuation;
 mod curve;
 mod equations;
+mod lyapunov;
 mod monopod;
 mod orbit;
 mod output;

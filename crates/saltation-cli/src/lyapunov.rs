@@ -1,0 +1,98 @@
+//! `saltation lyapunov`: Lyapunov exponents on the section, with the tangent vectors carried
+//! through every phase by the variational equations and through every impact by the saltation
+//! matrix — the stride map's exact reduced Jacobian — and re-orthonormalised by QR each stride
+//! ([`saltation_orbit::lyapunov_exponents`]). Starts at `--guess` or the file's first guess.
+
+use crate::input::{parse_guess, ModelArgs};
+use crate::CliError;
+use clap::Args;
+use saltation_hybrid::EvalModel;
+use saltation_orbit::{lyapunov_exponents, LyapunovError};
+use std::io::Write;
+
+/// Default number of strides.
+const DEFAULT_STRIDES: usize = 1000;
+
+/// Arguments of `saltation lyapunov`.
+#[derive(Debug, Clone, Args)]
+pub struct LyapunovArgs {
+    /// The model file and parameter overrides.
+    #[command(flatten)]
+    pub model: ModelArgs,
+
+    /// Start (reduced coordinates of the section), e.g. --guess 0.2,-0.2; default the file's
+    /// first guess.
+    #[arg(long, value_name = "u1,u2,...", allow_hyphen_values = true)]
+    pub guess: Option<String>,
+
+    /// Strides (default 1000).
+    #[arg(long, value_name = "N")]
+    pub strides: Option<usize>,
+
+    /// Print one JSON object: {"exponents": [...] (per unit time, descending), "per_stride":
+    /// [...], "strides", "time"}.
+    #[arg(long)]
+    pub json: bool,
+}
+
+/// Runs `saltation lyapunov`.
+pub fn run(args: &LyapunovArgs, out: &mut dyn Write) -> Result<(), CliError> {
+    let guess = args.guess.as_deref().map(parse_guess).transpose()?;
+    let loaded = args.model.load()?;
+    loaded.require_forcing()?;
+    let model = &loaded.file.model;
+    let u = match guess {
+        Some(u) => u,
+        None => loaded
+            .file
+            .guesses
+            .first()
+            .ok_or_else(|| CliError::NoGuess {
+                file: loaded.path.clone(),
+            })?
+            .u
+            .clone(),
+    };
+    if u.len() != model.reduced_dim() {
+        return Err(CliError::GuessLength {
+            what: format!("start {}", crate::format::vector(&u)),
+            model: model.name().to_string(),
+            expected: model.reduced_dim(),
+            got: u.len(),
+        });
+    }
+    let strides = args.strides.unwrap_or(DEFAULT_STRIDES);
+    let s =
+        lyapunov_exponents(model, &loaded.file.orbit.stride, &u, strides).map_err(|e| match e {
+            LyapunovError::Strides(_) | LyapunovError::Start(_) => CliError::BadArgument {
+                arg: format!("--strides {strides}"),
+                reason: e.to_string(),
+            },
+            e => CliError::Lyapunov(Box::new(e)),
+        })?;
+    let text = if args.json {
+        serde_json::to_string(&s)? + "\n"
+    } else {
+        let mut t = crate::format::KeyValue::new();
+        t.row("model", format!("{} ({})", model.name(), loaded.path))
+            .row("parameters", crate::orbit::parameters(model))
+            .row("start", crate::format::vector(&u))
+            .row(
+                "strides",
+                format!(
+                    "{} ({} time units)",
+                    s.strides,
+                    crate::format::value(s.time)
+                ),
+            )
+            .row("exponents (per time)", crate::format::vector(&s.exponents))
+            .row(
+                "exponents (per stride)",
+                crate::format::vector(&s.per_stride),
+            );
+        t.render()
+    };
+    out.write_all(text.as_bytes())?;
+    out.flush()?;
+    Ok(())
+}
