@@ -15,6 +15,7 @@
 //! | … in another parameter, or to another end value | `saltation continue FILE --param NAME --to VALUE` |
 //! | run a model forward in time from the file's `initial` section (any method, MATLAB names too) | `saltation simulate models/robertson.ron --method ode15s --at 40,4e5,4e10 --json` |
 //! | continue a fold / period doubling / Neimark–Sacker in two parameters | `saltation curve models/equations/vibrating_table.ron --kind period_doubling --param Gamma --param2 e --to2 0.85` |
+//! | the gait sensitivity norm for a one-stride change of a parameter | `saltation sensitivity models/rimless_wheel.ron --disturbance alpha --json` |
 //! | brute-force orbit diagram and where the runs start failing | `saltation orbit-diagram models/simplest_walker_continuation.ron --from 0.014 --to 0.0195 --count 200` |
 //!
 //! A user's own Rust model reaches every subcommand through a [`Registry`]: a program of
@@ -47,6 +48,7 @@ pub mod format;
 pub mod input;
 pub mod orbit;
 pub mod progress;
+pub mod sensitivity;
 pub mod simulate;
 mod stdout_check;
 pub mod study;
@@ -102,6 +104,9 @@ pub enum Command {
     /// strategies on every parameter set, scored against a near-exact reference; writes the
     /// runs, the tables and figures.
     Study(study::StudyArgs),
+    /// The gait sensitivity norm of a periodic orbit (Hobbelen & Wisse 2007): the step time's
+    /// response to a one-stride change of a parameter, summed over strides (H2 norm).
+    Sensitivity(sensitivity::SensitivityArgs),
 }
 
 /// Runs a parsed command line, writing its result to `out`.
@@ -123,5 +128,6 @@ pub fn run_with(cli: &Cli, registry: &Registry, out: &mut dyn Write) -> Result<(
         Command::OrbitDiagram(args) => diagram::run(args, out),
         Command::Simulate(args) => simulate::run(args, out),
         Command::Study(args) => study::run(args, out),
+        Command::Sensitivity(args) => sensitivity::run(args, out),
     }
 }
