@@ -36,6 +36,7 @@ mod schema;
 mod settings;
 mod shooting;
 mod simulate;
+mod sensitivity;
 mod simulate_plot;
 mod sizes;
 mod study;
