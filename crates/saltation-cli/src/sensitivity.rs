@@ -6,7 +6,8 @@
 //! ([`saltation_orbit::param_linearisation`]) gives the exact `A = ∂u_{k+1}/∂u_k`,
 //! `B = ∂u_{k+1}/∂p` and the step time's gradients `C = ∂T/∂u`, `D = ∂T/∂p`; then
 //! [`saltation_orbit::gait_sensitivity`] sums the impulse response. The indicator is the step
-//! time (the stride's duration); other indicators are not offered yet.
+//! time (the stride's duration); other indicators are not offered yet. With `--out DIR` the
+//! impulse response is also written as CSV with a figure (`saltation_report::write_sensitivity`).
 //!
 //! With `--json` the output is exactly one JSON object, [`SensitivityJson`] (a public
 //! interface).
@@ -41,6 +42,11 @@ pub struct SensitivityArgs {
     /// "lyapunov_norm", "spectral_radius", "impulse_response", "strides", "params", "orbit"}.
     #[arg(long)]
     pub json: bool,
+
+    /// Also write the impulse response as `<stem>_sensitivity.csv` and a figure
+    /// (`<stem>_sensitivity.png`/`.svg`: each indicator against the stride number) into DIR.
+    #[arg(long, value_name = "DIR")]
+    pub out: Option<std::path::PathBuf>,
 }
 
 /// The orbit the norm is computed at, in the JSON output.
@@ -110,6 +116,14 @@ pub fn run(args: &SensitivityArgs, out: &mut dyn Write) -> Result<(), CliError> 
     }
     let loaded = args.model.load()?;
     loaded.require_forcing()?;
+    let outputs = args.out.as_ref().map(|dir| saltation_report::Outputs {
+        dir: dir.clone(),
+        stem: saltation_report::stem_of(&args.model.file),
+        render: Default::default(),
+    });
+    if let Some(o) = &outputs {
+        o.check()?;
+    }
     let model = &loaded.file.model;
     let k = param_index(model, &args.disturbance).map_err(|e| CliError::BadArgument {
         arg: format!("--disturbance {}", args.disturbance),
@@ -175,6 +189,17 @@ pub fn run(args: &SensitivityArgs, out: &mut dyn Write) -> Result<(), CliError> 
             d: vec![tp],
         },
     };
+    let files = match &outputs {
+        Some(o) => saltation_report::write_sensitivity(
+            o,
+            model.name(),
+            &json.disturbance,
+            json.norm,
+            &json.indicators,
+            &json.impulse_response,
+        )?,
+        None => Vec::new(),
+    };
     let text = if args.json {
         serde_json::to_string(&json)? + "\n"
     } else {
@@ -195,6 +220,9 @@ pub fn run(args: &SensitivityArgs, out: &mut dyn Write) -> Result<(), CliError> 
             .row("strides", g.impulse_response.len().to_string());
         for (i, y) in g.impulse_response.iter().take(6).enumerate() {
             t.row(format!("  y{i}"), format::number(y[0], 20));
+        }
+        for f in &files {
+            t.row("wrote", f.display().to_string());
         }
         t.render()
     };

@@ -81,6 +81,18 @@ fn cases() -> Vec<Case> {
         )
         .expect(Fails(2, &["no guards"])),
         Case::args(
+            "--out is an existing file, refused before computing",
+            &[
+                "sensitivity",
+                "{models}/rimless_wheel.ron",
+                "--disturbance",
+                "alpha",
+                "--out",
+                "{models}/rimless_wheel.ron",
+            ],
+        )
+        .expect(Fails(2, &["rimless_wheel.ron"])),
+        Case::args(
             "rimless wheel: the norm and the Lyapunov cross-check in the JSON",
             &["sensitivity", "{models}/rimless_wheel.ron", "--disturbance", "alpha", "--json"],
         )
