@@ -18,13 +18,19 @@ use saltation::scenario::ModelFile;
 
 /// `(A, B, C, D)` of the step time for a one-stride change of parameter `name`, at the orbit
 /// from the file's first guess, and the orbit's full state.
-fn linearise(mf: &ModelFile, name: &str) -> (DMatrix<f64>, DVector<f64>, DMatrix<f64>, f64, Vec<f64>) {
+fn linearise(
+    mf: &ModelFile,
+    name: &str,
+) -> (DMatrix<f64>, DVector<f64>, DMatrix<f64>, f64, Vec<f64>) {
     let model = &mf.model;
     let orbit = find_periodic_orbit(model, &mf.guesses[0].u, &mf.orbit).unwrap();
     let k = param_index(model, name).unwrap();
     let aug = ParamAugmented::new(model, k).expect("exact derivatives");
-    let mut map =
-        StrideMap::new(&aug, ParamAugmented::<Model>::stride_options(&mf.orbit.stride)).unwrap();
+    let mut map = StrideMap::new(
+        &aug,
+        ParamAugmented::<Model>::stride_options(&mf.orbit.stride),
+    )
+    .unwrap();
     let lin = param_linearisation(&mut map, &orbit.u0, model.param_value(k).unwrap()).unwrap();
     let r = lin.fu.nrows();
     let a = &lin.fu + DMatrix::identity(r, r);
@@ -87,9 +93,9 @@ fn rimless_wheel_matches_the_closed_form_linearisation() {
         half,
         20_000,
     );
-    let gsn_exact =
-        (d_exact * d_exact + c_exact * c_exact * b_exact * b_exact / (1.0 - a_exact * a_exact))
-            .sqrt();
+    let gsn_exact = (d_exact * d_exact
+        + c_exact * c_exact * b_exact * b_exact / (1.0 - a_exact * a_exact))
+        .sqrt();
 
     let (a, b, c, d, x0) = linearise(&mf, "alpha");
     let close = |got: f64, want: f64, tol: f64, what: &str| {
@@ -105,7 +111,12 @@ fn rimless_wheel_matches_the_closed_form_linearisation() {
     close(d, d_exact, 1e-10, "D");
     let g = gait_sensitivity(&a, &b, &c, &DVector::from_element(1, d)).unwrap();
     close(g.norm, gsn_exact, 1e-10, "GSN");
-    close(g.lyapunov_norm.unwrap(), gsn_exact, 1e-10, "GSN by Lyapunov");
+    close(
+        g.lyapunov_norm.unwrap(),
+        gsn_exact,
+        1e-10,
+        "GSN by Lyapunov",
+    );
     eprintln!(
         "rimless wheel, disturbance alpha: GSN {} (closed form {gsn_exact}), A {} B {} C {} D {}",
         g.norm, a_exact, b_exact, c_exact, d_exact
@@ -119,7 +130,10 @@ fn rimless_wheel_matches_the_closed_form_linearisation() {
         errs.push(err);
     }
     assert!(errs[2] < 1e-4, "{errs:?}");
-    assert!(errs[1] < 0.2 * errs[0] && errs[2] < 0.2 * errs[1], "no first-order convergence: {errs:?}");
+    assert!(
+        errs[1] < 0.2 * errs[0] && errs[2] < 0.2 * errs[1],
+        "no first-order convergence: {errs:?}"
+    );
 }
 
 #[test]
@@ -128,7 +142,11 @@ fn simplest_walker_finite_disturbances_converge_to_the_norm() {
     let (a, b, c, d, x0) = linearise(&mf, "gamma");
     let g = gait_sensitivity(&a, &b, &c, &DVector::from_element(1, d)).unwrap();
     let lyap = g.lyapunov_norm.unwrap();
-    assert!((g.norm - lyap).abs() < 1e-10 * g.norm, "{} vs {lyap}", g.norm);
+    assert!(
+        (g.norm - lyap).abs() < 1e-10 * g.norm,
+        "{} vs {lyap}",
+        g.norm
+    );
     let mut errs = Vec::new();
     for eps in [1e-5, 1e-6, 1e-7] {
         let fd = finite_disturbance_norm(&mf, "gamma", &x0, eps);
@@ -137,5 +155,8 @@ fn simplest_walker_finite_disturbances_converge_to_the_norm() {
         errs.push(err);
     }
     assert!(errs[2] < 1e-4, "{errs:?}");
-    assert!(errs[1] < 0.2 * errs[0] && errs[2] < 0.2 * errs[1], "no first-order convergence: {errs:?}");
+    assert!(
+        errs[1] < 0.2 * errs[0] && errs[2] < 0.2 * errs[1],
+        "no first-order convergence: {errs:?}"
+    );
 }

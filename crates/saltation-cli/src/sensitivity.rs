@@ -147,14 +147,21 @@ pub fn run(args: &SensitivityArgs, out: &mut dyn Write) -> Result<(), CliError> 
             file: loaded.path.clone(),
         })?;
     let opts = &loaded.file.orbit;
-    let solved = crate::orbit::solve(model, &guess, opts)
-        .map_err(|e| crate::error::explain(e, model))?;
+    let solved =
+        crate::orbit::solve(model, &guess, opts).map_err(|e| crate::error::explain(e, model))?;
     let orbit = &solved.orbit;
     let fail = |reason: String| CliError::Sensitivity { reason };
-    let mut map = StrideMap::new(&aug, ParamAugmented::<saltation_models::Model>::stride_options(&opts.stride))
-        .map_err(|e| fail(format!("the augmented stride map: {e}")))?;
-    let lin = param_linearisation(&mut map, &orbit.u0, p)
-        .map_err(|e| fail(format!("the stride at the orbit, augmented with `{}`: {e}", args.disturbance)))?;
+    let mut map = StrideMap::new(
+        &aug,
+        ParamAugmented::<saltation_models::Model>::stride_options(&opts.stride),
+    )
+    .map_err(|e| fail(format!("the augmented stride map: {e}")))?;
+    let lin = param_linearisation(&mut map, &orbit.u0, p).map_err(|e| {
+        fail(format!(
+            "the stride at the orbit, augmented with `{}`: {e}",
+            args.disturbance
+        ))
+    })?;
     let r = lin.fu.nrows();
     let a = &lin.fu + DMatrix::identity(r, r);
     let (tu, tp) = match (lin.tu.last(), lin.tp.last()) {

@@ -34,7 +34,8 @@ use saltation_hybrid::{
     StrideWorkspace,
 };
 use saltation_orbit::{
-    param_linearisation, reduced_residual, solve, NewtonError, NewtonOptions, OrbitOptions, SquareSystem,
+    param_linearisation, reduced_residual, solve, NewtonError, NewtonOptions, OrbitOptions,
+    SquareSystem,
 };
 use std::cell::RefCell;
 

@@ -262,7 +262,11 @@ mod tests {
         )
         .unwrap();
         let exact = (d * d + c * c * b * b / (1.0 - a * a)).sqrt();
-        assert!((g.norm - exact).abs() < 1e-15 * exact, "{} vs {exact}", g.norm);
+        assert!(
+            (g.norm - exact).abs() < 1e-15 * exact,
+            "{} vs {exact}",
+            g.norm
+        );
         assert!((g.lyapunov_norm.unwrap() - exact).abs() < 1e-14 * exact);
         assert!((g.impulse_response[3][0] - c * a * a * b).abs() < 1e-16);
     }

@@ -45,7 +45,8 @@ pub fn impulse_response_figure(
             .enumerate()
             .map(|(k, row)| (k as f64, row.get(i).copied().unwrap_or(f64::NAN)))
             .unzip();
-        fig = fig.with_series(Series::new(name.replace('_', " "), k, y).with_marker(Marker::Circle));
+        fig =
+            fig.with_series(Series::new(name.replace('_', " "), k, y).with_marker(Marker::Circle));
     }
     fig
 }
@@ -61,7 +62,10 @@ pub fn write_sensitivity(
     response: &[Vec<f64>],
 ) -> Result<Vec<PathBuf>, ReportError> {
     let mut batch = Batch::new(out);
-    batch.text("sensitivity.csv", &impulse_response_csv(indicators, response))?;
+    batch.text(
+        "sensitivity.csv",
+        &impulse_response_csv(indicators, response),
+    )?;
     batch.figure(
         "sensitivity",
         &impulse_response_figure(model_name, disturbance, norm, indicators, response),

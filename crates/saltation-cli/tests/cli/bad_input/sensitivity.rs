@@ -8,9 +8,17 @@ fn cases() -> Vec<Case> {
     vec![
         Case::args(
             "unknown disturbance parameter lists the known ones",
-            &["sensitivity", "{models}/simplest_walker.ron", "--disturbance", "gama"],
+            &[
+                "sensitivity",
+                "{models}/simplest_walker.ron",
+                "--disturbance",
+                "gama",
+            ],
         )
-        .expect(Fails(2, &["--disturbance gama", "unknown parameter", "known: gamma"])),
+        .expect(Fails(
+            2,
+            &["--disturbance gama", "unknown parameter", "known: gamma"],
+        )),
         Case::args(
             "no --disturbance",
             &["sensitivity", "{models}/simplest_walker.ron"],
@@ -18,7 +26,12 @@ fn cases() -> Vec<Case> {
         .expect(Fails(2, &["required arguments"])),
         Case::args(
             "empty disturbance name",
-            &["sensitivity", "{models}/rimless_wheel.ron", "--disturbance", ""],
+            &[
+                "sensitivity",
+                "{models}/rimless_wheel.ron",
+                "--disturbance",
+                "",
+            ],
         )
         .expect(Fails(2, &["unknown parameter", "lambda2, alpha"])),
         Case::args(
@@ -32,7 +45,10 @@ fn cases() -> Vec<Case> {
                 "unstable (short-period) gait",
             ],
         )
-        .expect(Fails(1, &["not stable", "spectral radius", "does not exist"])),
+        .expect(Fails(
+            1,
+            &["not stable", "spectral radius", "does not exist"],
+        )),
         Case::args(
             "--all is refused (one orbit)",
             &[
@@ -94,7 +110,13 @@ fn cases() -> Vec<Case> {
         .expect(Fails(2, &["rimless_wheel.ron"])),
         Case::args(
             "rimless wheel: the norm and the Lyapunov cross-check in the JSON",
-            &["sensitivity", "{models}/rimless_wheel.ron", "--disturbance", "alpha", "--json"],
+            &[
+                "sensitivity",
+                "{models}/rimless_wheel.ron",
+                "--disturbance",
+                "alpha",
+                "--json",
+            ],
         )
         .expect(Expect::Succeeds(&[
             "\"disturbance\":\"alpha\"",
