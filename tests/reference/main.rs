@@ -11,6 +11,7 @@ mod bouncing_ball;
 mod compass_gait_curves;
 mod continuation;
 mod forced_table;
+mod gait_sensitivity;
 mod hopper_curves;
 mod jacobians;
 mod param_derivatives;

@@ -135,6 +135,12 @@ pub enum CliError {
         #[source]
         source: ParamError,
     },
+    /// The gait sensitivity norm could not be computed (an unstable orbit, a failed stride).
+    #[error("gait sensitivity: {reason}")]
+    Sensitivity {
+        /// Why.
+        reason: String,
+    },
     /// A command-line value is out of range.
     #[error("{arg}: {reason}")]
     BadArgument {
@@ -278,6 +284,7 @@ impl CliError {
             | CliError::Simulation { .. }
             | CliError::Lyapunov(_)
             | CliError::GuessesFailed { .. }
+            | CliError::Sensitivity { .. }
             | CliError::Continuation(_)
             | CliError::Study(_)
             | CliError::Report(_)

@@ -18,6 +18,7 @@
 //! | basins of attraction on the section, with the attractors and their multipliers | `saltation basin models/simplest_walker.ron --axes u0=0.15:0.25:50,u1=-0.25:-0.15:50 --json` |
 //! | … as shards of a job array, then joined | `saltation basin FILE --axes … --shard $I/$N --out shards`, then `saltation merge shards --json` |
 //! | Lyapunov exponents across the impacts | `saltation lyapunov models/simplest_walker.ron --strides 2000 --json` |
+//! | the gait sensitivity norm for a one-stride change of a parameter | `saltation sensitivity models/rimless_wheel.ron --disturbance alpha --json` |
 //! | brute-force orbit diagram and where the runs start failing | `saltation orbit-diagram models/simplest_walker_continuation.ron --from 0.014 --to 0.0195 --count 200` |
 //!
 //! A user's own Rust model reaches every subcommand through a [`Registry`]: a program of
@@ -54,6 +55,7 @@ pub mod lyapunov;
 pub mod merge;
 pub mod orbit;
 pub mod progress;
+pub mod sensitivity;
 pub mod simulate;
 mod stdout_check;
 pub mod study;
@@ -118,6 +120,9 @@ pub enum Command {
     /// strategies on every parameter set, scored against a near-exact reference; writes the
     /// runs, the tables and figures.
     Study(study::StudyArgs),
+    /// The gait sensitivity norm of a periodic orbit (Hobbelen & Wisse 2007): the step time's
+    /// response to a one-stride change of a parameter, summed over strides (H2 norm).
+    Sensitivity(sensitivity::SensitivityArgs),
 }
 
 /// Runs a parsed command line, writing its result to `out`.
@@ -142,5 +147,6 @@ pub fn run_with(cli: &Cli, registry: &Registry, out: &mut dyn Write) -> Result<(
         Command::Basin(args) => basin::run(args, out),
         Command::Merge(args) => merge::run(args, out),
         Command::Lyapunov(args) => lyapunov::run(args, out),
+        Command::Sensitivity(args) => sensitivity::run(args, out),
     }
 }

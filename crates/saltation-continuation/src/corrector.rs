@@ -34,7 +34,8 @@ use saltation_hybrid::{
     StrideWorkspace,
 };
 use saltation_orbit::{
-    reduced_residual, solve, NewtonError, NewtonOptions, OrbitOptions, SquareSystem,
+    param_linearisation, reduced_residual, solve, NewtonError, NewtonOptions, OrbitOptions,
+    SquareSystem,
 };
 use std::cell::RefCell;
 
@@ -141,7 +142,7 @@ impl<'a, F: ModelFamily> Evaluator<'a, F> {
             if !self.stride.all_phases_exponential(&model) {
                 // The model's own stride integrates its variational equations: one augmented
                 // stride gives [F_u, F_p] for the same components plus one column.
-                return self.eval_augmented(&model, aug, u, p);
+                return self.eval_augmented(aug, u, p);
             }
         }
         let mut e = self.eval_plain(&model, u)?;
@@ -196,52 +197,30 @@ impl<'a, F: ModelFamily> Evaluator<'a, F> {
 
     /// [`Evaluator::eval`] with exact `F_p`: one stride of the augmented state `(x, p)`, whose
     /// reduced Jacobian is `[[F_u, F_p], [0, 0]]` (plus the identity's last row) and whose
-    /// event-time gradients `∇ t_j · Dχ̃` are `(∂T_j/∂u, ∂T_j/∂p)`.
+    /// event-time gradients `∇ t_j · Dχ̃` are `(∂T_j/∂u, ∂T_j/∂p)`
+    /// ([`saltation_orbit::param_linearisation`]).
     fn eval_augmented<M: EvalModel>(
         &self,
-        model: &M,
         aug: &ParamAugmented<'_, M>,
         u: &[f64],
         p: f64,
     ) -> Result<Eval, ContinuationError> {
-        let (n, r) = (model.dim(), model.reduced_dim());
-        let mut ua = u.to_vec();
-        ua.push(p);
         let opts = || ParamAugmented::<M>::stride_options(&self.stride);
-        let (fa, ja, mut stride) = Self::with_map(&self.augmented, opts, aug, |map| {
-            Ok(reduced_residual(map, &ua)?)
+        let lin = Self::with_map(&self.augmented, opts, aug, |map| {
+            Ok(param_linearisation(map, u, p)?)
         })?;
-        let mut dchi = vec![0.0; (n + 1) * (r + 1)];
-        aug.chart_jacobian(&ua, &mut dchi);
-        let dchi = DMatrix::from_row_slice(n + 1, r + 1, &dchi);
-        let grads: Vec<DVector<f64>> = stride
-            .event_time_gradients
-            .iter()
-            .map(|g| dchi.tr_mul(&DVector::from_column_slice(g)))
-            .collect();
         let tu = if matches!(self.opts.predictor, Predictor::EventTime { .. }) {
-            grads.iter().map(|g| g.rows(0, r).into_owned()).collect()
+            lin.tu
         } else {
             Vec::new()
         };
-        let tp = grads.iter().map(|g| g[r]).collect();
-        // The stride as the model's own: the parameter component dropped.
-        stride.x.truncate(n);
-        for e in &mut stride.events {
-            e.x_minus.truncate(n);
-            e.x_plus.truncate(n);
-        }
-        for g in &mut stride.event_time_gradients {
-            g.truncate(n);
-        }
-        stride.jacobian = stride.jacobian.map(|j| j.view((0, 0), (n, n)).into_owned());
         Ok(Eval {
-            f: fa.rows(0, r).into_owned(),
-            fu: ja.view((0, 0), (r, r)).into_owned(),
-            fp: Some(ja.view((0, r), (r, 1)).column(0).into_owned()),
+            f: lin.f,
+            fu: lin.fu,
+            fp: Some(lin.fp),
             tu,
-            tp: Some(tp),
-            stride,
+            tp: Some(lin.tp),
+            stride: lin.stride,
         })
     }
 

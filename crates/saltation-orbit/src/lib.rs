@@ -15,6 +15,7 @@
 //! | find a periodic orbit of a hybrid model | [`find_periodic_orbit`] with [`OrbitOptions`] (checked by [`OrbitOptions::validate`]) |
 //! | … of a very unstable orbit (multipliers over many orders) | [`OrbitOptions::shooting`] = [`Shooting::Multiple`] |
 //! | eigenvalues of a product of matrices without forming it | [`product_eigenvalues`] |
+//! | linearise the stride map in a parameter; the gait sensitivity norm | [`param_linearisation`], [`gait_sensitivity`] |
 //!
 //! Every module documents its method, equations and references. The eigenvalue routines are
 //! those of `saltation-linalg`, re-exported here (also as the module [`eigen`]).
@@ -59,6 +60,7 @@ pub mod fd;
 pub mod fixed_point;
 pub mod lyapunov;
 pub mod newton;
+pub mod sensitivity;
 pub mod stability;
 
 pub use fd::{central_difference, FdError};
@@ -72,6 +74,9 @@ pub use lyapunov::{lyapunov_exponents, LyapunovError, LyapunovSpectrum, MAX_LYAP
 pub use newton::{
     norm2, solve, Accuracy, Convergence, DampedNewton, NewtonError, NewtonFailure, NewtonOptions,
     NewtonOptionsError, NewtonReport, NewtonState, SquareSystem, MAX_NEWTON_ITERS,
+};
+pub use sensitivity::{
+    gait_sensitivity, param_linearisation, GaitSensitivity, ParamLinearisation, SensitivityError,
 };
 pub use stability::{
     flag_trivial_unit, is_stable, is_stable_excluding, Multiplier, StabilityError,

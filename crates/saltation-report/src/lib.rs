@@ -612,6 +612,7 @@ mod figures;
 mod files;
 mod numbers;
 mod params;
+mod sensitivity;
 mod simulation;
 mod simulation_plot;
 pub mod study;
@@ -629,6 +630,7 @@ pub use figures::{
 pub(crate) use files::Batch;
 pub use files::{check_destination, write_atomic, Outputs};
 pub use numbers::{fixed, shortest};
+pub use sensitivity::{impulse_response_csv, impulse_response_figure, write_sensitivity};
 pub use simulation::{
     events_csv, samples_csv, simulation_json, write_simulation, EventJson, SampleJson,
     SimulationJson, StatsJson,

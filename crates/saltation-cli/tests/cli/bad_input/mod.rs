@@ -35,6 +35,7 @@ mod probe3;
 mod probe3_rest;
 mod results;
 mod schema;
+mod sensitivity;
 mod settings;
 mod shooting;
 mod simulate;

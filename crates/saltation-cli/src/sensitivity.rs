@@ -1,0 +1,239 @@
+//! `saltation sensitivity`: the gait sensitivity norm (Hobbelen & Wisse 2007) of a model's
+//! periodic orbit for a disturbance entering as a one-stride change of a parameter.
+//!
+//! The orbit is found as by `saltation orbit` ([`saltation_orbit::find_periodic_orbit`] with the
+//! file's settings); one stride of the state augmented with the parameter
+//! ([`saltation_orbit::param_linearisation`]) gives the exact `A = ∂u_{k+1}/∂u_k`,
+//! `B = ∂u_{k+1}/∂p` and the step time's gradients `C = ∂T/∂u`, `D = ∂T/∂p`; then
+//! [`saltation_orbit::gait_sensitivity`] sums the impulse response. The indicator is the step
+//! time (the stride's duration); other indicators are not offered yet. With `--out DIR` the
+//! impulse response is also written as CSV with a figure (`saltation_report::write_sensitivity`).
+//!
+//! With `--json` the output is exactly one JSON object, [`SensitivityJson`] (a public
+//! interface).
+
+use crate::format::{self, KeyValue};
+use crate::input::{GuessArgs, ModelArgs};
+use crate::CliError;
+use clap::Args;
+use nalgebra::{DMatrix, DVector};
+use saltation_hybrid::{param_index, EvalModel, ParamAugmented, StrideMap};
+use saltation_orbit::{gait_sensitivity, param_linearisation};
+use serde::{Deserialize, Serialize};
+use std::collections::BTreeMap;
+use std::io::Write;
+
+/// Arguments of `saltation sensitivity`.
+#[derive(Debug, Clone, Args)]
+pub struct SensitivityArgs {
+    /// The model file and parameter overrides.
+    #[command(flatten)]
+    pub model: ModelArgs,
+
+    /// Which initial guess (one; `--all` is refused).
+    #[command(flatten)]
+    pub guess: GuessArgs,
+
+    /// The parameter whose one-stride change is the disturbance (the slope of a walker).
+    #[arg(long, value_name = "PARAM")]
+    pub disturbance: String,
+
+    /// Print JSON instead of a table: one object {"disturbance", "indicators", "norm",
+    /// "lyapunov_norm", "spectral_radius", "impulse_response", "strides", "params", "orbit"}.
+    #[arg(long)]
+    pub json: bool,
+
+    /// Also write the impulse response as `<stem>_sensitivity.csv` and a figure
+    /// (`<stem>_sensitivity.png`/`.svg`: each indicator against the stride number) into DIR.
+    #[arg(long, value_name = "DIR")]
+    pub out: Option<std::path::PathBuf>,
+}
+
+/// The orbit the norm is computed at, in the JSON output.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct SensitivityOrbitJson {
+    /// Fixed point in the section's reduced coordinates.
+    pub u0: Vec<f64>,
+    /// Fixed point, full state just after the stride's last reset.
+    pub x0: Vec<f64>,
+    /// Stride duration.
+    pub period: f64,
+}
+
+/// The JSON output of `saltation sensitivity` (a public interface: exactly these keys).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct SensitivityJson {
+    /// The parameter disturbed for one stride.
+    pub disturbance: String,
+    /// The gait indicators, in the order of each `impulse_response` row: `["step_time"]`.
+    pub indicators: Vec<String>,
+    /// The gait sensitivity norm `sqrt(Σ_k ‖y_k‖²)` over the impulse response.
+    pub norm: f64,
+    /// The same from the discrete Lyapunov equation (a cross-check); null where not solved.
+    pub lyapunov_norm: Option<f64>,
+    /// Spectral radius of the reduced stride Jacobian `A`.
+    pub spectral_radius: f64,
+    /// `y_k` per stride `k = 0, 1, …` (one row per stride, one entry per indicator) for a
+    /// unit disturbance on stride 0.
+    pub impulse_response: Vec<Vec<f64>>,
+    /// Rows of `impulse_response`.
+    pub strides: usize,
+    /// The model's parameter values, by name.
+    pub params: BTreeMap<String, f64>,
+    /// The periodic orbit.
+    pub orbit: SensitivityOrbitJson,
+    /// `A` (rows), `B`, `C` (rows) and `D` of the linearisation.
+    pub linearisation: LinearisationJson,
+}
+
+/// The linear system `x_{k+1} = A x_k + B d_k`, `y_k = C x_k + D d_k` in the JSON output.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct LinearisationJson {
+    /// `A`, by rows.
+    pub a: Vec<Vec<f64>>,
+    /// `B`.
+    pub b: Vec<f64>,
+    /// `C`, by rows (one per indicator).
+    pub c: Vec<Vec<f64>>,
+    /// `D` (one per indicator).
+    pub d: Vec<f64>,
+}
+
+fn rows(m: &DMatrix<f64>) -> Vec<Vec<f64>> {
+    m.row_iter().map(|r| r.iter().copied().collect()).collect()
+}
+
+/// Runs `saltation sensitivity`.
+pub fn run(args: &SensitivityArgs, out: &mut dyn Write) -> Result<(), CliError> {
+    if args.guess.all {
+        return Err(CliError::BadArgument {
+            arg: "--all".into(),
+            reason: "sensitivity works on one orbit: give --guess or --guess-label".into(),
+        });
+    }
+    let loaded = args.model.load()?;
+    loaded.require_forcing()?;
+    let outputs = args.out.as_ref().map(|dir| saltation_report::Outputs {
+        dir: dir.clone(),
+        stem: saltation_report::stem_of(&args.model.file),
+        render: Default::default(),
+    });
+    if let Some(o) = &outputs {
+        o.check()?;
+    }
+    let model = &loaded.file.model;
+    let k = param_index(model, &args.disturbance).map_err(|e| CliError::BadArgument {
+        arg: format!("--disturbance {}", args.disturbance),
+        reason: e.to_string(),
+    })?;
+    let aug = ParamAugmented::new(model, k).ok_or_else(|| CliError::BadArgument {
+        arg: format!("--disturbance {}", args.disturbance),
+        reason: format!(
+            "the {} model gives no exact derivatives in `{}`",
+            model.name(),
+            args.disturbance
+        ),
+    })?;
+    let p = model.param_value(k).unwrap_or(f64::NAN);
+    let guess = args
+        .guess
+        .select(&loaded)?
+        .into_iter()
+        .next()
+        .ok_or_else(|| CliError::NoGuess {
+            file: loaded.path.clone(),
+        })?;
+    let opts = &loaded.file.orbit;
+    let solved =
+        crate::orbit::solve(model, &guess, opts).map_err(|e| crate::error::explain(e, model))?;
+    let orbit = &solved.orbit;
+    let fail = |reason: String| CliError::Sensitivity { reason };
+    let mut map = StrideMap::new(
+        &aug,
+        ParamAugmented::<saltation_models::Model>::stride_options(&opts.stride),
+    )
+    .map_err(|e| fail(format!("the augmented stride map: {e}")))?;
+    let lin = param_linearisation(&mut map, &orbit.u0, p).map_err(|e| {
+        fail(format!(
+            "the stride at the orbit, augmented with `{}`: {e}",
+            args.disturbance
+        ))
+    })?;
+    let r = lin.fu.nrows();
+    let a = &lin.fu + DMatrix::identity(r, r);
+    let (tu, tp) = match (lin.tu.last(), lin.tp.last()) {
+        (Some(tu), Some(tp)) => (tu.clone(), *tp),
+        _ => return Err(fail("the stride has no event to time the step by".into())),
+    };
+    let c = DMatrix::from_row_slice(1, r, tu.as_slice());
+    let d = DVector::from_element(1, tp);
+    let g = gait_sensitivity(&a, &lin.fp, &c, &d).map_err(|e| fail(e.to_string()))?;
+    let json = SensitivityJson {
+        disturbance: args.disturbance.clone(),
+        indicators: vec!["step_time".into()],
+        norm: g.norm,
+        lyapunov_norm: g.lyapunov_norm,
+        spectral_radius: g.spectral_radius,
+        impulse_response: g
+            .impulse_response
+            .iter()
+            .map(|y| y.iter().copied().collect())
+            .collect(),
+        strides: g.impulse_response.len(),
+        params: saltation_report::params_json(model),
+        orbit: SensitivityOrbitJson {
+            u0: orbit.u0.clone(),
+            x0: orbit.x0.clone(),
+            period: orbit.period,
+        },
+        linearisation: LinearisationJson {
+            a: rows(&a),
+            b: lin.fp.iter().copied().collect(),
+            c: rows(&c),
+            d: vec![tp],
+        },
+    };
+    let files = match &outputs {
+        Some(o) => saltation_report::write_sensitivity(
+            o,
+            model.name(),
+            &json.disturbance,
+            json.norm,
+            &json.indicators,
+            &json.impulse_response,
+        )?,
+        None => Vec::new(),
+    };
+    let text = if args.json {
+        serde_json::to_string(&json)? + "\n"
+    } else {
+        let mut t = KeyValue::new();
+        t.row("model", format!("{} ({})", model.name(), loaded.path))
+            .row("parameters", crate::orbit::parameters(model))
+            .row("disturbance", format!("{} (one stride)", args.disturbance))
+            .row("indicators", "step time")
+            .row("period", format::number(orbit.period, 20))
+            .row("spectral radius", format::number(g.spectral_radius, 20))
+            .row("gait sensitivity norm", format::number(g.norm, 20))
+            .row(
+                "  by Lyapunov",
+                g.lyapunov_norm
+                    .map(|v| format::number(v, 20))
+                    .unwrap_or_else(|| "not solved".into()),
+            )
+            .row("strides", g.impulse_response.len().to_string());
+        for (i, y) in g.impulse_response.iter().take(6).enumerate() {
+            t.row(format!("  y{i}"), format::number(y[0], 20));
+        }
+        for f in &files {
+            t.row("wrote", f.display().to_string());
+        }
+        t.render()
+    };
+    out.write_all(text.as_bytes())?;
+    out.flush()?;
+    Ok(())
+}
