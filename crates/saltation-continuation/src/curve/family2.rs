@@ -29,11 +29,9 @@ impl<M: EvalModel + Clone + Sync> PlaneFamily<M> {
     /// same parameter twice.
     pub fn new(model: M, p: &str, p2: &str) -> Result<Self, ContinuationError> {
         let index = |field: &str, name: &str| {
-            param_index(&model, name).map_err(|source| ContinuationError::InvalidParameter {
-                field: field.into(),
-                value: f64::NAN,
-                source,
-            })
+            // An unknown name has no value to show: the model's answer is the reason.
+            param_index(&model, name)
+                .map_err(|source| ContinuationError::invalid(field, source.to_string()))
         };
         let k = [index("param", p)?, index("param2", p2)?];
         if k[0] == k[1] {
