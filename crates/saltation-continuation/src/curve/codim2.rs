@@ -141,6 +141,35 @@ pub(crate) struct Anchor<'s> {
     pub tests: &'s [f64],
 }
 
+impl Anchor<'_> {
+    /// The point of the curve at arclength `s` along the anchor's tangent: the prediction
+    /// `z + s τ` corrected on the plane `τᵀ(z − z_pred) = 0`.
+    fn trial<M: EvalModel + Clone + Sync>(
+        &self,
+        plane: &Plane<'_, M>,
+        kind: CurveKind,
+        s: f64,
+        corrector_tol: f64,
+        max_iters: usize,
+    ) -> Result<(DVector<f64>, Defining), ContinuationError> {
+        let z_pred = self.z + self.tau * s;
+        let closure = Closure::Plane {
+            z_pred: z_pred.clone(),
+            tau: self.tau.clone(),
+        };
+        let (z, d, _) = correct(
+            plane,
+            kind,
+            self.borders,
+            &z_pred,
+            closure,
+            corrector_tol,
+            max_iters,
+        )?;
+        Ok((z, d))
+    }
+}
+
 /// Locates the zero of test `i` between `a` (arclength 0) and the point `z_b` with test
 /// values `tests_b`; returns the located unknowns and defining functions.
 #[allow(clippy::too_many_arguments)]
@@ -173,20 +202,7 @@ pub(crate) fn locate<M: EvalModel + Clone + Sync>(
         } else {
             0.5 * (s_lo + s_hi)
         };
-        let z_pred = a.z + a.tau * s;
-        let closure = Closure::Plane {
-            z_pred: z_pred.clone(),
-            tau: a.tau.clone(),
-        };
-        let (z, d, _) = correct(
-            plane,
-            kind,
-            a.borders,
-            &z_pred,
-            closure,
-            corrector_tol,
-            max_iters,
-        )?;
+        let (z, d) = a.trial(plane, kind, s, corrector_tol, max_iters)?;
         let f = tests(kind, &d, &z, plane.orbit.eigen)?[i];
         let q = params(&z);
         if f * f_lo > 0.0 {
@@ -245,20 +261,7 @@ pub(crate) fn locate_admissibility<M: EvalModel + Clone + Sync>(
             break;
         }
         let s = 0.5 * (s_lo + s_hi);
-        let z_pred = a.z + a.tau * s;
-        let closure = Closure::Plane {
-            z_pred: z_pred.clone(),
-            tau: a.tau.clone(),
-        };
-        let (z, d, _) = correct(
-            plane,
-            kind,
-            a.borders,
-            &z_pred,
-            closure,
-            corrector_tol,
-            max_iters,
-        )?;
+        let (z, d) = a.trial(plane, kind, s, corrector_tol, max_iters)?;
         let ok = admissible(&z, &d)?;
         if ok == adm_a {
             (s_lo, q_lo) = (s, params(&z));
