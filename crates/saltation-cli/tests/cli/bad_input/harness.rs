@@ -407,3 +407,21 @@ pub fn literal_numbers(text: &str) -> Vec<(usize, String)> {
     }
     out
 }
+
+/// Runs the binary through `sh -c` (for redirections the harness cannot make): `$0` is the
+/// binary and `$@` are `args`, in a scratch directory named after `tag`.
+pub fn shell(tag: &str, script: &str, args: &[&str]) -> std::process::Output {
+    let dir = std::env::temp_dir().join(format!("saltation-{tag}-{}", std::process::id()));
+    let _ = std::fs::create_dir_all(&dir);
+    Command::new("sh")
+        .arg("-c")
+        .arg(script)
+        .arg(env!("CARGO_BIN_EXE_saltation"))
+        .args(args)
+        .current_dir(&dir)
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .output()
+        .expect("sh runs")
+}

@@ -5,7 +5,6 @@
 //! and panels without data.
 
 use super::harness::{self, Case};
-use std::process::{Command, Stdio};
 
 /// The equation van der Pol with an `initial` section (for `simulate`), with each `(from, to)`
 /// replaced once.
@@ -327,23 +326,6 @@ fn probe3_cases() {
     harness::run_all(cases());
 }
 
-/// Runs the binary through `sh -c` (for redirections the harness cannot make).
-fn shell(script: &str, args: &[&str]) -> std::process::Output {
-    let dir = std::env::temp_dir().join(format!("saltation-probe3-{}", std::process::id()));
-    let _ = std::fs::create_dir_all(&dir);
-    Command::new("sh")
-        .arg("-c")
-        .arg(script)
-        .arg(env!("CARGO_BIN_EXE_saltation"))
-        .args(args)
-        .current_dir(&dir)
-        .stdin(Stdio::null())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .output()
-        .expect("sh runs")
-}
-
 /// N5: with stderr unwritable an error still ends with its exit code (2 for bad input, 1 for a
 /// failed computation), not an abort.
 #[test]
@@ -358,7 +340,7 @@ fn n5_unwritable_stderr_keeps_the_exit_code() {
         (vec!["orbit", "--bogus"], 2),
         (vec!["orbit", walker, "--guess", "3,3"], 1),
     ] {
-        let out = shell("exec \"$0\" \"$@\" 2>/dev/full", &args);
+        let out = harness::shell("probe3", "exec \"$0\" \"$@\" 2>/dev/full", &args);
         assert_eq!(out.status.code(), Some(code), "{args:?}: {out:?}");
     }
 }

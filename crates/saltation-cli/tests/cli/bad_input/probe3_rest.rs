@@ -4,7 +4,6 @@
 //! result lost without a word when standard output is closed or cannot be written (N20).
 
 use super::harness::{self, Case};
-use std::process::{Command, Stdio};
 
 /// The equation van der Pol with an `initial` section, with each `(from, to)` replaced once.
 fn vdp(name: &str, edits: &[(&str, &str)], args: &[&str]) -> Case {
@@ -130,37 +129,24 @@ fn probe3_rest_cases() {
     harness::run_all(cases());
 }
 
-/// Runs the binary through `sh -c` (for redirections the harness cannot make).
-fn shell(script: &str, args: &[&str]) -> std::process::Output {
-    let dir = std::env::temp_dir().join(format!("saltation-probe3-rest-{}", std::process::id()));
-    let _ = std::fs::create_dir_all(&dir);
-    Command::new("sh")
-        .arg("-c")
-        .arg(script)
-        .arg(env!("CARGO_BIN_EXE_saltation"))
-        .args(args)
-        .current_dir(&dir)
-        .stdin(Stdio::null())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .output()
-        .expect("sh runs")
-}
-
 /// N20: with standard output closed the command refuses to run (exit 2, a message on stderr)
 /// instead of computing a result that goes nowhere; `>/dev/null`, a choice, still runs.
 #[test]
 fn n20_closed_stdout_is_refused() {
     let walker = harness::models_dir().join("simplest_walker.ron");
     let walker = walker.to_str().unwrap();
-    let out = shell("exec \"$0\" \"$@\" >&-", &["orbit", walker]);
+    let out = harness::shell("probe3-rest", "exec \"$0\" \"$@\" >&-", &["orbit", walker]);
     let err = String::from_utf8_lossy(&out.stderr);
     assert_eq!(out.status.code(), Some(2), "{out:?}");
     assert!(
         err.starts_with("error: standard output is closed") && err.contains("/dev/null"),
         "{err}"
     );
-    let out = shell("exec \"$0\" \"$@\" >/dev/null", &["orbit", walker]);
+    let out = harness::shell(
+        "probe3-rest",
+        "exec \"$0\" \"$@\" >/dev/null",
+        &["orbit", walker],
+    );
     assert_eq!(out.status.code(), Some(0), "{out:?}");
     assert!(out.stderr.is_empty(), "{out:?}");
 }
@@ -173,7 +159,11 @@ fn n20_failed_writes_are_reported() {
     let walker = harness::models_dir().join("simplest_walker.ron");
     let walker = walker.to_str().unwrap();
     if std::path::Path::new("/dev/full").exists() {
-        let out = shell("exec \"$0\" \"$@\" >/dev/full", &["orbit", walker]);
+        let out = harness::shell(
+            "probe3-rest",
+            "exec \"$0\" \"$@\" >/dev/full",
+            &["orbit", walker],
+        );
         let err = String::from_utf8_lossy(&out.stderr);
         assert_eq!(out.status.code(), Some(1), "{out:?}");
         assert!(
@@ -185,7 +175,8 @@ fn n20_failed_writes_are_reported() {
     // one byte and exits, so the rest of the write meets a closed pipe.
     let vdp = harness::models_dir().join("van_der_pol_stiff.ron");
     let at: Vec<String> = (1..=2000).map(|k| format!("{}", k as f64 * 1e-3)).collect();
-    let out = shell(
+    let out = harness::shell(
+        "probe3-rest",
         "{ \"$0\" \"$@\"; echo \"rc=$?\" >&2; } | head -c 1 >/dev/null",
         &[
             "simulate",
