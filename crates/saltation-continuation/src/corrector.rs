@@ -28,6 +28,7 @@
 use crate::error::ContinuationError;
 use crate::family::ModelFamily;
 use crate::options::{ContinuationOptions, Predictor};
+use crate::segments::SegmentJacobians;
 use nalgebra::{DMatrix, DVector};
 use saltation_hybrid::{
     EvalModel, JacobianKind, ParamAugmented, StrideMap, StrideOptions, StrideResult,
@@ -35,7 +36,7 @@ use saltation_hybrid::{
 };
 use saltation_orbit::{
     param_linearisation, reduced_residual, solve, NewtonError, NewtonOptions, OrbitOptions,
-    SquareSystem,
+    SegmentPlan, Shooting, SquareSystem,
 };
 use std::cell::RefCell;
 
@@ -50,6 +51,10 @@ pub(crate) struct Eval {
     /// `∂T_j/∂p` per event, with `fp`.
     pub tp: Option<Vec<f64>>,
     pub stride: StrideResult,
+    /// With multiple shooting: the segment Jacobians (then `f`, `fu`, `fp` are the matching
+    /// conditions `G`, `G_w`, `G_p` of module `segments`, and `stride` the joined segments,
+    /// without Jacobian).
+    pub segments: Option<SegmentJacobians>,
 }
 
 impl Eval {
@@ -69,7 +74,7 @@ pub(crate) struct Evaluator<'a, F: ModelFamily> {
     pub opts: &'a ContinuationOptions,
     workspace: RefCell<Option<StrideWorkspace>>,
     /// The workspace of the augmented state's stride (exact `F_p`).
-    augmented: RefCell<Option<StrideWorkspace>>,
+    pub(crate) augmented: RefCell<Option<StrideWorkspace>>,
 }
 
 /// What closes the `r` equations `F(u, p) = 0` in `r + 1` unknowns.
@@ -109,7 +114,7 @@ impl<'a, F: ModelFamily> Evaluator<'a, F> {
 
     /// Runs `f` on a stride map of `model`, on the workspace kept in `cell` (made with `opts`
     /// the first time).
-    fn with_map<M: EvalModel, T>(
+    pub(crate) fn with_map<M: EvalModel, T>(
         cell: &RefCell<Option<StrideWorkspace>>,
         opts: impl FnOnce() -> StrideOptions,
         model: &M,
@@ -126,7 +131,7 @@ impl<'a, F: ModelFamily> Evaluator<'a, F> {
     }
 
     /// [`Evaluator::with_map`] on the model's own workspace.
-    fn with_plain_map<M: EvalModel, T>(
+    pub(crate) fn with_plain_map<M: EvalModel, T>(
         &self,
         model: &M,
         f: impl FnOnce(&mut StrideMap<'_, M>) -> Result<T, ContinuationError>,
@@ -192,6 +197,7 @@ impl<'a, F: ModelFamily> Evaluator<'a, F> {
             tu,
             tp: None,
             stride,
+            segments: None,
         })
     }
 
@@ -221,6 +227,7 @@ impl<'a, F: ModelFamily> Evaluator<'a, F> {
             tu,
             tp: Some(lin.tp),
             stride: lin.stride,
+            segments: None,
         })
     }
 
@@ -282,13 +289,7 @@ impl<'a, F: ModelFamily> Evaluator<'a, F> {
         p: f64,
         with_fp: bool,
     ) -> Result<(DVector<f64>, Eval, usize), ContinuationError> {
-        let (u, e, it) = self.correct(u, Closure::Fixed(p))?;
-        let e = if with_fp {
-            self.eval(u.as_slice(), p, true)?
-        } else {
-            e
-        };
-        Ok((u, e, it))
+        self.correct(u, Closure::Fixed(p), with_fp)
     }
 
     /// Pseudo-arclength corrector from the predicted `z_pred` on the hyperplane normal to `tau`.
@@ -301,7 +302,7 @@ impl<'a, F: ModelFamily> Evaluator<'a, F> {
             z_pred: z_pred.clone(),
             tau: tau.clone(),
         };
-        self.correct(z_pred, closure)
+        self.correct(z_pred, closure, true)
     }
 
     /// Corrector onto the point of the branch where event `event` happens at `time`, from the
@@ -312,46 +313,64 @@ impl<'a, F: ModelFamily> Evaluator<'a, F> {
         event: usize,
         time: f64,
     ) -> Result<(DVector<f64>, Eval, usize), ContinuationError> {
-        self.correct(z, Closure::EventTime { event, time })
+        self.correct(z, Closure::EventTime { event, time }, true)
     }
 
-    /// Solves `G = 0` of the closure by the damped Newton method from `z0`; the evaluation at
-    /// the solution comes with the result.
+    /// Solves `G = 0` of the closure by the damped Newton method from `z0` (`u`, or `(u, p)`);
+    /// the evaluation at the solution comes with the result. With multiple shooting the
+    /// unknowns are `(w, p)` (module `segments`), `w` starting along the stride of the
+    /// prediction, and the solution returned is its `(u, p)`. The evaluation carries `F_p`
+    /// when `with_fp` (always with a closure other than a fixed `p`).
     fn correct(
         &self,
         z0: &DVector<f64>,
         closure: Closure,
+        with_fp: bool,
     ) -> Result<(DVector<f64>, Eval, usize), ContinuationError> {
         let p_of = |z: &DVector<f64>| match &closure {
             Closure::Fixed(p) => *p,
             _ => z[z.len() - 1],
         };
+        let (plan, start) = match self.opts.shooting {
+            Shooting::Single => (None, z0.clone()),
+            Shooting::Multiple { segments } => {
+                let (u, p) = unknowns(z0, &closure);
+                let (plan, w) = self.plan(segments, u.as_slice(), p)?;
+                let start = match closure {
+                    Closure::Fixed(_) => w,
+                    _ => stack(&w, p),
+                };
+                (Some(plan), start)
+            }
+        };
+        let r = match closure {
+            Closure::Fixed(_) => z0.len(),
+            _ => z0.len() - 1,
+        };
         let system = CorrectorSystem {
             ev: self,
             closure: closure.clone(),
-            dim: z0.len(),
+            dim: start.len(),
+            r,
+            plan,
             last: RefCell::new(None),
         };
         // The solver's residual test is relative to max(1, ‖z‖); the corrector's tolerance is
         // absolute (units of u).
         let newton = NewtonOptions {
-            ftol: self.opts.corrector_tol / z0.norm().max(1.0),
+            ftol: self.opts.corrector_tol / start.norm().max(1.0),
             xtol: 0.0,
             max_iters: self.opts.max_corrector_iters as u64,
             ..NewtonOptions::default()
         };
-        match solve(&system, z0, &newton) {
+        match solve(&system, &start, &newton) {
             Ok(report) => {
-                let e = match system.last.into_inner() {
-                    Some((z, e)) if z == report.solution => e,
-                    _ => {
-                        let z = &report.solution;
-                        let with_fp = !matches!(closure, Closure::Fixed(_));
-                        let (u, p) = unknowns(z, &closure);
-                        self.eval(u.as_slice(), p, with_fp)?
-                    }
+                let z = &report.solution;
+                let e = match system.last.take() {
+                    Some((last, e)) if last == *z && (e.fp.is_some() || !with_fp) => e,
+                    _ => system.evaluate(z, with_fp)?,
                 };
-                Ok((report.solution, e, report.iterations))
+                Ok((system.branch_unknowns(z), e, report.iterations))
             }
             Err(e) => Err(newton_failure(e, &p_of, z0, self.opts.max_corrector_iters)),
         }
@@ -401,12 +420,45 @@ fn unknowns(z: &DVector<f64>, closure: &Closure) -> (DVector<f64>, f64) {
 }
 
 /// A corrector as a square system for the Newton solver; keeps the last evaluation so that
-/// the one at the solution is not computed twice.
+/// the one at the solution is not computed twice. Its unknowns are `u` or `(u, p)`, or with
+/// multiple shooting (`plan`) `w = (u, s_1, …)` or `(w, p)`.
 struct CorrectorSystem<'e, 'a, F: ModelFamily> {
     ev: &'e Evaluator<'a, F>,
     closure: Closure,
     dim: usize,
+    /// The reduced dimension: `u` is the first `r` unknowns.
+    r: usize,
+    plan: Option<SegmentPlan>,
     last: RefCell<Option<(DVector<f64>, Eval)>>,
+}
+
+impl<F: ModelFamily> CorrectorSystem<'_, '_, F> {
+    /// `(w, p)` of the unknowns: `w` is `u` for single shooting.
+    fn split(&self, z: &DVector<f64>) -> (DVector<f64>, f64) {
+        unknowns(z, &self.closure)
+    }
+
+    /// The branch's unknowns `u` or `(u, p)` of the corrector's `z`.
+    fn branch_unknowns(&self, z: &DVector<f64>) -> DVector<f64> {
+        if self.plan.is_none() {
+            return z.clone();
+        }
+        let (w, p) = self.split(z);
+        let u = w.rows(0, self.r).clone_owned();
+        match self.closure {
+            Closure::Fixed(_) => u,
+            _ => stack(&u, p),
+        }
+    }
+
+    /// The evaluation at `z`.
+    fn evaluate(&self, z: &DVector<f64>, with_fp: bool) -> Result<Eval, ContinuationError> {
+        let (w, p) = self.split(z);
+        match &self.plan {
+            None => self.ev.eval(w.as_slice(), p, with_fp),
+            Some(plan) => self.ev.eval_segments(plan, w.as_slice(), p, with_fp),
+        }
+    }
 }
 
 impl<F: ModelFamily> SquareSystem for CorrectorSystem<'_, '_, F> {
@@ -417,27 +469,32 @@ impl<F: ModelFamily> SquareSystem for CorrectorSystem<'_, '_, F> {
     }
 
     fn eval(&self, z: &DVector<f64>) -> Result<(DVector<f64>, DMatrix<f64>), ContinuationError> {
-        let (u, p) = unknowns(z, &self.closure);
+        let (w, p) = self.split(z);
+        let r = self.r;
         let bordered_system = !matches!(self.closure, Closure::Fixed(_));
-        let e = self.ev.eval(u.as_slice(), p, bordered_system)?;
+        let e = self.evaluate(z, bordered_system)?;
         let (g, jac) = match &self.closure {
             Closure::Fixed(_) => (e.f.clone(), e.fu.clone()),
             Closure::Plane { z_pred, tau } => {
                 let fp = e.fp.as_ref().ok_or(ContinuationError::Singular { p })?;
+                let mut zu = w.rows(0, r).clone_owned();
+                zu = stack(&zu, p);
                 (
-                    stack(&e.f, tau.dot(&(z - z_pred))),
+                    stack(&e.f, tau.dot(&(zu - z_pred))),
                     bordered(&e.fu, fp, tau),
                 )
             }
             Closure::EventTime { event, time } => {
+                let u = &w;
                 let t = e
                     .event_time(*event)
                     .ok_or_else(|| missing_event(*event, p))?;
                 let fp = e.fp.as_ref().ok_or(ContinuationError::Singular { p })?;
                 let tp = e.tp.as_ref().and_then(|v| v.get(*event).copied());
                 let tp = tp.ok_or_else(|| missing_event(*event, p))?;
+                let tu = e.tu.get(*event).ok_or_else(|| missing_event(*event, p))?;
                 let mut row = DVector::zeros(u.len() + 1);
-                row.rows_mut(0, u.len()).copy_from(&e.tu[*event]);
+                row.rows_mut(0, u.len()).copy_from(tu);
                 row[u.len()] = tp;
                 let mut jac = bordered(&e.fu, fp, &row);
                 jac.set_row(u.len(), &row.transpose());
@@ -484,31 +541,49 @@ pub(crate) fn composed_events(
         })
 }
 
-/// The bordered matrix `[[F_u, F_p], [τᵀ]]`.
+/// The bordered matrix `[[F_u, F_p], [τᵀ]]`; with multiple shooting `[[G_w, G_p], [τᵀ]]`,
+/// where `τ = (τ_u, τ_p)` of the branch acts on `(u, p)` only: its first `r = len(τ) − 1`
+/// entries in the columns of `u` (the first `r`), its last in the column of `p`, and zeros in
+/// those of the segment starts.
 pub(crate) fn bordered(fu: &DMatrix<f64>, fp: &DVector<f64>, tau: &DVector<f64>) -> DMatrix<f64> {
-    let r = fu.nrows();
-    let mut a = DMatrix::zeros(r + 1, r + 1);
-    a.view_mut((0, 0), (r, r)).copy_from(fu);
-    a.view_mut((0, r), (r, 1)).copy_from(fp);
-    for j in 0..=r {
-        a[(r, j)] = tau[j];
+    let m = fu.nrows();
+    let r = tau.len() - 1;
+    let mut a = DMatrix::zeros(m + 1, m + 1);
+    a.view_mut((0, 0), (m, m)).copy_from(fu);
+    a.view_mut((0, m), (m, 1)).copy_from(fp);
+    for j in 0..r {
+        a[(m, j)] = tau[j];
     }
+    a[(m, m)] = tau[r];
     a
 }
 
-/// Unit tangent of the branch at a point: solves `[[F_u, F_p], [τ_prevᵀ]] τ = [0; 1]`, so it
-/// keeps the orientation of `τ_prev`.
+/// Unit tangent of the branch in `(u, p)` at a point: solves `[[F_u, F_p], [τ_prevᵀ]] t =
+/// [0; 1]` (so it keeps the orientation of `τ_prev`) and normalises it; with multiple shooting
+/// the same on `[[G_w, G_p], [τ_prevᵀ]]` ([`bordered`]), keeping the `(u, p)` part of `t`.
 pub(crate) fn tangent(
     fu: &DMatrix<f64>,
     fp: &DVector<f64>,
     tau_prev: &DVector<f64>,
 ) -> Option<DVector<f64>> {
-    let r = fu.nrows();
-    let mut rhs = DVector::zeros(r + 1);
-    rhs[r] = 1.0;
+    let m = fu.nrows();
+    let r = tau_prev.len() - 1;
+    let mut rhs = DVector::zeros(m + 1);
+    rhs[m] = 1.0;
     let t = bordered(fu, fp, tau_prev).lu().solve(&rhs)?;
+    let mut t = if m == r {
+        t
+    } else {
+        let mut tu = DVector::zeros(r + 1);
+        tu.rows_mut(0, r).copy_from(&t.rows(0, r));
+        tu[r] = t[m];
+        tu
+    };
     let n = t.norm();
-    (n.is_finite() && n > 0.0).then(|| t / n)
+    (n.is_finite() && n > 0.0).then(|| {
+        t /= n;
+        t
+    })
 }
 
 #[cfg(test)]

@@ -40,6 +40,7 @@ mod family;
 mod options;
 mod run;
 mod script;
+mod segments;
 mod sweep;
 mod switch;
 #[cfg(test)]

@@ -5,7 +5,7 @@
 use crate::error::ContinuationError;
 use saltation_hybrid::HybridError;
 use saltation_ode::Num;
-use saltation_orbit::OrbitOptions;
+use saltation_orbit::{OrbitOptions, OrbitOptionsError, Shooting};
 use serde::{Deserialize, Serialize};
 
 /// How the branch is parametrised.
@@ -113,6 +113,14 @@ pub struct ContinuationOptions {
     /// End the branch at its first period doubling (default false). Scripts set it on the last
     /// branch of a period-doubling chain: "continued until its own period doubling".
     pub stop_at_period_doubling: bool,
+    /// How the correctors set up the fixed-point equation: `Single` (one stride, default) or
+    /// `Multiple` (the orbit solver's multiple shooting: every segment's start an unknown, the
+    /// matching conditions plus the closure, the multipliers from the product of the segment
+    /// Jacobians never formed; `crate::corrector` documentation). Checked as the orbit
+    /// options' `shooting` ([`Shooting::validate`], [`Shooting::validate_for`]); not with the
+    /// event-time predictor. When it is `Multiple`, the branch's starting orbit is found with
+    /// it too (else with the orbit options' own `shooting`).
+    pub shooting: Shooting,
 }
 
 impl Default for ContinuationOptions {
@@ -134,6 +142,7 @@ impl Default for ContinuationOptions {
             detect: true,
             locate_tol: 1e-10,
             stop_at_period_doubling: false,
+            shooting: Shooting::Single,
         }
     }
 }
@@ -148,6 +157,15 @@ impl ContinuationOptions {
         orbit
             .validate()
             .map_err(|e| ContinuationError::invalid(e.field(), e.to_string()))?;
+        if self.shooting != Shooting::Single && matches!(self.predictor, Predictor::EventTime { .. })
+        {
+            return Err(ContinuationError::invalid(
+                "shooting",
+                "multiple shooting does not apply with the event-time predictor (the event \
+                 times would depend on every segment's start); use Arclength or Natural, or \
+                 Single",
+            ));
+        }
         let events = orbit.stride.events_per_stride;
         match self.predictor {
             Predictor::EventTime { event } if event >= events => Err(ContinuationError::invalid(
@@ -289,7 +307,16 @@ impl ContinuationOptions {
                 format!("{} must be > 0 and < 1", Num(self.locate_tol)),
             );
         }
+        self.shooting.validate().map_err(shooting_error)?;
         Ok(())
+    }
+}
+
+/// An invalid shooting (the orbit options' check of it) as the invalid option `shooting`.
+pub(crate) fn shooting_error(e: OrbitOptionsError) -> ContinuationError {
+    match e {
+        OrbitOptionsError::Shooting { reason } => ContinuationError::invalid("shooting", reason),
+        other => ContinuationError::invalid(other.field(), other.to_string()),
     }
 }
 

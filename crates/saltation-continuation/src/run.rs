@@ -12,7 +12,7 @@ use saltation_hybrid::EvalModel;
 use saltation_ode::Num;
 use saltation_orbit::{
     eigenvalues_with, find_periodic_orbit, multipliers_of, section_jacobian, EigenBackend,
-    OrbitOptions,
+    OrbitOptions, Shooting,
 };
 
 /// Where a branch starts: a parameter value and a guess (reduced coordinates) for the orbit there.
@@ -168,14 +168,31 @@ pub(crate) fn continue_until<F: ModelFamily>(
                 value: start.param,
                 source,
             })?;
+    opts.shooting
+        .validate_for(&model)
+        .map_err(crate::options::shooting_error)?;
+    let multiple = opts.shooting != Shooting::Single;
     let orbit_opts = OrbitOptions {
         stride: ev.stride.clone(),
+        shooting: if multiple {
+            opts.shooting
+        } else {
+            orbit.shooting
+        },
         ..orbit.clone()
     };
     let orbit = find_periodic_orbit(&model, &start.u, &orbit_opts)?;
     let r = orbit.u0.len();
     let u0 = DVector::from_vec(orbit.u0.clone());
-    let e0 = ev.eval(u0.as_slice(), start.param, true)?;
+    // With multiple shooting the starting point is corrected at fixed p to the segments'
+    // unknowns (the orbit solver's own), with G_p for the tangent.
+    let (u0, e0) = if multiple {
+        let (u, e, _) = ev.correct_natural(&u0, start.param, true)?;
+        (u, e)
+    } else {
+        let e0 = ev.eval(u0.as_slice(), start.param, true)?;
+        (u0, e0)
+    };
     let mut tau0 = DVector::zeros(r + 1);
     tau0[r] = opts.direction;
     let tau = e0
@@ -394,6 +411,19 @@ pub(crate) fn reduced_multipliers(
     Ok(eigenvalues_with(&jr, eigen)?)
 }
 
+/// The nontrivial multipliers of an evaluation: [`reduced_multipliers`] of `F_u`, or with
+/// multiple shooting those of the segments' cyclic product (module `segments`), `r` of them.
+pub(crate) fn eval_multipliers(
+    e: &Eval,
+    r: usize,
+    eigen: EigenBackend,
+) -> Result<Vec<Complex<f64>>, ContinuationError> {
+    match &e.segments {
+        Some(s) => s.reduced(r),
+        None => reduced_multipliers(&e.fu, eigen),
+    }
+}
+
 pub(crate) fn make_point<F: ModelFamily>(
     family: &F,
     e: &Eval,
@@ -405,19 +435,26 @@ pub(crate) fn make_point<F: ModelFamily>(
     let model = family.model_at(p)?;
     let mut x0 = vec![0.0; model.dim()];
     model.chart(u, &mut x0);
-    // `Eval`s come from `reduced_residual`, which always computes the stride Jacobian.
-    let jac = e
-        .stride
-        .jacobian
-        .as_ref()
-        .ok_or(ContinuationError::Singular { p })?;
-    let multipliers = if model.multipliers_on_section() {
-        multipliers_of(&section_jacobian(&model, u, &e.stride.x, jac), eigen)?
-    } else {
-        multipliers_of(jac, eigen)?
+    let multipliers = match &e.segments {
+        // Multiple shooting (never with multipliers on the section): the product QR.
+        Some(s) => s.multipliers()?,
+        None => {
+            // `Eval`s of single shooting come from `reduced_residual`, which always computes
+            // the stride Jacobian.
+            let jac = e
+                .stride
+                .jacobian
+                .as_ref()
+                .ok_or(ContinuationError::Singular { p })?;
+            if model.multipliers_on_section() {
+                multipliers_of(&section_jacobian(&model, u, &e.stride.x, jac), eigen)?
+            } else {
+                multipliers_of(jac, eigen)?
+            }
+        }
     };
     let stable = multipliers.iter().all(|m| m.modulus() < 1.0);
-    let tests = test_functions(&reduced_multipliers(&e.fu, eigen)?);
+    let tests = test_functions(&eval_multipliers(e, u.len(), eigen)?);
     // A failed admissibility check (a stride that fails when run again) counts as not admissible.
     let admissible = model
         .admissibility(&x0, &ev.stride)
@@ -606,7 +643,7 @@ fn locate<F: ModelFamily>(
             0.5 * (s_lo + s_hi)
         };
         let (z, e) = trial(ev, state, &z_b, s, s_b)?;
-        let f = test_functions(&reduced_multipliers(&e.fu, ev.orbit.eigen)?)[i];
+        let f = test_functions(&eval_multipliers(&e, r, ev.orbit.eigen)?)[i];
         let p = z[r];
         if f * f_lo > 0.0 {
             s_lo = s;

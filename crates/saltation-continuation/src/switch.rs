@@ -32,7 +32,7 @@ use crate::options::{ContinuationOptions, Predictor};
 use crate::run::Start;
 use nalgebra::{DMatrix, DVector};
 use saltation_hybrid::StrideMap;
-use saltation_orbit::{real_eigenvector, reduced_map, OrbitOptions};
+use saltation_orbit::{real_eigenvector, reduced_map, OrbitOptions, Shooting};
 
 /// Relative sizes `s / max(‖u*‖∞, 10⁻³)` of the switching step, tried in turn.
 const SWITCH_STEPS: [f64; 4] = [1e-2, 1e-3, 1e-4, 1e-5];
@@ -78,6 +78,13 @@ pub fn switch_period_doubling<F: ModelFamily>(
     let k2 = k
         .checked_mul(2)
         .ok_or_else(|| fail("the period multiplicity overflows".into()))?;
+    // The eigenvector at the flip and the step onto the doubled branch by single shooting
+    // (they need the reduced Jacobian `F_u`); the doubled branch is then continued with
+    // `opts.shooting`.
+    let opts = &ContinuationOptions {
+        shooting: Shooting::Single,
+        ..opts.clone()
+    };
     let single = Evaluator::new(family, orbit, opts, k)?;
     let e = single.eval(&bif.u, bif.param, true)?;
     let r = e.fu.nrows();

@@ -67,7 +67,7 @@
 //! [`Degeneracy::NotIsolated`]. For an isolated root Newton converges quadratically and the
 //! correction is at the level of the integration error (`~1e-15` for the walker's gaits).
 
-mod multiple;
+pub mod multiple;
 mod options;
 mod stride;
 
@@ -83,7 +83,7 @@ use crate::newton::{
     format_vector, newton_step, norm2, solve, Convergence, NewtonError, NewtonReport,
 };
 use crate::stability::Multiplier;
-use multiple::{MultipleShooting, SetupError};
+use multiple::{joined_events, MultipleShooting, SetupError};
 use nalgebra::{DMatrix, DVector};
 use options::Segments as SegmentsOption;
 use saltation_hybrid::{
@@ -464,7 +464,7 @@ fn find_by_multiple_shooting<M: EvalModel + ?Sized>(
     let u0 = report.solution.as_slice()[..r].to_vec();
     let mut x0 = vec![0.0; n];
     model.chart(&u0, &mut x0);
-    let (period, events) = MultipleShooting::<M>::events(&segs);
+    let (period, events) = joined_events(&segs);
     let x1 = segs.last().map(|s| s.x.as_slice()).unwrap_or(&[]);
     if let Some(reason) = degeneracy(model, opts, &x0, period)
         .or(isolation)

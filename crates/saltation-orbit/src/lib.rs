@@ -64,6 +64,9 @@ pub mod sensitivity;
 pub mod stability;
 
 pub use fd::{central_difference, FdError};
+pub use fixed_point::multiple::{
+    joined_events, matching_conditions, SegmentPlan, SetupError as ShootingSetupError,
+};
 pub use fixed_point::{
     find_periodic_orbit, multipliers_of, reduced_map, reduced_residual, section_jacobian,
     stride_jacobian_fd, Degeneracy, OrbitError, OrbitOptions, OrbitOptionsError, PeriodicOrbit,

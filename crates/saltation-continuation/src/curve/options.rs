@@ -78,6 +78,13 @@ impl CurveOptions {
                  natural), not in an event time",
             ));
         }
+        if self.settings.shooting != saltation_orbit::Shooting::Single {
+            return Err(ContinuationError::invalid(
+                "settings.shooting",
+                "a curve's defining systems are bordered on the reduced stride Jacobian of \
+                 single shooting; multiple shooting is not implemented for curves (use Single)",
+            ));
+        }
         Ok(())
     }
 }
@@ -105,5 +112,10 @@ mod tests {
         let mut o = CurveOptions::to(1.0);
         o.settings.step = -1.0;
         assert_eq!(field(o).as_deref(), Some("settings.step"));
+        let mut o = CurveOptions::to(1.0);
+        o.settings.shooting = saltation_orbit::Shooting::Multiple {
+            segments: saltation_orbit::Segments::Phases,
+        };
+        assert_eq!(field(o).as_deref(), Some("settings.shooting"));
     }
 }

@@ -71,21 +71,18 @@ impl Cut {
     }
 }
 
-/// The matching conditions of a multiple shooting as Newton's square system (module
-/// documentation).
-pub(crate) struct MultipleShooting<'a, M: EvalModel + ?Sized> {
-    map: RefCell<StrideMap<'a, M>>,
+/// The segments of a multiple shooting (module documentation): what each integrates, fixed
+/// from the stride of the initial guess. The orbit solver and the continuation's correctors
+/// (which integrate the same segments on the model augmented with its parameter) share it.
+#[derive(Debug, Clone, PartialEq)]
+pub struct SegmentPlan {
     cuts: Vec<Cut>,
     start_mode: usize,
-    /// State and section dimensions.
-    n: usize,
-    r: usize,
-    /// The last evaluation: its unknowns and segments.
-    last: RefCell<Option<(DVector<f64>, Vec<StrideResult>)>>,
 }
 
 /// Why the multiple shooting could not be set up.
-pub(crate) enum SetupError {
+#[derive(Debug, Clone, PartialEq)]
+pub enum SetupError {
     /// Too many unknowns (bad input).
     Options(OrbitOptionsError),
     /// A phase of the stride from the guess failed.
@@ -98,24 +95,27 @@ impl From<HybridError> for SetupError {
     }
 }
 
-impl<'a, M: EvalModel + ?Sized> MultipleShooting<'a, M> {
-    /// The segments of the stride from `χ(u)` and the initial unknowns (`u` and the segment
-    /// starts along that stride).
-    pub(crate) fn new(
-        model: &'a M,
-        opts: &StrideOptions,
+impl SegmentPlan {
+    /// The segments of the stride of `events_per_stride` events from the state `x0` in
+    /// `start_mode`, cut as `segments` asks, and the state at the start of every segment (the
+    /// first is `x0`), along that stride (integrated without Jacobian on `map`, whose model may
+    /// be the state augmented with a parameter: only the modes and durations matter). `n` and
+    /// `r` are the state and section dimensions of the model: at most
+    /// [`MAX_SHOOTING_UNKNOWNS`] unknowns `r + (S − 1) n` ([`SetupError::Options`]).
+    pub fn from_stride<M: EvalModel + ?Sized>(
+        map: &mut StrideMap<'_, M>,
+        events_per_stride: usize,
+        start_mode: usize,
         segments: Segments,
-        u: &[f64],
-    ) -> Result<(Self, DVector<f64>), SetupError> {
-        let mut map =
-            StrideMap::new(model, opts.clone()).map_err(|e| SetupError::Options(stride(e)))?;
-        let (n, r) = (model.dim(), model.reduced_dim());
-        let mut x = vec![0.0; n];
-        model.chart(u, &mut x);
+        x0: &[f64],
+        (n, r): (usize, usize),
+    ) -> Result<(Self, Vec<Vec<f64>>), SetupError> {
+        let model = map.model();
+        let mut x = x0.to_vec();
         // The phases of the stride from the guess: (mode, start, duration).
         let mut phases: Vec<(usize, Vec<f64>, f64)> = Vec::new();
-        let (mut mode, mut counted, mut t) = (opts.start_mode, 0, 0.0);
-        while counted < opts.events_per_stride {
+        let (mut mode, mut counted, mut t) = (start_mode, 0, 0.0);
+        while counted < events_per_stride {
             if phases.len() >= MAX_EVENTS_PER_STRIDE {
                 return Err(HybridError::TooManyEvents {
                     limit: MAX_EVENTS_PER_STRIDE,
@@ -135,7 +135,10 @@ impl<'a, M: EvalModel + ?Sized> MultipleShooting<'a, M> {
             Segments::PerMode(k) => k,
         };
         let count = phases.len().saturating_mul(pieces);
-        let unknowns = (count - 1).saturating_mul(n).saturating_add(r);
+        let unknowns = count
+            .saturating_sub(1)
+            .saturating_mul(n)
+            .saturating_add(r);
         if unknowns > MAX_SHOOTING_UNKNOWNS {
             return Err(SetupError::Options(OrbitOptionsError::Shooting {
                 reason: format!(
@@ -147,15 +150,12 @@ impl<'a, M: EvalModel + ?Sized> MultipleShooting<'a, M> {
             }));
         }
         let mut cuts = Vec::with_capacity(count);
-        let mut z = Vec::with_capacity(unknowns);
-        z.extend_from_slice(u);
-        for (i, (mode, start, duration)) in phases.into_iter().enumerate() {
+        let mut starts = Vec::with_capacity(count);
+        for (mode, start, duration) in phases {
             let h = duration / pieces as f64;
             let mut s = start;
             for k in 0..pieces {
-                if i + k > 0 {
-                    z.extend_from_slice(&s);
-                }
+                starts.push(s.clone());
                 if k + 1 < pieces {
                     cuts.push(Cut::Piece(mode, h));
                     s = map.eval_flow(&s, mode, h, JacobianKind::None)?.x;
@@ -164,10 +164,171 @@ impl<'a, M: EvalModel + ?Sized> MultipleShooting<'a, M> {
                 }
             }
         }
+        Ok((Self { cuts, start_mode }, starts))
+    }
+
+    /// The number of segments `S`.
+    pub fn len(&self) -> usize {
+        self.cuts.len()
+    }
+
+    /// Whether there is no segment (never, for a plan from [`SegmentPlan::from_stride`]).
+    pub fn is_empty(&self) -> bool {
+        self.cuts.is_empty()
+    }
+
+    /// Segment `j` from `start`, with the Jacobian `kind` of its map; an error
+    /// ([`HybridError::SequenceChanged`]) if it ends in another mode than the next segment
+    /// starts in (the stride's start mode after the last).
+    pub fn segment<M: EvalModel + ?Sized>(
+        &self,
+        map: &mut StrideMap<'_, M>,
+        j: usize,
+        start: &[f64],
+        kind: JacobianKind,
+    ) -> Result<StrideResult, HybridError> {
+        let cut = *self.cuts.get(j).ok_or(HybridError::DimensionMismatch {
+            what: "multiple-shooting segment index",
+            expected: self.cuts.len(),
+            got: j,
+        })?;
+        let res = match cut {
+            Cut::ToEvent(m) => map.eval_phase(start, m, kind)?,
+            Cut::Piece(m, h) => map.eval_flow(start, m, h, kind)?,
+        };
+        let next = self.cuts.get(j + 1).map_or(self.start_mode, |c| c.mode());
+        if res.mode != next {
+            return Err(HybridError::SequenceChanged {
+                segment: j,
+                expected: next,
+                got: res.mode,
+            });
+        }
+        Ok(res)
+    }
+}
+
+/// The matching conditions and their cyclic block Jacobian (module documentation) at the
+/// unknowns `z = (u, s_1, …, s_{S−1})`, from every segment's end state `ends[j]` (its first `n`
+/// entries) and Jacobian `a[j]` (`n × n`, `∂Φ_j/∂s`): `Φ_j − s_{j+1}` for `j < S − 1` and
+/// `π(Φ_{S−1}) − u`; the first segment's block is `A_0 Dχ(u)`, the last one's `Dπ A_{S−1}`.
+pub fn matching_conditions<M: EvalModel + ?Sized>(
+    model: &M,
+    z: &[f64],
+    ends: &[&[f64]],
+    a: &[DMatrix<f64>],
+) -> Result<(DVector<f64>, DMatrix<f64>), HybridError> {
+    let (n, r, segs) = (model.dim(), model.reduced_dim(), a.len());
+    let dim = segs.saturating_sub(1) * n + r;
+    if z.len() != dim || ends.len() != segs || segs == 0 {
+        return Err(HybridError::DimensionMismatch {
+            what: "multiple-shooting unknowns",
+            expected: dim,
+            got: z.len(),
+        });
+    }
+    let u = &z[..r];
+    let block = |j: usize| r + (j - 1) * n..r + j * n;
+    let mut f = DVector::zeros(dim);
+    let mut jac = DMatrix::zeros(dim, dim);
+    for (j, (a_j, end)) in a.iter().zip(ends).enumerate() {
+        if a_j.shape() != (n, n) || end.len() < n {
+            return Err(HybridError::DimensionMismatch {
+                what: "segment Jacobian (entries)",
+                expected: n * n,
+                got: a_j.len(),
+            });
+        }
+        let end = &end[..n];
+        // A_j, times Dχ for the first segment (whose start is χ(u)).
+        let (blk, col) = if j == 0 {
+            let mut dchi = vec![0.0; n * r];
+            model.chart_jacobian(u, &mut dchi);
+            (a_j * DMatrix::from_row_slice(n, r, &dchi), 0)
+        } else {
+            (a_j.clone(), block(j).start)
+        };
+        let row = j * n;
+        if j + 1 < segs {
+            let next = &z[block(j + 1)];
+            for i in 0..n {
+                f[row + i] = end[i] - next[i];
+                jac[(row + i, block(j + 1).start + i)] = -1.0;
+            }
+            jac.view_mut((row, col), blk.shape()).copy_from(&blk);
+        } else {
+            let mut pu = vec![0.0; r];
+            model.project(end, &mut pu);
+            let mut dpi = vec![0.0; r * n];
+            model.project_jacobian(end, &mut dpi);
+            let dpa = DMatrix::from_row_slice(r, n, &dpi) * &blk;
+            let mut v = jac.view_mut((row, col), dpa.shape());
+            v += &dpa;
+            for i in 0..r {
+                f[row + i] = pu[i] - u[i];
+                jac[(row + i, i)] -= 1.0;
+            }
+        }
+    }
+    Ok((f, jac))
+}
+
+/// The stride's duration and events from its segments, with times from the stride's start.
+pub fn joined_events(segments: &[StrideResult]) -> (f64, Vec<EventRecord>) {
+    let mut t = 0.0;
+    let mut events = Vec::new();
+    for s in segments {
+        events.extend(s.events.iter().cloned().map(|mut e| {
+            e.t += t;
+            e
+        }));
+        t += s.period;
+    }
+    (t, events)
+}
+
+/// The matching conditions of a multiple shooting as Newton's square system (module
+/// documentation).
+pub(crate) struct MultipleShooting<'a, M: EvalModel + ?Sized> {
+    map: RefCell<StrideMap<'a, M>>,
+    plan: SegmentPlan,
+    /// State and section dimensions.
+    n: usize,
+    r: usize,
+    /// The last evaluation: its unknowns and segments.
+    last: RefCell<Option<(DVector<f64>, Vec<StrideResult>)>>,
+}
+
+impl<'a, M: EvalModel + ?Sized> MultipleShooting<'a, M> {
+    /// The segments of the stride from `χ(u)` and the initial unknowns (`u` and the segment
+    /// starts along that stride).
+    pub(crate) fn new(
+        model: &'a M,
+        opts: &StrideOptions,
+        segments: Segments,
+        u: &[f64],
+    ) -> Result<(Self, DVector<f64>), SetupError> {
+        let mut map =
+            StrideMap::new(model, opts.clone()).map_err(|e| SetupError::Options(stride(e)))?;
+        let (n, r) = (model.dim(), model.reduced_dim());
+        let mut x = vec![0.0; n];
+        model.chart(u, &mut x);
+        let (plan, starts) = SegmentPlan::from_stride(
+            &mut map,
+            opts.events_per_stride,
+            opts.start_mode,
+            segments,
+            &x,
+            (n, r),
+        )?;
+        let mut z = Vec::with_capacity(r + starts.len().saturating_sub(1) * n);
+        z.extend_from_slice(u);
+        for s in starts.iter().skip(1) {
+            z.extend_from_slice(s);
+        }
         let sys = Self {
             map: RefCell::new(map),
-            cuts,
-            start_mode: opts.start_mode,
+            plan,
             n,
             r,
             last: RefCell::new(None),
@@ -185,20 +346,6 @@ impl<'a, M: EvalModel + ?Sized> MultipleShooting<'a, M> {
         }
         Ok(self.evaluate(z)?.2)
     }
-
-    /// The stride's events from its segments, with times from the stride's start.
-    pub(crate) fn events(segments: &[StrideResult]) -> (f64, Vec<EventRecord>) {
-        let mut t = 0.0;
-        let mut events = Vec::new();
-        for s in segments {
-            events.extend(s.events.iter().cloned().map(|mut e| {
-                e.t += t;
-                e
-            }));
-            t += s.period;
-        }
-        (t, events)
-    }
 }
 
 /// A stride option's error at setup as the option error.
@@ -210,7 +357,7 @@ impl<M: EvalModel + ?Sized> SquareSystem for MultipleShooting<'_, M> {
     type Error = HybridError;
 
     fn dim(&self) -> usize {
-        (self.cuts.len() - 1) * self.n + self.r
+        (self.plan.len() - 1) * self.n + self.r
     }
 
     fn eval(&self, z: &DVector<f64>) -> Result<(DVector<f64>, DMatrix<f64>), HybridError> {
@@ -229,7 +376,7 @@ impl<M: EvalModel + ?Sized> MultipleShooting<'_, M> {
     ) -> Result<(DVector<f64>, DMatrix<f64>, Vec<StrideResult>), HybridError> {
         let mut map = self.map.borrow_mut();
         let model = map.model();
-        let (n, r, segs) = (model.dim(), model.reduced_dim(), self.cuts.len());
+        let (n, r) = (self.n, self.r);
         let dim = self.dim();
         if z.len() != dim {
             return Err(HybridError::DimensionMismatch {
@@ -238,72 +385,36 @@ impl<M: EvalModel + ?Sized> MultipleShooting<'_, M> {
                 got: z.len(),
             });
         }
-        let u = &z.as_slice()[..r];
-        let block = |j: usize| r + (j - 1) * n..r + j * n;
-        let mut f = DVector::zeros(dim);
-        let mut jac = DMatrix::zeros(dim, dim);
-        let mut results = Vec::with_capacity(segs);
-        for (j, cut) in self.cuts.iter().enumerate() {
+        let mut results = Vec::with_capacity(self.plan.len());
+        let mut a = Vec::with_capacity(self.plan.len());
+        for j in 0..self.plan.len() {
             let start = if j == 0 {
                 let mut x = vec![0.0; n];
-                model.chart(u, &mut x);
+                model.chart(&z.as_slice()[..r], &mut x);
                 x
             } else {
-                z.as_slice()[block(j)].to_vec()
+                z.as_slice()[r + (j - 1) * n..r + j * n].to_vec()
             };
-            let res = match *cut {
-                Cut::ToEvent(m) => map.eval_phase(&start, m, JacobianKind::StrideMap)?,
-                Cut::Piece(m, h) => map.eval_flow(&start, m, h, JacobianKind::StrideMap)?,
-            };
-            let next = self.cuts.get(j + 1).map_or(self.start_mode, |c| c.mode());
-            if res.mode != next {
-                return Err(HybridError::SequenceChanged {
-                    segment: j,
-                    expected: next,
-                    got: res.mode,
-                });
-            }
-            let a_j = match res.jacobian.as_ref() {
-                Some(a) if a.shape() == (n, n) => a,
-                other => {
-                    return Err(HybridError::DimensionMismatch {
-                        what: "segment Jacobian (entries)",
-                        expected: n * n,
-                        got: other.map_or(0, |a| a.len()),
-                    })
-                }
-            };
-            // A_j, times Dχ for the first segment (whose start is χ(u)).
-            let (a, col) = if j == 0 {
-                let mut dchi = vec![0.0; n * r];
-                model.chart_jacobian(u, &mut dchi);
-                (a_j * DMatrix::from_row_slice(n, r, &dchi), 0)
-            } else {
-                (a_j.clone(), block(j).start)
-            };
-            let row = j * n;
-            if j + 1 < segs {
-                let next = &z.as_slice()[block(j + 1)];
-                for i in 0..n {
-                    f[row + i] = res.x[i] - next[i];
-                    jac[(row + i, block(j + 1).start + i)] = -1.0;
-                }
-                jac.view_mut((row, col), a.shape()).copy_from(&a);
-            } else {
-                let mut pu = vec![0.0; r];
-                model.project(&res.x, &mut pu);
-                let mut dpi = vec![0.0; r * n];
-                model.project_jacobian(&res.x, &mut dpi);
-                let dpa = DMatrix::from_row_slice(r, n, &dpi) * &a;
-                let mut v = jac.view_mut((row, col), dpa.shape());
-                v += &dpa;
-                for i in 0..r {
-                    f[row + i] = pu[i] - u[i];
-                    jac[(row + i, i)] -= 1.0;
-                }
-            }
+            let res = self
+                .plan
+                .segment(&mut map, j, &start, JacobianKind::StrideMap)?;
+            a.push(segment_jacobian(&res, n)?);
             results.push(res);
         }
+        let ends: Vec<&[f64]> = results.iter().map(|s| s.x.as_slice()).collect();
+        let (f, jac) = matching_conditions(model, z.as_slice(), &ends, &a)?;
         Ok((f, jac, results))
+    }
+}
+
+/// The `n × n` Jacobian of a segment's result (an error if it has none of that shape).
+fn segment_jacobian(res: &StrideResult, n: usize) -> Result<DMatrix<f64>, HybridError> {
+    match res.jacobian.as_ref() {
+        Some(a) if a.shape() == (n, n) => Ok(a.clone()),
+        other => Err(HybridError::DimensionMismatch {
+            what: "segment Jacobian (entries)",
+            expected: n * n,
+            got: other.map_or(0, |a| a.len()),
+        }),
     }
 }

@@ -21,6 +21,48 @@ pub enum Shooting {
     },
 }
 
+impl Shooting {
+    /// Checks the number of pieces: [`Segments::PerMode`]`(N)` needs `N` in
+    /// `1..=`[`MAX_PIECES_PER_PHASE`] ([`OrbitOptionsError::Shooting`]).
+    pub fn validate(&self) -> Result<(), OrbitOptionsError> {
+        if let Shooting::Multiple {
+            segments: Segments::PerMode(pieces),
+        } = *self
+        {
+            if !(1..=MAX_PIECES_PER_PHASE).contains(&pieces) {
+                return Err(OrbitOptionsError::Shooting {
+                    reason: format!(
+                        "PerMode({pieces}): the pieces per phase must be in \
+                         1..={MAX_PIECES_PER_PHASE}"
+                    ),
+                });
+            }
+        }
+        Ok(())
+    }
+
+    /// [`Shooting::validate`] plus what depends on the model: multiple shooting does not apply
+    /// to a time-forced model or one whose multipliers are taken on the section.
+    pub fn validate_for<M: EvalModel + ?Sized>(&self, model: &M) -> Result<(), OrbitOptionsError> {
+        self.validate()?;
+        if *self != Shooting::Single {
+            let reason = if model.forcing().is_some() {
+                Some("multiple shooting does not apply to a time-forced model (its segments would start at forcing phases that the stride brings back by whole periods only at its end); use Single")
+            } else if model.multipliers_on_section() {
+                Some("multiple shooting does not apply to a model whose multipliers are taken on the section (coordinates outside the periodicity, e.g. a position that advances every stride); use Single")
+            } else {
+                None
+            };
+            if let Some(reason) = reason {
+                return Err(OrbitOptionsError::Shooting {
+                    reason: format!("{reason} (model `{}`)", model.name()),
+                });
+            }
+        }
+        Ok(())
+    }
+}
+
 /// Where multiple shooting cuts the stride.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 pub enum Segments {
@@ -127,19 +169,7 @@ impl OrbitOptions {
                 backend: self.eigen,
             });
         }
-        if let Shooting::Multiple {
-            segments: Segments::PerMode(pieces),
-        } = self.shooting
-        {
-            if !(1..=MAX_PIECES_PER_PHASE).contains(&pieces) {
-                return Err(OrbitOptionsError::Shooting {
-                    reason: format!(
-                        "PerMode({pieces}): the pieces per phase must be in \
-                         1..={MAX_PIECES_PER_PHASE}"
-                    ),
-                });
-            }
-        }
+        self.shooting.validate()?;
         Ok(())
     }
 
@@ -151,20 +181,7 @@ impl OrbitOptions {
         self.stride
             .validate_for(model)
             .map_err(OrbitOptionsError::Stride)?;
-        if self.shooting != Shooting::Single {
-            let reason = if model.forcing().is_some() {
-                Some("multiple shooting does not apply to a time-forced model (its segments would start at forcing phases that the stride brings back by whole periods only at its end); use Single")
-            } else if model.multipliers_on_section() {
-                Some("multiple shooting does not apply to a model whose multipliers are taken on the section (coordinates outside the periodicity, e.g. a position that advances every stride); use Single")
-            } else {
-                None
-            };
-            if let Some(reason) = reason {
-                return Err(OrbitOptionsError::Shooting {
-                    reason: format!("{reason} (model `{}`)", model.name()),
-                });
-            }
-        }
+        self.shooting.validate_for(model)?;
         Ok(())
     }
 }
