@@ -28,7 +28,7 @@
 use crate::error::ContinuationError;
 use crate::family::ModelFamily;
 use crate::options::{ContinuationOptions, Predictor};
-use crate::segments::SegmentJacobians;
+use crate::segments::{Anchor, SegmentJacobians};
 use nalgebra::{DMatrix, DVector};
 use saltation_hybrid::{
     EvalModel, JacobianKind, ParamAugmented, StrideMap, StrideOptions, StrideResult,
@@ -75,6 +75,8 @@ pub(crate) struct Evaluator<'a, F: ModelFamily> {
     workspace: RefCell<Option<StrideWorkspace>>,
     /// The workspace of the augmented state's stride (exact `F_p`).
     pub(crate) augmented: RefCell<Option<StrideWorkspace>>,
+    /// Multiple shooting: the last converged point, whose segments seed the next corrector.
+    pub(crate) anchor: RefCell<Option<Anchor>>,
 }
 
 /// What closes the `r` equations `F(u, p) = 0` in `r + 1` unknowns.
@@ -109,6 +111,7 @@ impl<'a, F: ModelFamily> Evaluator<'a, F> {
             opts,
             workspace: RefCell::new(None),
             augmented: RefCell::new(None),
+            anchor: RefCell::new(None),
         })
     }
 
@@ -335,7 +338,7 @@ impl<'a, F: ModelFamily> Evaluator<'a, F> {
             Shooting::Single => (None, z0.clone()),
             Shooting::Multiple { segments } => {
                 let (u, p) = unknowns(z0, &closure);
-                let (plan, w) = self.plan(segments, u.as_slice(), p)?;
+                let (plan, w) = self.predict_segments(segments, u.as_slice(), p)?;
                 let start = match closure {
                     Closure::Fixed(_) => w,
                     _ => stack(&w, p),
@@ -370,7 +373,16 @@ impl<'a, F: ModelFamily> Evaluator<'a, F> {
                     Some((last, e)) if last == *z && (e.fp.is_some() || !with_fp) => e,
                     _ => system.evaluate(z, with_fp)?,
                 };
-                Ok((system.branch_unknowns(z), e, report.iterations))
+                let branch = system.branch_unknowns(z);
+                if let Some(plan) = system.plan {
+                    let (w, p) = unknowns(z, &closure);
+                    let tau = match &closure {
+                        Closure::Plane { tau, .. } => Some(tau),
+                        _ => None,
+                    };
+                    self.set_anchor(plan, w, p, r, &e, tau);
+                }
+                Ok((branch, e, report.iterations))
             }
             Err(e) => Err(newton_failure(e, &p_of, z0, self.opts.max_corrector_iters)),
         }

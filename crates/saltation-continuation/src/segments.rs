@@ -23,6 +23,24 @@
 //! `p`. Eliminating `s_1 … s_{S−1}` gives single shooting's `[F_u, F_p]`, so both formulations
 //! have the same branch; the bordered matrix is never reduced to it.
 //!
+//! # Predicted segment starts
+//! Integrating the stride from a predicted `(u, p)` to find its segment starts would bring back
+//! what multiple shooting avoids (a prediction error amplified by the whole stride). The
+//! evaluator keeps the last converged point of the branch ([`Anchor`]: its segments, its
+//! unknowns `(w_a, p_a)` and the tangent `t = (t_w, t_p)` of the solution curve in `(w, p)`, from
+//! `[[G_w, G_p], [cᵀ]] t = [0; 1]`); a corrector from `(u, p)` starts at
+//!
+//! ```text
+//! w = w_a + α t_w  with u in place of its first r entries,   α = t_zᵀ((u, p) − z_a) / t_zᵀt_z
+//! ```
+//!
+//! (`t_z` the `(u, p)` part of `t`): the segment starts moved along the branch by as much as
+//! the prediction moves along it. Only the branch's first corrector integrates the stride from
+//! its (converged) starting orbit. The segments keep the plan of the starting orbit along the
+//! whole branch: with `N` pieces per phase, the fixed-time pieces keep their durations, and a
+//! phase that shortens below them ends the branch ([`saltation_hybrid::HybridError::EventInPiece`]).
+//!
+//! # Multipliers
 //! The multipliers of a point are the eigenvalues of `P_x = A_{S−1} ⋯ A_0`, and the test
 //! functions' (reduced) ones those of `Dπ A_{S−1} ⋯ A_0 Dχ`: the nonzero eigenvalues of the
 //! cyclic product `(Dχ Dπ) A_{S−1} ⋯ A_0` of `n × n` factors, whose other `n − r` eigenvalues
@@ -30,7 +48,7 @@
 //! ([`product_eigenvalues`]), never from the formed product, and the reduced ones are the `r`
 //! largest in modulus of the cyclic product's.
 
-use crate::corrector::{Eval, Evaluator};
+use crate::corrector::{bordered, Eval, Evaluator};
 use crate::error::ContinuationError;
 use crate::family::ModelFamily;
 use nalgebra::{Complex, DMatrix, DVector};
@@ -69,6 +87,17 @@ impl SegmentJacobians {
     }
 }
 
+/// The last converged point of a multiple-shooting branch (module documentation).
+pub(crate) struct Anchor {
+    plan: SegmentPlan,
+    /// `(u, p)`.
+    z: DVector<f64>,
+    /// `w = (u, s_1, …)`.
+    w: DVector<f64>,
+    /// The tangent in `(w, p)`, if known.
+    t: Option<DVector<f64>>,
+}
+
 /// A failed plan as the continuation's error.
 fn setup_error(e: ShootingSetupError) -> ContinuationError {
     match e {
@@ -100,6 +129,70 @@ impl<F: ModelFamily> Evaluator<'_, F> {
             w.extend_from_slice(s);
         }
         Ok((plan, DVector::from_vec(w)))
+    }
+
+    /// The segments and the initial unknowns `w` of a corrector from `(u, p)`: from the anchor
+    /// (module documentation), or the stride from `χ(u, p)` for the branch's first.
+    pub(crate) fn predict_segments(
+        &self,
+        segments: Segments,
+        u: &[f64],
+        p: f64,
+    ) -> Result<(SegmentPlan, DVector<f64>), ContinuationError> {
+        let anchor = self.anchor.borrow();
+        let Some(a) = anchor.as_ref() else {
+            drop(anchor);
+            return self.plan(segments, u, p);
+        };
+        let (r, m) = (u.len(), a.w.len());
+        let mut w = a.w.clone();
+        if let Some(t) = &a.t {
+            let mut tz = DVector::zeros(r + 1);
+            tz.rows_mut(0, r).copy_from(&t.rows(0, r));
+            tz[r] = t[m];
+            let mut delta = DVector::zeros(r + 1);
+            for i in 0..r {
+                delta[i] = u[i] - a.z[i];
+            }
+            delta[r] = p - a.z[r];
+            let alpha = tz.dot(&delta) / tz.dot(&tz);
+            if alpha.is_finite() {
+                w += t.rows(0, m) * alpha;
+            }
+        }
+        w.rows_mut(0, r).copy_from_slice(u);
+        Ok((a.plan.clone(), w))
+    }
+
+    /// Keeps the converged `(w, p)` (reduced dimension `r`) as the anchor, with the tangent of
+    /// its evaluation `e` (oriented by the closure's `tau` on `(u, p)`, else by `p`) when it has
+    /// `G_p`, else the previous anchor's tangent.
+    pub(crate) fn set_anchor(
+        &self,
+        plan: SegmentPlan,
+        w: DVector<f64>,
+        p: f64,
+        r: usize,
+        e: &Eval,
+        tau: Option<&DVector<f64>>,
+    ) {
+        let m = w.len();
+        let t = e.fp.as_ref().and_then(|fp| {
+            let c = tau.cloned().unwrap_or_else(|| {
+                let mut c = DVector::zeros(r + 1);
+                c[r] = 1.0;
+                c
+            });
+            let mut rhs = DVector::zeros(m + 1);
+            rhs[m] = 1.0;
+            bordered(&e.fu, fp, &c).lu().solve(&rhs)
+        });
+        let mut anchor = self.anchor.borrow_mut();
+        let t = t.or_else(|| anchor.as_mut().and_then(|a| a.t.take()));
+        let mut z = DVector::zeros(r + 1);
+        z.rows_mut(0, r).copy_from(&w.rows(0, r));
+        z[r] = p;
+        *anchor = Some(Anchor { plan, z, w, t });
     }
 
     /// `G`, `G_w`, `G_p` (if asked) and the joined stride at `(w, p)` (module documentation).
