@@ -346,6 +346,35 @@ mod tests {
         }
     }
 
+    /// The shooting is checked as the orbit options' (pieces per phase in 1..=1000), and
+    /// multiple shooting is refused with the event-time predictor.
+    #[test]
+    fn shooting_is_checked_as_the_orbit_options_shooting() {
+        use saltation_orbit::Segments;
+        let with = |segments| ContinuationOptions {
+            shooting: Shooting::Multiple { segments },
+            ..ContinuationOptions::default()
+        };
+        assert_eq!(with(Segments::Phases).validate(), Ok(()));
+        assert_eq!(with(Segments::PerMode(1000)).validate(), Ok(()));
+        for bad in [0, 1001, usize::MAX] {
+            let o = with(Segments::PerMode(bad));
+            assert_eq!(field_of(&o), "shooting");
+            assert!(o.validate().unwrap_err().to_string().contains("1..=1000"));
+        }
+        let o = ContinuationOptions {
+            predictor: Predictor::EventTime { event: 0 },
+            ..with(Segments::Phases)
+        };
+        match o.validate_with(&OrbitOptions::default()) {
+            Err(ContinuationError::InvalidOption { field, reason }) => {
+                assert_eq!(field, "shooting");
+                assert!(reason.contains("event-time"), "{reason}");
+            }
+            other => panic!("{other:?}"),
+        }
+    }
+
     #[test]
     fn defaults_are_valid() {
         assert_eq!(ContinuationOptions::default().validate(), Ok(()));

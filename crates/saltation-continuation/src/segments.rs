@@ -354,3 +354,59 @@ impl<F: ModelFamily> Evaluator<'_, F> {
         Ok(g)
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use crate::family::ParamFamily;
+    use crate::test_models::FlipBounce;
+    use crate::{continue_branch, BifurcationKind, ContinuationOptions, EndReason, Start};
+    use saltation_hybrid::{Bound, ParamError};
+    use saltation_orbit::{OrbitOptions, Segments, Shooting};
+
+    /// The stride map `u ↦ p − u²` by multiple shooting (three pieces of the flight, so three
+    /// segments): every point is the closed-form fixed point `u* = (√(1 + 4p) − 1)/2` with the
+    /// multipliers `{−2u*, 0}`, and the flip is located at `p = 3/4` — with exact `G_p` (the
+    /// named parameter) and with central differences (a closure family).
+    #[test]
+    fn flip_bounce_branch_by_multiple_shooting_is_the_closed_form() {
+        let opts = ContinuationOptions {
+            step: 0.01,
+            max_step: 0.05,
+            p_min: 0.4,
+            p_max: 0.9,
+            shooting: Shooting::Multiple {
+                segments: Segments::PerMode(3),
+            },
+            ..ContinuationOptions::default()
+        };
+        let exact = ParamFamily::new(Bound::new(FlipBounce), "p").unwrap();
+        let closure = |p: f64| -> Result<Bound<FlipBounce>, ParamError> {
+            saltation_hybrid::with_param(&Bound::new(FlipBounce), "p", p)
+        };
+        let start = Start::new(0.5, vec![0.35]);
+        let branches = [
+            continue_branch(&exact, &start, &OrbitOptions::default(), &opts).unwrap(),
+            continue_branch(&closure, &start, &OrbitOptions::default(), &opts).unwrap(),
+        ];
+        for (k, b) in branches.iter().enumerate() {
+            assert_eq!(b.end, EndReason::ParameterBound, "{k}");
+            assert!(b.points.len() >= 5, "{k}");
+            for pt in &b.points {
+                let u = ((1.0 + 4.0 * pt.param).sqrt() - 1.0) / 2.0;
+                assert!((pt.u[0] - u).abs() < 1e-9, "{k}: {} {} {u}", pt.param, pt.u[0]);
+                assert!((pt.multipliers[0].re + 2.0 * u).abs() < 1e-8, "{k}");
+                assert!(pt.multipliers[1].modulus() < 1e-12, "{k}");
+                assert!((pt.period - 2.0 * u).abs() < 1e-9, "{k}");
+                // ψ_PD = μ + 1 of the one nontrivial multiplier.
+                assert!((pt.tests[1] - (1.0 - 2.0 * u)).abs() < 1e-8, "{k}");
+            }
+            let pd: Vec<_> = b
+                .bifurcations
+                .iter()
+                .filter(|x| x.kind == BifurcationKind::PeriodDoubling)
+                .collect();
+            assert_eq!(pd.len(), 1, "{k}: {:?}", b.bifurcations);
+            assert!((pd[0].param - 0.75).abs() < 1e-9, "{k}: {}", pd[0].param);
+        }
+    }
+}
