@@ -17,6 +17,7 @@ use saltation_continuation::{
     run_script_with_events, ContinuationError, ContinuationSpec, ParamFamily, ScriptResult,
 };
 use saltation_hybrid::EvalModel;
+use saltation_orbit::Shooting;
 use saltation_plot::RenderOptions;
 use saltation_report::{self as report, FigureContext, Outputs};
 use std::io::Write;
@@ -41,6 +42,13 @@ pub struct ContinueArgs {
     /// Directory for the data files and figures (created if missing).
     #[arg(long, value_name = "DIR", default_value = "figures")]
     pub out: PathBuf,
+
+    /// Shooting of every branch's corrector: `single` (one stride), `phases` (multiple
+    /// shooting, one segment per phase of the stride) or a number N (every phase in N pieces
+    /// of equal time); as `orbit --shooting`. Overrides the file's
+    /// `continuation: (settings: (shooting: …))`.
+    #[arg(long, value_name = "single|phases|N", value_parser = crate::orbit::parse_shooting)]
+    pub shooting: Option<Shooting>,
 
     /// Print one JSON object instead of the summary:
     /// {"param", "params": {name: value}, "branches": [{"label", "period_k", "points": [{"param", "x0", "period",
@@ -91,6 +99,8 @@ pub struct Overrides {
     pub to: Option<f64>,
     /// `--count N` (orbit diagram).
     pub count: Option<usize>,
+    /// `--shooting` (every branch's corrector).
+    pub shooting: Option<Shooting>,
 }
 
 impl Overrides {
@@ -115,6 +125,9 @@ impl Overrides {
             return self.to.map(|b| format!("--to {}", format::value(b)));
         }
         match field {
+            "settings.shooting" => self
+                .shooting
+                .map(|s| format!("--shooting {}", crate::orbit::shooting_name(s))),
             "orbit_diagram.from" | "orbit_diagram.to" => range(),
             "orbit_diagram.count" => self.count.map(|n| format!("--count {n}")),
             // A value between the ends: set by the range and the count.
@@ -231,9 +244,13 @@ pub fn run(args: &ContinueArgs, out: &mut dyn Write) -> Result<(), CliError> {
     loaded.require_forcing()?;
     let mut spec = continuation_spec(&loaded, args.param.as_deref())?;
     apply_to(&mut spec, args.to);
+    if let Some(s) = args.shooting {
+        spec.settings.shooting = s;
+    }
     let overrides = Overrides {
         param: args.param.clone(),
         to: args.to,
+        shooting: args.shooting,
         ..Overrides::default()
     };
     validate(&loaded, &spec, &overrides)?;

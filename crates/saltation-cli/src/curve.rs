@@ -54,6 +54,12 @@ pub struct CurveArgs {
     #[arg(long, value_name = "V1,V2,...", allow_hyphen_values = true)]
     pub guess: Option<String>,
 
+    /// Shooting of the correctors: only `single` is implemented for curves (their defining
+    /// systems are bordered on the reduced stride Jacobian); `phases` or N is refused.
+    /// Overrides the file's continuation settings' `shooting`.
+    #[arg(long, value_name = "single|phases|N", value_parser = crate::orbit::parse_shooting)]
+    pub shooting: Option<saltation_orbit::Shooting>,
+
     /// Directory for the data files (created if missing).
     #[arg(long, value_name = "DIR", default_value = "figures")]
     pub out: PathBuf,
@@ -76,6 +82,9 @@ fn cli_error(args: &CurveArgs, loaded: &LoadedModel, e: ContinuationError) -> Cl
         "param" => Some(format!("--param {}", args.param)),
         "param2" => Some(format!("--param2 {}", args.param2)),
         "to2" => Some(format!("--to2 {}", crate::format::value(args.to2))),
+        "settings.shooting" => args
+            .shooting
+            .map(|s| format!("--shooting {}", crate::orbit::shooting_name(s))),
         f if f.starts_with("start.") => Some(match &args.guess {
             Some(g) if f.starts_with("start.u") => format!("--guess {g}"),
             _ => format!("--set {}/{}", args.param, args.param2),
@@ -115,6 +124,9 @@ pub fn run(args: &CurveArgs, out: &mut dyn Write) -> Result<(), CliError> {
     let mut opts = CurveOptions::to(args.to2);
     if let Some(spec) = loaded.file.script() {
         opts.settings = spec.settings;
+    }
+    if let Some(s) = args.shooting {
+        opts.settings.shooting = s;
     }
     let start = CurveStart::new(p0, p2_0, guess.u.clone());
     opts.validate_with(&loaded.file.orbit)

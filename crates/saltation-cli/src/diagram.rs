@@ -148,6 +148,7 @@ pub fn plan(args: &DiagramArgs, loaded: &LoadedModel) -> Result<Planned, CliErro
         from: args.from,
         to: args.to,
         count: args.count,
+        shooting: None,
     };
     let model = &loaded.file.model;
     let family = |p: f64| model.with_param(&spec.param, p);

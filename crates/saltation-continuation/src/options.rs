@@ -157,7 +157,8 @@ impl ContinuationOptions {
         orbit
             .validate()
             .map_err(|e| ContinuationError::invalid(e.field(), e.to_string()))?;
-        if self.shooting != Shooting::Single && matches!(self.predictor, Predictor::EventTime { .. })
+        if self.shooting != Shooting::Single
+            && matches!(self.predictor, Predictor::EventTime { .. })
         {
             return Err(ContinuationError::invalid(
                 "shooting",

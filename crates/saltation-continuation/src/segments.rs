@@ -234,7 +234,11 @@ impl<F: ModelFamily> Evaluator<'_, F> {
             let opts = || ParamAugmented::<F::Model>::stride_options(&self.stride);
             Self::with_map(&self.augmented, opts, aug, |map| {
                 for j in 0..segs {
-                    let mut xa = if j == 0 { x0.clone() } else { start(j).to_vec() };
+                    let mut xa = if j == 0 {
+                        x0.clone()
+                    } else {
+                        start(j).to_vec()
+                    };
                     xa.push(p);
                     let mut res = plan.segment(map, j, &xa, JacobianKind::StrideMap)?;
                     let ja = res
@@ -298,7 +302,9 @@ impl<F: ModelFamily> Evaluator<'_, F> {
         model.chart_jacobian(u, &mut dchi);
         let join = DMatrix::from_row_slice(n, r, &dchi) * dpi;
         let (period, events) = joined_events(&results);
-        let stats = results.iter().fold(Default::default(), |acc, s| acc + s.stats);
+        let stats = results
+            .iter()
+            .fold(Default::default(), |acc, s| acc + s.stats);
         let stride = StrideResult {
             x: last,
             mode: results[segs - 1].mode,
@@ -334,7 +340,11 @@ impl<F: ModelFamily> Evaluator<'_, F> {
         let mut g = DVector::zeros(w.len());
         self.with_plain_map(&model, |map| {
             for j in 0..segs {
-                let s = if j == 0 { &x0[..] } else { &w[r + (j - 1) * n..r + j * n] };
+                let s = if j == 0 {
+                    &x0[..]
+                } else {
+                    &w[r + (j - 1) * n..r + j * n]
+                };
                 let end = plan.segment(map, j, s, JacobianKind::None)?.x;
                 if j + 1 < segs {
                     let next = &w[r + j * n..r + (j + 1) * n];
@@ -393,7 +403,12 @@ mod tests {
             assert!(b.points.len() >= 5, "{k}");
             for pt in &b.points {
                 let u = ((1.0 + 4.0 * pt.param).sqrt() - 1.0) / 2.0;
-                assert!((pt.u[0] - u).abs() < 1e-9, "{k}: {} {} {u}", pt.param, pt.u[0]);
+                assert!(
+                    (pt.u[0] - u).abs() < 1e-9,
+                    "{k}: {} {} {u}",
+                    pt.param,
+                    pt.u[0]
+                );
                 assert!((pt.multipliers[0].re + 2.0 * u).abs() < 1e-8, "{k}");
                 assert!(pt.multipliers[1].modulus() < 1e-12, "{k}");
                 assert!((pt.period - 2.0 * u).abs() < 1e-9, "{k}");

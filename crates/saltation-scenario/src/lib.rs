@@ -42,4 +42,4 @@ pub use file::{
 };
 pub use locate::{code_mask, field_offset, line_column};
 pub use read::{read_text_file, MAX_FILE_BYTES};
-pub use section::{ContinuationSection, DiagramSection};
+pub use section::{ContinuationSection, DiagramSection, ShootingSetting};

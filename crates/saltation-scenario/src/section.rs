@@ -19,6 +19,7 @@ use crate::moved::{checked, checked_option, checked_vec, Moves, ORBIT_SETTINGS};
 use saltation_continuation::{
     BranchSpec, ContinuationOptions, ContinuationSpec, DiagramSpec, OrbitDiagramOptions, Predictor,
 };
+use saltation_orbit::{Segments, Shooting};
 use serde::{Deserialize, Serialize};
 
 /// The `continuation` section: the script the file runs.
@@ -70,6 +71,38 @@ pub struct SettingsSection {
     pub locate_tol: f64,
     /// End each branch at its first period doubling.
     pub stop_at_period_doubling: bool,
+    /// The correctors' shooting: `Single` (default), `Phases` or `PerMode(N)`.
+    pub shooting: ShootingSetting,
+}
+
+/// How a file writes the correctors' shooting ([`ContinuationOptions::shooting`]): `Single`
+/// (one stride, default), `Phases` (multiple shooting, one segment per phase of the stride) or
+/// `PerMode(N)` (every phase in `N` pieces of equal time, `N` in `1..=1000`, checked on load
+/// with the field's line and column).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
+pub enum ShootingSetting {
+    /// Single shooting.
+    #[default]
+    Single,
+    /// One segment per phase.
+    Phases,
+    /// `N` pieces per phase.
+    PerMode(usize),
+}
+
+impl ShootingSetting {
+    /// The library's shooting.
+    pub fn to_shooting(self) -> Shooting {
+        match self {
+            ShootingSetting::Single => Shooting::Single,
+            ShootingSetting::Phases => Shooting::Multiple {
+                segments: Segments::Phases,
+            },
+            ShootingSetting::PerMode(n) => Shooting::Multiple {
+                segments: Segments::PerMode(n),
+            },
+        }
+    }
 }
 
 impl Default for SettingsSection {
@@ -90,6 +123,7 @@ impl Default for SettingsSection {
             detect: d.detect,
             locate_tol: d.locate_tol,
             stop_at_period_doubling: d.stop_at_period_doubling,
+            shooting: ShootingSetting::Single,
         }
     }
 }
@@ -112,6 +146,7 @@ impl SettingsSection {
             detect: self.detect,
             locate_tol: self.locate_tol,
             stop_at_period_doubling: self.stop_at_period_doubling,
+            shooting: self.shooting.to_shooting(),
             ..ContinuationOptions::default()
         }
     }

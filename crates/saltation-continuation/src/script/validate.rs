@@ -234,6 +234,8 @@ impl ContinuationSpec {
     ///   each `branches[i].*`
     ///   ([`BranchSpec::validate`]: finite `from` ≠ `to`, guess, `max_points`,
     ///   `period_doublings`, the model at `from`, a parameter that can be continued);
+    /// - `settings.shooting` applies to the model (multiple shooting: not time-forced, its
+    ///   multipliers not taken on the section);
     /// - `orbit_diagram.*` ([`DiagramSpec::validate_for`]).
     pub fn validate<F: ModelFamily>(
         &self,
@@ -274,6 +276,16 @@ impl ContinuationSpec {
         for (i, b) in self.branches.iter().enumerate() {
             b.validate(family, &self.param)
                 .map_err(|e| e.within(&format!("branches[{i}].")))?;
+        }
+        // Multiple shooting must apply to the model (not time-forced, multipliers not on the
+        // section): checked on the model of the first branch (built above).
+        if let Some(b) = self.branches.first() {
+            if let Ok(model) = family.model_at(b.from) {
+                self.settings
+                    .shooting
+                    .validate_for(&model)
+                    .map_err(|e| crate::options::shooting_error(e).within("settings."))?;
+            }
         }
         if let Some(d) = &self.orbit_diagram {
             d.validate_for(family)?;

@@ -16,7 +16,8 @@ use std::path::Path;
 
 /// The compass gait with the nominal masses, and its file's orbit settings.
 fn compass_gait() -> (Model, OrbitOptions) {
-    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../models/equations/compass_gait.ron");
+    let path =
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("../../models/equations/compass_gait.ron");
     let f = load_model_file(&path).unwrap_or_else(|e| panic!("{e}"));
     let orbit = OrbitOptions {
         stride: f.orbit.stride.clone(),
@@ -156,7 +157,13 @@ fn a_gait_with_a_multiplier_above_1e8_is_continued_by_multiple_shooting() {
         let one = one_step(&model, &orbit, pt.param, &u);
         u = one.u0.clone();
         for (a, c) in pt.u.iter().zip(&one.u0) {
-            assert!((a - c).abs() < 1e-10, "phi = {}: {:?} vs {:?}", pt.param, pt.u, one.u0);
+            assert!(
+                (a - c).abs() < 1e-10,
+                "phi = {}: {:?} vs {:?}",
+                pt.param,
+                pt.u,
+                one.u0
+            );
         }
         assert!((pt.period - k as f64 * one.period).abs() < 1e-9 * pt.period);
         assert_eq!(pt.event_times.len(), k);

@@ -135,10 +135,7 @@ impl SegmentPlan {
             Segments::PerMode(k) => k,
         };
         let count = phases.len().saturating_mul(pieces);
-        let unknowns = count
-            .saturating_sub(1)
-            .saturating_mul(n)
-            .saturating_add(r);
+        let unknowns = count.saturating_sub(1).saturating_mul(n).saturating_add(r);
         if unknowns > MAX_SHOOTING_UNKNOWNS {
             return Err(SetupError::Options(OrbitOptionsError::Shooting {
                 reason: format!(

@@ -20,6 +20,7 @@ mod affine;
 mod basin;
 mod branches;
 mod constants;
+mod continue_shooting;
 mod curve;
 mod equations;
 mod events;
