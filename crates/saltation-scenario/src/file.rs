@@ -258,11 +258,17 @@ mod tests {
               orbit: (stride: (t_max: 20.0), newton: (max_iters: 7)),
               continuation: (param: \"gamma\",
                   branches: [(label: \"a\", from: 0.01, to: 0.02, guess: [0.2, -0.2])],
-                  settings: (step: 1e-3)))",
+                  settings: (step: 1e-3, shooting: PerMode(4))))",
             "t.ron",
         )
         .unwrap();
         let spec = file.script().unwrap();
+        assert_eq!(
+            spec.settings.shooting,
+            saltation_orbit::Shooting::Multiple {
+                segments: saltation_orbit::Segments::PerMode(4)
+            }
+        );
         assert_eq!(file.orbit.stride.t_max, 20.0);
         assert_eq!(file.orbit.newton.max_iters, 7);
         assert_eq!(spec.settings.step, 1e-3);
