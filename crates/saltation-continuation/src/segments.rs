@@ -251,7 +251,12 @@ impl<F: ModelFamily> Evaluator<'_, F> {
                     if j == 0 {
                         d_j += &a_j * &chi_p;
                     }
+                    // The segment as the model's own (the parameter component dropped).
                     res.x.truncate(n);
+                    for e in &mut res.events {
+                        e.x_minus.truncate(n);
+                        e.x_plus.truncate(n);
+                    }
                     a.push(a_j);
                     d.push(d_j);
                     results.push(res);

@@ -169,10 +169,9 @@ fn a_gait_with_a_multiplier_above_1e8_is_continued_by_multiple_shooting() {
         assert_eq!(pt.event_times.len(), k);
         let mu = &pt.multipliers;
         assert!(mu[0].modulus() > 1e8, "{mu:?}");
-        for i in 0..3 {
-            let m1 = &one.multipliers[i];
+        for (i, (m, m1)) in mu.iter().zip(&one.multipliers).take(3).enumerate() {
             let want = nalgebra::Complex::new(m1.re, m1.im).powu(k as u32);
-            let got = nalgebra::Complex::new(mu[i].re, mu[i].im);
+            let got = nalgebra::Complex::new(m.re, m.im);
             assert!(
                 (got - want).norm() <= 1e-9 * want.norm(),
                 "phi = {}: multiplier {i}: {got} vs {want}",
