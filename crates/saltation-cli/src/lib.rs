@@ -13,6 +13,7 @@
 //! | … as machine-readable output | add `--json` (one JSON object, or an array with `--all`) |
 //! | continue branches in a parameter, detect bifurcations, switch at period doublings (the file's `continuation` section); data and figures to `figures/` | `saltation continue models/simplest_walker_continuation.ron` |
 //! | … in another parameter, or to another end value | `saltation continue FILE --param NAME --to VALUE` |
+//! | … with multiple shooting in the correctors (branches of very unstable orbits) | `saltation continue FILE --shooting phases` (or `--shooting N`) |
 //! | run a model forward in time from the file's `initial` section (any method, MATLAB names too) | `saltation simulate models/robertson.ron --method ode15s --at 40,4e5,4e10 --json` |
 //! | continue a fold / period doubling / Neimark–Sacker in two parameters | `saltation curve models/equations/vibrating_table.ron --kind period_doubling --param Gamma --param2 e --to2 0.85` |
 //! | basins of attraction on the section, with the attractors and their multipliers | `saltation basin models/simplest_walker.ron --axes u0=0.15:0.25:50,u1=-0.25:-0.15:50 --json` |
