@@ -10,20 +10,26 @@ Models are the RON model files of the ``saltation`` command (``models/*.ron``)::
     orbit.period, orbit.multipliers              # float, complex128 array
     steeper = walker.with_params(gamma=0.012)    # a new model
     sim = walker.simulate(5.0)                   # like scipy's solve_ivp: sim.t, sim.y
+    basin = walker.basin(axes={"theta": (0.15, 0.25, 50), "theta_dot": (-0.25, -0.15, 50)})
+    basin.cells                                  # int64 array (50, 50): attractor id, -1, -2
 
 Every computation runs in Rust with the GIL released (threads run in parallel); models and
 results are picklable (multiprocessing, Dask: see :mod:`saltation.dask`). Errors are
 :class:`saltation.Error` subclasses carrying the command's messages.
 """
 
+from ._analyses import Basin, BasinShard, Curve, Lyapunov, Sensitivity, merge_basins
 from ._errors import (
     ArgumentError,
     ArgumentTypeError,
+    BasinError,
     ContinuationError,
     Error,
     LoadError,
+    LyapunovError,
     OrbitError,
     ParamError,
+    SensitivityError,
     SimulationError,
 )
 from ._model import Model
@@ -37,6 +43,12 @@ __all__ = [
     "Branch",
     "Continuation",
     "OrbitDiagram",
+    "Curve",
+    "Basin",
+    "BasinShard",
+    "Lyapunov",
+    "Sensitivity",
+    "merge_basins",
     "Error",
     "LoadError",
     "ParamError",
@@ -45,5 +57,8 @@ __all__ = [
     "OrbitError",
     "SimulationError",
     "ContinuationError",
+    "BasinError",
+    "LyapunovError",
+    "SensitivityError",
     "__version__",
 ]

@@ -13,6 +13,9 @@ __all__ = [
     "OrbitError",
     "SimulationError",
     "ContinuationError",
+    "BasinError",
+    "LyapunovError",
+    "SensitivityError",
 ]
 
 
@@ -60,4 +63,18 @@ class SimulationError(Error):
 
 
 class ContinuationError(Error):
-    """A continuation or orbit diagram failed (no branch could start, …)."""
+    """A continuation, orbit diagram or two-parameter curve failed (no branch could start, no
+    bifurcation of the kind asked for, …)."""
+
+
+class BasinError(Error):
+    """A basin of attraction could not be computed (an attractor's Newton solve failed, …)."""
+
+
+class LyapunovError(Error):
+    """Lyapunov exponents could not be computed (a stride failed, the walker fell)."""
+
+
+class SensitivityError(Error):
+    """The gait sensitivity norm could not be computed (the orbit solve or its linearisation
+    failed, an unstable orbit's response does not decay)."""

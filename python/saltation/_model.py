@@ -9,8 +9,16 @@ import os
 
 from . import _progress
 from ._errors import ArgumentError, ArgumentTypeError, ParamError, SimulationError
+from ._analyses import Basin, BasinShard, Curve, Lyapunov, Sensitivity
 from ._results import Continuation, Orbit, OrbitDiagram, Simulation
-from ._saltation import _Model, read_text
+from ._saltation import (
+    _Model,
+    basin_json,
+    curve_json,
+    lyapunov_json,
+    read_text,
+    sensitivity_json,
+)
 
 __all__ = ["Model"]
 
@@ -46,6 +54,50 @@ def _finite(what, value):
     if not math.isfinite(x):
         raise ArgumentError(f"{what}={value!r}: not a finite number")
     return x
+
+
+def _count(what, value, least=0):
+    """``value`` as an int of at least ``least`` (``None`` stays ``None``)."""
+    if value is None:
+        return None
+    n = _number(what, value, integer=True)
+    if n < least:
+        raise ArgumentError(f"{what}={n}: must be at least {least}")
+    return n
+
+
+def _name(what, value):
+    if not isinstance(value, str):
+        raise ArgumentTypeError(f"{what}={value!r}: expected a name (str)")
+    return value
+
+
+def _axes(axes):
+    """``axes`` as the command's ``--axes`` text: a str ``"NAME=a:b:N[,NAME=c:d:M]"`` as it
+    is, or ``{name: (a, b, n)}`` / ``[(name, a, b, n), …]`` written out exactly (floats by
+    their shortest round-trip ``repr``)."""
+    if isinstance(axes, str):
+        return axes
+    if isinstance(axes, dict):
+        items = [(k, *v) if isinstance(v, (tuple, list)) else (k, v) for k, v in axes.items()]
+    elif isinstance(axes, (list, tuple)):
+        items = [tuple(a) if isinstance(a, (tuple, list)) else (a,) for a in axes]
+    else:
+        raise ArgumentTypeError(
+            f"axes={axes!r}: expected 'NAME=a:b:N[,NAME=c:d:M]', {{name: (a, b, n)}} or "
+            "[(name, a, b, n), …]"
+        )
+    parts = []
+    for k, item in enumerate(items):
+        if len(item) != 4:
+            raise ArgumentError(f"axes[{k}]={item!r}: expected (name, from, to, count)")
+        name, a, b, n = item
+        name = _name(f"axes[{k}] name", name)
+        a = _finite(f"axes[{k}] from", a)
+        b = _finite(f"axes[{k}] to", b)
+        n = _count(f"axes[{k}] count", n, least=0)
+        parts.append(f"{name}={a!r}:{b!r}:{n}")
+    return ",".join(parts)
 
 
 def _vector(what, values):
@@ -211,8 +263,8 @@ class Model:
             label = guess
         elif guess is not None:
             vec = _vector("guess", guess)
-        data = self._core.orbit_json(vec, label, over, method)
-        return Orbit(json.loads(data))
+        data, arrays = self._core.orbit_json(vec, label, over, method)
+        return Orbit(json.loads(data), arrays)
 
     def _orbit_options(self, options):
         over = {}
@@ -285,10 +337,12 @@ class Model:
         atol = None if atol is None else _number("atol", atol)
         if not isinstance(allow_inadmissible, bool):
             raise ArgumentTypeError("allow_inadmissible: expected a bool")
-        data, failure = self._core.simulate_json(t_end, at, method, rtol, atol, allow_inadmissible)
+        data, arrays, failure = self._core.simulate_json(
+            t_end, at, method, rtol, atol, allow_inadmissible
+        )
         data = json.loads(data)
         data["state_names"] = self.state_names
-        result = Simulation(data)
+        result = Simulation(data, arrays)
         if failure is not None:
             cls, message = failure
             raise SimulationError(message, result)
@@ -325,10 +379,10 @@ class Model:
         to = None if to is None else _finite("to", to)
         cb, close = _progress.callback(progress)
         try:
-            data = self._core.continuation_json(param, to, cb)
+            data, arrays = self._core.continuation_json(param, to, cb)
         finally:
             close()
-        return Continuation(json.loads(data))
+        return Continuation(json.loads(data), arrays)
 
     def orbit_diagram(self, param=None, start=None, stop=None, count=None, progress=None):
         """The brute-force orbit diagram of the file's continuation section (parameter values
@@ -354,10 +408,160 @@ class Model:
                 raise ArgumentError(f"count={count}: must be positive")
         cb, close = _progress.callback(progress)
         try:
-            data = self._core.orbit_diagram_json(param, start, stop, count, cb)
+            data, arrays = self._core.orbit_diagram_json(param, start, stop, count, cb)
         finally:
             close()
-        return OrbitDiagram(json.loads(data))
+        return OrbitDiagram(json.loads(data), arrays)
+
+    def curve(self, kind, param, param2, to2, guess=None, progress=None, **options):
+        """Continues a codimension-one bifurcation of the orbit in two parameters: from the
+        orbit at ``guess``, the bifurcation of ``kind`` is located in ``param`` at the model's
+        value of ``param2``, then followed in the plane until ``param2`` reaches ``to2`` (or a
+        limit) — what ``saltation curve`` computes.
+
+        Args:
+            kind: ``"fold"``, ``"period_doubling"``, ``"neimark_sacker"`` or ``"grazing"``.
+            param: the parameter in which the bifurcation is located first.
+            param2: the second parameter, continued until ``to2``.
+            to2: where the curve ends.
+            guess: reduced coordinates near the orbit (``None``: the file's first guess).
+            progress: ``None``, a callable taking one dict per point (``{"event": "curve",
+                "points", "max_points", "p", "p2", "step"}``), or ``True``/``"tqdm"``.
+            **options: ``search`` (±1: the direction in ``param`` to look for the
+                bifurcation), ``codim2`` (bool: detect codimension-two points), and the
+                continuation settings by name (``step``, ``min_step``, ``max_step``,
+                ``max_points``, ``locate_tol``, …), replacing the file's.
+
+        Returns:
+            Curve: ``.params`` (n × 2), ``.x0``, ``.period``, ``.multipliers``, ``.codim2``,
+            ``.end``, ``.to_dict()`` (the command's JSON object).
+
+        Raises:
+            ContinuationError: no bifurcation of ``kind`` found from the guess, the curve
+                could not start.
+            ArgumentError: an unknown kind or option, ``to2`` at the start value.
+        """
+        kind = _name("kind", kind)
+        param = _name("param", param)
+        param2 = _name("param2", param2)
+        to2 = _finite("to2", to2)
+        vec = None if guess is None else _vector("guess", guess)
+        for key, value in options.items():
+            if isinstance(value, bool) and key != "codim2" and key != "detect":
+                raise ArgumentTypeError(f"{key}={value!r}: expected a number")
+        try:
+            over = json.dumps(options, allow_nan=False) if options else None
+        except (TypeError, ValueError) as e:
+            raise ArgumentError(f"curve options: {e}") from None
+        cb, close = _progress.callback(progress)
+        try:
+            data, arrays = curve_json(self._core, kind, param, param2, to2, vec, over, cb)
+        finally:
+            close()
+        return Curve(json.loads(data), arrays)
+
+    def basin(self, axes, strides=None, max_period=None, at=None, shard=None, progress=None):
+        """Basins of attraction on a grid of starts over one or two reduced coordinates of the
+        section: each start iterated stride by stride until it returns (a period-k orbit),
+        fails (the walker falls, a stride fails) or stays undecided; the attractors by Newton,
+        with their multipliers — what ``saltation basin`` computes, on every core.
+
+        Args:
+            axes: ``"NAME=a:b:N[,NAME=c:d:M]"`` as the command's ``--axes``, or ``{name: (a,
+                b, n)}``, or ``[(name, a, b, n), …]`` (NAME a reduced coordinate's state name,
+                or ``"u0"``, ``"u1"``, …).
+            strides: strides per start before it is undecided (``None``: 50).
+            max_period: largest return period detected (``None``: 8).
+            at: ``{name: value}`` for coordinates on no axis (the others: the first
+                attractor's, the file's first guess solved).
+            shard: ``(i, n)``: compute only cells ``i, i + n, …`` and return a
+                :class:`BasinShard` (join the ``n`` shards with
+                :func:`saltation.merge_basins`; :func:`saltation.dask.basin` does both).
+            progress: ``None``, a callable taking one dict per event (``{"event":
+                "basin_started", "total"}``, ``{"event": "basin", "done", "total"}``), or
+                ``True``/``"tqdm"``.
+
+        Returns:
+            Basin: ``.cells`` (int64 array shaped by the grid), ``.attractors``,
+            ``.fractions``, ``.to_dict()``; with ``shard``: a :class:`BasinShard`.
+
+        Raises:
+            ArgumentError: a bad axis, shard, ``at`` or setting (the command's message).
+            BasinError, OrbitError: the first attractor or an attractor's Newton solve failed.
+        """
+        axes = _axes(axes)
+        strides = _count("strides", strides)
+        max_period = _count("max_period", max_period)
+        at_list = []
+        if at is not None:
+            if not isinstance(at, dict):
+                raise ArgumentTypeError(f"at={at!r}: expected a dict {{name: value}}")
+            for k, v in at.items():
+                at_list.append(f"{_name('at name', k)}={_finite(f'at[{k!r}]', v)!r}")
+        if shard is not None:
+            if not isinstance(shard, (tuple, list)) or len(shard) != 2:
+                raise ArgumentTypeError(f"shard={shard!r}: expected a pair (i, n)")
+            shard = (_count("shard[0]", shard[0]), _count("shard[1]", shard[1]))
+        cb, close = _progress.callback(progress)
+        try:
+            data, arrays = basin_json(
+                self._core, axes, at_list, strides, max_period, shard, cb
+            )
+        finally:
+            close()
+        if shard is not None:
+            return BasinShard(data, shard[0], shard[1])
+        return Basin(json.loads(data), arrays)
+
+    def lyapunov(self, strides=None, guess=None):
+        """Lyapunov exponents on the section: tangent vectors carried through every phase by
+        the variational equations and through every impact by the saltation matrix, QR
+        re-orthonormalised each stride — what ``saltation lyapunov`` computes.
+
+        Args:
+            strides: strides (``None``: 1000).
+            guess: the start, reduced coordinates (``None``: the file's first guess).
+
+        Returns:
+            Lyapunov: ``.exponents`` (per unit time, descending), ``.per_stride``,
+            ``.strides``, ``.time``, ``.to_dict()``.
+
+        Raises:
+            LyapunovError: a stride failed (the walker fell).
+            ArgumentError: a start of the wrong length, ``strides`` out of range.
+        """
+        strides = _count("strides", strides)
+        vec = None if guess is None else _vector("guess", guess)
+        data, arrays = lyapunov_json(self._core, vec, strides)
+        return Lyapunov(json.loads(data), arrays)
+
+    def sensitivity(self, disturbance, guess=None):
+        """The gait sensitivity norm (Hobbelen & Wisse 2007) of the periodic orbit for a
+        disturbance entering as a one-stride change of parameter ``disturbance``, with the
+        step time as the gait indicator — what ``saltation sensitivity`` computes.
+
+        Args:
+            disturbance: the parameter disturbed for one stride (the slope of a walker).
+            guess: where the orbit's Newton starts: reduced coordinates, a guess label (str),
+                or ``None`` (the file's first guess).
+
+        Returns:
+            Sensitivity: ``.norm``, ``.impulse_response`` (strides × indicators),
+            ``.lyapunov_norm``, ``.spectral_radius``, ``.a``/``.b``/``.c``/``.d``,
+            ``.to_dict()``.
+
+        Raises:
+            ArgumentError: an unknown disturbance parameter, a bad guess.
+            OrbitError: the orbit solve failed; SensitivityError: its linearisation did.
+        """
+        disturbance = _name("disturbance", disturbance)
+        vec, label = None, None
+        if isinstance(guess, str):
+            label = guess
+        elif guess is not None:
+            vec = _vector("guess", guess)
+        data, arrays = sensitivity_json(self._core, disturbance, vec, label)
+        return Sensitivity(json.loads(data), arrays)
 
 
 def _restore(text, origin, params):

@@ -1,4 +1,5 @@
-"""Progress of long calls (:meth:`Model.continuation`, :meth:`Model.orbit_diagram`).
+"""Progress of long calls (:meth:`Model.continuation`, :meth:`Model.orbit_diagram`,
+:meth:`Model.curve`, :meth:`Model.basin`).
 
 ``progress=`` takes:
 
@@ -10,8 +11,12 @@
   "label", "points"}``, ``{"event": "diagram_started", "total"}``, ``{"event": "diagram",
   "done", "total"}``. An exception it raises is raised when the call returns (the computation is
   not interrupted);
-* ``True`` or ``"tqdm"``: a tqdm bar (``tqdm.auto``) per branch and for the orbit diagram; tqdm
-  must be installed (``pip install tqdm``), else :class:`saltation.ArgumentError`.
+  :meth:`Model.curve` reports ``{"event": "curve", "points", "max_points", "p", "p2",
+  "step"}`` per point, :meth:`Model.basin` ``{"event": "basin_started", "total"}`` then
+  ``{"event": "basin", "done", "total"}`` (from its worker threads);
+* ``True`` or ``"tqdm"``: a tqdm bar (``tqdm.auto``) per branch, for the orbit diagram, the
+  curve and the basin; tqdm must be installed (``pip install tqdm``), else
+  :class:`saltation.ArgumentError`.
 """
 
 from ._errors import ArgumentError, ArgumentTypeError
@@ -45,10 +50,16 @@ class _Tqdm:
             self._bar.set_postfix_str(f"param={e['param']:.6g}", refresh=True)
         elif kind == "branch_done":
             self._close()
-        elif kind == "diagram_started":
+        elif kind in ("diagram_started", "basin_started"):
             self._close()
-            self._bar = self._tqdm(total=e["total"], desc="orbit diagram", unit="value")
-        elif kind == "diagram" and self._bar is not None:
+            desc, unit = ("orbit diagram", "value") if kind == "diagram_started" else ("basin", "start")
+            self._bar = self._tqdm(total=e["total"], desc=desc, unit=unit)
+        elif kind == "curve":
+            if self._bar is None:
+                self._bar = self._tqdm(total=e["max_points"], desc="curve", unit="pt")
+            self._bar.n = e["points"]
+            self._bar.set_postfix_str(f"p={e['p']:.6g}, p2={e['p2']:.6g}", refresh=True)
+        elif kind in ("diagram", "basin") and self._bar is not None:
             self._bar.n = e["done"]
             self._bar.refresh()
             if e["done"] >= e["total"]:

@@ -1,9 +1,12 @@
 """Result classes: plain Python objects over the JSON objects of the ``saltation`` command's
 ``--json`` output (whose keys are a public interface), with numpy arrays.
 
-Every result keeps its dict (:meth:`to_dict`) and is rebuilt from it (:meth:`from_dict`), which
-is also how it pickles: results cross process boundaries (multiprocessing, Dask, Ray) as dicts of
-numbers.
+The arrays come from the extension, built in Rust from the computed values (the ``numpy``
+crate) and handed over beside the JSON object; a result rebuilt from its dict alone
+(:meth:`from_dict`) builds them from the dict's numbers instead (the same values: the JSON
+numbers are the shortest round-trip text of each ``f64``). Every result keeps its dict
+(:meth:`to_dict`); it pickles as the dict and its arrays, so results cross process boundaries
+(multiprocessing, Dask, Ray) as they are.
 """
 
 import copy
@@ -18,11 +21,22 @@ def _complex(ms):
     return np.array([complex(m["re"], m["im"]) for m in ms], dtype=np.complex128)
 
 
-class _Result:
-    """Common part: the dict, equality, pickling."""
+def _rebuild(cls, data, arrays):
+    """Unpickles a result: its dict and the arrays it had."""
+    return cls(data, arrays)
 
-    def __init__(self, data):
+
+class _Result:
+    """Common part: the dict, the arrays from the extension, equality, pickling."""
+
+    def __init__(self, data, arrays=None):
         self._data = data
+        self._arrays = arrays
+
+    def _array(self, key, build):
+        """The extension's array ``key``, or ``build()`` from the dict when there is none."""
+        a = self._arrays
+        return a[key] if a is not None and key in a else build()
 
     @classmethod
     def from_dict(cls, data):
@@ -35,7 +49,7 @@ class _Result:
         return copy.deepcopy(self._data)
 
     def __reduce__(self):
-        return (type(self).from_dict, (self._data,))
+        return (_rebuild, (type(self), self._data, self._arrays))
 
     def __eq__(self, other):
         return type(self) is type(other) and self._data == other._data
@@ -63,11 +77,11 @@ class Orbit(_Result):
         solve_seconds: wall time of the solve (Newton, multipliers, admissibility).
     """
 
-    def __init__(self, data):
-        super().__init__(data)
-        self.x0 = np.array(data["x0"], dtype=np.float64)
+    def __init__(self, data, arrays=None):
+        super().__init__(data, arrays)
+        self.x0 = self._array("x0", lambda: np.array(data["x0"], dtype=np.float64))
         self.period = float(data["period"])
-        self.multipliers = _complex(data["multipliers"])
+        self.multipliers = self._array("multipliers", lambda: _complex(data["multipliers"]))
         self.stable = bool(data["stable"])
         self.admissible = data.get("admissible")
         self.violation = data.get("violation")
@@ -106,21 +120,36 @@ class Simulation(_Result):
         method: the method's short name.
     """
 
-    def __init__(self, data):
-        super().__init__(data)
+    def __init__(self, data, arrays=None):
+        super().__init__(data, arrays)
         samples = data["samples"]
         self.state_names = list(data.get("state_names", []))
         dim = len(data["x_end"])
-        self.t = np.array([s["t"] for s in samples], dtype=np.float64)
-        self.y = np.array([s["x"] for s in samples], dtype=np.float64).reshape(len(samples), dim).T
-        self.modes = np.array([s["mode"] for s in samples], dtype=np.int64)
-        names = sorted({k for s in samples for k in s.get("outputs", {})})
-        self.outputs = {
-            n: np.array([s.get("outputs", {}).get(n, np.nan) for s in samples], dtype=np.float64)
-            for n in names
-        }
+        self.t = self._array("t", lambda: np.array([s["t"] for s in samples], dtype=np.float64))
+        self.y = self._array(
+            "y",
+            lambda: np.array([s["x"] for s in samples], dtype=np.float64)
+            .reshape(len(samples), dim)
+            .T,
+        )
+        self.modes = self._array(
+            "modes", lambda: np.array([s["mode"] for s in samples], dtype=np.int64)
+        )
+
+        def outputs():
+            names = sorted({k for s in samples for k in s.get("outputs", {})})
+            return {
+                n: np.array(
+                    [s.get("outputs", {}).get(n, np.nan) for s in samples], dtype=np.float64
+                )
+                for n in names
+            }
+
+        self.outputs = dict(self._array("outputs", outputs))
         self.events = [dict(e) for e in data["events"]]
-        self.t_events = np.array([e["t"] for e in self.events], dtype=np.float64)
+        self.t_events = self._array(
+            "t_events", lambda: np.array([e["t"] for e in self.events], dtype=np.float64)
+        )
         err = data.get("error")
         self.status = 0 if err is None else -1
         self.success = err is None
@@ -161,11 +190,19 @@ class Branch:
             contact conditions.
     """
 
-    def __init__(self, data):
+    def __init__(self, data, arrays=None):
         pts = data["points"]
         self.label = data["label"]
         self.period_k = int(data["period_k"])
         self.end = data["end"]
+        if arrays is not None:
+            self.params = arrays["params"]
+            self.x0 = arrays["x0"]
+            self.period = arrays["period"]
+            self.multipliers = arrays["multipliers"]
+            self.stable = arrays["stable"]
+            self.admissible = arrays["admissible"]
+            return
         self.params = np.array([p["param"] for p in pts], dtype=np.float64)
         dim = len(pts[0]["x0"]) if pts else 0
         self.x0 = np.array([p["x0"] for p in pts], dtype=np.float64).reshape(len(pts), dim)
@@ -199,20 +236,32 @@ class Continuation(_Result):
         params: the model's parameter values (the continued one at the file's value).
     """
 
-    def __init__(self, data):
-        super().__init__(data)
+    def __init__(self, data, arrays=None):
+        super().__init__(data, arrays)
         self.param = data["param"]
         self.params = dict(data["params"])
-        self.branches = [Branch(b) for b in data["branches"]]
+        n = len(data["branches"])
+        ba = self._array("branches", lambda: [None] * n)
+        fa = self._array(
+            "bifurcations",
+            lambda: [
+                {
+                    "x0": np.array(b["x0"], dtype=np.float64),
+                    "multipliers": _complex(b["multipliers"]),
+                }
+                for b in data["bifurcations"]
+            ],
+        )
+        self.branches = [Branch(b, a) for b, a in zip(data["branches"], ba)]
         self.bifurcations = [
             {
                 "kind": b["kind"],
                 "branch": b["branch"],
                 "param": b["param"],
-                "x0": np.array(b["x0"], dtype=np.float64),
-                "multipliers": _complex(b["multipliers"]),
+                "x0": a["x0"],
+                "multipliers": a["multipliers"],
             }
-            for b in data["bifurcations"]
+            for b, a in zip(data["bifurcations"], fa)
         ]
 
     def branch(self, label):
@@ -244,13 +293,21 @@ class OrbitDiagram(_Result):
             ranges of parameter values with their cause.
     """
 
-    def __init__(self, data):
-        super().__init__(data)
+    def __init__(self, data, arrays=None):
+        super().__init__(data, arrays)
         cols = data["columns"]
         self.param = data["param"]
-        self.params = np.array([c["param"] for c in cols], dtype=np.float64)
-        self.values = [np.array(c["values"], dtype=np.float64) for c in cols]
-        self.failed = np.array([c["failure"] is not None for c in cols], dtype=bool)
+        self.params = self._array(
+            "params", lambda: np.array([c["param"] for c in cols], dtype=np.float64)
+        )
+        self.values = list(
+            self._array(
+                "values", lambda: [np.array(c["values"], dtype=np.float64) for c in cols]
+            )
+        )
+        self.failed = self._array(
+            "failed", lambda: np.array([c["failure"] is not None for c in cols], dtype=bool)
+        )
         self.causes = [c["cause"] for c in cols]
         self.first_failure = data["first_failure"]
         self.failure_ranges = data["failure_ranges"]

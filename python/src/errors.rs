@@ -7,7 +7,8 @@
 //! `file:line:column`); a parameter name or value is `ParamError`; any other bad input (exit code
 //! [`EXIT_INPUT`] of the command: a guess of the wrong length, an unknown option, a tolerance out
 //! of range) is `ArgumentError`; a computation that failed is the operation's own class
-//! (`OrbitError`, `SimulationError`, `ContinuationError`).
+//! (`OrbitError`, `SimulationError`, `ContinuationError`, `BasinError`, `LyapunovError`,
+//! `SensitivityError`).
 
 use pyo3::prelude::*;
 use saltation_cli::{CliError, EXIT_INPUT};
@@ -19,15 +20,22 @@ pub enum Op {
     Orbit,
     /// `Model.simulate`.
     Simulate,
-    /// `Model.continuation`, `Model.orbit_diagram`.
+    /// `Model.continuation`, `Model.orbit_diagram`, `Model.curve`.
     Continuation,
+    /// `Model.basin`, `saltation.merge_basins`.
+    Basin,
+    /// `Model.lyapunov`.
+    Lyapunov,
+    /// `Model.sensitivity`.
+    Sensitivity,
 }
 
 /// An error to raise in Python: the class name in `saltation._errors` and the message.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Failure {
-    /// `LoadError`, `ParamError`, `ArgumentError`, `OrbitError`, `SimulationError` or
-    /// `ContinuationError`.
+    /// `LoadError`, `ParamError`, `ArgumentError`, or the failed computation's class
+    /// (`OrbitError`, `SimulationError`, `ContinuationError`, `BasinError`, `LyapunovError`,
+    /// `SensitivityError`).
     pub class: &'static str,
     /// The message (the command's, on one line).
     pub message: String,
@@ -54,6 +62,9 @@ impl Failure {
                 Op::Orbit => "OrbitError",
                 Op::Simulate => "SimulationError",
                 Op::Continuation => "ContinuationError",
+                Op::Basin => "BasinError",
+                Op::Lyapunov => "LyapunovError",
+                Op::Sensitivity => "SensitivityError",
             },
         };
         Self::new(class, e.message())

@@ -5,17 +5,23 @@
 //! Python), holding a parsed model file ([`saltation_scenario::ModelFile`]) and running the
 //! library's computations on it with the GIL released (`py.detach`), the same functions the
 //! `saltation` command runs ([`saltation_cli::orbit::solve`], [`saltation_cli::simulate::compute`],
-//! [`saltation_cli::continuation::compute`]'s parts, the orbit diagram). Results cross into
-//! Python as the JSON objects of the command's `--json` output (a public interface), which the
-//! pure-Python layer (`python/saltation/`) turns into result classes with numpy arrays; errors
+//! [`saltation_cli::continuation::compute`]'s parts, the orbit diagram, and in [`analyses`] the
+//! curve, basin, merge, Lyapunov and sensitivity commands' parts). Results cross into Python as
+//! the JSON objects of the command's `--json` output (a public interface; a result's
+//! `to_dict()`) together with its numpy arrays built here from the computed values
+//! ([`results`], the `numpy` crate), which the pure-Python layer (`python/saltation/`) wraps
+//! into result classes; errors
 //! cross as the command's one-line messages with the name of the `saltation.Error` subclass to
 //! raise ([`errors`]).
 #![warn(missing_docs)]
 
+mod analyses;
+mod arrays;
 mod errors;
 mod model;
 mod options;
 mod progress;
+mod results;
 
 use pyo3::prelude::*;
 
@@ -30,11 +36,16 @@ fn read_text(py: Python<'_>, path: std::path::PathBuf) -> PyResult<String> {
         })
 }
 
-/// The extension module: the `_Model` class and `read_text`.
+/// The extension module: the `_Model` class, `read_text`, and the analyses' functions.
 #[pymodule]
 fn _saltation(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<model::PyModel>()?;
     m.add_function(wrap_pyfunction!(read_text, m)?)?;
+    m.add_function(wrap_pyfunction!(analyses::curve_json, m)?)?;
+    m.add_function(wrap_pyfunction!(analyses::basin_json, m)?)?;
+    m.add_function(wrap_pyfunction!(analyses::merge_basins_json, m)?)?;
+    m.add_function(wrap_pyfunction!(analyses::lyapunov_json, m)?)?;
+    m.add_function(wrap_pyfunction!(analyses::sensitivity_json, m)?)?;
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;
     Ok(())
 }

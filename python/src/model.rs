@@ -5,10 +5,12 @@
 //! same computation (its keys are a public interface), built by the same functions. The class is
 //! immutable (`with_params` returns a new one), so one model is shared by threads safely.
 
+use crate::arrays;
 use crate::errors::{Failure, Op, Outcome};
 use crate::options::{method, orbit_options};
 use crate::progress::Reporter;
 use pyo3::prelude::*;
+use pyo3::types::PyDict;
 use saltation_cli::continuation::{self as cont, Overrides};
 use saltation_cli::diagram::{self, DiagramArgs};
 use saltation_cli::input::{GuessArgs, LoadedModel, ModelArgs};
@@ -23,23 +25,51 @@ use std::path::PathBuf;
 /// `saltation.Model`).
 #[pyclass(name = "_Model", module = "saltation._saltation", frozen)]
 pub struct PyModel {
-    loaded: LoadedModel,
+    pub(crate) loaded: LoadedModel,
+    /// The model file's text (for basin shard files, which carry it).
+    pub(crate) text: String,
+    /// The file's own parameter values, `(name, value)` in the model's order.
+    pub(crate) base: Vec<(String, f64)>,
+}
+
+/// The numeric parameters of a model, `(name, value)` in the model's order.
+pub(crate) fn param_items(m: &saltation_models::Model) -> Vec<(String, f64)> {
+    m.param_names()
+        .into_iter()
+        .enumerate()
+        .filter_map(|(k, name)| Some((name, m.param_value(k)?)))
+        .collect()
+}
+
+impl PyModel {
+    /// The parameter overrides as the command's `--set NAME=VALUE` arguments: each parameter
+    /// whose value differs from the file's, in the model's order (shortest round-trip text,
+    /// read back exactly). The same for any history of `with_params` that ends at the same
+    /// values.
+    pub(crate) fn sets(&self) -> Vec<String> {
+        param_items(&self.loaded.file.model)
+            .into_iter()
+            .zip(&self.base)
+            .filter(|((_, v), (_, b))| v.to_bits() != b.to_bits())
+            .map(|((n, v), _)| format!("{n}={v}"))
+            .collect()
+    }
 }
 
 /// Runs `work` with the GIL released and turns its failure into the Python exception.
-fn detached<T: Send>(py: Python<'_>, work: impl FnOnce() -> Outcome<T> + Send) -> PyResult<T> {
+pub(crate) fn detached<T: Send>(py: Python<'_>, work: impl FnOnce() -> Outcome<T> + Send) -> PyResult<T> {
     py.detach(work).map_err(|f| f.into_pyerr(py))
 }
 
 /// Serialises a JSON object (cannot fail for the command's objects; an error is reported, not
 /// unwrapped).
-fn to_json<T: serde::Serialize>(value: &T, op: Op) -> Outcome<String> {
+pub(crate) fn to_json<T: serde::Serialize>(value: &T, op: Op) -> Outcome<String> {
     serde_json::to_string(value).map_err(|e| Failure::from_cli(&CliError::Json(e), op))
 }
 
 /// `ModelArgs` for the argument structs of the command, which the library functions used here
 /// do not read (the model is already loaded).
-fn no_file() -> ModelArgs {
+pub(crate) fn no_file() -> ModelArgs {
     ModelArgs {
         file: PathBuf::new(),
         set: Vec::new(),
@@ -48,7 +78,7 @@ fn no_file() -> ModelArgs {
 
 /// Comma-separated values as the command's `--guess`/`--at` take them (shortest round-trip
 /// text: the values are read back exactly; NaN and infinities are refused there by name).
-fn list(values: &[f64]) -> String {
+pub(crate) fn list(values: &[f64]) -> String {
     values
         .iter()
         .map(|v| v.to_string())
@@ -66,20 +96,18 @@ impl PyModel {
         detached(py, move || {
             let file = parse_model_file(&text, &origin)
                 .map_err(|e| Failure::from_cli(&CliError::File(e), Op::Orbit))?;
+            let base = param_items(&file.model);
             Ok(PyModel {
                 loaded: LoadedModel { path: origin, file },
+                text,
+                base,
             })
         })
     }
 
     /// The model's numeric parameters, `[(name, value), …]` in the model's order.
     fn param_items(&self) -> Vec<(String, f64)> {
-        let m = &self.loaded.file.model;
-        m.param_names()
-            .into_iter()
-            .enumerate()
-            .filter_map(|(k, name)| Some((name, m.param_value(k)?)))
-            .collect()
+        param_items(&self.loaded.file.model)
     }
 
     /// A new model with the parameters set in order (the model's own checks: known name, finite,
@@ -95,7 +123,11 @@ impl PyModel {
                     Failure::new("ParamError", format!("{name}={value}: {source}")).into_pyerr(py)
                 })?;
         }
-        Ok(Self { loaded })
+        Ok(Self {
+            loaded,
+            text: self.text.clone(),
+            base: self.base.clone(),
+        })
     }
 
     /// The model's name.
@@ -142,20 +174,21 @@ impl PyModel {
         self.loaded.file.continuation.is_some()
     }
 
-    /// Solves for a periodic orbit: JSON of `saltation orbit --json`. `guess` is reduced
-    /// coordinates, `label` a guess of the file by label; neither: the file's first guess.
-    /// `options` overrides the file's orbit settings (see `options.rs`).
+    /// Solves for a periodic orbit: JSON of `saltation orbit --json` and the arrays `x0`
+    /// (float64), `multipliers` (complex128). `guess` is reduced coordinates, `label` a guess
+    /// of the file by label; neither: the file's first guess. `options` overrides the file's
+    /// orbit settings (see `options.rs`).
     #[pyo3(signature = (guess=None, label=None, options=None, method_name=None))]
-    fn orbit_json(
+    fn orbit_json<'py>(
         &self,
-        py: Python<'_>,
+        py: Python<'py>,
         guess: Option<Vec<f64>>,
         label: Option<String>,
         options: Option<String>,
         method_name: Option<String>,
-    ) -> PyResult<String> {
+    ) -> PyResult<(String, Bound<'py, PyDict>)> {
         let loaded = &self.loaded;
-        detached(py, move || {
+        let (json, text) = detached(py, move || {
             let fail = |e: CliError| Failure::from_cli(&explain(e, &loaded.file.model), Op::Orbit);
             loaded.require_forcing().map_err(fail)?;
             let model = &loaded.file.model;
@@ -180,26 +213,41 @@ impl PyModel {
             }
             let g = &*g;
             let solved = orbit::solve(model, g, &opts).map_err(fail)?;
-            to_json(&OrbitJson::new(model, &solved), Op::Orbit)
-        })
+            let json = OrbitJson::new(model, &solved);
+            let text = to_json(&json, Op::Orbit)?;
+            Ok((json, text))
+        })?;
+        let mus: Vec<numpy::Complex64> = (json.multipliers.iter())
+            .map(|m| numpy::Complex64::new(m.re, m.im))
+            .collect();
+        let a = arrays::dict(
+            py,
+            vec![
+                ("x0", arrays::vector(py, json.x0)),
+                ("multipliers", arrays::vector(py, mus)),
+            ],
+        )?;
+        Ok((text, a))
     }
 
     /// Runs the model forward from the file's `initial` section: JSON of `saltation simulate
-    /// --json`, and the failure (class, message) if the run ended early.
+    /// --json`, the arrays (`t`, `y` states × times, `modes`, `t_events`, `outputs` by name
+    /// with NaN where a sample has no value), and the failure (class, message) if the run
+    /// ended early.
     #[pyo3(signature = (t_end=None, at=None, method_name=None, rtol=None, atol=None, allow_inadmissible=false))]
     #[allow(clippy::too_many_arguments)]
-    fn simulate_json(
+    fn simulate_json<'py>(
         &self,
-        py: Python<'_>,
+        py: Python<'py>,
         t_end: Option<f64>,
         at: Option<Vec<f64>>,
         method_name: Option<String>,
         rtol: Option<f64>,
         atol: Option<f64>,
         allow_inadmissible: bool,
-    ) -> PyResult<(String, Option<(String, String)>)> {
+    ) -> PyResult<(String, Bound<'py, PyDict>, Option<(String, String)>)> {
         let loaded = &self.loaded;
-        detached(py, move || {
+        let (json, text, failure) = detached(py, move || {
             if let Some(m) = &method_name {
                 method(m)?;
             }
@@ -221,20 +269,23 @@ impl PyModel {
                 let f = Failure::from_cli(&e, Op::Simulate);
                 (f.class.to_string(), f.message)
             });
-            Ok((to_json(&done.json, Op::Simulate)?, failure))
-        })
+            let text = to_json(&done.json, Op::Simulate)?;
+            Ok((done.json, text, failure))
+        })?;
+        let a = crate::results::simulation_arrays(py, &json)?;
+        Ok((text, a, failure))
     }
 
     /// Runs the file's continuation script (with `param`, `to` replacing the file's): JSON of
     /// `saltation continue --json`. `progress` is called with each event (see `progress.rs`).
     #[pyo3(signature = (param=None, to=None, progress=None))]
-    fn continuation_json(
+    fn continuation_json<'py>(
         &self,
-        py: Python<'_>,
+        py: Python<'py>,
         param: Option<String>,
         to: Option<f64>,
         progress: Option<Py<PyAny>>,
-    ) -> PyResult<String> {
+    ) -> PyResult<(String, Bound<'py, PyDict>)> {
         let loaded = &self.loaded;
         let reporter = Reporter::new(progress);
         let rep = &reporter;
@@ -253,29 +304,32 @@ impl PyModel {
             let result =
                 cont::compute_with_events(loaded, &spec, &overrides, &mut |e| rep.script_event(e))
                     .map_err(fail)?;
-            to_json(
+            let text = to_json(
                 &report::continuation_json(&loaded.file.model, &result),
                 Op::Continuation,
-            )
+            )?;
+            Ok((result, text))
         });
-        match reporter.take_raised() {
-            Some(e) => Err(e),
-            None => out,
+        if let Some(e) = reporter.take_raised() {
+            return Err(e);
         }
+        let (result, text) = out?;
+        Ok((text, crate::results::continuation_arrays(py, &result)?))
     }
 
     /// The brute-force orbit diagram (the file's `orbit_diagram`, with `param`, `from`, `to`,
     /// `count` replacing its values): JSON of `saltation orbit-diagram --json`.
     #[pyo3(signature = (param=None, from=None, to=None, count=None, progress=None))]
-    fn orbit_diagram_json(
+    #[allow(clippy::too_many_arguments)]
+    fn orbit_diagram_json<'py>(
         &self,
-        py: Python<'_>,
+        py: Python<'py>,
         param: Option<String>,
         from: Option<f64>,
         to: Option<f64>,
         count: Option<usize>,
         progress: Option<Py<PyAny>>,
-    ) -> PyResult<String> {
+    ) -> PyResult<(String, Bound<'py, PyDict>)> {
         let loaded = &self.loaded;
         let reporter = Reporter::new(progress);
         let rep = &reporter;
@@ -309,14 +363,16 @@ impl PyModel {
                 ))
             })
             .map_err(fail)?;
-            to_json(
+            let text = to_json(
                 &report::diagram_json(&loaded.file.model, &planned.param, &columns),
                 Op::Continuation,
-            )
+            )?;
+            Ok((columns, text))
         });
-        match reporter.take_raised() {
-            Some(e) => Err(e),
-            None => out,
+        if let Some(e) = reporter.take_raised() {
+            return Err(e);
         }
+        let (columns, text) = out?;
+        Ok((text, crate::results::diagram_arrays(py, &columns)?))
     }
 }

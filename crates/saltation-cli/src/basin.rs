@@ -192,7 +192,7 @@ pub fn parse_shard(arg: &str) -> Result<(usize, usize), CliError> {
 }
 
 /// The basin settings of the arguments.
-fn options(args: &BasinArgs) -> Result<BasinOptions, CliError> {
+pub fn options(args: &BasinArgs) -> Result<BasinOptions, CliError> {
     let mut o = BasinOptions::default();
     if let Some(k) = args.strides {
         o.strides = k;
@@ -211,7 +211,7 @@ fn options(args: &BasinArgs) -> Result<BasinOptions, CliError> {
 }
 
 /// The grid: the axes, and the other coordinates from `--at` or the first attractor.
-fn grid(args: &BasinArgs, loaded: &LoadedModel) -> Result<BasinGrid, CliError> {
+pub fn grid(args: &BasinArgs, loaded: &LoadedModel) -> Result<BasinGrid, CliError> {
     let model = &loaded.file.model;
     let names = saltation_hybrid::reduced_names(model);
     let axes = parse_axes(&args.axes, &names)?;
@@ -276,22 +276,42 @@ pub(crate) fn outcomes(
 ) -> Result<Vec<StartOutcome>, CliError> {
     let mut bar = ScriptBar::new("basin");
     bar.start_counted("basin", cells.len(), "starts");
-    let r = basin_cells(
+    let r = outcomes_with(loaded, g, opts, cells, &|done, total| {
+        bar.set_done(done, total)
+    });
+    bar.finish();
+    r
+}
+
+/// The outcomes of `cells`, each finished cell reported to `on_cell(done, total)` (from the
+/// worker threads).
+pub fn outcomes_with(
+    loaded: &LoadedModel,
+    g: &BasinGrid,
+    opts: &BasinOptions,
+    cells: &[usize],
+    on_cell: &(dyn Fn(usize, usize) + Sync),
+) -> Result<Vec<StartOutcome>, CliError> {
+    basin_cells(
         &loaded.file.model,
         &loaded.file.orbit.stride,
         g,
         opts,
         cells,
-        &|done, total| bar.set_done(done, total),
-    );
-    bar.finish();
-    r.map_err(|e| {
+        on_cell,
+    )
+    .map_err(|e| {
         if e.is_input_error() {
             bad("basin", e.to_string())
         } else {
             CliError::Continuation(e)
         }
     })
+}
+
+/// The cells of shard `i` of `n` of a grid of `total` cells: `i, i + n, i + 2n, …`.
+pub fn shard_cells(i: usize, n: usize, total: usize) -> Vec<usize> {
+    (i..total).step_by(n.max(1)).collect()
 }
 
 /// Runs `saltation basin`.
@@ -304,7 +324,7 @@ pub fn run(args: &BasinArgs, out: &mut dyn Write) -> Result<(), CliError> {
     report::check_destination(&args.out)?;
     let total = g.cells();
     if let Some((i, n)) = shard {
-        let cells: Vec<usize> = (i..total).step_by(n).collect();
+        let cells = shard_cells(i, n, total);
         let outs = outcomes(&loaded, &g, &opts, &cells)?;
         let text = saltation_scenario::read_text_file(&args.model.file)?;
         let file = ShardFile::new(&loaded, &text, &args.model.set, &g, &opts, i, n, &outs);

@@ -175,6 +175,20 @@ fn human(run: &BasinRun<'_>, r: &BasinResult, files: &[std::path::PathBuf]) -> S
     text
 }
 
+/// The basin of the outcomes of every cell (the attractors identified, as
+/// [`identify`] does) and its JSON text.
+pub fn result(
+    model: &Model,
+    orbit: &OrbitOptions,
+    opts: &BasinOptions,
+    grid: &BasinGrid,
+    outcomes: &[StartOutcome],
+) -> Result<(BasinResult, String), CliError> {
+    let r = identify(model, orbit, opts, grid, outcomes)?;
+    let text = json_text(&r)?;
+    Ok((r, text))
+}
+
 /// Identifies the attractors of the outcomes of every cell, writes `<stem>_basin.json` and the
 /// figure to `dir`, and prints the JSON (`json`) or the summary.
 pub(crate) fn finish(
@@ -184,8 +198,7 @@ pub(crate) fn finish(
     json: bool,
     out: &mut dyn Write,
 ) -> Result<(), CliError> {
-    let r = identify(run.model, run.orbit, run.opts, run.grid, outcomes)?;
-    let text = json_text(&r)?;
+    let (r, text) = result(run.model, run.orbit, run.opts, run.grid, outcomes)?;
     let outputs = crate::continuation::outputs(dir, run.stem_of);
     let files = report::write_basin(&text, &map(&r), &outputs)?;
     let shown = if json { text } else { human(run, &r, &files) };

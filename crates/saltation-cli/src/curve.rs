@@ -16,8 +16,8 @@ use crate::CliError;
 use clap::builder::PossibleValuesParser;
 use clap::Args;
 use saltation_continuation::{
-    continue_curve_with_progress, ContinuationError, Curve, CurveKind, CurveOptions, CurveStart,
-    PlaneFamily,
+    continue_curve_with_progress, ContinuationError, Curve, CurveKind, CurveOptions,
+    CurveProgress, CurveStart, PlaneFamily,
 };
 use saltation_hybrid::EvalModel;
 use saltation_plot::RenderOptions;
@@ -103,9 +103,26 @@ fn cli_error(args: &CurveArgs, loaded: &LoadedModel, e: ContinuationError) -> Cl
     }
 }
 
-/// Runs `saltation curve`.
-pub fn run(args: &CurveArgs, out: &mut dyn Write) -> Result<(), CliError> {
-    let loaded = args.model.load()?;
+/// A checked curve computation: what `saltation curve` continues, before it runs.
+pub struct CurvePlan {
+    /// The model in the plane `(P, P2)`.
+    pub family: PlaneFamily<saltation_models::Model>,
+    /// Which bifurcation.
+    pub kind: CurveKind,
+    /// The guess at the model's values of `P`, `P2`.
+    pub start: CurveStart,
+    /// The curve's options (the file's continuation settings where it has them).
+    pub opts: CurveOptions,
+}
+
+/// Checks the arguments against the loaded model (`args.model` is not read) and plans the
+/// curve; `settings`, when given, is applied to the curve's options after the file's (the
+/// Python package's keyword options) and checked with them.
+pub fn plan(
+    args: &CurveArgs,
+    loaded: &LoadedModel,
+    settings: Option<&dyn Fn(&mut CurveOptions) -> Result<(), CliError>>,
+) -> Result<CurvePlan, CliError> {
     loaded.require_forcing()?;
     let model = &loaded.file.model;
     let kind = CurveKind::parse(&args.kind).ok_or_else(|| CliError::BadArgument {
@@ -113,12 +130,12 @@ pub fn run(args: &CurveArgs, out: &mut dyn Write) -> Result<(), CliError> {
         reason: format!("one of {}", CurveKind::NAMES.join(", ")),
     })?;
     let family = PlaneFamily::new(model.clone(), &args.param, &args.param2)
-        .map_err(|e| cli_error(args, &loaded, e))?;
+        .map_err(|e| cli_error(args, loaded, e))?;
     let guess = GuessArgs {
         guess: args.guess.clone(),
         ..GuessArgs::default()
     }
-    .select(&loaded)?
+    .select(loaded)?
     .remove(0);
     let [p0, p2_0] = family.base_values();
     let mut opts = CurveOptions::to(args.to2);
@@ -128,9 +145,12 @@ pub fn run(args: &CurveArgs, out: &mut dyn Write) -> Result<(), CliError> {
     if let Some(s) = args.shooting {
         opts.settings.shooting = s;
     }
+    if let Some(apply) = settings {
+        apply(&mut opts)?;
+    }
     let start = CurveStart::new(p0, p2_0, guess.u.clone());
     opts.validate_with(&loaded.file.orbit)
-        .map_err(|e| cli_error(args, &loaded, e))?;
+        .map_err(|e| cli_error(args, loaded, e))?;
     if args.to2 == p2_0 {
         return Err(CliError::BadArgument {
             arg: format!("--to2 {}", crate::format::value(args.to2)),
@@ -140,15 +160,43 @@ pub fn run(args: &CurveArgs, out: &mut dyn Write) -> Result<(), CliError> {
             ),
         });
     }
+    Ok(CurvePlan {
+        family,
+        kind,
+        start,
+        opts,
+    })
+}
+
+/// Continues the planned curve, reporting each point to `progress`.
+pub fn compute(
+    args: &CurveArgs,
+    loaded: &LoadedModel,
+    plan: &CurvePlan,
+    progress: &mut dyn FnMut(CurveProgress),
+) -> Result<Curve, CliError> {
+    continue_curve_with_progress(
+        &plan.family,
+        plan.kind,
+        &plan.start,
+        &loaded.file.orbit,
+        &plan.opts,
+        progress,
+    )
+    .map_err(|e| cli_error(args, loaded, e))
+}
+
+/// Runs `saltation curve`.
+pub fn run(args: &CurveArgs, out: &mut dyn Write) -> Result<(), CliError> {
+    let loaded = args.model.load()?;
+    let model = &loaded.file.model;
+    let planned = plan(args, &loaded, None)?;
     let existed = args.out.exists();
     report::check_destination(&args.out)?;
     let started = Instant::now();
     let mut bar = ScriptBar::new(&report::param_symbol(&args.param));
     let symbol2 = report::param_symbol(&args.param2);
-    let result =
-        continue_curve_with_progress(&family, kind, &start, &loaded.file.orbit, &opts, &mut |p| {
-            bar.curve_point(p, &symbol2)
-        });
+    let result = compute(args, &loaded, &planned, &mut |p| bar.curve_point(p, &symbol2));
     bar.finish();
     let curve = match result {
         Ok(c) => c,
@@ -156,7 +204,7 @@ pub fn run(args: &CurveArgs, out: &mut dyn Write) -> Result<(), CliError> {
             if !existed {
                 let _ = std::fs::remove_dir(&args.out);
             }
-            return Err(cli_error(args, &loaded, e));
+            return Err(e);
         }
     };
     let wall = started.elapsed();

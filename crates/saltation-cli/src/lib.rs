@@ -45,7 +45,7 @@ pub use entry::main_with;
 pub use saltation_models::Registry;
 
 pub mod basin;
-mod basin_json;
+pub mod basin_json;
 pub mod continuation;
 pub mod curve;
 pub mod diagram;

@@ -3,11 +3,11 @@
 //! matrix — the stride map's exact reduced Jacobian — and re-orthonormalised by QR each stride
 //! ([`saltation_orbit::lyapunov_exponents`]). Starts at `--guess` or the file's first guess.
 
-use crate::input::{parse_guess, ModelArgs};
+use crate::input::{parse_guess, LoadedModel, ModelArgs};
 use crate::CliError;
 use clap::Args;
 use saltation_hybrid::EvalModel;
-use saltation_orbit::{lyapunov_exponents, LyapunovError};
+use saltation_orbit::{lyapunov_exponents, LyapunovError, LyapunovSpectrum};
 use std::io::Write;
 
 /// Default number of strides.
@@ -35,11 +35,14 @@ pub struct LyapunovArgs {
     pub json: bool,
 }
 
-/// Runs `saltation lyapunov`.
-pub fn run(args: &LyapunovArgs, out: &mut dyn Write) -> Result<(), CliError> {
-    let guess = args.guess.as_deref().map(parse_guess).transpose()?;
-    let loaded = args.model.load()?;
-    loaded.require_forcing()?;
+/// The exponents from `guess` (already parsed; `None`: the file's first guess) over
+/// `strides` strides (`None`: 1000) — what `saltation lyapunov` prints, also for the Python
+/// package.
+pub fn compute(
+    loaded: &LoadedModel,
+    guess: Option<Vec<f64>>,
+    strides: Option<usize>,
+) -> Result<LyapunovSpectrum, CliError> {
     let model = &loaded.file.model;
     let u = match guess {
         Some(u) => u,
@@ -61,15 +64,28 @@ pub fn run(args: &LyapunovArgs, out: &mut dyn Write) -> Result<(), CliError> {
             got: u.len(),
         });
     }
-    let strides = args.strides.unwrap_or(DEFAULT_STRIDES);
-    let s =
-        lyapunov_exponents(model, &loaded.file.orbit.stride, &u, strides).map_err(|e| match e {
-            LyapunovError::Strides(_) | LyapunovError::Start(_) => CliError::BadArgument {
-                arg: format!("--strides {strides}"),
-                reason: e.to_string(),
-            },
-            e => CliError::Lyapunov(Box::new(e)),
-        })?;
+    let strides = strides.unwrap_or(DEFAULT_STRIDES);
+    lyapunov_exponents(model, &loaded.file.orbit.stride, &u, strides).map_err(|e| match e {
+        LyapunovError::Strides(_) | LyapunovError::Start(_) => CliError::BadArgument {
+            arg: format!("--strides {strides}"),
+            reason: e.to_string(),
+        },
+        e => CliError::Lyapunov(Box::new(e)),
+    })
+}
+
+/// Runs `saltation lyapunov`.
+pub fn run(args: &LyapunovArgs, out: &mut dyn Write) -> Result<(), CliError> {
+    let guess = args.guess.as_deref().map(parse_guess).transpose()?;
+    let loaded = args.model.load()?;
+    loaded.require_forcing()?;
+    let model = &loaded.file.model;
+    let s = compute(&loaded, guess.clone(), args.strides)?;
+    // `compute` succeeded, so without --guess the file has a first guess.
+    let u = guess.unwrap_or_else(|| {
+        let first = loaded.file.guesses.first();
+        first.map(|g| g.u.clone()).unwrap_or_default()
+    });
     let text = if args.json {
         serde_json::to_string(&s)? + "\n"
     } else {

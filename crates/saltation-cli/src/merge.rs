@@ -86,7 +86,7 @@ pub struct ShardFile {
 impl ShardFile {
     /// The shard `i` of `n` of a run, with the outcomes of its cells `i, i + n, …`.
     #[allow(clippy::too_many_arguments)]
-    pub(crate) fn new(
+    pub fn new(
         loaded: &LoadedModel,
         text: &str,
         sets: &[String],
@@ -152,9 +152,32 @@ impl ShardFile {
             "basin_shard_{}_of_{}.json",
             self.shard, self.header.shards
         ));
-        let text = serde_json::to_string(self)? + "\n";
+        let text = self.to_text()?;
         report::write_atomic(&path, text.as_bytes()).map_err(CliError::Output)?;
         Ok(path)
+    }
+
+    /// The file's text (one line of JSON and a newline).
+    pub fn to_text(&self) -> Result<String, CliError> {
+        Ok(serde_json::to_string(self)? + "\n")
+    }
+
+    /// A shard file from its text; `arg` names it in messages.
+    pub fn from_text(text: &str, arg: &str) -> Result<Self, CliError> {
+        let f: ShardFile = serde_json::from_str(text)
+            .map_err(|e| bad(arg, format!("not a basin shard file: {e}")))?;
+        if f.header.format != FORMAT {
+            return Err(bad(
+                arg,
+                format!("format `{}`, expected `{FORMAT}`", f.header.format),
+            ));
+        }
+        Ok(f)
+    }
+
+    /// Which shard it is, and of how many: `(i, N)`.
+    pub fn shard(&self) -> (usize, usize) {
+        (self.shard, self.header.shards)
     }
 
     fn grid(&self) -> BasinGrid {
@@ -244,15 +267,7 @@ fn read_shard(path: &Path) -> Result<ShardFile, CliError> {
         return Err(bad(&arg, format!("{len} bytes: at most {MAX_SHARD_BYTES}")));
     }
     let text = std::fs::read_to_string(path).map_err(|e| bad(&arg, format!("cannot read: {e}")))?;
-    let f: ShardFile = serde_json::from_str(&text)
-        .map_err(|e| bad(&arg, format!("not a basin shard file: {e}")))?;
-    if f.header.format != FORMAT {
-        return Err(bad(
-            &arg,
-            format!("format `{}`, expected `{FORMAT}`", f.header.format),
-        ));
-    }
-    Ok(f)
+    ShardFile::from_text(&text, &arg)
 }
 
 /// The outcomes of every cell from the shards, checked: one header, each shard once, each
@@ -343,15 +358,28 @@ fn join(shards: &[(PathBuf, ShardFile)]) -> Result<Vec<StartOutcome>, CliError> 
     Ok(cells)
 }
 
-/// Runs `saltation merge`.
-pub fn run(args: &MergeArgs, out: &mut dyn Write) -> Result<(), CliError> {
-    let shards = shard_paths(&args.dirs)?
-        .into_iter()
-        .map(|p| read_shard(&p).map(|s| (p, s)))
-        .collect::<Result<Vec<_>, _>>()?;
-    let first = &shards[0].1;
-    let cells = join(&shards)?;
-    report::check_destination(&args.out)?;
+/// Shards joined: the model they were computed with, the grid, the settings and every cell's
+/// outcome, in cell order — what the unsharded run has before it identifies the attractors.
+pub struct Merged {
+    /// The model file (its text parsed again, the `--set` overrides applied).
+    pub file: saltation_scenario::ModelFile,
+    /// Where the model came from.
+    pub origin: String,
+    /// The grid.
+    pub grid: BasinGrid,
+    /// The basin settings.
+    pub opts: BasinOptions,
+    /// Every cell's outcome.
+    pub cells: Vec<StartOutcome>,
+}
+
+/// Joins the shards of one run (each named by its path in messages), checked: one header,
+/// each shard once.
+pub fn merge(shards: &[(PathBuf, ShardFile)]) -> Result<Merged, CliError> {
+    let Some((_, first)) = shards.first() else {
+        return Err(bad("merge", "no shards given"));
+    };
+    let cells = join(shards)?;
     let h = &first.header;
     let mut file = saltation_scenario::parse_model_file(&h.model_text, &h.model_origin)?;
     for arg in &h.sets {
@@ -364,16 +392,31 @@ pub fn run(args: &MergeArgs, out: &mut dyn Write) -> Result<(), CliError> {
                 source,
             })?;
     }
-    let grid = first.grid();
-    let opts = first.options();
-    let origin = PathBuf::from(&h.model_origin);
+    Ok(Merged {
+        file,
+        origin: h.model_origin.clone(),
+        grid: first.grid(),
+        opts: first.options(),
+        cells,
+    })
+}
+
+/// Runs `saltation merge`.
+pub fn run(args: &MergeArgs, out: &mut dyn Write) -> Result<(), CliError> {
+    let shards = shard_paths(&args.dirs)?
+        .into_iter()
+        .map(|p| read_shard(&p).map(|s| (p, s)))
+        .collect::<Result<Vec<_>, _>>()?;
+    let m = merge(&shards)?;
+    report::check_destination(&args.out)?;
+    let origin = PathBuf::from(&m.origin);
     let run = BasinRun {
-        model: &file.model,
-        orbit: &file.orbit,
-        opts: &opts,
-        grid: &grid,
-        path: &h.model_origin,
+        model: &m.file.model,
+        orbit: &m.file.orbit,
+        opts: &m.opts,
+        grid: &m.grid,
+        path: &m.origin,
         stem_of: &origin,
     };
-    basin_json::finish(&run, &cells, &args.out, args.json, out)
+    basin_json::finish(&run, &m.cells, &args.out, args.json, out)
 }

@@ -13,7 +13,7 @@
 //! interface).
 
 use crate::format::{self, KeyValue};
-use crate::input::{GuessArgs, ModelArgs};
+use crate::input::{GuessArgs, LoadedModel, ModelArgs};
 use crate::CliError;
 use clap::Args;
 use nalgebra::{DMatrix, DVector};
@@ -106,41 +106,30 @@ fn rows(m: &DMatrix<f64>) -> Vec<Vec<f64>> {
     m.row_iter().map(|r| r.iter().copied().collect()).collect()
 }
 
-/// Runs `saltation sensitivity`.
-pub fn run(args: &SensitivityArgs, out: &mut dyn Write) -> Result<(), CliError> {
-    if args.guess.all {
-        return Err(CliError::BadArgument {
-            arg: "--all".into(),
-            reason: "sensitivity works on one orbit: give --guess or --guess-label".into(),
-        });
-    }
-    let loaded = args.model.load()?;
-    loaded.require_forcing()?;
-    let outputs = args.out.as_ref().map(|dir| saltation_report::Outputs {
-        dir: dir.clone(),
-        stem: saltation_report::stem_of(&args.model.file),
-        render: Default::default(),
-    });
-    if let Some(o) = &outputs {
-        o.check()?;
-    }
+/// The gait sensitivity norm of the orbit from `guess` for a one-stride change of parameter
+/// `disturbance`: the object `saltation sensitivity --json` prints (also for the Python
+/// package).
+pub fn compute(
+    loaded: &LoadedModel,
+    guess: &GuessArgs,
+    disturbance: &str,
+) -> Result<SensitivityJson, CliError> {
     let model = &loaded.file.model;
-    let k = param_index(model, &args.disturbance).map_err(|e| CliError::BadArgument {
-        arg: format!("--disturbance {}", args.disturbance),
+    let k = param_index(model, disturbance).map_err(|e| CliError::BadArgument {
+        arg: format!("--disturbance {}", disturbance),
         reason: e.to_string(),
     })?;
     let aug = ParamAugmented::new(model, k).ok_or_else(|| CliError::BadArgument {
-        arg: format!("--disturbance {}", args.disturbance),
+        arg: format!("--disturbance {}", disturbance),
         reason: format!(
             "the {} model gives no exact derivatives in `{}`",
             model.name(),
-            args.disturbance
+            disturbance
         ),
     })?;
     let p = model.param_value(k).unwrap_or(f64::NAN);
-    let guess = args
-        .guess
-        .select(&loaded)?
+    let guess = guess
+        .select(loaded)?
         .into_iter()
         .next()
         .ok_or_else(|| CliError::NoGuess {
@@ -159,7 +148,7 @@ pub fn run(args: &SensitivityArgs, out: &mut dyn Write) -> Result<(), CliError> 
     let lin = param_linearisation(&mut map, &orbit.u0, p).map_err(|e| {
         fail(format!(
             "the stride at the orbit, augmented with `{}`: {e}",
-            args.disturbance
+            disturbance
         ))
     })?;
     let r = lin.fu.nrows();
@@ -171,8 +160,8 @@ pub fn run(args: &SensitivityArgs, out: &mut dyn Write) -> Result<(), CliError> 
     let c = DMatrix::from_row_slice(1, r, tu.as_slice());
     let d = DVector::from_element(1, tp);
     let g = gait_sensitivity(&a, &lin.fp, &c, &d).map_err(|e| fail(e.to_string()))?;
-    let json = SensitivityJson {
-        disturbance: args.disturbance.clone(),
+    Ok(SensitivityJson {
+        disturbance: disturbance.to_string(),
         indicators: vec!["step_time".into()],
         norm: g.norm,
         lyapunov_norm: g.lyapunov_norm,
@@ -195,7 +184,29 @@ pub fn run(args: &SensitivityArgs, out: &mut dyn Write) -> Result<(), CliError> 
             c: rows(&c),
             d: vec![tp],
         },
-    };
+    })
+}
+
+/// Runs `saltation sensitivity`.
+pub fn run(args: &SensitivityArgs, out: &mut dyn Write) -> Result<(), CliError> {
+    if args.guess.all {
+        return Err(CliError::BadArgument {
+            arg: "--all".into(),
+            reason: "sensitivity works on one orbit: give --guess or --guess-label".into(),
+        });
+    }
+    let loaded = args.model.load()?;
+    loaded.require_forcing()?;
+    let outputs = args.out.as_ref().map(|dir| saltation_report::Outputs {
+        dir: dir.clone(),
+        stem: saltation_report::stem_of(&args.model.file),
+        render: Default::default(),
+    });
+    if let Some(o) = &outputs {
+        o.check()?;
+    }
+    let json = compute(&loaded, &args.guess, &args.disturbance)?;
+    let model = &loaded.file.model;
     let files = match &outputs {
         Some(o) => saltation_report::write_sensitivity(
             o,
@@ -215,17 +226,17 @@ pub fn run(args: &SensitivityArgs, out: &mut dyn Write) -> Result<(), CliError> 
             .row("parameters", crate::orbit::parameters(model))
             .row("disturbance", format!("{} (one stride)", args.disturbance))
             .row("indicators", "step time")
-            .row("period", format::number(orbit.period, 20))
-            .row("spectral radius", format::number(g.spectral_radius, 20))
-            .row("gait sensitivity norm", format::number(g.norm, 20))
+            .row("period", format::number(json.orbit.period, 20))
+            .row("spectral radius", format::number(json.spectral_radius, 20))
+            .row("gait sensitivity norm", format::number(json.norm, 20))
             .row(
                 "  by Lyapunov",
-                g.lyapunov_norm
+                json.lyapunov_norm
                     .map(|v| format::number(v, 20))
                     .unwrap_or_else(|| "not solved".into()),
             )
-            .row("strides", g.impulse_response.len().to_string());
-        for (i, y) in g.impulse_response.iter().take(6).enumerate() {
+            .row("strides", json.impulse_response.len().to_string());
+        for (i, y) in json.impulse_response.iter().take(6).enumerate() {
             t.row(format!("  y{i}"), format::number(y[0], 20));
         }
         for f in &files {

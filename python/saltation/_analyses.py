@@ -1,0 +1,304 @@
+"""Result classes of the analyses beyond one orbit: two-parameter curves
+(:meth:`Model.curve <saltation.Model.curve>`), basins of attraction and their shards
+(:meth:`Model.basin <saltation.Model.basin>`, :func:`merge_basins`), Lyapunov exponents
+(:meth:`Model.lyapunov <saltation.Model.lyapunov>`) and the gait sensitivity norm
+(:meth:`Model.sensitivity <saltation.Model.sensitivity>`).
+
+Like the other results they wrap the ``saltation`` command's JSON object (``to_dict()`` equals
+what ``--json`` prints) and carry numpy arrays built in Rust; they pickle.
+"""
+
+import numpy as np
+
+from ._errors import ArgumentTypeError
+from ._results import _complex, _Result
+from ._saltation import merge_basins_json
+
+__all__ = ["Curve", "Basin", "BasinShard", "Lyapunov", "Sensitivity", "merge_basins"]
+
+
+def _rows(values, cols, dtype=np.float64):
+    """A list of rows as an ``n × cols`` array (``cols`` for the empty case)."""
+    return np.array(values, dtype=dtype).reshape(len(values), cols)
+
+
+class Curve(_Result):
+    """A curve of codimension-one bifurcations (fold, period doubling, Neimark–Sacker,
+    grazing) continued in two parameters: what ``saltation curve`` computes.
+
+    Attributes:
+        kind: ``"fold"``, ``"period_doubling"``, ``"neimark_sacker"`` or ``"grazing"``.
+        param_names: the two parameters ``[P, P2]``.
+        param_values: the model's parameter values the curve started from, by name.
+        period_k: period multiplicity of the orbits on the curve.
+        params: ``(P, P2)`` of each point (float64, n × 2).
+        x0: fixed point of each point (float64, n × states).
+        period: period of each point (float64, n).
+        multipliers: Floquet multipliers of each point (complex128, n × k).
+        codim2: the codimension-two points met, in order: ``[{"kind", "name", "params"
+            (float64, 2), "x0", "period", "multipliers"}, …]`` (kind: ``"cusp"``,
+            ``"fold_flip"``, ``"resonance_1_1"``, ``"resonance_1_2"``,
+            ``"fold_neimark_sacker"``, ``"flip_neimark_sacker"``, ``"grazing"``).
+        end: why the curve ended, in words; end_reason: the same as a key (``"reached"``, …).
+    """
+
+    def __init__(self, data, arrays=None):
+        super().__init__(data, arrays)
+        pts = data["points"]
+        self.kind = data["kind"]
+        self.param_names = list(data["params"])
+        self.param_values = dict(data["param_values"])
+        self.period_k = int(data["period_k"])
+        dim = len(pts[0]["x0"]) if pts else 0
+        k = len(pts[0]["multipliers"]) if pts else 0
+        self.params = self._array("params", lambda: _rows([p["params"] for p in pts], 2))
+        self.x0 = self._array("x0", lambda: _rows([p["x0"] for p in pts], dim))
+        self.period = self._array(
+            "period", lambda: np.array([p["period"] for p in pts], dtype=np.float64)
+        )
+        self.multipliers = self._array(
+            "multipliers",
+            lambda: _rows([_complex(p["multipliers"]) for p in pts], k, np.complex128),
+        )
+        ca = self._array(
+            "codim2",
+            lambda: [
+                {
+                    "params": np.array(c["params"], dtype=np.float64),
+                    "x0": np.array(c["x0"], dtype=np.float64),
+                    "multipliers": _complex(c["multipliers"]),
+                }
+                for c in data["codim2"]
+            ],
+        )
+        self.codim2 = [
+            {
+                "kind": c["kind"],
+                "name": c["name"],
+                "params": a["params"],
+                "x0": a["x0"],
+                "period": c["period"],
+                "multipliers": a["multipliers"],
+            }
+            for c, a in zip(data["codim2"], ca)
+        ]
+        self.end = data["end"]
+        self.end_reason = data["end_reason"]
+
+    def __len__(self):
+        return int(self.period.size)
+
+    def __repr__(self):
+        return (
+            f"Curve({self.kind!r} in {tuple(self.param_names)}, points={len(self)}, "
+            f"codim2={[c['kind'] for c in self.codim2]}, end={self.end_reason!r})"
+        )
+
+
+class Basin(_Result):
+    """Basins of attraction on a grid of starts on the section: what ``saltation basin``
+    (or ``saltation merge`` of its shards) computes.
+
+    Attributes:
+        axes: the grid's axes, ``[{"name", "from", "to", "count"}, …]`` (one or two).
+        cells: each start's outcome, shaped by the grid (int64, ``(N,)`` or ``(N, M)``; cell
+            ``(i, j)`` is value ``i`` of the first axis, ``j`` of the second): the attractor id
+            ≥ 0, −1 failed (the walker fell, a stride failed), −2 undecided.
+        attractors: ``[{"id", "label", "x0", "u0", "period_k", "period", "multipliers",
+            "stable", "first_cell"}, …]`` (``x0``, ``u0`` float64, ``multipliers``
+            complex128).
+        fractions: the share of the cells of each attractor id, and of ``"failed"`` and
+            ``"undecided"``.
+        failure_causes, undecided_causes: ``[(cause, count), …]`` in the order first met.
+    """
+
+    FAILED = -1
+    UNDECIDED = -2
+
+    def __init__(self, data, arrays=None):
+        super().__init__(data, arrays)
+        self.axes = [dict(a) for a in data["axes"]]
+        shape = tuple(a["count"] for a in self.axes)
+        self.cells = self._array(
+            "cells", lambda: np.array(data["cells"], dtype=np.int64).reshape(shape)
+        )
+        aa = self._array(
+            "attractors",
+            lambda: [
+                {
+                    "x0": np.array(a["x0"], dtype=np.float64),
+                    "u0": np.array(a["u0"], dtype=np.float64),
+                    "multipliers": _complex(a["multipliers"]),
+                }
+                for a in data["attractors"]
+            ],
+        )
+        self.attractors = [
+            {**a, "x0": b["x0"], "u0": b["u0"], "multipliers": b["multipliers"]}
+            for a, b in zip(data["attractors"], aa)
+        ]
+        self.fractions = {
+            (int(k) if k not in ("failed", "undecided") else k): float(v)
+            for k, v in data["fractions"].items()
+        }
+        self.failure_causes = [(c["cause"], c["count"]) for c in data["failure_causes"]]
+        self.undecided_causes = [(c["cause"], c["count"]) for c in data["undecided_causes"]]
+
+    def axis_values(self, k=0):
+        """The values of axis ``k`` (float64): ``count`` values evenly spaced from ``from`` to
+        ``to`` (as the grid spaces them)."""
+        a = self.axes[k]
+        return np.linspace(a["from"], a["to"], a["count"])
+
+    def __repr__(self):
+        return (
+            f"Basin(axes={[a['name'] for a in self.axes]}, cells={self.cells.shape}, "
+            f"attractors={[a['label'] for a in self.attractors]}, fractions={self.fractions})"
+        )
+
+
+class BasinShard:
+    """One shard of a basin (``model.basin(..., shard=(i, n))``): the outcomes of cells ``i,
+    i + n, i + 2n, …`` with the run's header, as the text of the shard file ``saltation basin
+    --shard i/n`` writes (so :meth:`save` writes a file ``saltation merge`` reads). Join the
+    ``n`` shards with :func:`merge_basins`.
+
+    Attributes:
+        index, count: the shard ``i`` and the number of shards ``n``.
+        text: the shard file's text (JSON).
+    """
+
+    __slots__ = ("text", "index", "count")
+
+    def __init__(self, text, index, count):
+        self.text = text
+        self.index = int(index)
+        self.count = int(count)
+
+    def __reduce__(self):
+        return (BasinShard, (self.text, self.index, self.count))
+
+    def __eq__(self, other):
+        return isinstance(other, BasinShard) and self.text == other.text
+
+    __hash__ = None
+
+    def save(self, directory, stem):
+        """Writes the shard file ``<directory>/<stem>_basin_shard_<i>_of_<n>.json`` (the name
+        ``saltation basin --shard`` gives it for a model file ``<stem>.ron``); returns the
+        path."""
+        import os
+
+        path = os.path.join(
+            os.fspath(directory), f"{stem}_basin_shard_{self.index}_of_{self.count}.json"
+        )
+        with open(path, "w", encoding="utf-8") as f:
+            f.write(self.text)
+        return path
+
+    def __repr__(self):
+        return f"BasinShard({self.index}/{self.count}, {len(self.text)} bytes)"
+
+
+def merge_basins(parts):
+    """Joins the shards of one basin run into exactly the unsharded :class:`Basin` (cells,
+    attractors and fractions identical), as ``saltation merge`` does.
+
+    Args:
+        parts: the :class:`BasinShard` s (any order), or shard files' texts (str).
+
+    Raises:
+        ArgumentError: shards of different runs, a shard twice or missing (the message names
+            ``parts[k]``), a text that is not a shard file.
+        BasinError: identifying the attractors failed.
+    """
+    if isinstance(parts, (str, bytes, BasinShard)):
+        raise ArgumentTypeError("parts: expected a sequence of BasinShard (or shard texts)")
+    texts = []
+    for k, p in enumerate(parts):
+        if isinstance(p, BasinShard):
+            texts.append(p.text)
+        elif isinstance(p, str):
+            texts.append(p)
+        else:
+            raise ArgumentTypeError(
+                f"parts[{k}]: expected a BasinShard or a shard file's text, got {type(p).__name__}"
+            )
+    data, arrays = merge_basins_json(texts)
+    import json
+
+    return Basin(json.loads(data), arrays)
+
+
+class Lyapunov(_Result):
+    """Lyapunov exponents on the section, tangent vectors carried through every phase and
+    every impact (the saltation matrix) and re-orthonormalised each stride: what ``saltation
+    lyapunov`` computes.
+
+    Attributes:
+        exponents: per unit time, descending (float64).
+        per_stride: the same per stride (float64).
+        strides: strides taken; time: their total duration.
+    """
+
+    def __init__(self, data, arrays=None):
+        super().__init__(data, arrays)
+        self.exponents = self._array(
+            "exponents", lambda: np.array(data["exponents"], dtype=np.float64)
+        )
+        self.per_stride = self._array(
+            "per_stride", lambda: np.array(data["per_stride"], dtype=np.float64)
+        )
+        self.strides = int(data["strides"])
+        self.time = float(data["time"])
+
+    def __repr__(self):
+        return f"Lyapunov(exponents={self.exponents}, strides={self.strides})"
+
+
+class Sensitivity(_Result):
+    """The gait sensitivity norm (Hobbelen & Wisse 2007) for a disturbance entering as a
+    one-stride change of a parameter: what ``saltation sensitivity`` computes.
+
+    Attributes:
+        disturbance: the parameter disturbed.
+        indicators: the gait indicators (``["step_time"]``).
+        norm: the norm ``sqrt(Σ_k ‖y_k‖²)`` of the impulse response.
+        lyapunov_norm: the same from the discrete Lyapunov equation, or ``None``.
+        spectral_radius: of the reduced stride Jacobian ``a``.
+        impulse_response: ``y_k`` per stride (float64, strides × indicators).
+        strides: rows of ``impulse_response``.
+        u0, x0, period: the periodic orbit (reduced coordinates, full state, period).
+        a, b, c, d: the linearisation ``x_{k+1} = a x_k + b d_k``, ``y_k = c x_k + d d_k``.
+        params: the model's parameter values.
+    """
+
+    def __init__(self, data, arrays=None):
+        super().__init__(data, arrays)
+        lin = data["linearisation"]
+        orbit = data["orbit"]
+        self.disturbance = data["disturbance"]
+        self.indicators = list(data["indicators"])
+        self.norm = float(data["norm"])
+        self.lyapunov_norm = data["lyapunov_norm"]
+        self.spectral_radius = float(data["spectral_radius"])
+        self.strides = int(data["strides"])
+        self.params = dict(data["params"])
+        self.period = float(orbit["period"])
+        ni = len(self.indicators)
+        r = len(orbit["u0"])
+        self.impulse_response = self._array(
+            "impulse_response", lambda: _rows(data["impulse_response"], ni)
+        )
+        self.u0 = self._array("u0", lambda: np.array(orbit["u0"], dtype=np.float64))
+        self.x0 = self._array("x0", lambda: np.array(orbit["x0"], dtype=np.float64))
+        self.a = self._array("a", lambda: _rows(lin["a"], r))
+        self.b = self._array("b", lambda: np.array(lin["b"], dtype=np.float64))
+        self.c = self._array("c", lambda: _rows(lin["c"], r))
+        self.d = self._array("d", lambda: np.array(lin["d"], dtype=np.float64))
+
+    def __repr__(self):
+        return (
+            f"Sensitivity(disturbance={self.disturbance!r}, norm={self.norm:.6g}, "
+            f"strides={self.strides})"
+        )
