@@ -1,6 +1,6 @@
 # Type stubs of the saltation package (the public interface).
 import os
-from typing import Any, Callable, Dict, List, Mapping, Optional, Sequence, Tuple, Union
+from typing import Any, Callable, Dict, List, Mapping, Optional, Sequence, Tuple, Union, overload
 
 import numpy as np
 import numpy.typing as npt
@@ -19,6 +19,9 @@ class SimulationError(Error):
     result: Optional[Simulation]
     def __init__(self, message: str, result: Optional[Simulation] = ...) -> None: ...
 class ContinuationError(Error): ...
+class BasinError(Error): ...
+class LyapunovError(Error): ...
+class SensitivityError(Error): ...
 
 class Orbit:
     x0: npt.NDArray[np.float64]
@@ -93,6 +96,77 @@ class OrbitDiagram:
     def from_dict(cls, data: Mapping[str, Any]) -> OrbitDiagram: ...
     def to_dict(self) -> Dict[str, Any]: ...
 
+class Curve:
+    kind: str
+    param_names: List[str]
+    param_values: Dict[str, float]
+    period_k: int
+    params: npt.NDArray[np.float64]
+    x0: npt.NDArray[np.float64]
+    period: npt.NDArray[np.float64]
+    multipliers: npt.NDArray[np.complex128]
+    codim2: List[Dict[str, Any]]
+    end: str
+    end_reason: str
+    def __len__(self) -> int: ...
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> Curve: ...
+    def to_dict(self) -> Dict[str, Any]: ...
+
+class Basin:
+    FAILED: int
+    UNDECIDED: int
+    axes: List[Dict[str, Any]]
+    cells: npt.NDArray[np.int64]
+    attractors: List[Dict[str, Any]]
+    fractions: Dict[Union[int, str], float]
+    failure_causes: List[Tuple[str, int]]
+    undecided_causes: List[Tuple[str, int]]
+    def axis_values(self, k: int = ...) -> npt.NDArray[np.float64]: ...
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> Basin: ...
+    def to_dict(self) -> Dict[str, Any]: ...
+
+class BasinShard:
+    text: str
+    index: int
+    count: int
+    def __init__(self, text: str, index: int, count: int) -> None: ...
+    def save(self, directory: Union[str, os.PathLike[str]], stem: str) -> str: ...
+
+def merge_basins(parts: Sequence[Union[BasinShard, str]]) -> Basin: ...
+
+class Lyapunov:
+    exponents: npt.NDArray[np.float64]
+    per_stride: npt.NDArray[np.float64]
+    strides: int
+    time: float
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> Lyapunov: ...
+    def to_dict(self) -> Dict[str, Any]: ...
+
+class Sensitivity:
+    disturbance: str
+    indicators: List[str]
+    norm: float
+    lyapunov_norm: Optional[float]
+    spectral_radius: float
+    impulse_response: npt.NDArray[np.float64]
+    strides: int
+    params: Dict[str, float]
+    period: float
+    u0: npt.NDArray[np.float64]
+    x0: npt.NDArray[np.float64]
+    a: npt.NDArray[np.float64]
+    b: npt.NDArray[np.float64]
+    c: npt.NDArray[np.float64]
+    d: npt.NDArray[np.float64]
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> Sensitivity: ...
+    def to_dict(self) -> Dict[str, Any]: ...
+
+Axes = Union[str, Mapping[str, Tuple[float, float, int]], Sequence[Tuple[str, float, float, int]]]
+
 class Model:
     @classmethod
     def load(cls, path: Union[str, os.PathLike[str]]) -> Model: ...
@@ -140,3 +214,40 @@ class Model:
         count: Optional[int] = ...,
         progress: Progress = ...,
     ) -> OrbitDiagram: ...
+    def curve(
+        self,
+        kind: str,
+        param: str,
+        param2: str,
+        to2: float,
+        guess: Optional[Sequence[float]] = ...,
+        progress: Progress = ...,
+        **options: Any,
+    ) -> Curve: ...
+    @overload
+    def basin(
+        self,
+        axes: Axes,
+        strides: Optional[int] = ...,
+        max_period: Optional[int] = ...,
+        at: Optional[Mapping[str, float]] = ...,
+        shard: None = ...,
+        progress: Progress = ...,
+    ) -> Basin: ...
+    @overload
+    def basin(
+        self,
+        axes: Axes,
+        strides: Optional[int] = ...,
+        max_period: Optional[int] = ...,
+        at: Optional[Mapping[str, float]] = ...,
+        *,
+        shard: Tuple[int, int],
+        progress: Progress = ...,
+    ) -> BasinShard: ...
+    def lyapunov(
+        self, strides: Optional[int] = ..., guess: Optional[Sequence[float]] = ...
+    ) -> Lyapunov: ...
+    def sensitivity(
+        self, disturbance: str, guess: Union[None, str, Sequence[float]] = ...
+    ) -> Sensitivity: ...

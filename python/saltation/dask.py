@@ -1,5 +1,6 @@
-"""Parameter sweeps on Dask: one task per parameter value, on a laptop's
-``distributed.LocalCluster`` or a cluster's scheduler.
+"""Parameter sweeps and basins on Dask: one task per parameter value (:func:`map_params`) or per
+shard of a basin (:func:`basin`), on a laptop's ``distributed.LocalCluster`` or a cluster's
+scheduler.
 
 Models and results pickle (a model as its file text and parameter values, a result as its
 dict), so they travel to workers as they are::
@@ -32,14 +33,22 @@ On a SLURM cluster, ``dask-jobqueue`` starts the workers as batch jobs; the rest
 
 Each task holds its worker's thread for the whole solve with the GIL released; use one thread
 per worker process (``processes == cores``) so workers do not share a core.
+
+A basin's shards run the same way, then merge into exactly the serial basin::
+
+    from saltation.dask import basin
+    b = basin(walker, axes={"u0": (0.15, 0.25, 300), "u1": (-0.3, -0.1, 300)}, shards=16,
+              client=client, strides=50)
+    b.cells                          # identical to walker.basin(...).cells
 """
 
 import numbers
 
+from ._analyses import merge_basins
 from ._errors import ArgumentError, ArgumentTypeError, Error
 from ._model import Model
 
-__all__ = ["map_params", "FUNCTIONS"]
+__all__ = ["map_params", "basin", "FUNCTIONS"]
 
 #: The computations ``map_params`` can run by name: methods of :class:`saltation.Model`.
 FUNCTIONS = ("orbit", "simulate", "continuation", "orbit_diagram")
@@ -56,6 +65,69 @@ def _run(model, name, value, fn, kwargs, errors):
         if errors == "return":
             return e
         raise
+
+
+def _client(client):
+    """``client``, else the current ``distributed`` client, else ``None``."""
+    if client is not None:
+        return client
+    try:
+        from distributed import get_client
+
+        return get_client()
+    except (ImportError, ValueError):
+        return None
+
+
+def _basin_shard(model, i, n, axes, kwargs):
+    """One task of :func:`basin`: shard ``i`` of ``n``."""
+    return model.basin(axes=axes, shard=(i, n), **kwargs)
+
+
+def basin(model, axes, shards=None, client=None, **kwargs):
+    """The basin of attraction of ``model`` (see :meth:`saltation.Model.basin`) computed as
+    ``shards`` shards, one Dask task each, merged into exactly the unsharded result (cells,
+    attractors, fractions identical, whatever the number of shards or workers).
+
+    Args:
+        model: a :class:`saltation.Model`.
+        axes: the grid, as for :meth:`saltation.Model.basin`.
+        shards: the number of shards (tasks); ``None``: twice the cluster's worker count
+            (with a client), else 2. Each shard holds cells ``i, i + n, …``, so the slow cells
+            spread over all of them.
+        client: a ``distributed.Client``; ``None``: the current one, else Dask's local
+            scheduler (threads; the GIL is released).
+        **kwargs: passed to :meth:`saltation.Model.basin` (``strides``, ``max_period``,
+            ``at``; not ``shard`` nor ``progress``).
+
+    Returns:
+        Basin: the merged basin.
+    """
+    import dask
+
+    if not isinstance(model, Model):
+        raise ArgumentTypeError(f"model: expected a saltation.Model, got {type(model).__name__}")
+    for k in ("shard", "progress"):
+        if k in kwargs:
+            raise ArgumentError(f"{k}: not an option of saltation.dask.basin")
+    client = _client(client)
+    if shards is None:
+        workers = len(client.scheduler_info().get("workers", {})) if client is not None else 1
+        shards = 2 * max(workers, 1)
+    if isinstance(shards, bool) or not isinstance(shards, numbers.Integral):
+        raise ArgumentTypeError(f"shards={shards!r}: expected an integer")
+    if shards < 1:
+        raise ArgumentError(f"shards={shards}: must be at least 1")
+    n = int(shards)
+    if client is not None:
+        futures = client.map(
+            _basin_shard, [model] * n, range(n), [n] * n, axes=axes, kwargs=kwargs, pure=False
+        )
+        parts = client.gather(futures)
+    else:
+        tasks = [dask.delayed(_basin_shard)(model, i, n, axes, kwargs) for i in range(n)]
+        parts = list(dask.compute(*tasks, scheduler="threads"))
+    return merge_basins(parts)
 
 
 def map_params(model, name, values, fn="orbit", client=None, errors="raise", **kwargs):
@@ -94,13 +166,7 @@ def map_params(model, name, values, fn="orbit", client=None, errors="raise", **k
     for i, v in enumerate(vals):
         if isinstance(v, bool) or not isinstance(v, numbers.Real):
             raise ArgumentTypeError(f"values[{i}]={v!r}: expected a number")
-    if client is None:
-        try:
-            from distributed import get_client
-
-            client = get_client()
-        except (ImportError, ValueError):
-            client = None
+    client = _client(client)
     if client is not None:
         futures = client.map(
             _run, [model] * len(vals), [name] * len(vals), vals,

@@ -1,6 +1,6 @@
 from typing import Any, Callable, Iterable, List, Optional, Tuple, Union
 
-from . import Model
+from . import Basin, Model
 
 FUNCTIONS: Tuple[str, ...]
 
@@ -13,3 +13,11 @@ def map_params(
     errors: str = ...,
     **kwargs: Any,
 ) -> List[Any]: ...
+
+def basin(
+    model: Model,
+    axes: Any,
+    shards: Optional[int] = ...,
+    client: Optional[Any] = ...,
+    **kwargs: Any,
+) -> Basin: ...

@@ -8,6 +8,7 @@ import saltation
 
 distributed = pytest.importorskip("distributed")
 
+import saltation.dask  # noqa: E402
 from saltation.dask import map_params  # noqa: E402
 
 
@@ -46,3 +47,25 @@ def test_map_params_bad_input(walker):
 def test_map_params_local_scheduler(walker):
     got = map_params(walker, "gamma", [0.009], fn="orbit")
     assert got[0].to_dict()["x0"] == walker.orbit().to_dict()["x0"]
+
+
+def test_dask_basin_equals_the_serial_basin(walker, client):
+    axes = "u0=0.15:0.25:8,u1=-0.3:-0.1:6"
+    serial = walker.basin(axes=axes, strides=30)
+    on_dask = saltation.dask.basin(walker, axes=axes, shards=3, client=client, strides=30)
+    np.testing.assert_array_equal(on_dask.cells, serial.cells)
+    assert on_dask.to_dict() == serial.to_dict()
+
+
+def test_dask_basin_without_a_cluster(walker):
+    serial = walker.basin(axes="u0=0.18:0.22:5", strides=10)
+    assert saltation.dask.basin(walker, axes="u0=0.18:0.22:5", shards=2, strides=10) == serial
+
+
+def test_dask_basin_bad_input(walker):
+    with pytest.raises(saltation.ArgumentError, match="shards=0"):
+        saltation.dask.basin(walker, axes="u0=0.18:0.22:5", shards=0)
+    with pytest.raises(saltation.ArgumentError, match="shard: not an option"):
+        saltation.dask.basin(walker, axes="u0=0.18:0.22:5", shard=(0, 2))
+    with pytest.raises(saltation.ArgumentTypeError):
+        saltation.dask.basin("walker", axes="u0=0.18:0.22:5")
