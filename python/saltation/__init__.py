@@ -10,7 +10,7 @@ Models are the RON model files of the ``saltation`` command (``models/*.ron``)::
     orbit.period, orbit.multipliers              # float, complex128 array
     steeper = walker.with_params(gamma=0.012)    # a new model
     sim = walker.simulate(5.0)                   # like scipy's solve_ivp: sim.t, sim.y
-    basin = walker.basin(axes={"theta": (0.15, 0.25, 50), "theta_dot": (-0.25, -0.15, 50)})
+    basin = walker.basin(axes={"u0": (0.15, 0.25, 50), "u1": (-0.3, -0.1, 50)})
     basin.cells                                  # int64 array (50, 50): attractor id, -1, -2
 
 Every computation runs in Rust with the GIL released (threads run in parallel); models and

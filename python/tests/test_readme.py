@@ -30,3 +30,13 @@ def test_walker_example_runs(tmp_path):
                          cwd=ROOT, capture_output=True, text=True, timeout=600)
     assert out.returncode == 0, out.stderr
     assert "period_doubling" in out.stdout
+
+
+def test_basin_example_runs(tmp_path):
+    # A 12 × 12 grid: the example's code path (Dask LocalCluster when distributed is there,
+    # the figure when matplotlib is) at a small size.
+    out = subprocess.run([sys.executable, str(ROOT / "python" / "examples" / "basin.py"),
+                          str(tmp_path), "12"],
+                         cwd=ROOT, capture_output=True, text=True, timeout=600)
+    assert out.returncode == 0, out.stderr
+    assert "144 starts" in out.stdout and "A0 (period 1)" in out.stdout
