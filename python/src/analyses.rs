@@ -13,10 +13,10 @@ use crate::results;
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
 use saltation_cli::basin::{self, BasinArgs};
+use saltation_cli::basin_json as basin_result;
 use saltation_cli::curve::{self, CurveArgs};
 use saltation_cli::input::GuessArgs;
 use saltation_cli::merge::{self as shards, ShardFile};
-use saltation_cli::basin_json as basin_result;
 use saltation_cli::{explain, lyapunov, report, sensitivity, CliError};
 use saltation_continuation::CurveOptions;
 use serde_json::Value;
@@ -175,14 +175,9 @@ pub fn basin_json<'py>(
                 Ok(Err(file.to_text().map_err(fail)?))
             }
             None => {
-                let (r, text) = basin_result::result(
-                    &loaded.file.model,
-                    &loaded.file.orbit,
-                    &opts,
-                    &g,
-                    &outs,
-                )
-                .map_err(fail)?;
+                let (r, text) =
+                    basin_result::result(&loaded.file.model, &loaded.file.orbit, &opts, &g, &outs)
+                        .map_err(fail)?;
                 Ok(Ok((r, text)))
             }
         }
@@ -200,7 +195,10 @@ pub fn basin_json<'py>(
 /// as `saltation merge` does: JSON of `saltation merge --json` and the arrays. Shard `k` is
 /// named `parts[k]` in messages.
 #[pyfunction]
-pub fn merge_basins_json(py: Python<'_>, parts: Vec<String>) -> PyResult<(String, Bound<'_, PyDict>)> {
+pub fn merge_basins_json(
+    py: Python<'_>,
+    parts: Vec<String>,
+) -> PyResult<(String, Bound<'_, PyDict>)> {
     let out = detached(py, move || -> Outcome<_> {
         let fail = |e: CliError| Failure::from_cli(&e, Op::Basin);
         let files = parts
@@ -208,7 +206,8 @@ pub fn merge_basins_json(py: Python<'_>, parts: Vec<String>) -> PyResult<(String
             .enumerate()
             .map(|(k, text)| {
                 let name = format!("parts[{k}]");
-                ShardFile::from_text(text, &format!("merge {name}")).map(|f| (PathBuf::from(name), f))
+                ShardFile::from_text(text, &format!("merge {name}"))
+                    .map(|f| (PathBuf::from(name), f))
             })
             .collect::<Result<Vec<_>, _>>()
             .map_err(fail)?;

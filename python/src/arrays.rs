@@ -34,7 +34,10 @@ pub fn rows<'py, T: Element + Copy, R: AsRef<[T]>>(
     rows: &[R],
 ) -> PyResult<Bound<'py, PyAny>> {
     let cols = rows.first().map_or(0, |r| r.as_ref().len());
-    let flat: Vec<T> = rows.iter().flat_map(|r| r.as_ref().iter().copied()).collect();
+    let flat: Vec<T> = rows
+        .iter()
+        .flat_map(|r| r.as_ref().iter().copied())
+        .collect();
     matrix(py, rows.len(), cols, flat)
 }
 

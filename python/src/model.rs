@@ -56,8 +56,15 @@ impl PyModel {
     }
 }
 
+/// What `simulate_json` returns: the JSON text, the arrays, and the failure (class name,
+/// message) of a run that ended early.
+type Simulated<'py> = (String, Bound<'py, PyDict>, Option<(String, String)>);
+
 /// Runs `work` with the GIL released and turns its failure into the Python exception.
-pub(crate) fn detached<T: Send>(py: Python<'_>, work: impl FnOnce() -> Outcome<T> + Send) -> PyResult<T> {
+pub(crate) fn detached<T: Send>(
+    py: Python<'_>,
+    work: impl FnOnce() -> Outcome<T> + Send,
+) -> PyResult<T> {
     py.detach(work).map_err(|f| f.into_pyerr(py))
 }
 
@@ -245,7 +252,7 @@ impl PyModel {
         rtol: Option<f64>,
         atol: Option<f64>,
         allow_inadmissible: bool,
-    ) -> PyResult<(String, Bound<'py, PyDict>, Option<(String, String)>)> {
+    ) -> PyResult<Simulated<'py>> {
         let loaded = &self.loaded;
         let (json, text, failure) = detached(py, move || {
             if let Some(m) = &method_name {

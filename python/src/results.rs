@@ -13,10 +13,7 @@ use saltation_report::SimulationJson;
 
 /// `Simulation`: `t` (n), `y` (states × n), `modes` (int64, n), `t_events`, `outputs` (name →
 /// n values, NaN where the sample has none: not finite there).
-pub fn simulation_arrays<'py>(
-    py: Python<'py>,
-    j: &SimulationJson,
-) -> PyResult<Bound<'py, PyDict>> {
+pub fn simulation_arrays<'py>(py: Python<'py>, j: &SimulationJson) -> PyResult<Bound<'py, PyDict>> {
     let n = j.samples.len();
     let dim = j.x_end.len();
     let mut y = Vec::with_capacity(dim * n);
@@ -47,7 +44,10 @@ pub fn simulation_arrays<'py>(
                 "modes",
                 vector(py, j.samples.iter().map(|s| s.mode as i64).collect()),
             ),
-            ("t_events", vector(py, j.events.iter().map(|e| e.t).collect())),
+            (
+                "t_events",
+                vector(py, j.events.iter().map(|e| e.t).collect()),
+            ),
             ("outputs", outputs.into_any()),
         ],
     )
@@ -56,10 +56,7 @@ pub fn simulation_arrays<'py>(
 /// `Continuation`: `branches` (one dict per branch: `params`, `x0` n × states, `period`,
 /// `multipliers` n × k, `stable`, `admissible` or None) and `bifurcations` (one dict each:
 /// `x0`, `multipliers`).
-pub fn continuation_arrays<'py>(
-    py: Python<'py>,
-    r: &ScriptResult,
-) -> PyResult<Bound<'py, PyDict>> {
+pub fn continuation_arrays<'py>(py: Python<'py>, r: &ScriptResult) -> PyResult<Bound<'py, PyDict>> {
     let mut branches = Vec::new();
     for b in &r.branches {
         let pts = &b.points;
@@ -71,8 +68,7 @@ pub fn continuation_arrays<'py>(
             None => py.None().into_bound(py),
         };
         let x0: Vec<&[f64]> = pts.iter().map(|p| p.x0.as_slice()).collect();
-        let mus: Vec<Vec<numpy::Complex64>> =
-            pts.iter().map(|p| complex(&p.multipliers)).collect();
+        let mus: Vec<Vec<numpy::Complex64>> = pts.iter().map(|p| complex(&p.multipliers)).collect();
         branches.push(
             dict(
                 py,
@@ -122,7 +118,10 @@ pub fn diagram_arrays<'py>(
     dict(
         py,
         vec![
-            ("params", vector(py, columns.iter().map(|c| c.param).collect())),
+            (
+                "params",
+                vector(py, columns.iter().map(|c| c.param).collect()),
+            ),
             ("values", list(py, values)?),
             (
                 "failed",
@@ -200,10 +199,7 @@ pub fn basin_arrays<'py>(py: Python<'py>, r: &BasinResult) -> PyResult<Bound<'py
 }
 
 /// `Lyapunov`: `exponents` and `per_stride` (float64).
-pub fn lyapunov_arrays<'py>(
-    py: Python<'py>,
-    s: &LyapunovSpectrum,
-) -> PyResult<Bound<'py, PyDict>> {
+pub fn lyapunov_arrays<'py>(py: Python<'py>, s: &LyapunovSpectrum) -> PyResult<Bound<'py, PyDict>> {
     dict(
         py,
         vec![

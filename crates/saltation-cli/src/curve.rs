@@ -16,8 +16,8 @@ use crate::CliError;
 use clap::builder::PossibleValuesParser;
 use clap::Args;
 use saltation_continuation::{
-    continue_curve_with_progress, ContinuationError, Curve, CurveKind, CurveOptions,
-    CurveProgress, CurveStart, PlaneFamily,
+    continue_curve_with_progress, ContinuationError, Curve, CurveKind, CurveOptions, CurveProgress,
+    CurveStart, PlaneFamily,
 };
 use saltation_hybrid::EvalModel;
 use saltation_plot::RenderOptions;
@@ -115,13 +115,17 @@ pub struct CurvePlan {
     pub opts: CurveOptions,
 }
 
+/// Extra settings applied to a curve's options after the file's (the Python package's keyword
+/// options), with their own error.
+pub type ApplySettings<'a> = &'a dyn Fn(&mut CurveOptions) -> Result<(), CliError>;
+
 /// Checks the arguments against the loaded model (`args.model` is not read) and plans the
 /// curve; `settings`, when given, is applied to the curve's options after the file's (the
 /// Python package's keyword options) and checked with them.
 pub fn plan(
     args: &CurveArgs,
     loaded: &LoadedModel,
-    settings: Option<&dyn Fn(&mut CurveOptions) -> Result<(), CliError>>,
+    settings: Option<ApplySettings<'_>>,
 ) -> Result<CurvePlan, CliError> {
     loaded.require_forcing()?;
     let model = &loaded.file.model;
@@ -196,7 +200,9 @@ pub fn run(args: &CurveArgs, out: &mut dyn Write) -> Result<(), CliError> {
     let started = Instant::now();
     let mut bar = ScriptBar::new(&report::param_symbol(&args.param));
     let symbol2 = report::param_symbol(&args.param2);
-    let result = compute(args, &loaded, &planned, &mut |p| bar.curve_point(p, &symbol2));
+    let result = compute(args, &loaded, &planned, &mut |p| {
+        bar.curve_point(p, &symbol2)
+    });
     bar.finish();
     let curve = match result {
         Ok(c) => c,
