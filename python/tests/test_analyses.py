@@ -288,3 +288,36 @@ def test_sensitivity_bad_arguments(walker):
         walker.sensitivity("gamma", guess=[0.2])
     with pytest.raises(saltation.ArgumentTypeError):
         walker.sensitivity(0.1)
+
+
+# -- the GIL --------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("call", ["basin", "lyapunov", "sensitivity", "curve"])
+def test_the_gil_is_released(walker, table, call):
+    # A Python thread keeps ticking while the computation runs in another: it would stall if
+    # the computation held the GIL.
+    import threading
+    import time
+
+    work = {
+        "basin": lambda: walker.basin(axes="u0=0.15:0.25:20,u1=-0.3:-0.1:10", strides=30),
+        "lyapunov": lambda: walker.lyapunov(strides=600),
+        "sensitivity": lambda: [walker.sensitivity("gamma") for _ in range(5)],
+        "curve": lambda: table.curve("period_doubling", "Gamma", "e", 0.6),
+    }[call]
+    ticks, done = [0], threading.Event()
+
+    def count():
+        while not done.is_set():
+            ticks[0] += 1
+            time.sleep(0.001)
+
+    counter = threading.Thread(target=count)
+    counter.start()
+    t = time.perf_counter()
+    work()
+    elapsed = time.perf_counter() - t
+    done.set()
+    counter.join()
+    assert ticks[0] > 0.1 * elapsed / 0.001, (ticks[0], elapsed)
