@@ -73,7 +73,7 @@ def orbit_overhead(walker, n=200):
               f"{(w - cli) * 1e6:.1f} µs over [{load()}]")
 
 
-def threads(walker, reps=20):
+def threads(walker, reps=200):
     models = [walker.with_params(gamma=g) for g in (0.0085, 0.0095)]
 
     def work(m):
