@@ -17,7 +17,8 @@ use saltation_hybrid::{
 };
 use saltation_models::Model;
 use saltation_orbit::{
-    find_periodic_orbit, NewtonError, OrbitError, OrbitOptions, PeriodicOrbit, Segments, Shooting,
+    find_periodic_orbit, orbit_admissibility, NewtonError, OrbitError, OrbitOptions, PeriodicOrbit,
+    Segments, Shooting,
 };
 use serde::{Deserialize, Serialize};
 use std::io::Write;
@@ -268,7 +269,7 @@ pub fn solve(
             detail,
         }
     })?;
-    let admissibility = model.admissibility(&orbit.x0, &opts.stride);
+    let admissibility = orbit_admissibility(model, &orbit, opts);
     Ok(Solved {
         guess: guess.clone(),
         orbit,
