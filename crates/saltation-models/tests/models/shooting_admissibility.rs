@@ -135,3 +135,45 @@ fn a_tight_condition_keeps_the_one_step_gaits_verdict() {
     let whole = model.admissibility(&many.x0, &long.stride);
     println!("whole-stride verdict with a 1e-7 margin: {whole:?}");
 }
+
+/// Continuation by multiple shooting over `[5.5°, 5.5° + 3e-8 rad]` with `h_min` 1e-7 below the
+/// lowest hip height of the one-step gaits at both ends: every point is admissible (from its
+/// segments), as every one-step gait there is.
+#[test]
+fn continuation_points_of_a_multiple_shooting_branch_are_checked_on_their_segments() {
+    use saltation_continuation::{continue_branch, ContinuationOptions, ParamFamily, Start};
+    let (model, orbit) = gait_with_hip_condition();
+    let (from, to) = (5.5f64.to_radians(), 5.5f64.to_radians() + 3e-8);
+    let lowest = |phi: f64| {
+        let m = model.with_param("phi", phi).unwrap();
+        let one = find_periodic_orbit(&m, &[0.29, -0.3, -1.4], &orbit).unwrap();
+        (one.events[0].x_minus[1] + phi).cos()
+    };
+    let h_min = lowest(from).min(lowest(to)) - 1e-7;
+    let model = model.with_param("h_min", h_min).unwrap();
+    let start_model = model.with_param("phi", from).unwrap();
+    let (_, many, long) = gaits(&start_model, &orbit);
+    let family = ParamFamily::new(model.clone(), "phi").unwrap();
+    let opts = ContinuationOptions {
+        step: 1e-8,
+        max_step: 1e-8,
+        min_step: 1e-12,
+        p_min: from - 1e-3,
+        p_max: to,
+        max_points: 10,
+        corrector_tol: 1e-10,
+        shooting: long.shooting,
+        ..ContinuationOptions::default()
+    };
+    let b = continue_branch(&family, &Start::new(from, many.u0.clone()), &long, &opts).unwrap();
+    assert!(b.points.len() >= 3, "{}", b.points.len());
+    for pt in &b.points {
+        assert_eq!(pt.admissible, Some(true), "phi = {}", pt.param);
+        let m = model.with_param("phi", pt.param).unwrap();
+        let one = find_periodic_orbit(&m, &pt.u, &orbit).unwrap();
+        let a1 = orbit_admissibility(&m, &one, &orbit).unwrap().unwrap();
+        assert!(a1.admissible, "phi = {}: {a1:?}", pt.param);
+        let whole = m.admissibility(&pt.x0, &long.stride);
+        println!("phi = {}: whole stride from x0: {whole:?}", pt.param);
+    }
+}
