@@ -177,3 +177,50 @@ fn continuation_points_of_a_multiple_shooting_branch_are_checked_on_their_segmen
         println!("phi = {}: whole stride from x0: {whole:?}", pt.param);
     }
 }
+
+#[test]
+fn tmp_probe_single_vs_phases() {
+    let (model, orbit) = gait_with_hip_condition();
+    for deg in [3.0f64, 5.5] {
+        let m = model.with_param("phi", deg.to_radians()).unwrap();
+        let g = if deg < 4.0 {
+            vec![0.2187, -0.3774, -1.0924]
+        } else {
+            vec![0.29, -0.3, -1.4]
+        };
+        let one = find_periodic_orbit(&m, &g, &orbit).unwrap();
+        println!(
+            "{deg}: u0 {:?} one {:?}",
+            one.u0,
+            one.multipliers
+                .iter()
+                .map(|x| x.modulus())
+                .collect::<Vec<_>>()
+        );
+        for k in [4usize, 8, 12] {
+            let mut o = orbit.clone();
+            o.stride.events_per_stride = k;
+            o.stride.t_max = 100.0;
+            let s = find_periodic_orbit(&m, &one.u0, &o);
+            o.shooting = Shooting::Multiple {
+                segments: Segments::Phases,
+            };
+            let p = find_periodic_orbit(&m, &one.u0, &o).unwrap();
+            match s {
+                Ok(s) => println!(
+                    "{deg} k={k}: norm {:.3e} single {:?}\n   phases {:?}",
+                    s.jacobian.norm(),
+                    s.multipliers
+                        .iter()
+                        .map(|x| (x.re, x.im))
+                        .collect::<Vec<_>>(),
+                    p.multipliers
+                        .iter()
+                        .map(|x| (x.re, x.im))
+                        .collect::<Vec<_>>()
+                ),
+                Err(e) => println!("{deg} k={k}: single failed {e}"),
+            }
+        }
+    }
+}
