@@ -148,7 +148,8 @@ pub struct OrbitJson {
     /// Single shooting only, when some of the section's multipliers are below what the stride
     /// Jacobian resolves: `{"error_bound", "unresolved", "advice"}`, `error_bound =
     /// max(rtol, ε)·‖P_x‖_F` (what any multiplier may be off by) and `unresolved` the indices
-    /// (0-based, into `multipliers`) of those with `|μ| ≤ error_bound`: no correct digit.
+    /// (0-based, into `multipliers`) of those with `max(rtol, ε) < |μ| ≤ error_bound`: no
+    /// correct digit.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub multiplier_accuracy: Option<MultiplierAccuracyJson>,
     /// Wall time of the solve alone (Newton, multipliers, admissibility), in seconds, without
@@ -171,6 +172,10 @@ pub struct MultiplierAccuracyJson {
 /// The advice given with unresolved multipliers.
 pub const ACCURACY_ADVICE: &str = "these multipliers have no correct digits (the stride Jacobian \
     is known only to error_bound); rerun with --shooting phases to resolve them";
+/// The advice for a model whose multipliers are taken on the section (no multiple shooting).
+pub const ACCURACY_ADVICE_SECTION: &str = "these multipliers have no correct digits (the stride \
+    Jacobian is known only to error_bound); a smaller rtol lowers error_bound (multiple shooting \
+    does not apply to this model)";
 
 /// One phase of the stride in the JSON output.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -249,7 +254,12 @@ impl OrbitJson {
                 .map(|a| MultiplierAccuracyJson {
                     error_bound: a.error_bound,
                     unresolved: a.unresolved.clone(),
-                    advice: ACCURACY_ADVICE.to_string(),
+                    advice: if model.multipliers_on_section() {
+                        ACCURACY_ADVICE_SECTION
+                    } else {
+                        ACCURACY_ADVICE
+                    }
+                    .to_string(),
                 }),
             solve_seconds: s.wall.as_secs_f64(),
         }
@@ -474,9 +484,14 @@ pub fn human(loaded: &LoadedModel, solved: &[Solved]) -> String {
                 "WARNING",
                 format!(
                     "{} below the stride Jacobian's accuracy {} (max(rtol, ε)·‖P_x‖): no correct \
-                     digits; rerun with --shooting phases",
+                     digits; {}",
                     which.join(", "),
-                    format::value(a.error_bound)
+                    format::value(a.error_bound),
+                    if model.multipliers_on_section() {
+                        "a smaller rtol lowers the bound"
+                    } else {
+                        "rerun with --shooting phases"
+                    }
                 ),
             );
         }

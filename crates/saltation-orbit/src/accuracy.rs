@@ -12,7 +12,11 @@
 //! ```
 //!
 //! and a multiplier with `|μ| ≤ δ` has no correct digit: nothing in the computation tells it
-//! from any other value of that size. An orbit with a large multiplier (a gait of several steps
+//! from any other value of that size. It is flagged when also `|μ| > η`: a multiplier at or
+//! below `η` is zero to the integration's tolerance even for `‖P_x‖ = 1`, which every shooting
+//! at that tolerance reports as noise (the zero of a reset that collapses a direction within
+//! the section, as the hopper's); the flag is for what the stride's amplification `‖P_x‖`
+//! destroyed. An orbit with a large multiplier (a gait of several steps
 //! per stride past a period doubling) can have small multipliers below `δ`; multiple shooting
 //! (`--shooting phases`) gets them from the segment Jacobians by the product QR, each to its own
 //! relative accuracy. Only the `r` largest multipliers are judged (`r` the section's
@@ -29,7 +33,7 @@ pub struct MultiplierAccuracy {
     /// `δ = max(rtol, ε)·‖P_x‖_F`: what any multiplier may be off by.
     pub error_bound: f64,
     /// Indices (into the orbit's multipliers, by decreasing modulus) of those among the `r`
-    /// largest with `|μ| ≤ δ`.
+    /// largest with `η < |μ| ≤ δ`, `η = max(rtol, ε)`.
     pub unresolved: Vec<usize>,
 }
 
@@ -50,7 +54,7 @@ pub fn multiplier_accuracy<M: EvalModel + ?Sized>(
         .iter()
         .take(model.reduced_dim())
         .enumerate()
-        .filter(|(_, m)| !(m.modulus() > error_bound))
+        .filter(|(_, m)| m.modulus() > eta && !(m.modulus() > error_bound))
         .map(|(i, _)| i)
         .collect();
     Some(MultiplierAccuracy {
