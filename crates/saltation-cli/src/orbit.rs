@@ -17,7 +17,8 @@ use saltation_hybrid::{
 };
 use saltation_models::Model;
 use saltation_orbit::{
-    find_periodic_orbit, NewtonError, OrbitError, OrbitOptions, PeriodicOrbit, Segments, Shooting,
+    find_periodic_orbit, multiplier_accuracy, orbit_admissibility, MultiplierAccuracy, NewtonError,
+    OrbitError, OrbitOptions, PeriodicOrbit, Segments, Shooting,
 };
 use serde::{Deserialize, Serialize};
 use std::io::Write;
@@ -144,10 +145,37 @@ pub struct OrbitJson {
     /// value there, the state where it first fails).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub violation_at: Option<Violation>,
+    /// Single shooting only, when some of the section's multipliers are below what the stride
+    /// Jacobian resolves: `{"error_bound", "unresolved", "advice"}`, `error_bound =
+    /// max(rtol, ε)·‖P_x‖_F` (what any multiplier may be off by) and `unresolved` the indices
+    /// (0-based, into `multipliers`) of those with `max(rtol, ε) < |μ| ≤ error_bound`: no
+    /// correct digit.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub multiplier_accuracy: Option<MultiplierAccuracyJson>,
     /// Wall time of the solve alone (Newton, multipliers, admissibility), in seconds, without
     /// start-up and file reading.
     pub solve_seconds: f64,
 }
+
+/// Multipliers of a single-shooting orbit without a correct digit, in the JSON output.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct MultiplierAccuracyJson {
+    /// `max(rtol, ε)·‖P_x‖_F`.
+    pub error_bound: f64,
+    /// Indices into `multipliers` of those with `|μ| ≤ error_bound`.
+    pub unresolved: Vec<usize>,
+    /// What to do: rerun with `--shooting phases`.
+    pub advice: String,
+}
+
+/// The advice given with unresolved multipliers.
+pub const ACCURACY_ADVICE: &str = "these multipliers have no correct digits (the stride Jacobian \
+    is known only to error_bound); rerun with --shooting phases to resolve them";
+/// The advice for a model whose multipliers are taken on the section (no multiple shooting).
+pub const ACCURACY_ADVICE_SECTION: &str = "these multipliers have no correct digits (the stride \
+    Jacobian is known only to error_bound); a smaller rtol lowers error_bound (multiple shooting \
+    does not apply to this model)";
 
 /// One phase of the stride in the JSON output.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -219,6 +247,20 @@ impl OrbitJson {
                 Some(Ok(a)) => a.violation.clone(),
                 _ => None,
             },
+            multiplier_accuracy: s
+                .accuracy
+                .as_ref()
+                .filter(|a| !a.unresolved.is_empty())
+                .map(|a| MultiplierAccuracyJson {
+                    error_bound: a.error_bound,
+                    unresolved: a.unresolved.clone(),
+                    advice: if model.multipliers_on_section() {
+                        ACCURACY_ADVICE_SECTION
+                    } else {
+                        ACCURACY_ADVICE
+                    }
+                    .to_string(),
+                }),
             solve_seconds: s.wall.as_secs_f64(),
         }
     }
@@ -237,6 +279,9 @@ pub struct Solved {
     pub admissibility: Option<Result<Admissibility, HybridError>>,
     /// The shooting used.
     pub shooting: Shooting,
+    /// With single shooting: the accuracy of the multipliers, and those without a correct digit
+    /// ([`saltation_orbit::accuracy`]).
+    pub accuracy: Option<MultiplierAccuracy>,
 }
 
 /// Solves from one guess, turning a failure into a [`CliError::Orbit`] that says what happened.
@@ -268,8 +313,10 @@ pub fn solve(
             detail,
         }
     })?;
-    let admissibility = model.admissibility(&orbit.x0, &opts.stride);
+    let admissibility = orbit_admissibility(model, &orbit, opts);
+    let accuracy = multiplier_accuracy(model, &orbit, opts);
     Ok(Solved {
+        accuracy,
         guess: guess.clone(),
         orbit,
         wall: start.elapsed(),
@@ -428,6 +475,23 @@ pub fn human(loaded: &LoadedModel, solved: &[Solved]) -> String {
                     format::number(m.re, 20),
                     format::number(m.im, 20),
                     format::number(m.modulus(), 20)
+                ),
+            );
+        }
+        if let Some(a) = s.accuracy.as_ref().filter(|a| !a.unresolved.is_empty()) {
+            let which: Vec<String> = a.unresolved.iter().map(|i| format!("μ{}", i + 1)).collect();
+            t.row(
+                "WARNING",
+                format!(
+                    "{} below the stride Jacobian's accuracy {} (max(rtol, ε)·‖P_x‖): no correct \
+                     digits; {}",
+                    which.join(", "),
+                    format::value(a.error_bound),
+                    if model.multipliers_on_section() {
+                        "a smaller rtol lowers the bound"
+                    } else {
+                        "rerun with --shooting phases"
+                    }
                 ),
             );
         }

@@ -456,9 +456,23 @@ pub(crate) fn make_point<F: ModelFamily>(
     let stable = multipliers.iter().all(|m| m.modulus() < 1.0);
     let tests = test_functions(&eval_multipliers(e, u.len(), eigen)?);
     // A failed admissibility check (a stride that fails when run again) counts as not admissible.
-    let admissible = model
-        .admissibility(&x0, &ev.stride)
-        .map(|a| a.is_ok_and(|a| a.admissible));
+    // Multiple shooting checks the stride its segments made (each piece from the state after
+    // the previous reset, `saltation_hybrid::check_events`), not one stride from `x0`, whose
+    // error a large multiplier amplifies.
+    let admissibility = match &e.segments {
+        Some(_) => saltation_hybrid::has_conditions(&model).then(|| {
+            saltation_hybrid::check_events(
+                &model,
+                &x0,
+                &e.stride.events,
+                e.stride.period,
+                &ev.stride,
+                saltation_hybrid::CONDITION_TOL,
+            )
+        }),
+        None => model.admissibility(&x0, &ev.stride),
+    };
+    let admissible = admissibility.map(|a| a.is_ok_and(|a| a.admissible));
     Ok(BranchPoint {
         param: p,
         u: u.to_vec(),

@@ -219,6 +219,47 @@ pub fn check_stride<M: EvalModel + ?Sized>(
     check_trace(model, &trace, sim.t0, x0, opts, tol)
 }
 
+/// The declared conditions checked along a stride known by its events: `events` (times from
+/// the stride's start, each with its states before and after the reset) and its duration
+/// `period`, from `x0` in the start mode of `opts` ([`check_trace`] of the trace those events
+/// make). Each smooth piece is integrated again from its own start, `x0` or the state after
+/// the previous reset, to its event, so an error made in one piece does not reach the next:
+/// what a multiple-shooting orbit reports, whose events come from the segments' converged
+/// starts. A stride whose monodromy matrix has a multiplier of `10⁸` amplifies the error of a
+/// whole-stride integration ([`check_stride`]) by that factor, enough to move the events and
+/// flip the verdict.
+pub fn check_events<M: EvalModel + ?Sized>(
+    model: &M,
+    x0: &[f64],
+    events: &[crate::EventRecord],
+    period: f64,
+    opts: &StrideOptions,
+    tol: f64,
+) -> Result<Admissibility, HybridError> {
+    let n = model.dim();
+    if x0.len() != n
+        || events
+            .iter()
+            .any(|e| e.x_minus.len() < n || e.x_plus.len() < n)
+    {
+        return Err(HybridError::DimensionMismatch {
+            what: "stride events checked for admissibility (state)",
+            expected: n,
+            got: x0.len(),
+        });
+    }
+    let (x_end, mode_end) = events.last().map_or((x0.to_vec(), opts.start_mode), |e| {
+        (e.x_plus.clone(), e.target)
+    });
+    let trace = Trace {
+        events: events.to_vec(),
+        stride_starts: vec![x0.to_vec()],
+        end: (period, x_end, mode_end),
+        ..Trace::default()
+    };
+    check_trace(model, &trace, 0.0, x0, opts, tol)
+}
+
 /// The first violation of the declared conditions along `trace` (arguments as for
 /// [`check_trace`]); `None` when every condition holds, or the model declares none.
 pub fn first_violation<M: EvalModel + ?Sized>(

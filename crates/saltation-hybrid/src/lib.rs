@@ -54,8 +54,8 @@ pub use capabilities::{
     SectionJacobians, TimeDerivative,
 };
 pub use conditions::{
-    check_initial_state, check_state_conditions, check_stride, check_trace, first_violation,
-    has_conditions, ConditionViolation, CONDITION_TOL, STATE_TOL,
+    check_events, check_initial_state, check_state_conditions, check_stride, check_trace,
+    first_violation, has_conditions, ConditionViolation, CONDITION_TOL, STATE_TOL,
 };
 pub use crossings::{Crossings, Rejected, Rejection};
 pub use dense::{solve_dense, SingularMatrix};

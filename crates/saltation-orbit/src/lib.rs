@@ -56,6 +56,8 @@
 // Range checks are written `!(x > 0.0)` on purpose: they reject NaN as well.
 #![allow(clippy::neg_cmp_op_on_partial_ord)]
 
+pub mod accuracy;
+pub mod admissibility;
 pub mod fd;
 pub mod fixed_point;
 pub mod lyapunov;
@@ -63,6 +65,8 @@ pub mod newton;
 pub mod sensitivity;
 pub mod stability;
 
+pub use accuracy::{multiplier_accuracy, MultiplierAccuracy};
+pub use admissibility::orbit_admissibility;
 pub use fd::{central_difference, FdError};
 pub use fixed_point::multiple::{
     joined_events, matching_conditions, SegmentPlan, SetupError as ShootingSetupError,

@@ -17,5 +17,6 @@ mod hopper;
 mod hopper_admissibility;
 mod hopper_continuation;
 mod monopod;
+mod shooting_admissibility;
 #[path = "../stiff_reference.rs"]
 mod stiff_reference;

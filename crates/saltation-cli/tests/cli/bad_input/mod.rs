@@ -39,6 +39,7 @@ mod schema;
 mod sensitivity;
 mod settings;
 mod shooting;
+mod shooting_accuracy;
 mod simulate;
 mod simulate_plot;
 mod sizes;
