@@ -53,29 +53,71 @@ pub fn has_conditions<M: EvalModel + ?Sized>(model: &M) -> bool {
 }
 
 /// The guards of a mode (terminal, indices `0..g`) followed by its conditions (non-terminal,
-/// falling, indices `g..g + c`).
+/// falling, indices `g..g + c`), and optionally the time derivative of one condition
+/// (non-terminal, rising, index `g + c`: its zeros are the condition's local minima).
 struct Watched<'a, M: ?Sized> {
     guards: ModeGuards<'a, M>,
     g: usize,
+    /// The condition whose slope `dc/dt` is watched.
+    slope: Option<usize>,
+}
+
+impl<M: EvalModel + ?Sized> Watched<'_, M> {
+    /// The conditions of the mode.
+    fn nc(&self) -> usize {
+        self.guards.model.conditions(self.guards.mode)
+    }
+}
+
+/// `dc/dt = ∇c · f` of condition `cond` of `mode` at `(t, x)`, by a central difference of `c`
+/// along the flow direction `f̂ = f/‖f‖`: `‖f‖ (c(x + h f̂) − c(x − h f̂)) / 2h` with
+/// `h = ε^{1/3} max(1, ‖x‖∞)` (error `O(h²)` of truncation plus `O(ε/h)` of rounding, both
+/// `∼ ε^{2/3}` relative). Only its sign change matters: a zero of it misplaced by `δt` moves
+/// the minimum's value by `O(δt²)`.
+pub fn condition_slope<M: EvalModel + ?Sized>(
+    model: &M,
+    mode: usize,
+    cond: usize,
+    t: f64,
+    x: &[f64],
+) -> f64 {
+    let n = model.dim();
+    let x = &x[..n];
+    let mut f = vec![0.0; n];
+    model.flow(mode, t, x, &mut f);
+    let nf = f.iter().map(|v| v * v).sum::<f64>().sqrt();
+    if !(nf > 0.0 && nf.is_finite()) {
+        return 0.0;
+    }
+    let h = f64::EPSILON.cbrt() * x.iter().fold(1.0f64, |m, v| m.max(v.abs()));
+    let shifted =
+        |s: f64| -> Vec<f64> { x.iter().zip(&f).map(|(xi, fi)| xi + s * fi / nf).collect() };
+    let (plus, minus) = (shifted(h), shifted(-h));
+    nf * (model.condition(mode, cond, &plus) - model.condition(mode, cond, &minus)) / (2.0 * h)
 }
 
 impl<M: EvalModel + ?Sized> EventSet for Watched<'_, M> {
     fn count(&self) -> usize {
-        self.g + self.guards.model.conditions(self.guards.mode)
+        self.g + self.nc() + usize::from(self.slope.is_some())
     }
     fn value(&self, i: usize, t: f64, y: &[f64]) -> f64 {
+        let m = self.guards.model;
         if i < self.g {
             self.guards.value(i, t, y)
-        } else {
-            let m = self.guards.model;
+        } else if i < self.g + self.nc() {
             m.condition(self.guards.mode, i - self.g, &y[..m.dim()])
+        } else {
+            let cond = self.slope.unwrap_or(0);
+            condition_slope(m, self.guards.mode, cond, t, y)
         }
     }
     fn direction(&self, i: usize) -> Direction {
         if i < self.g {
             self.guards.direction(i)
-        } else {
+        } else if i < self.g + self.nc() {
             Direction::Falling
+        } else {
+            Direction::Rising
         }
     }
     fn enabled(&self, i: usize, t: f64, y: &[f64]) -> bool {
@@ -95,6 +137,8 @@ struct Sample {
     x: Vec<f64>,
     /// Index of the segment.
     seg: usize,
+    /// Where in the segment.
+    at: MinimumAt,
 }
 
 /// One smooth piece of a trace: mode, start and end.
@@ -143,6 +187,9 @@ pub struct ConditionViolation {
     pub value: f64,
     /// The state at `t`.
     pub state: Vec<f64>,
+    /// Index of the phase (smooth piece of the trajectory, `0` up to the number of events)
+    /// where it happens.
+    pub phase: usize,
 }
 
 impl ConditionViolation {
@@ -279,9 +326,132 @@ pub fn first_violation<M: EvalModel + ?Sized>(
     if !has_conditions(model) {
         return Ok(None);
     }
+    let Scan {
+        samples, crossings, ..
+    } = scan(model, trace, t0, x0, opts, None)?;
+    // The scale of each condition over the trajectory.
+    let scale = |mode: usize, cond: usize| {
+        samples
+            .iter()
+            .filter(|s| s.mode == mode && s.cond == cond)
+            .fold(0.0f64, |m, s| m.max(s.value.abs()))
+    };
+    let below: Vec<&Sample> = samples
+        .iter()
+        .filter(|s| s.value < -tol * scale(s.mode, s.cond))
+        .collect();
+    let first = below
+        .iter()
+        .copied()
+        .chain(crossings.iter())
+        .min_by(|a, b| a.t.total_cmp(&b.t));
+    let Some(first) = first else {
+        return Ok(None);
+    };
+    // The lowest value of that condition in that segment from the violation on.
+    let lowest = samples
+        .iter()
+        .filter(|s| s.seg == first.seg && s.cond == first.cond && s.t >= first.t)
+        .fold(first.value.min(0.0), |m, s| m.min(s.value));
+    Ok(Some(ConditionViolation {
+        t: first.t,
+        mode: first.mode,
+        condition: first.cond,
+        value: lowest,
+        state: first.x.clone(),
+        phase: first.seg,
+    }))
+}
+
+/// Where in its phase a condition takes its smallest value ([`phase_minimum`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum MinimumAt {
+    /// At the start of the phase (right after the reset that begins it).
+    Start,
+    /// At a local minimum inside the phase (a zero of `dc/dt` located on the dense output).
+    Interior,
+    /// At the end of the phase (just before the event that ends it).
+    End,
+}
+
+/// The smallest value of a condition over one phase ([`phase_minimum`]).
+#[derive(Debug, Clone, PartialEq)]
+pub struct PhaseMinimum {
+    /// The value `min_t c(x(t))` over the phase.
+    pub value: f64,
+    /// Where it is taken.
+    pub t: f64,
+    /// Start, inside or end of the phase.
+    pub at: MinimumAt,
+    /// The mode of the phase.
+    pub mode: usize,
+}
+
+/// The smallest value of condition `cond` over phase `phase` (the `phase`-th smooth piece, `0`
+/// up to the number of events) of `trace` (arguments as for [`check_trace`]): the least of its
+/// values at the phase's start and end and at its local minima inside, each located as a zero
+/// of `dc/dt` ([`condition_slope`], watched as a rising event) by the integrator's event
+/// location on its dense output, while the phase is run again exactly as the checker runs it;
+/// the samples at the integrator's steps bound it too (a minimum the slope's sign test missed).
+/// `None` when the trace has no such phase or its mode has no such condition.
+pub fn phase_minimum<M: EvalModel + ?Sized>(
+    model: &M,
+    trace: &Trace,
+    t0: f64,
+    x0: &[f64],
+    opts: &StrideOptions,
+    phase: usize,
+    cond: usize,
+) -> Result<Option<PhaseMinimum>, HybridError> {
+    if phase > trace.events.len() {
+        return Ok(None);
+    }
+    let Scan {
+        samples, minima, ..
+    } = scan(model, trace, t0, x0, opts, Some((phase, cond)))?;
+    let mut best: Option<PhaseMinimum> = None;
+    let in_phase = samples
+        .iter()
+        .filter(|s| s.seg == phase && s.cond == cond)
+        .map(|s| (s, s.at))
+        .chain(minima.iter().map(|s| (s, MinimumAt::Interior)));
+    for (s, at) in in_phase {
+        if best.as_ref().is_none_or(|b| s.value < b.value) {
+            best = Some(PhaseMinimum {
+                value: s.value,
+                t: s.t,
+                at,
+                mode: s.mode,
+            });
+        }
+    }
+    Ok(best)
+}
+
+/// What [`scan`] records.
+struct Scan {
+    /// Every condition's values at the phases' starts and ends and at the integrator's steps.
+    samples: Vec<Sample>,
+    /// The located crossings of zero (falling).
+    crossings: Vec<Sample>,
+    /// The located local minima of the watched condition.
+    minima: Vec<Sample>,
+}
+
+/// Runs the pieces of `trace` again with the same integrators, each mode's guards and
+/// conditions watched (and the slope of condition `slope.1` in piece `slope.0`).
+fn scan<M: EvalModel + ?Sized>(
+    model: &M,
+    trace: &Trace,
+    t0: f64,
+    x0: &[f64],
+    opts: &StrideOptions,
+    slope: Option<(usize, usize)>,
+) -> Result<Scan, HybridError> {
     let n = model.dim();
     let mut samples: Vec<Sample> = Vec::new();
     let mut crossings: Vec<Sample> = Vec::new();
+    let mut minima: Vec<Sample> = Vec::new();
     // The trace has passed the Zeno limits already; the conditions' crossings added here may
     // coincide with its events (a contact force reaching zero at lift-off), which those limits
     // would take for an accumulation.
@@ -303,7 +473,7 @@ pub fn first_violation<M: EvalModel + ?Sized>(
     for (seg, piece) in all.iter().enumerate() {
         let mode = piece.mode;
         let nc = model.conditions(mode);
-        let eval_at = |t: f64, x: &[f64], samples: &mut Vec<Sample>| {
+        let eval_at = |t: f64, x: &[f64], at: MinimumAt, samples: &mut Vec<Sample>| {
             for cond in 0..nc {
                 let value = model.condition(mode, cond, &x[..n]);
                 samples.push(Sample {
@@ -313,19 +483,22 @@ pub fn first_violation<M: EvalModel + ?Sized>(
                     value,
                     x: x[..n].to_vec(),
                     seg,
+                    at,
                 });
             }
         };
-        eval_at(piece.t0, piece.x0, &mut samples);
+        eval_at(piece.t0, piece.x0, MinimumAt::Start, &mut samples);
         if let Some((te, xm)) = piece.event {
-            eval_at(te, xm, &mut samples);
+            eval_at(te, xm, MinimumAt::End, &mut samples);
         }
         // Run the segment again with the conditions watched (a mode without conditions too,
         // so that each integrator's history stays that of the trace).
         let sys = ModeFlow { model, mode };
+        let watched_slope = slope.filter(|&(s, c)| s == seg && c < nc).map(|(_, c)| c);
         let watched = Watched {
             guards: ModeGuards::new(model, mode),
             g: model.guards(mode),
+            slope: watched_slope,
         };
         let t_limit = match piece.event {
             Some((te, _)) => te.max(piece.t0 + opts.t_max),
@@ -358,7 +531,7 @@ pub fn first_violation<M: EvalModel + ?Sized>(
         };
         for k in 0..traj.len() {
             if traj.t[k] < t_end {
-                eval_at(traj.t[k], traj.state(k), &mut samples);
+                eval_at(traj.t[k], traj.state(k), MinimumAt::Interior, &mut samples);
             }
         }
         let near = 1e-12 * t_end.abs().max(1.0);
@@ -368,47 +541,27 @@ pub fn first_violation<M: EvalModel + ?Sized>(
                 continue;
             }
             let cond = hit.index - watched.g;
-            crossings.push(Sample {
+            let sample = |cond: usize| Sample {
                 t: hit.t,
                 mode,
                 cond,
                 value: model.condition(mode, cond, &hit.y[..n]),
                 x: hit.y[..n].to_vec(),
                 seg,
-            });
+                at: MinimumAt::Interior,
+            };
+            if cond < nc {
+                crossings.push(sample(cond));
+            } else if let Some(c) = watched_slope {
+                minima.push(sample(c));
+            }
         }
     }
-    // The scale of each condition over the trajectory.
-    let scale = |mode: usize, cond: usize| {
-        samples
-            .iter()
-            .filter(|s| s.mode == mode && s.cond == cond)
-            .fold(0.0f64, |m, s| m.max(s.value.abs()))
-    };
-    let below: Vec<&Sample> = samples
-        .iter()
-        .filter(|s| s.value < -tol * scale(s.mode, s.cond))
-        .collect();
-    let first = below
-        .iter()
-        .copied()
-        .chain(crossings.iter())
-        .min_by(|a, b| a.t.total_cmp(&b.t));
-    let Some(first) = first else {
-        return Ok(None);
-    };
-    // The lowest value of that condition in that segment from the violation on.
-    let lowest = samples
-        .iter()
-        .filter(|s| s.seg == first.seg && s.cond == first.cond && s.t >= first.t)
-        .fold(first.value.min(0.0), |m, s| m.min(s.value));
-    Ok(Some(ConditionViolation {
-        t: first.t,
-        mode: first.mode,
-        condition: first.cond,
-        value: lowest,
-        state: first.x.clone(),
-    }))
+    Ok(Scan {
+        samples,
+        crossings,
+        minima,
+    })
 }
 
 /// Checks the initial state `x` of a run in `mode`: every equality of the mode
@@ -637,6 +790,52 @@ mod tests {
                 .unwrap()
                 .admissible
         );
+    }
+
+    /// The ceiling's clearance `H − y` over the first flight from `(0, v0)` is least at the
+    /// apex, `H − v0²/2g` (an interior minimum located on the dense output, on both
+    /// integrators, to far below the step samples' resolution); the floor's own phase is the
+    /// flight itself, so phase 1 (the second flight, after the bounce with `e = 0.5`) has its
+    /// minimum at the apex `H − (e v0)²/2g`. The ground mode's condition does not exist in
+    /// flight: a phase past the trace is `None`.
+    #[test]
+    fn a_phase_minimum_is_located_inside_the_phase() {
+        let (g, v0, h) = (9.81f64, 5.0f64, 1.3);
+        let m = Bound::with_values(Ceiling, vec![g, 0.5, h]).unwrap();
+        for exact in [false, true] {
+            let mut sim = SimulateOptions {
+                strides: 2,
+                dt: None,
+                ..SimulateOptions::default()
+            };
+            sim.stride.exact_affine_phases = exact;
+            sim.stride.ode = saltation_ode::SolverOptions::with_tol(1e-10);
+            let x0 = [0.0, v0];
+            let trace = simulate(&m, &x0, &sim).unwrap();
+            let min0 = phase_minimum(&m, &trace, 0.0, &x0, &sim.stride, 0, 0)
+                .unwrap()
+                .unwrap();
+            assert_eq!(min0.at, MinimumAt::Interior);
+            let apex = h - v0 * v0 / (2.0 * g);
+            assert!(
+                (min0.value - apex).abs() < 1e-11,
+                "{} vs {apex}",
+                min0.value
+            );
+            assert!((min0.t - v0 / g).abs() < 1e-6, "{}", min0.t);
+            let min1 = phase_minimum(&m, &trace, 0.0, &x0, &sim.stride, 1, 0)
+                .unwrap()
+                .unwrap();
+            let apex1 = h - (0.5 * v0).powi(2) / (2.0 * g);
+            assert!(
+                (min1.value - apex1).abs() < 1e-11,
+                "{} vs {apex1}",
+                min1.value
+            );
+            assert!(phase_minimum(&m, &trace, 0.0, &x0, &sim.stride, 9, 0)
+                .unwrap()
+                .is_none());
+        }
     }
 
     #[test]

@@ -55,7 +55,8 @@ pub use capabilities::{
 };
 pub use conditions::{
     check_events, check_initial_state, check_state_conditions, check_stride, check_trace,
-    first_violation, has_conditions, ConditionViolation, CONDITION_TOL, STATE_TOL,
+    condition_slope, first_violation, has_conditions, phase_minimum, ConditionViolation,
+    MinimumAt, PhaseMinimum, CONDITION_TOL, STATE_TOL,
 };
 pub use crossings::{Crossings, Rejected, Rejection};
 pub use dense::{solve_dense, SingularMatrix};
