@@ -107,6 +107,17 @@ pub enum ContinuationError {
         /// What the branch(es) found instead, and how they ended.
         found: String,
     },
+    /// A grazing curve's grazing function cannot be evaluated at `(p, p2)` (its phase no
+    /// longer exists, or is in another mode), or its grazing condition cannot be identified.
+    #[error("grazing condition at ({}, {}): {reason}", Num(*p), Num(*p2))]
+    Grazing {
+        /// The first parameter.
+        p: f64,
+        /// The second parameter.
+        p2: f64,
+        /// What happened.
+        reason: String,
+    },
     /// Branch switching found no new branch.
     #[error("branch switching at p = {p} failed: {reason}")]
     Switch {

@@ -50,7 +50,8 @@ mod tests_fn;
 pub use branch::{Bifurcation, BifurcationKind, Branch, BranchPoint, EndReason};
 pub use curve::{
     continue_curve, continue_curve_with_progress, Codim2Kind, Codim2Point, Curve, CurveEnd,
-    CurveKind, CurveOptions, CurvePoint, CurveProgress, CurveStart, PlaneFamily,
+    CurveKind, CurveOptions, CurvePoint, CurveProgress, CurveStart, GrazingAt, GrazingCondition,
+    PlaneFamily,
 };
 pub use diagram::{
     failure_cause, orbit_diagram, orbit_diagram_with_progress, DiagramColumn, OrbitDiagramOptions,

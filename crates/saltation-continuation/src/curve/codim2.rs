@@ -10,7 +10,9 @@
 //! - period-doubling curve: fold–flip `Π_O(μ − 1)`, 1:2 `Π_O(μ + 1)`, flip–NS
 //!   `Π_{i<j∈O}(μ_iμ_j − 1)`;
 //! - Neimark–Sacker curve: 1:1 `κ − 1`, 1:2 `κ + 1`, fold–NS `Π_O(μ − 1)`, flip–NS
-//!   `Π_O(μ + 1)`.
+//!   `Π_O(μ + 1)`;
+//! - grazing curve (no critical multiplier, `O` all of them): grazing–fold `Π_O(μ − 1)`,
+//!   grazing–flip `Π_O(μ + 1)`, grazing–NS `Π_{i<j∈O}(μ_iμ_j − 1)`.
 //!
 //! A sign change between consecutive points is located by the Illinois variant of regula
 //! falsi on the arclength `s` from the last point, each trial corrected onto the curve on the
@@ -40,7 +42,7 @@ pub(crate) fn kinds(kind: CurveKind) -> &'static [Codim2Kind] {
             FoldNeimarkSacker,
             FlipNeimarkSacker,
         ],
-        CurveKind::Grazing => &[],
+        CurveKind::Grazing => &[GrazingFold, GrazingFlip, GrazingNeimarkSacker],
     }
 }
 
@@ -107,7 +109,7 @@ pub(crate) fn tests(
         }
         CurveKind::PeriodDoubling => vec![minus, plus, ns.re],
         CurveKind::NeimarkSacker => vec![kappa - 1.0, kappa + 1.0, minus, plus],
-        CurveKind::Grazing => vec![],
+        CurveKind::Grazing => vec![minus, plus, ns.re],
     })
 }
 
@@ -122,7 +124,9 @@ pub(crate) fn genuine(
 ) -> bool {
     let (_, _, _, kappa) = split(z, kind);
     match which {
-        Codim2Kind::FoldNeimarkSacker | Codim2Kind::FlipNeimarkSacker
+        Codim2Kind::FoldNeimarkSacker
+        | Codim2Kind::FlipNeimarkSacker
+        | Codim2Kind::GrazingNeimarkSacker
             if kind != CurveKind::NeimarkSacker =>
         {
             multipliers(d, eigen)

@@ -142,6 +142,8 @@ pub(crate) struct Plane<'a, M: EvalModel + Clone + Sync> {
     evs: [Evaluator<'a, Line<M>>; 2],
     /// Each evaluator's orbit options.
     pub orbit: &'a OrbitOptions,
+    /// The condition a grazing curve keeps at zero (set once identified).
+    pub grazing: Option<super::grazing::GrazingCondition>,
 }
 
 impl<'a, M: EvalModel + Clone + Sync> Plane<'a, M> {
@@ -159,7 +161,14 @@ impl<'a, M: EvalModel + Clone + Sync> Plane<'a, M> {
                 Evaluator::new(lines[1], orbit, opts, period_k)?,
             ],
             orbit,
+            grazing: None,
         })
+    }
+
+    /// The model at `(P, P2) = (p, p2)`.
+    pub fn model_at(&self, p: f64, p2: f64) -> Result<M, ParamError> {
+        self.lines[0].hold(p2);
+        self.lines[0].model_at(p)
     }
 
     /// The evaluator in `P` (with `P2` held where the last evaluation put it).

@@ -1,7 +1,8 @@
 //! Two-parameter continuation of codimension-one bifurcations of hybrid periodic orbits:
-//! fold, period-doubling and Neimark–Sacker curves in a plane of two model parameters
+//! fold, period-doubling, Neimark–Sacker and grazing curves in a plane of two model parameters
 //! `(P, P2)`, by minimally augmented (bordered) defining systems with exact first derivatives
-//! ([`system`](self) documents the maths), with their codimension-two points.
+//! ([`system`](self) documents the maths), or, for grazing, the admissibility condition's
+//! least value over its phase ([`GrazingCondition`]), with their codimension-two points.
 //!
 //! - [`PlaneFamily`]: the model with its two parameters;
 //! - [`continue_curve`] (and [`continue_curve_with_progress`]): locate the bifurcation in `P`
@@ -10,6 +11,7 @@
 
 mod codim2;
 mod family2;
+mod grazing;
 mod kind;
 mod options;
 mod point;
@@ -17,6 +19,7 @@ mod run;
 mod system;
 
 pub use family2::PlaneFamily;
+pub use grazing::{GrazingAt, GrazingCondition};
 pub use kind::CurveKind;
 pub use options::CurveOptions;
 pub use point::{Codim2Kind, Codim2Point, Curve, CurveEnd, CurvePoint};

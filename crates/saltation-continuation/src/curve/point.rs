@@ -45,6 +45,13 @@ pub enum Codim2Kind {
     FlipNeimarkSacker,
     /// The curve meets the admissibility boundary (fold–grazing, flip–grazing, …).
     Grazing,
+    /// On a grazing curve: a multiplier passes +1 (where it meets a fold curve).
+    GrazingFold,
+    /// On a grazing curve: a multiplier passes −1 (where it meets a period-doubling curve).
+    GrazingFlip,
+    /// On a grazing curve: a complex pair crosses the unit circle (where it meets a
+    /// Neimark–Sacker curve).
+    GrazingNeimarkSacker,
 }
 
 impl Codim2Kind {
@@ -58,6 +65,9 @@ impl Codim2Kind {
             Codim2Kind::FoldNeimarkSacker => "fold_neimark_sacker",
             Codim2Kind::FlipNeimarkSacker => "flip_neimark_sacker",
             Codim2Kind::Grazing => "grazing",
+            Codim2Kind::GrazingFold => "grazing_fold",
+            Codim2Kind::GrazingFlip => "grazing_flip",
+            Codim2Kind::GrazingNeimarkSacker => "grazing_neimark_sacker",
         }
     }
 
@@ -76,6 +86,9 @@ impl Codim2Kind {
                 CurveKind::NeimarkSacker => "Neimark–Sacker–grazing".into(),
                 CurveKind::Grazing => "grazing".into(),
             },
+            Codim2Kind::GrazingFold => "grazing–fold".into(),
+            Codim2Kind::GrazingFlip => "grazing–flip".into(),
+            Codim2Kind::GrazingNeimarkSacker => "grazing–Neimark–Sacker".into(),
         }
     }
 }
@@ -153,6 +166,9 @@ pub struct Curve {
     pub points: Vec<CurvePoint>,
     /// Codimension-two points met, in order.
     pub codim2: Vec<Codim2Point>,
+    /// The admissibility condition a grazing curve keeps at zero (grazing curves only).
+    #[serde(skip_serializing_if = "Option::is_none", default)]
+    pub grazing: Option<super::grazing::GrazingCondition>,
     /// Why it ended.
     pub end: CurveEnd,
 }

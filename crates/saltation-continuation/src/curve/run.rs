@@ -5,6 +5,7 @@
 
 use super::codim2::{genuine, kinds, locate, locate_admissibility, tests, Anchor};
 use super::family2::{Line, Plane, PlaneFamily};
+use super::grazing::identify;
 use super::kind::CurveKind;
 use super::options::CurveOptions;
 use super::point::{Codim2Kind, Codim2Point, Curve, CurveEnd, CurvePoint};
@@ -87,18 +88,14 @@ pub fn continue_curve_with_progress<M: EvalModel + Clone + Sync>(
 ) -> Result<Curve, ContinuationError> {
     opts.validate_with(orbit)?;
     check_start(start, opts)?;
-    if kind == CurveKind::Grazing {
-        return Err(ContinuationError::invalid(
-            "kind",
-            "grazing curves are not implemented yet (fold, period_doubling and \
-             neimark_sacker are)",
-        ));
-    }
     let s = &opts.settings;
     let line1 = family.line(0, start.p2);
     let line2 = family.line(1, start.p);
     let bif = find_start(&line1, kind, start, orbit, opts, family.names())?;
-    let plane = Plane::new([&line1, &line2], orbit, s, start.period_k)?;
+    let mut plane = Plane::new([&line1, &line2], orbit, s, start.period_k)?;
+    if kind == CurveKind::Grazing {
+        plane.grazing = Some(identify(&plane, &bif, start.p2, start.p, s.locate_tol)?);
+    }
     let eigen = orbit.eigen;
     let r = bif.u.len();
     let dim = dim_z(kind, r);
@@ -141,6 +138,7 @@ pub fn continue_curve_with_progress<M: EvalModel + Clone + Sync>(
         start: bif,
         points: vec![first.clone()],
         codim2: Vec::new(),
+        grazing: plane.grazing.clone(),
         end: CurveEnd::MaxPoints,
     };
     let test_values = |d: &Defining, z: &DVector<f64>| {
@@ -230,7 +228,8 @@ pub fn continue_curve_with_progress<M: EvalModel + Clone + Sync>(
             }
         }
         if let (Some(adm_a), Some(adm_b)) = (at.admissible, point.admissible) {
-            if opts.codim2 && adm_a != adm_b {
+            // A grazing curve lies on the admissibility boundary itself.
+            if opts.codim2 && adm_a != adm_b && kind != CurveKind::Grazing {
                 let anchor = Anchor {
                     z: &at.z,
                     tau: &at.tau,
@@ -515,6 +514,44 @@ mod tests {
             cusp.point.params[0].abs() < 1e-9 && cusp.point.params[1].abs() < 1e-9,
             "{:?}",
             cusp.point.params
+        );
+    }
+
+    /// The grazing curve of the cusp map, where the landing speed `u` reaches 1.1 (the
+    /// condition `v + 1.1 ≥ 0` in flight is least at the landing, the phase's end): the fixed
+    /// point `x = u − 1 = 0.1` of `a + b x − x³ = 0` gives the line `a = 0.001 − 0.1 b`. From
+    /// the grazing located in `a` at `b = 0.1` down to `b = −0.05`: every point on the line with
+    /// `u = 1.1`; the multiplier `1 + b − 3x²` passes +1 at `b = 0.03` (`a = −0.002`), the
+    /// grazing–fold point where the fold curve's fold–grazing point lies (located there by the
+    /// fold curve above).
+    #[test]
+    fn grazing_curve_of_the_cusp_map_is_its_closed_form_line() {
+        let family = PlaneFamily::new(Bound::new(CuspBounce), "a", "b").unwrap();
+        let start = CurveStart::new(-0.005, 0.1, vec![1.05]);
+        let mut opts = CurveOptions::to(-0.05);
+        opts.search = Some(-1.0);
+        opts.settings.step = 0.01;
+        let orbit = OrbitOptions::default();
+        let c = continue_curve(&family, CurveKind::Grazing, &start, &orbit, &opts).unwrap();
+        assert_eq!(c.end, CurveEnd::Reached, "{}", c.end);
+        let g = c.grazing.as_ref().unwrap();
+        assert_eq!(
+            (g.condition.as_str(), g.phase, g.at),
+            ("slow landing", 0, crate::curve::GrazingAt::End)
+        );
+        assert!(c.points.len() > 5);
+        for p in &c.points {
+            let [a, b] = p.params;
+            assert!((a - (0.001 - 0.1 * b)).abs() < 1e-10, "a = {a} at b = {b}");
+            assert!((p.u[0] - 1.1).abs() < 1e-10, "u = {}", p.u[0]);
+        }
+        assert_eq!(c.points.last().unwrap().params[1], -0.05);
+        assert_eq!(c.codim2.len(), 1, "{:?}", c.codim2);
+        assert_eq!(c.codim2[0].kind, Codim2Kind::GrazingFold);
+        let [a, b] = c.codim2[0].point.params;
+        assert!(
+            (a + 0.002).abs() < 1e-9 && (b - 0.03).abs() < 1e-9,
+            "{a}, {b}"
         );
     }
 

@@ -25,6 +25,9 @@
 //! error (convergence turns linear with a tiny rate); the residuals `F` and `g` are exact to
 //! the integration tolerance, so the curve is too.
 //!
+//! A grazing curve's condition is instead `γ(z) = 0`, the admissibility condition's least value
+//! over its phase ([`super::grazing`]), with its gradient by central differences.
+//!
 //! The corrector is the one damped Newton method of `saltation-orbit` on
 //! `[F(u, p, p2); g(z); τᵀ(z − z_pred)] = 0` (or `p2 − value` to land on a given `p2`).
 
@@ -270,6 +273,9 @@ pub(crate) fn defining<M: EvalModel + Clone + Sync>(
     let pe = plane.eval(u.as_slice(), p, p2)?;
     let r = u.len();
     let dim = z.len();
+    if kind == CurveKind::Grazing {
+        return grazing_defining(plane, pe, z);
+    }
     let j = &pe.e.fu + DMatrix::identity(r, r);
     let a = critical_matrix(kind, &j, kappa);
     let (v, g, w) = bordered_solve(&a, borders).ok_or(ContinuationError::Singular { p })?;
@@ -313,6 +319,34 @@ pub(crate) fn defining<M: EvalModel + Clone + Sync>(
         v,
         w,
         all,
+    })
+}
+
+/// The grazing curve's defining function `γ(z)` ([`super::grazing`]) with its gradient; `V`
+/// and `W` are zero (no bordered system).
+fn grazing_defining<M: EvalModel + Clone + Sync>(
+    plane: &Plane<'_, M>,
+    pe: PlaneEval,
+    z: &DVector<f64>,
+) -> Result<Defining, ContinuationError> {
+    let r = pe.e.f.len();
+    let (p, p2) = (z[r], z[r + 1]);
+    let which = plane
+        .grazing
+        .as_ref()
+        .ok_or_else(|| ContinuationError::Grazing {
+            p,
+            p2,
+            reason: "no grazing condition identified".into(),
+        })?;
+    let (g, grad) = super::grazing::gamma_and_gradient(plane, which, z)?;
+    Ok(Defining {
+        pe,
+        g: DVector::from_element(1, g),
+        grad: DMatrix::from_row_slice(1, z.len(), grad.as_slice()),
+        v: DMatrix::zeros(r, 1),
+        w: DMatrix::zeros(r, 1),
+        all: vec![(0, 0, g, grad)],
     })
 }
 

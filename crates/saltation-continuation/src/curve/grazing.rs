@@ -1,0 +1,238 @@
+//! The grazing function of a grazing curve: the admissibility quantity that reaches zero at
+//! the grazing point, as a smooth function of `z = (u, p, p2)`.
+//!
+//! A model declares conditions `c_{m,i}(x; p) ≥ 0` that must hold in mode `m`. Where a
+//! one-parameter branch stops being admissible, the checker names the condition `i`, the mode
+//! `m` and the phase `k` of the stride (the `k`-th smooth piece, between events `k − 1` and `k`)
+//! where it fails first. The grazing curve keeps, for that `(k, i)`,
+//!
+//! `γ(u, p, p2) = min_{t ∈ [t_{k−1}, t_k]} c_{m,i}(φ(t; χ(u), p, p2); p, p2)`
+//!
+//! at zero: the least value of the condition over the phase along the stride from `χ(u)`
+//! (`χ` the chart). The minimum is the least of the condition's values at the phase's start
+//! (right after the reset: a contact force at touchdown), at its end (just before the event:
+//! a contact force reaching zero at lift-off) and at its interior local minima (an orbit
+//! touching a constraint tangentially), each located as a zero of `dc/dt` by the integrator's
+//! event location on its dense output
+//! ([`saltation_hybrid::phase_minimum`], the admissibility checker's own rerun of the phase).
+//! Where the orbit is inadmissible `γ < 0`, so Newton's iterates may lie on either side.
+//!
+//! Its gradient is by central differences, `∂γ/∂z_j ≈ (γ(z + h_j e_j) − γ(z − h_j e_j)) / 2h_j`
+//! with `h_j = ∛max(rtol, ε) · max(1, |z_j|)`: the truncation error `O(h²)` and the error
+//! `O(δ/h)` of `γ`'s own accuracy `δ ≈ rtol` balance at `h ∼ δ^{1/3}`, leaving a relative
+//! error `∼ δ^{2/3}` (1e-8 at `rtol = 1e-12`). Only Newton's Jacobian carries this error; the
+//! residual `γ` is exact to the integration tolerance, so the curve is too.
+//!
+//! A guard touched tangentially inside a phase (the guard's interior minimum reaching zero
+//! without a declared condition) is not an admissibility condition: the one-parameter
+//! continuation does not detect it, so a grazing curve cannot start from it.
+
+use super::family2::Plane;
+use crate::branch::Bifurcation;
+use crate::error::ContinuationError;
+use nalgebra::DVector;
+use saltation_hybrid::{
+    first_violation, phase_minimum, simulate, EvalModel, MinimumAt, SimulateOptions, Trace,
+    CONDITION_TOL,
+};
+use serde::{Deserialize, Serialize};
+
+/// The admissibility condition a grazing curve keeps at zero: the condition `condition` of
+/// mode `mode` over phase `phase` of the stride.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct GrazingCondition {
+    /// The condition's name, as the model declares it.
+    pub condition: String,
+    /// The mode's name.
+    pub mode: String,
+    /// The phase: the `phase`-th smooth piece of the stride (0: from its start to the first
+    /// event).
+    pub phase: usize,
+    /// Where the condition's least value over the phase sits at the curve's start.
+    pub at: GrazingAt,
+    /// The mode's index.
+    pub mode_index: usize,
+    /// The condition's index in its mode.
+    pub condition_index: usize,
+}
+
+/// Where in its phase a grazing condition is least.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum GrazingAt {
+    /// At the start of the phase (right after a reset).
+    Start,
+    /// Inside the phase (the trajectory touches the constraint tangentially).
+    Interior,
+    /// At the end of the phase (just before the event).
+    End,
+}
+
+impl GrazingAt {
+    fn of(at: MinimumAt) -> Self {
+        match at {
+            MinimumAt::Start => GrazingAt::Start,
+            MinimumAt::Interior => GrazingAt::Interior,
+            MinimumAt::End => GrazingAt::End,
+        }
+    }
+
+    /// `start`, `interior` or `end`.
+    pub fn key(self) -> &'static str {
+        match self {
+            GrazingAt::Start => "start",
+            GrazingAt::Interior => "interior",
+            GrazingAt::End => "end",
+        }
+    }
+}
+
+/// The model at `(p, p2)`, the state `χ(u)` and one stride from it.
+fn stride_trace<M: EvalModel + Clone + Sync>(
+    plane: &Plane<'_, M>,
+    u: &[f64],
+    p: f64,
+    p2: f64,
+) -> Result<(M, Vec<f64>, Trace, SimulateOptions), ContinuationError> {
+    let model = plane.model_at(p, p2)?;
+    let mut x0 = vec![0.0; model.dim()];
+    model.chart(u, &mut x0);
+    let sim = SimulateOptions {
+        stride: plane.ev().stride.clone(),
+        strides: 1,
+        dt: None,
+        at: Some(Vec::new()),
+        ..SimulateOptions::default()
+    };
+    let trace = simulate(&model, &x0, &sim)?;
+    if let Some(e) = trace.failure {
+        return Err(e.into());
+    }
+    Ok((model, x0, trace, sim))
+}
+
+/// `γ(u, p, p2)` of `which` and where in the phase it is taken.
+fn gamma_at<M: EvalModel + Clone + Sync>(
+    plane: &Plane<'_, M>,
+    which: &GrazingCondition,
+    u: &[f64],
+    p: f64,
+    p2: f64,
+) -> Result<(f64, MinimumAt), ContinuationError> {
+    let (model, x0, trace, sim) = stride_trace(plane, u, p, p2)?;
+    let lost = |reason: String| ContinuationError::Grazing { p, p2, reason };
+    let min = phase_minimum(
+        &model,
+        &trace,
+        sim.t0,
+        &x0,
+        &sim.stride,
+        which.phase,
+        which.condition_index,
+    )?
+    .ok_or_else(|| {
+        lost(format!(
+            "the stride has {} phase(s), not the phase {} where `{}` grazes",
+            trace.events.len() + 1,
+            which.phase,
+            which.condition
+        ))
+    })?;
+    if min.mode != which.mode_index {
+        return Err(lost(format!(
+            "phase {} is in mode `{}`, no longer in `{}` where `{}` grazes",
+            which.phase,
+            model.mode_name(min.mode),
+            which.mode,
+            which.condition
+        )));
+    }
+    if !min.value.is_finite() {
+        return Err(lost(format!("`{}` is not finite", which.condition)));
+    }
+    Ok((min.value, min.at))
+}
+
+/// `γ(z)` and its gradient `∂γ/∂z` (central differences, see the module documentation).
+pub(crate) fn gamma_and_gradient<M: EvalModel + Clone + Sync>(
+    plane: &Plane<'_, M>,
+    which: &GrazingCondition,
+    z: &DVector<f64>,
+) -> Result<(f64, DVector<f64>), ContinuationError> {
+    let r = z.len() - 2;
+    let at = |z: &DVector<f64>| -> Result<f64, ContinuationError> {
+        Ok(gamma_at(plane, which, &z.as_slice()[..r], z[r], z[r + 1])?.0)
+    };
+    let g = at(z)?;
+    let rtol = plane.orbit.stride.ode.rtol.max(f64::EPSILON);
+    let mut grad = DVector::zeros(z.len());
+    for j in 0..z.len() {
+        let h = rtol.cbrt() * z[j].abs().max(1.0);
+        let mut zp = z.clone();
+        zp[j] += h;
+        let mut zm = z.clone();
+        zm[j] -= h;
+        grad[j] = (at(&zp)? - at(&zm)?) / (2.0 * h);
+    }
+    Ok((g, grad))
+}
+
+/// Identifies the grazing condition of the grazing point `bif` (the last admissible orbit
+/// the one-parameter branch in `P` located, at `P2 = p2`; the branch came from `from`): the
+/// orbit is corrected at `P` a little past it (`δ = 10^{-5-k} max(1, |p|)`, `k = 0…3`, but at
+/// least `10 · locate_tol`, on the far side from `from` first), and the checker's first
+/// violation there names the condition, its mode and phase.
+pub(crate) fn identify<M: EvalModel + Clone + Sync>(
+    plane: &Plane<'_, M>,
+    bif: &Bifurcation,
+    p2: f64,
+    from: f64,
+    locate_tol: f64,
+) -> Result<GrazingCondition, ContinuationError> {
+    let p = bif.param;
+    let away = if p >= from { 1.0 } else { -1.0 };
+    let u = DVector::from_column_slice(&bif.u);
+    let mut tried = Vec::new();
+    for k in 0..4 {
+        let delta = (10f64.powi(-5 - k) * p.abs().max(1.0)).max(10.0 * locate_tol);
+        for side in [away, -away] {
+            let q = p + side * delta;
+            plane.line().hold(p2);
+            let Ok((u_past, _, _)) = plane.ev().correct_natural(&u, q, false) else {
+                tried.push(format!("{q}: no orbit"));
+                continue;
+            };
+            let (model, x0, trace, sim) = match stride_trace(plane, u_past.as_slice(), q, p2) {
+                Ok(t) => t,
+                Err(e) => {
+                    tried.push(format!("{q}: {e}"));
+                    continue;
+                }
+            };
+            let v = first_violation(&model, &trace, sim.t0, &x0, &sim.stride, CONDITION_TOL)?;
+            let Some(v) = v else {
+                tried.push(format!("{q}: admissible"));
+                continue;
+            };
+            let mut which = GrazingCondition {
+                condition: model.condition_name(v.mode, v.condition),
+                mode: model.mode_name(v.mode),
+                phase: v.phase,
+                at: GrazingAt::Interior,
+                mode_index: v.mode,
+                condition_index: v.condition,
+            };
+            let (_, at) = gamma_at(plane, &which, &bif.u, p, p2)?;
+            which.at = GrazingAt::of(at);
+            return Ok(which);
+        }
+    }
+    Err(ContinuationError::Grazing {
+        p,
+        p2,
+        reason: format!(
+            "no orbit just past the grazing point violates a condition ({})",
+            tried.join("; ")
+        ),
+    })
+}
