@@ -41,9 +41,13 @@ fn point_json(p: &CurvePoint) -> Value {
 ///              "angle": θ (Neimark–Sacker only), "admissible": bool (models with contact
 ///              conditions only)}],
 ///  "codim2": [{"kind": "cusp" | "fold_flip" | "resonance_1_1" | "resonance_1_2"
-///                      | "fold_neimark_sacker" | "flip_neimark_sacker" | "grazing",
+///                      | "fold_neimark_sacker" | "flip_neimark_sacker" | "grazing"
+///                      | "grazing_fold" | "grazing_flip" | "grazing_neimark_sacker",
 ///              "name": "<in words>", "params": [p, p2], "x0": [..], "period": ..,
 ///              "multipliers": [..]}],
+///  "grazing": {"condition": "<name>", "mode": "<name>", "phase": k,
+///              "at": "start" | "interior" | "end"} (grazing curves only: the condition kept
+///              at zero, the phase of the stride, where in the phase it is least),
 ///  "end": "<why the curve ended, in words>", "end_reason": "reached" | "max_points" | ..}
 /// ```
 pub fn curve_json(model: &dyn EvalModel, c: &Curve) -> Value {
@@ -58,7 +62,7 @@ pub fn curve_json(model: &dyn EvalModel, c: &Curve) -> Value {
             v
         })
         .collect();
-    json!({
+    let mut v = json!({
         "kind": c.kind.key(),
         "params": c.params,
         "param_values": params_json(model),
@@ -67,7 +71,16 @@ pub fn curve_json(model: &dyn EvalModel, c: &Curve) -> Value {
         "codim2": codim2,
         "end": c.end.to_string(),
         "end_reason": c.end.key(),
-    })
+    });
+    if let Some(g) = &c.grazing {
+        v["grazing"] = json!({
+            "condition": g.condition,
+            "mode": g.mode,
+            "phase": g.phase,
+            "at": g.at.key(),
+        });
+    }
+    v
 }
 
 /// The rows of `points` with the header `<first>,P,P2,x0_0 … ,period,mu<i>_re,mu<i>_im`.
@@ -236,6 +249,18 @@ pub fn curve_summary(c: &Curve) -> String {
             .map_or("?".into(), |q| crate::fixed(q.params[1], 12)),
         c.points.len()
     );
+    if let Some(g) = &c.grazing {
+        let where_ = match g.at {
+            saltation_continuation::GrazingAt::Start => "at the start of",
+            saltation_continuation::GrazingAt::Interior => "inside",
+            saltation_continuation::GrazingAt::End => "at the end of",
+        };
+        let _ = writeln!(
+            s,
+            "  grazing condition: `{}` = 0 {where_} phase {} (mode `{}`)",
+            g.condition, g.phase, g.mode
+        );
+    }
     if let Some(last) = c.points.last() {
         let _ = writeln!(
             s,

@@ -47,6 +47,11 @@ impl<M: EvalModel + Clone + Sync> PlaneFamily<M> {
         })
     }
 
+    /// The model the family was made from.
+    pub(crate) fn base_model(&self) -> &M {
+        &self.model
+    }
+
     /// The names `[P, P2]`.
     pub fn names(&self) -> &[String; 2] {
         &self.names

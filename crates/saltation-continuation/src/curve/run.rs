@@ -88,6 +88,14 @@ pub fn continue_curve_with_progress<M: EvalModel + Clone + Sync>(
 ) -> Result<Curve, ContinuationError> {
     opts.validate_with(orbit)?;
     check_start(start, opts)?;
+    if kind == CurveKind::Grazing && !saltation_hybrid::has_conditions(family.base_model()) {
+        return Err(ContinuationError::invalid(
+            "kind",
+            "the model declares no admissibility condition: a grazing curve follows where one \
+             reaches zero (a guard touched tangentially without a declared condition is not \
+             detected)",
+        ));
+    }
     let s = &opts.settings;
     let line1 = family.line(0, start.p2);
     let line2 = family.line(1, start.p);
@@ -553,6 +561,28 @@ mod tests {
             (a + 0.002).abs() < 1e-9 && (b - 0.03).abs() < 1e-9,
             "{a}, {b}"
         );
+    }
+
+    /// A grazing curve of a model without admissibility conditions is refused, naming `kind`;
+    /// one whose branch meets no grazing is a typed error saying what the branch found.
+    #[test]
+    fn grazing_without_conditions_or_grazing_is_a_typed_error() {
+        let family = PlaneFamily::new(Bound::new(RotationMap), "a", "b").unwrap();
+        let start = CurveStart::new(0.5, 0.5, vec![0.01, 0.01]);
+        let orbit = OrbitOptions::default();
+        let opts = CurveOptions::to(0.2);
+        let e = continue_curve(&family, CurveKind::Grazing, &start, &orbit, &opts).unwrap_err();
+        assert_eq!(e.field(), Some("kind"), "{e}");
+        assert!(e.to_string().contains("no admissibility condition"), "{e}");
+        // The cusp map's stable branch below the fold, in `a` downwards: no grazing there.
+        let family = PlaneFamily::new(Bound::new(CuspBounce), "a", "b").unwrap();
+        let start = CurveStart::new(-0.005, 0.1, vec![0.63]);
+        let mut opts = CurveOptions::to(0.0);
+        opts.search = Some(-1.0);
+        opts.settings.max_points = 10;
+        let e = continue_curve(&family, CurveKind::Grazing, &start, &orbit, &opts).unwrap_err();
+        assert!(matches!(e, ContinuationError::NoBifurcation { .. }), "{e}");
+        assert!(e.to_string().contains("no grazing"), "{e}");
     }
 
     /// A start with no fold in the searched direction is a typed error saying what was found.

@@ -108,13 +108,6 @@ fn cases() -> Vec<Case> {
             ],
         )),
         curve(
-            "curve: grazing curves are not there yet",
-            &[
-                "--kind", "grazing", "--param", "Gamma", "--param2", "e", "--to2", "0.6",
-            ],
-        )
-        .expect(Fails(2, &["grazing curves are not implemented yet"])),
-        curve(
             "curve: the fold curve to e = 0.6",
             &[
                 "--kind", "fold", "--param", "Gamma", "--param2", "e", "--to2", "0.6",
