@@ -29,7 +29,15 @@ fn curve(kind: CurveKind, to2: f64) -> Curve {
     opts.settings.max_points = 80;
     opts.settings.corrector_tol = 1e-9;
     let start = CurveStart::new(-80.0, 0.8, GUESS.to_vec());
-    continue_curve(&family, kind, &start, &file.orbit, &opts).unwrap()
+    saltation::continuation::continue_curve_with_progress(
+        &family,
+        kind,
+        &start,
+        &file.orbit,
+        &opts,
+        &mut |p| eprintln!("{} {:?} {:e}", p.points, p.params, p.step),
+    )
+    .unwrap()
 }
 
 /// The grazing point in d_G of the branch at `mu` FIXED, from `d_g0` (guess `u`) upwards.

@@ -363,7 +363,7 @@ pub fn first_violation<M: EvalModel + ?Sized>(
     }))
 }
 
-/// Where in its phase a condition takes its smallest value ([`phase_minimum`]).
+/// Where in its phase a condition takes a least value ([`PhaseMinima`]).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum MinimumAt {
     /// At the start of the phase (right after the reset that begins it).
@@ -374,27 +374,57 @@ pub enum MinimumAt {
     End,
 }
 
-/// The smallest value of a condition over one phase ([`phase_minimum`]).
+/// A condition's candidates for its least value over one phase ([`phase_minima`]): its values
+/// at the phase's start and end, and at its local minima inside.
 #[derive(Debug, Clone, PartialEq)]
-pub struct PhaseMinimum {
-    /// The value `min_t c(x(t))` over the phase.
-    pub value: f64,
-    /// Where it is taken.
-    pub t: f64,
-    /// Start, inside or end of the phase.
-    pub at: MinimumAt,
+pub struct PhaseMinima {
     /// The mode of the phase.
     pub mode: usize,
+    /// `(t, c)` at the start of the phase.
+    pub start: (f64, f64),
+    /// `(t, c)` at its end (just before the event; the trace's end for its last phase).
+    pub end: (f64, f64),
+    /// `(t, c)` at each located local minimum inside, in time order.
+    pub interior: Vec<(f64, f64)>,
 }
 
-/// The smallest value of condition `cond` over phase `phase` (the `phase`-th smooth piece, `0`
-/// up to the number of events) of `trace` (arguments as for [`check_trace`]): the least of its
-/// values at the phase's start and end and at its local minima inside, each located as a zero
-/// of `dc/dt` ([`condition_slope`], watched as a rising event) by the integrator's event
-/// location on its dense output, while the phase is run again exactly as the checker runs it;
-/// the samples at the integrator's steps bound it too (a minimum the slope's sign test missed).
-/// `None` when the trace has no such phase or its mode has no such condition.
-pub fn phase_minimum<M: EvalModel + ?Sized>(
+impl PhaseMinima {
+    /// The value at `at`: the start's, the end's, or the least interior local minimum's
+    /// (`None` when there is none).
+    pub fn value(&self, at: MinimumAt) -> Option<f64> {
+        match at {
+            MinimumAt::Start => Some(self.start.1),
+            MinimumAt::End => Some(self.end.1),
+            MinimumAt::Interior => self
+                .interior
+                .iter()
+                .map(|m| m.1)
+                .min_by(|a, b| a.total_cmp(b)),
+        }
+    }
+
+    /// The least of all candidates, `min_t c(x(t))` over the phase, and where it is.
+    pub fn least(&self) -> (f64, MinimumAt) {
+        let mut best = (self.start.1, MinimumAt::Start);
+        for at in [MinimumAt::Interior, MinimumAt::End] {
+            if let Some(v) = self.value(at) {
+                if v < best.0 {
+                    best = (v, at);
+                }
+            }
+        }
+        best
+    }
+}
+
+/// The candidates for the least value of condition `cond` over phase `phase` (the `phase`-th
+/// smooth piece, `0` up to the number of events) of `trace` (arguments as for
+/// [`check_trace`]): its values at the phase's start and end and at its local minima inside,
+/// each located as a zero of `dc/dt` ([`condition_slope`], watched as a rising event) by the
+/// integrator's event location on its dense output, while the phase is run again exactly as
+/// the checker runs it. `None` when the trace has no such phase or its mode has no such
+/// condition.
+pub fn phase_minima<M: EvalModel + ?Sized>(
     model: &M,
     trace: &Trace,
     t0: f64,
@@ -402,30 +432,35 @@ pub fn phase_minimum<M: EvalModel + ?Sized>(
     opts: &StrideOptions,
     phase: usize,
     cond: usize,
-) -> Result<Option<PhaseMinimum>, HybridError> {
+) -> Result<Option<PhaseMinima>, HybridError> {
     if phase > trace.events.len() {
         return Ok(None);
     }
     let Scan {
         samples, minima, ..
     } = scan(model, trace, t0, x0, opts, Some((phase, cond)))?;
-    let mut best: Option<PhaseMinimum> = None;
-    let in_phase = samples
-        .iter()
-        .filter(|s| s.seg == phase && s.cond == cond)
-        .map(|s| (s, s.at))
-        .chain(minima.iter().map(|s| (s, MinimumAt::Interior)));
-    for (s, at) in in_phase {
-        if best.as_ref().is_none_or(|b| s.value < b.value) {
-            best = Some(PhaseMinimum {
-                value: s.value,
-                t: s.t,
-                at,
-                mode: s.mode,
-            });
-        }
-    }
-    Ok(best)
+    let at = |which: MinimumAt| {
+        samples
+            .iter()
+            .find(|s| s.seg == phase && s.cond == cond && s.at == which)
+    };
+    let Some(start) = at(MinimumAt::Start) else {
+        return Ok(None);
+    };
+    let mode = start.mode;
+    let end = match at(MinimumAt::End) {
+        Some(e) => (e.t, e.value),
+        None => (
+            trace.end.0,
+            model.condition(mode, cond, &trace.end.1[..model.dim()]),
+        ),
+    };
+    Ok(Some(PhaseMinima {
+        mode,
+        start: (start.t, start.value),
+        end,
+        interior: minima.iter().map(|m| (m.t, m.value)).collect(),
+    }))
 }
 
 /// What [`scan`] records.
@@ -812,27 +847,29 @@ mod tests {
             sim.stride.ode = saltation_ode::SolverOptions::with_tol(1e-10);
             let x0 = [0.0, v0];
             let trace = simulate(&m, &x0, &sim).unwrap();
-            let min0 = phase_minimum(&m, &trace, 0.0, &x0, &sim.stride, 0, 0)
+            let min0 = phase_minima(&m, &trace, 0.0, &x0, &sim.stride, 0, 0)
                 .unwrap()
                 .unwrap();
-            assert_eq!(min0.at, MinimumAt::Interior);
             let apex = h - v0 * v0 / (2.0 * g);
+            let (least, at) = min0.least();
+            assert_eq!(at, MinimumAt::Interior);
+            assert_eq!(min0.interior.len(), 1);
+            assert!((least - apex).abs() < 1e-11, "{least} vs {apex}");
             assert!(
-                (min0.value - apex).abs() < 1e-11,
-                "{} vs {apex}",
-                min0.value
+                (min0.interior[0].0 - v0 / g).abs() < 1e-6,
+                "{:?}",
+                min0.interior
             );
-            assert!((min0.t - v0 / g).abs() < 1e-6, "{}", min0.t);
-            let min1 = phase_minimum(&m, &trace, 0.0, &x0, &sim.stride, 1, 0)
+            // Start and end on the floor: the clearance is H there.
+            assert!((min0.start.1 - h).abs() < 1e-12 && (min0.end.1 - h).abs() < 1e-9);
+            assert!((min0.end.0 - 2.0 * v0 / g).abs() < 1e-9, "{:?}", min0.end);
+            let min1 = phase_minima(&m, &trace, 0.0, &x0, &sim.stride, 1, 0)
                 .unwrap()
                 .unwrap();
             let apex1 = h - (0.5 * v0).powi(2) / (2.0 * g);
-            assert!(
-                (min1.value - apex1).abs() < 1e-11,
-                "{} vs {apex1}",
-                min1.value
-            );
-            assert!(phase_minimum(&m, &trace, 0.0, &x0, &sim.stride, 9, 0)
+            let v1 = min1.value(MinimumAt::Interior).unwrap();
+            assert!((v1 - apex1).abs() < 1e-11, "{v1} vs {apex1}");
+            assert!(phase_minima(&m, &trace, 0.0, &x0, &sim.stride, 9, 0)
                 .unwrap()
                 .is_none());
         }

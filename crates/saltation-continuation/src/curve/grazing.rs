@@ -9,13 +9,16 @@
 //! `γ(u, p, p2) = min_{t ∈ [t_{k−1}, t_k]} c_{m,i}(φ(t; χ(u), p, p2); p, p2)`
 //!
 //! at zero: the least value of the condition over the phase along the stride from `χ(u)`
-//! (`χ` the chart). The minimum is the least of the condition's values at the phase's start
+//! (`χ` the chart), taken where it grazes — identified at the start as the candidate that goes
+//! negative past the grazing point, and kept: the condition's value at the phase's start
 //! (right after the reset: a contact force at touchdown), at its end (just before the event:
-//! a contact force reaching zero at lift-off) and at its interior local minima (an orbit
-//! touching a constraint tangentially), each located as a zero of `dc/dt` by the integrator's
-//! event location on its dense output
-//! ([`saltation_hybrid::phase_minimum`], the admissibility checker's own rerun of the phase).
-//! Where the orbit is inadmissible `γ < 0`, so Newton's iterates may lie on either side.
+//! a contact force reaching zero at lift-off), or its least interior local minimum (an orbit
+//! touching a constraint tangentially; a gap that is zero at both ends of its phase by
+//! construction), each interior minimum located as a zero of `dc/dt` by the integrator's event
+//! location on its dense output ([`saltation_hybrid::phase_minima`], the admissibility
+//! checker's own rerun of the phase). Following the identified candidate (rather than the least
+//! of all) keeps `γ` smooth where another candidate is zero too. Where the orbit is
+//! inadmissible `γ < 0`, so Newton's iterates may lie on either side.
 //!
 //! Its gradient is by central differences, `∂γ/∂z_j ≈ (γ(z + h_j e_j) − γ(z − h_j e_j)) / 2h_j`
 //! with `h_j = ∛max(rtol, ε) · max(1, |z_j|)`: the truncation error `O(h²)` and the error
@@ -32,8 +35,8 @@ use crate::branch::Bifurcation;
 use crate::error::ContinuationError;
 use nalgebra::DVector;
 use saltation_hybrid::{
-    first_violation, phase_minimum, simulate, EvalModel, MinimumAt, SimulateOptions, Trace,
-    CONDITION_TOL,
+    first_violation, phase_minima, simulate, EvalModel, MinimumAt, PhaseMinima, SimulateOptions,
+    Trace, CONDITION_TOL,
 };
 use serde::{Deserialize, Serialize};
 
@@ -111,17 +114,17 @@ fn stride_trace<M: EvalModel + Clone + Sync>(
     Ok((model, x0, trace, sim))
 }
 
-/// `γ(u, p, p2)` of `which` and where in the phase it is taken.
-fn gamma_at<M: EvalModel + Clone + Sync>(
+/// The candidates of `which`'s condition over its phase at `(u, p, p2)`.
+fn minima_at<M: EvalModel + Clone + Sync>(
     plane: &Plane<'_, M>,
     which: &GrazingCondition,
     u: &[f64],
     p: f64,
     p2: f64,
-) -> Result<(f64, MinimumAt), ContinuationError> {
+) -> Result<PhaseMinima, ContinuationError> {
     let (model, x0, trace, sim) = stride_trace(plane, u, p, p2)?;
     let lost = |reason: String| ContinuationError::Grazing { p, p2, reason };
-    let min = phase_minimum(
+    let min = phase_minima(
         &model,
         &trace,
         sim.t0,
@@ -147,10 +150,40 @@ fn gamma_at<M: EvalModel + Clone + Sync>(
             which.condition
         )));
     }
-    if !min.value.is_finite() {
-        return Err(lost(format!("`{}` is not finite", which.condition)));
+    Ok(min)
+}
+
+/// `γ(u, p, p2)` of `which`: its condition at the start or end of its phase, or its least
+/// interior local minimum there, as identified.
+fn gamma_at<M: EvalModel + Clone + Sync>(
+    plane: &Plane<'_, M>,
+    which: &GrazingCondition,
+    u: &[f64],
+    p: f64,
+    p2: f64,
+) -> Result<f64, ContinuationError> {
+    let min = minima_at(plane, which, u, p, p2)?;
+    let at = match which.at {
+        GrazingAt::Start => MinimumAt::Start,
+        GrazingAt::Interior => MinimumAt::Interior,
+        GrazingAt::End => MinimumAt::End,
+    };
+    match min.value(at) {
+        Some(v) if v.is_finite() => Ok(v),
+        Some(_) => Err(ContinuationError::Grazing {
+            p,
+            p2,
+            reason: format!("`{}` is not finite", which.condition),
+        }),
+        None => Err(ContinuationError::Grazing {
+            p,
+            p2,
+            reason: format!(
+                "`{}` has no local minimum inside phase {} any more",
+                which.condition, which.phase
+            ),
+        }),
     }
-    Ok((min.value, min.at))
 }
 
 /// `γ(z)` and its gradient `∂γ/∂z` (central differences, see the module documentation).
@@ -161,7 +194,7 @@ pub(crate) fn gamma_and_gradient<M: EvalModel + Clone + Sync>(
 ) -> Result<(f64, DVector<f64>), ContinuationError> {
     let r = z.len() - 2;
     let at = |z: &DVector<f64>| -> Result<f64, ContinuationError> {
-        Ok(gamma_at(plane, which, &z.as_slice()[..r], z[r], z[r + 1])?.0)
+        gamma_at(plane, which, &z.as_slice()[..r], z[r], z[r + 1])
     };
     let g = at(z)?;
     let rtol = plane.orbit.stride.ode.rtol.max(f64::EPSILON);
@@ -181,7 +214,9 @@ pub(crate) fn gamma_and_gradient<M: EvalModel + Clone + Sync>(
 /// the one-parameter branch in `P` located, at `P2 = p2`; the branch came from `from`): the
 /// orbit is corrected at `P` a little past it (`δ = 10^{-5-k} max(1, |p|)`, `k = 0…3`, but at
 /// least `10 · locate_tol`, on the far side from `from` first), and the checker's first
-/// violation there names the condition, its mode and phase.
+/// violation there names the condition, its mode and phase; of the condition's candidates in
+/// that phase (start, end, interior minima) the one that is least there is the one `γ` keeps
+/// (a gap that is zero at both ends of its phase by construction grazes inside).
 pub(crate) fn identify<M: EvalModel + Clone + Sync>(
     plane: &Plane<'_, M>,
     bif: &Bifurcation,
@@ -222,8 +257,9 @@ pub(crate) fn identify<M: EvalModel + Clone + Sync>(
                 mode_index: v.mode,
                 condition_index: v.condition,
             };
-            let (_, at) = gamma_at(plane, &which, &bif.u, p, p2)?;
-            which.at = GrazingAt::of(at);
+            // The candidate that went negative past the grazing point.
+            let past = minima_at(plane, &which, u_past.as_slice(), q, p2)?;
+            which.at = GrazingAt::of(past.least().1);
             return Ok(which);
         }
     }
