@@ -23,4 +23,5 @@ mod stiff_methods_walker;
 mod van_der_pol;
 mod vibrating_table;
 mod vibrating_table_curves;
+mod vibrating_table_grazing_curve;
 mod walker_long_run;

@@ -79,6 +79,7 @@ fn cli_error(args: &CurveArgs, loaded: &LoadedModel, e: ContinuationError) -> Cl
     }
     let field = e.field().unwrap_or_default().to_string();
     let arg = match field.as_str() {
+        "kind" => Some(format!("--kind {}", args.kind)),
         "param" => Some(format!("--param {}", args.param)),
         "param2" => Some(format!("--param2 {}", args.param2)),
         "to2" => Some(format!("--to2 {}", crate::format::value(args.to2))),

@@ -22,6 +22,7 @@ mod branches;
 mod constants;
 mod continue_shooting;
 mod curve;
+mod curve_grazing;
 mod equations;
 mod events;
 mod files;
