@@ -19,8 +19,8 @@
 use crate::common::models_dir;
 use saltation::continuation::{
     continue_branch, continue_curve, BifurcationKind, Codim2Kind, ContinuationOptions, Curve,
-    CurveEnd, CurveKind, CurveOptions, CurveStart, GrazingAt, ParamFamily, PlaneFamily,
-    Predictor, Start,
+    CurveEnd, CurveKind, CurveOptions, CurveStart, GrazingAt, ParamFamily, PlaneFamily, Predictor,
+    Start,
 };
 use saltation::scenario::{parse_model_file, ModelFile};
 use std::f64::consts::PI;
@@ -140,7 +140,10 @@ fn grazing_curve_follows_the_closed_form_and_one_parameter_grazing_points() {
         let [gamma, e] = p.params;
         let one = one_parameter_grazing(&file, e, gamma - 0.05);
         worst = worst.max((one - gamma).abs());
-        assert!((one - gamma).abs() < 1e-8, "e = {e}: curve {gamma}, one-parameter {one}");
+        assert!(
+            (one - gamma).abs() < 1e-8,
+            "e = {e}: curve {gamma}, one-parameter {one}"
+        );
     }
     eprintln!("worst |Γ_curve − Γ_one-parameter| = {worst:e}");
     // Second method: the PD curve's flip–grazing point (bisection on admissibility along the

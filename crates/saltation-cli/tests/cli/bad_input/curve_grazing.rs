@@ -48,22 +48,27 @@ fn cases() -> Vec<Case> {
             ],
         )
         .expect(Fails(2, &["--kind grazing", "no admissibility condition"])),
-        under_ceiling("curve grazing: a ceiling the orbits never reach", "1000.0", &grazing)
-            .expect(Fails(
-                1,
-                &[
-                    "no grazing found in `Gamma` from 1.2 at `e` = 0.5",
-                    "towards larger Gamma",
-                    "towards smaller Gamma",
-                ],
-            )),
+        under_ceiling(
+            "curve grazing: a ceiling the orbits never reach",
+            "1000.0",
+            &grazing,
+        )
+        .expect(Fails(
+            1,
+            &[
+                "no grazing (admissibility boundary) found in `Gamma` from 1.2 at `e` = 0.5",
+                "towards larger Gamma",
+                "towards smaller Gamma",
+            ],
+        )),
         under_ceiling(
             "curve grazing: the table's apex under a ceiling, through its grazing–flip",
             "5.984802200544679",
             &grazing,
         )
         .expect(Succeeds(&[
-            "grazing curve in (Gamma, e)",
+            "grazing (admissibility boundary) curve in (Gamma, e): starts at the grazing \
+             (admissibility boundary) Gamma = 1.48294393",
             "grazing condition: `below ceiling` = 0 inside phase 0 (mode `flight`)",
             "grazing–flip at Gamma = ",
             "end: the second parameter reached its end value",
