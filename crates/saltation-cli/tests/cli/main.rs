@@ -11,6 +11,7 @@ mod basin;
 mod chattering;
 mod continuation;
 mod curve;
+mod curve_grazing;
 mod equations;
 mod lyapunov;
 mod monopod;
