@@ -13,6 +13,7 @@ mod continuation;
 mod forced_table;
 mod gait_sensitivity;
 mod hopper_curves;
+mod hopper_grazing_curve;
 mod jacobians;
 mod param_derivatives;
 mod rimless_wheel;
