@@ -11,9 +11,8 @@
 
 use crate::common::model_file;
 use saltation::continuation::{
-    continue_branch, continue_curve, BifurcationKind, Codim2Kind, ContinuationOptions, Curve,
-    CurveEnd, CurveKind, CurveOptions, CurveStart, GrazingAt, ParamFamily, PlaneFamily, Predictor,
-    Start,
+    continue_branch, continue_curve, BifurcationKind, ContinuationOptions, Curve, CurveEnd,
+    CurveKind, CurveOptions, CurveStart, GrazingAt, ParamFamily, PlaneFamily, Predictor, Start,
 };
 
 /// The mu = 0.8 gait at d_G = −80 (the file's guess).
