@@ -55,8 +55,8 @@ pub use capabilities::{
 };
 pub use conditions::{
     check_events, check_initial_state, check_state_conditions, check_stride, check_trace,
-    condition_slope, first_violation, has_conditions, phase_minima, ConditionViolation,
-    MinimumAt, PhaseMinima, CONDITION_TOL, STATE_TOL,
+    condition_slope, first_violation, has_conditions, phase_minima, ConditionViolation, MinimumAt,
+    PhaseMinima, CONDITION_TOL, STATE_TOL,
 };
 pub use crossings::{Crossings, Rejected, Rejection};
 pub use dense::{solve_dense, SingularMatrix};
