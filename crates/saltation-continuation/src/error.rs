@@ -86,6 +86,12 @@ pub enum ContinuationError {
         /// Each branch's label and why it could not start.
         reasons: Vec<(String, String)>,
     },
+    /// The mean first-passage time could not be computed (an iteration did not converge).
+    #[error("mean first-passage time: {reason}")]
+    Mfpt {
+        /// What did not converge, with the numbers.
+        reason: String,
+    },
     /// A curve could not start: the one-parameter branch from its guess met no bifurcation
     /// of the curve's kind.
     #[error(

@@ -37,6 +37,7 @@ mod curve;
 mod diagram;
 mod error;
 mod family;
+pub mod mfpt;
 mod options;
 mod run;
 mod script;
