@@ -54,6 +54,8 @@ pub mod format;
 pub mod input;
 pub mod lyapunov;
 pub mod merge;
+pub mod mfpt;
+mod mfpt_shard;
 pub mod orbit;
 pub mod progress;
 pub mod sensitivity;
@@ -124,6 +126,9 @@ pub enum Command {
     /// The gait sensitivity norm of a periodic orbit (Hobbelen & Wisse 2007): the step time's
     /// response to a one-stride change of a parameter, summed over strides (H2 norm).
     Sensitivity(sensitivity::SensitivityArgs),
+    /// The mean first-passage time on rough terrain: a parameter drawn at every stride; Byl &
+    /// Tedrake's mesh Markov chain and Monte Carlo side by side.
+    Mfpt(mfpt::MfptArgs),
 }
 
 /// Runs a parsed command line, writing its result to `out`.
@@ -149,5 +154,6 @@ pub fn run_with(cli: &Cli, registry: &Registry, out: &mut dyn Write) -> Result<(
         Command::Merge(args) => merge::run(args, out),
         Command::Lyapunov(args) => lyapunov::run(args, out),
         Command::Sensitivity(args) => sensitivity::run(args, out),
+        Command::Mfpt(args) => mfpt::run(args, out),
     }
 }

@@ -403,6 +403,11 @@ pub fn merge(shards: &[(PathBuf, ShardFile)]) -> Result<Merged, CliError> {
 
 /// Runs `saltation merge`.
 pub fn run(args: &MergeArgs, out: &mut dyn Write) -> Result<(), CliError> {
+    // Shards of `saltation mfpt` where there are no basin shards.
+    let mfpt = crate::mfpt_shard::shard_paths(&args.dirs);
+    if !mfpt.is_empty() && shard_paths(&args.dirs).is_err() {
+        return crate::mfpt_shard::merge(args, mfpt, out);
+    }
     let shards = shard_paths(&args.dirs)?
         .into_iter()
         .map(|p| read_shard(&p).map(|s| (p, s)))

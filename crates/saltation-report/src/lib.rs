@@ -610,6 +610,7 @@ mod basin;
 mod curve;
 mod figures;
 mod files;
+mod mfpt;
 mod numbers;
 mod params;
 mod sensitivity;
@@ -629,6 +630,7 @@ pub use figures::{
 };
 pub(crate) use files::Batch;
 pub use files::{check_destination, write_atomic, Outputs};
+pub use mfpt::{mfpt_csv, mfpt_figure, write_mfpt, MfptLevel};
 pub use numbers::{fixed, shortest};
 pub use sensitivity::{impulse_response_csv, impulse_response_figure, write_sensitivity};
 pub use simulation::{
