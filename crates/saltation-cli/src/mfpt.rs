@@ -60,11 +60,19 @@ pub struct MfptArgs {
     pub param: String,
 
     /// Its distribution: normal(mean,sd) or uniform(a,b).
-    #[arg(long, value_name = "normal(mean,sd)|uniform(a,b)", allow_hyphen_values = true)]
+    #[arg(
+        long,
+        value_name = "normal(mean,sd)|uniform(a,b)",
+        allow_hyphen_values = true
+    )]
     pub distribution: String,
 
     /// The chain's mesh over every reduced coordinate: NAME=a:b:N[,NAME=c:d:M].
-    #[arg(long, value_name = "NAME=a:b:N[,NAME=c:d:M]", allow_hyphen_values = true)]
+    #[arg(
+        long,
+        value_name = "NAME=a:b:N[,NAME=c:d:M]",
+        allow_hyphen_values = true
+    )]
     pub mesh: String,
 
     /// Terrain samples (stratified quantiles) per mesh point (default 200).
@@ -80,11 +88,11 @@ pub struct MfptArgs {
     pub max_steps: Option<usize>,
 
     /// Seed of the Monte Carlo draws (default 0).
-    #[arg(long, value_name = "N")]
+    #[arg(long, value_name = "N", allow_hyphen_values = true)]
     pub seed: Option<u64>,
 
     /// Standard deviations to repeat both methods at: sd1,sd2,… (writes the figure).
-    #[arg(long, value_name = "sd1,sd2,...")]
+    #[arg(long, value_name = "sd1,sd2,...", allow_hyphen_values = true)]
     pub roughness: Option<String>,
 
     /// Compute only shard i of N (0 ≤ i < N) and write its shard file.
@@ -273,8 +281,14 @@ fn plan(args: &MfptArgs, loaded: &LoadedModel) -> Result<(Plan, usize), CliError
         let s = t.stratified(samples);
         validate_chain(model, k, &s, &loaded.file.orbit.stride, &mesh)
             .map_err(|e| input_error(args, e))?;
-        // The extreme quantiles here; every sample again before its strides.
-        for &p in &[s[0], s[s.len() - 1]] {
+        // The extreme samples and the quantiles 1e-9 and 1 − 1e-9 of the draws here; every
+        // sample again before its strides, every draw before its stride.
+        for &p in &[
+            s[0],
+            s[s.len() - 1],
+            t.quantile(1e-9),
+            t.quantile(1.0 - 1e-9),
+        ] {
             if let Err(e) = model.with_param(&args.param, p) {
                 let flag = match &args.roughness {
                     Some(r) => format!("--roughness {r}"),
@@ -292,14 +306,12 @@ fn plan(args: &MfptArgs, loaded: &LoadedModel) -> Result<(Plan, usize), CliError
         }
     }
     // The nominal orbit at the mean.
-    let at_mean = model
-        .with_param(&args.param, terrain.mean())
-        .map_err(|e| {
-            bad(
-                &dist_flag,
-                format!("the mean {} of `{}`: {e}", terrain.mean(), args.param),
-            )
-        })?;
+    let at_mean = model.with_param(&args.param, terrain.mean()).map_err(|e| {
+        bad(
+            &dist_flag,
+            format!("the mean {} of `{}`: {e}", terrain.mean(), args.param),
+        )
+    })?;
     let guess = loaded
         .file
         .guesses
@@ -314,6 +326,16 @@ fn plan(args: &MfptArgs, loaded: &LoadedModel) -> Result<(Plan, usize), CliError
     };
     let solved = crate::orbit::solve(&at_mean, &start, &loaded.file.orbit)
         .map_err(|e| crate::error::explain(e, &at_mean))?;
+    let mut w = Vec::new();
+    if !saltation_continuation::mfpt::weights(&mesh, &solved.orbit.u0, &mut w) {
+        return Err(bad(
+            format!("--mesh {}", args.mesh),
+            format!(
+                "the nominal orbit u0 = {:?} lies outside the mesh's box: widen it",
+                solved.orbit.u0
+            ),
+        ));
+    }
     Ok((
         Plan {
             model_name: model.name().to_string(),
@@ -350,14 +372,22 @@ pub(crate) fn compute(
         let t = plan.terrain_at(l).map_err(|e| input_error(args, e))?;
         let samples = t.stratified(plan.samples);
         let mut bar = ScriptBar::new("mfpt");
-        bar.start_counted(&format!("chain sd {}", plan.levels[l]), cells.len(), "points");
+        bar.start_counted(
+            &format!("chain sd {}", plan.levels[l]),
+            cells.len(),
+            "points",
+        );
         let rows = chain_rows(model, k, &samples, stride, &plan.mesh, &cells, &|d, t| {
             bar.set_done(d, t)
         });
         bar.finish();
         let rows = rows.map_err(|e| input_error(args, e))?;
         let mut bar = ScriptBar::new("mfpt");
-        bar.start_counted(&format!("Monte Carlo sd {}", plan.levels[l]), runs.len(), "runs");
+        bar.start_counted(
+            &format!("Monte Carlo sd {}", plan.levels[l]),
+            runs.len(),
+            "runs",
+        );
         let walks = mc_runs(
             model,
             k,
@@ -496,7 +526,10 @@ pub(crate) fn finish(
             )
             .row(
                 "Monte Carlo",
-                format!("{} runs, at most {} strides, seed {}", plan.runs, plan.max_steps, plan.seed),
+                format!(
+                    "{} runs, at most {} strides, seed {}",
+                    plan.runs, plan.max_steps, plan.seed
+                ),
             );
         let time = |v: Option<f64>| v.map_or("infinite".into(), |v| format::number(v, 14));
         for l in &levels {

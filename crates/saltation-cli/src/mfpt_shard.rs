@@ -184,7 +184,8 @@ impl MfptShardFile {
                 .collect(),
             base: vec![0.0; h.u0.len()],
         };
-        saltation_continuation::mfpt::validate_mesh(&mesh, h.u0.len()).map_err(|e| e.to_string())?;
+        saltation_continuation::mfpt::validate_mesh(&mesh, h.u0.len())
+            .map_err(|e| e.to_string())?;
         if h.levels.is_empty() || (!h.sweep && h.levels.len() != 1) {
             return Err(format!("{} level(s)", h.levels.len()));
         }
@@ -264,7 +265,10 @@ fn join(shards: &[(PathBuf, MfptShardFile)], plan: &Plan) -> Result<Vec<LevelDat
             ));
         }
         let Some(slot) = seen.get_mut(s.shard) else {
-            return Err(bad(&arg, format!("shard {} of {n} is out of range", s.shard)));
+            return Err(bad(
+                &arg,
+                format!("shard {} of {n} is out of range", s.shard),
+            ));
         };
         if let Some(other) = slot {
             return Err(bad(
@@ -278,8 +282,7 @@ fn join(shards: &[(PathBuf, MfptShardFile)], plan: &Plan) -> Result<Vec<LevelDat
             (s.shard..plan.runs).step_by(n).count(),
         );
         if s.levels.len() != plan.levels.len()
-            || s
-                .levels
+            || s.levels
                 .iter()
                 .any(|l| l.rows.len() != want_rows || l.runs.len() != want_runs)
         {
@@ -316,7 +319,11 @@ fn join(shards: &[(PathBuf, MfptShardFile)], plan: &Plan) -> Result<Vec<LevelDat
         for (_, s) in shards {
             for (k, r) in s.levels[l].rows.iter().enumerate() {
                 rows[s.shard + k * n] = Some(ChainRow {
-                    next: r.next.iter().map(|&(j, q)| (j, f64::from_bits(q))).collect(),
+                    next: r
+                        .next
+                        .iter()
+                        .map(|&(j, q)| (j, f64::from_bits(q)))
+                        .collect(),
                     fallen: r.fallen,
                     left_mesh: r.left_mesh,
                     causes: r.causes.clone(),
@@ -335,7 +342,11 @@ fn join(shards: &[(PathBuf, MfptShardFile)], plan: &Plan) -> Result<Vec<LevelDat
 }
 
 /// `saltation merge` on mfpt shard files.
-pub(crate) fn merge(args: &MergeArgs, paths: Vec<PathBuf>, out: &mut dyn Write) -> Result<(), CliError> {
+pub(crate) fn merge(
+    args: &MergeArgs,
+    paths: Vec<PathBuf>,
+    out: &mut dyn Write,
+) -> Result<(), CliError> {
     let shards = paths
         .into_iter()
         .map(|p| read_shard(&p).map(|s| (p, s)))

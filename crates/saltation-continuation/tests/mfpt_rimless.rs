@@ -70,7 +70,10 @@ fn fixed_point(alpha: f64) -> f64 {
 fn transitions_match_the_closed_form_map() {
     let model = wheel();
     let g = mesh(41);
-    let terrain = Terrain::Normal { mean: 0.2, sd: 0.15 };
+    let terrain = Terrain::Normal {
+        mean: 0.2,
+        sd: 0.15,
+    };
     let samples = terrain.stratified(16);
     let cells: Vec<usize> = (0..g.cells()).collect();
     let rows = chain_rows(&model, ALPHA, &samples, &stride(), &g, &cells, &|_, _| {}).unwrap();
@@ -79,19 +82,33 @@ fn transitions_match_the_closed_form_map() {
         let u = g.start(c)[0];
         let exact = ChainRow::from_ends(
             &g,
-            samples.iter().map(|&a| closed_form(u, a).map(|v| vec![v]).ok_or_else(String::new)),
+            samples
+                .iter()
+                .map(|&a| closed_form(u, a).map(|v| vec![v]).ok_or_else(String::new)),
         );
         assert_eq!(row.fallen, exact.fallen, "point {c} (u = {u})");
         assert_eq!(row.left_mesh, exact.left_mesh, "point {c}");
         falls += row.fallen;
         let (a, b) = (dense(row, g.cells()), dense(&exact, g.cells()));
         for j in 0..a.len() {
-            assert!((a[j] - b[j]).abs() < 1e-7, "Q[{c}][{j}] = {} vs {}", a[j], b[j]);
+            assert!(
+                (a[j] - b[j]).abs() < 1e-7,
+                "Q[{c}][{j}] = {} vs {}",
+                a[j],
+                b[j]
+            );
         }
     }
     // The mesh spans both outcomes: slow starts fall, fast ones land.
-    assert!(falls > 0 && falls < g.cells() * samples.len() / 2, "{falls}");
-    assert!(rows[0].causes.iter().any(|(c, _)| c.contains("no guard")), "{:?}", rows[0].causes);
+    assert!(
+        falls > 0 && falls < g.cells() * samples.len() / 2,
+        "{falls}"
+    );
+    assert!(
+        rows[0].causes.iter().any(|(c, _)| c.contains("no guard")),
+        "{:?}",
+        rows[0].causes
+    );
 }
 
 #[test]
@@ -109,19 +126,38 @@ fn chain_agrees_with_monte_carlo_at_several_roughness_levels() {
         let rows = chain_rows(&model, ALPHA, &samples, &stride(), &g, &cells, &|_, _| {}).unwrap();
         let sol = solve_chain(&g, &rows, samples.len(), &u0, &ChainOptions::default()).unwrap();
         let mc = summarize(
-            &mc_runs(&model, ALPHA, &terrain, &stride(), &u0, 100_000, 2, &runs, &|_, _| {})
-                .unwrap(),
+            &mc_runs(
+                &model,
+                ALPHA,
+                &terrain,
+                &stride(),
+                &u0,
+                100_000,
+                2,
+                &runs,
+                &|_, _| {},
+            )
+            .unwrap(),
         );
         let [lo, hi] = mc.ci.unwrap();
         let m = sol.expected_steps.unwrap();
         let mfpt = sol.mfpt.unwrap();
-        eprintln!("sd {sd}: chain m(u0) {m:.3}, 1/(1-λ2) {mfpt:.3}; MC {:?} [{lo:.3}, {hi:.3}]", mc.mean);
-        assert!(lo <= m && m <= hi, "sd {sd}: chain {m} outside MC [{lo}, {hi}]");
+        eprintln!(
+            "sd {sd}: chain m(u0) {m:.3}, 1/(1-λ2) {mfpt:.3}; MC {:?} [{lo:.3}, {hi:.3}]",
+            mc.mean
+        );
+        assert!(
+            lo <= m && m <= hi,
+            "sd {sd}: chain {m} outside MC [{lo}, {hi}]"
+        );
         // 1/(1 − λ₂) is the time from the quasi-stationary distribution: the same as from the
         // nominal orbit only while falls are rare (metastable); at sd 0.3 (six strides) the
         // walk falls before it forgets its start, and the two differ by 6 %.
         if sd <= 0.2 {
-            assert!(lo <= mfpt && mfpt <= hi, "sd {sd}: 1/(1-λ2) {mfpt} outside MC [{lo}, {hi}]");
+            assert!(
+                lo <= mfpt && mfpt <= hi,
+                "sd {sd}: 1/(1-λ2) {mfpt} outside MC [{lo}, {hi}]"
+            );
         } else {
             assert!((mfpt / m - 1.0).abs() < 0.1, "sd {sd}: {mfpt} vs {m}");
         }
@@ -138,7 +174,10 @@ fn results_do_not_depend_on_threads_or_splitting() {
     let samples = terrain.stratified(8);
     let all: Vec<usize> = (0..g.cells()).collect();
     let whole = chain_rows(&model, ALPHA, &samples, &stride(), &g, &all, &|_, _| {}).unwrap();
-    let pool = rayon::ThreadPoolBuilder::new().num_threads(1).build().unwrap();
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(1)
+        .build()
+        .unwrap();
     let odd: Vec<usize> = all.iter().copied().filter(|c| c % 2 == 1).collect();
     let part = pool
         .install(|| chain_rows(&model, ALPHA, &samples, &stride(), &g, &odd, &|_, _| {}))
@@ -148,9 +187,32 @@ fn results_do_not_depend_on_threads_or_splitting() {
     }
     let u0 = [fixed_point(0.2)];
     let runs: Vec<usize> = (0..40).collect();
-    let a = mc_runs(&model, ALPHA, &terrain, &stride(), &u0, 1000, 9, &runs, &|_, _| {}).unwrap();
+    let a = mc_runs(
+        &model,
+        ALPHA,
+        &terrain,
+        &stride(),
+        &u0,
+        1000,
+        9,
+        &runs,
+        &|_, _| {},
+    )
+    .unwrap();
     let b = pool
-        .install(|| mc_runs(&model, ALPHA, &terrain, &stride(), &u0, 1000, 9, &runs[20..], &|_, _| {}))
+        .install(|| {
+            mc_runs(
+                &model,
+                ALPHA,
+                &terrain,
+                &stride(),
+                &u0,
+                1000,
+                9,
+                &runs[20..],
+                &|_, _| {},
+            )
+        })
         .unwrap();
     assert_eq!(&a[20..], &b[..]);
 }
@@ -173,7 +235,14 @@ fn convergence_report() {
     let model = wheel();
     let terrain = Terrain::Normal { mean: 0.2, sd: 0.2 };
     let u0 = [fixed_point(0.2)];
-    for (n, k) in [(51, 400), (101, 400), (201, 400), (401, 400), (201, 1600), (801, 400)] {
+    for (n, k) in [
+        (51, 400),
+        (101, 400),
+        (201, 400),
+        (401, 400),
+        (201, 1600),
+        (801, 400),
+    ] {
         let g = mesh(n);
         let cells: Vec<usize> = (0..g.cells()).collect();
         let samples = terrain.stratified(k);

@@ -55,7 +55,10 @@ pub fn mfpt_figure(model_name: &str, param: &str, levels: &[MfptLevel]) -> TimeS
     let series = |f: &dyn Fn(&MfptLevel) -> Option<f64>| -> (Vec<f64>, Vec<f64>) {
         levels
             .iter()
-            .filter_map(|l| f(l).filter(|v| v.is_finite() && *v > 0.0).map(|v| (l.sd, v)))
+            .filter_map(|l| {
+                f(l).filter(|v| v.is_finite() && *v > 0.0)
+                    .map(|v| (l.sd, v))
+            })
             .unzip()
     };
     let (x, y) = series(&|l| l.chain_mfpt);

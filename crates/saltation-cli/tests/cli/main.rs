@@ -14,6 +14,7 @@ mod curve;
 mod curve_grazing;
 mod equations;
 mod lyapunov;
+mod mfpt;
 mod monopod;
 mod orbit;
 mod output;

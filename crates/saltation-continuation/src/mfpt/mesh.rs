@@ -20,8 +20,7 @@ pub const MAX_MESH_CELLS: usize = 1_000_000;
 /// and: every coordinate on an axis, counts ≥ 2, `from < to`, at most [`MAX_MESH_CELLS`]).
 pub fn validate_mesh(grid: &BasinGrid, reduced_dim: usize) -> Result<(), ContinuationError> {
     let field = |k: usize| format!("mesh[{k}] ({})", grid.axes[k].name);
-    grid.validate(reduced_dim)
-        .map_err(|e| e.within("mesh."))?;
+    grid.validate(reduced_dim).map_err(|e| e.within("mesh."))?;
     if grid.axes.len() != reduced_dim {
         return Err(ContinuationError::invalid(
             "mesh",
@@ -92,8 +91,20 @@ mod tests {
     fn grid2() -> BasinGrid {
         BasinGrid {
             axes: vec![
-                BasinAxis { name: "a".into(), index: 1, from: 0.0, to: 1.0, count: 3 },
-                BasinAxis { name: "b".into(), index: 0, from: -1.0, to: 1.0, count: 5 },
+                BasinAxis {
+                    name: "a".into(),
+                    index: 1,
+                    from: 0.0,
+                    to: 1.0,
+                    count: 3,
+                },
+                BasinAxis {
+                    name: "b".into(),
+                    index: 0,
+                    from: -1.0,
+                    to: 1.0,
+                    count: 5,
+                },
             ],
             base: vec![0.0, 0.0],
         }
@@ -103,7 +114,13 @@ mod tests {
     fn weights_reproduce_the_state() {
         let g = grid2();
         let mut w = Vec::new();
-        for u in [[0.3, 0.7], [-1.0, 0.0], [1.0, 1.0], [0.5, 0.25], [-0.99, 0.999]] {
+        for u in [
+            [0.3, 0.7],
+            [-1.0, 0.0],
+            [1.0, 1.0],
+            [0.5, 0.25],
+            [-0.99, 0.999],
+        ] {
             assert!(weights(&g, &u, &mut w), "{u:?}");
             let sum: f64 = w.iter().map(|p| p.1).sum();
             assert!((sum - 1.0).abs() < 1e-15);
@@ -113,7 +130,10 @@ mod tests {
                 back[0] += p * x[0];
                 back[1] += p * x[1];
             }
-            assert!((back[0] - u[0]).abs() < 1e-14 && (back[1] - u[1]).abs() < 1e-14, "{u:?}");
+            assert!(
+                (back[0] - u[0]).abs() < 1e-14 && (back[1] - u[1]).abs() < 1e-14,
+                "{u:?}"
+            );
         }
         // A mesh point has weight one on itself.
         assert!(weights(&g, &g.start(7), &mut w));

@@ -37,6 +37,7 @@ pub struct McRun {
     /// Strides taken (the failing one included; `max_steps` when censored).
     pub steps: usize,
     /// Why it fell; `None` when censored.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub cause: Option<String>,
 }
 
@@ -52,12 +53,15 @@ pub struct McSummary {
     /// Strides taken in all.
     pub strides: u64,
     /// The mean first-passage time `E/d`; `None` when refused.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub mean: Option<f64>,
     /// Its 95 % confidence interval.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub ci: Option<[f64; 2]>,
     /// `"sample_mean"` (nothing censored) or `"censored_geometric"`.
     pub estimator: String,
     /// Why no mean is given, where none is.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub note: Option<String>,
     /// The falls by cause.
     pub causes: BTreeMap<String, usize>,
@@ -216,7 +220,10 @@ mod tests {
         assert_eq!(s.mean, Some(30.0));
         assert_eq!((s.fell, s.censored, s.strides), (16, 4, 480));
         let [lo, hi] = s.ci.unwrap();
-        assert!((lo - 30.0 * (-0.49f64).exp()).abs() < 1e-12 && (hi - 30.0 * 0.49f64.exp()).abs() < 1e-12);
+        assert!(
+            (lo - 30.0 * (-0.49f64).exp()).abs() < 1e-12
+                && (hi - 30.0 * 0.49f64.exp()).abs() < 1e-12
+        );
         let few: Vec<McRun> = (0..30).map(|i| run(100, i < 3)).collect();
         let s = summarize(&few);
         assert_eq!(s.mean, None);

@@ -53,8 +53,10 @@ pub struct ChainSolution {
     /// `λ₂`, the spectral radius of the transient block (`1 − e`).
     pub lambda2: f64,
     /// `1/(1 − λ₂)` strides; `None` when infinite.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub mfpt: Option<f64>,
     /// Expected strides to absorption from the nominal orbit, `m(u₀)`; `None` when infinite.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub expected_steps: Option<f64>,
     /// Power iterations taken.
     pub iterations: usize,
@@ -79,6 +81,7 @@ pub struct ChainSolution {
     /// The falls by cause.
     pub causes: BTreeMap<String, usize>,
     /// Why a time is infinite, where one is.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub note: Option<String>,
 }
 
@@ -96,7 +99,10 @@ pub fn solve_chain(
     opts: &ChainOptions,
 ) -> Result<ChainSolution, ContinuationError> {
     if !(opts.tol > 0.0 && opts.tol <= 1e-3) {
-        return Err(ContinuationError::invalid("tol", format!("{} must be in (0, 1e-3]", opts.tol)));
+        return Err(ContinuationError::invalid(
+            "tol",
+            format!("{} must be in (0, 1e-3]", opts.tol),
+        ));
     }
     if !(1..=10_000_000).contains(&opts.max_iters) {
         return Err(ContinuationError::invalid(

@@ -54,13 +54,13 @@ impl<M: EvalModel + Clone> Stepper<M> {
         field: &str,
     ) -> Result<Step, ContinuationError> {
         if self.model.param_value(self.k) != Some(p) {
-            self.model
-                .set_param_value(self.k, p)
-                .map_err(|source| ContinuationError::InvalidParameter {
+            self.model.set_param_value(self.k, p).map_err(|source| {
+                ContinuationError::InvalidParameter {
                     field: field.to_string(),
                     value: p,
                     source,
-                })?;
+                }
+            })?;
         }
         self.model.chart(u, &mut self.x);
         let map = match self.ws.take() {

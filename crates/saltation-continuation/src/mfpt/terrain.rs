@@ -63,7 +63,11 @@ impl Terrain {
         let d = match name.trim() {
             "normal" => Terrain::Normal { mean: x, sd: y },
             "uniform" => Terrain::Uniform { a: x, b: y },
-            other => return Err(invalid(format!("`{s}`: unknown distribution `{other}`; {shape}"))),
+            other => {
+                return Err(invalid(format!(
+                    "`{s}`: unknown distribution `{other}`; {shape}"
+                )))
+            }
         };
         d.validate()?;
         Ok(d)
@@ -253,7 +257,10 @@ mod tests {
     fn parse_validates() {
         assert_eq!(
             Terrain::parse(" normal( 0.2 , 0.05 )"),
-            Ok(Terrain::Normal { mean: 0.2, sd: 0.05 })
+            Ok(Terrain::Normal {
+                mean: 0.2,
+                sd: 0.05
+            })
         );
         assert_eq!(
             Terrain::parse("uniform(-1,2)"),
@@ -274,7 +281,10 @@ mod tests {
             "normal(a,1)",
         ] {
             assert!(
-                matches!(Terrain::parse(bad), Err(ContinuationError::InvalidOption { .. })),
+                matches!(
+                    Terrain::parse(bad),
+                    Err(ContinuationError::InvalidOption { .. })
+                ),
                 "{bad}"
             );
         }
@@ -284,7 +294,10 @@ mod tests {
     fn draws_have_the_distributions_moments() {
         // 200 000 draws: the mean within 5 standard errors, the sd within 1 %.
         for d in [
-            Terrain::Normal { mean: 0.2, sd: 0.05 },
+            Terrain::Normal {
+                mean: 0.2,
+                sd: 0.05,
+            },
             Terrain::Uniform { a: -1.0, b: 3.0 },
         ] {
             let mut g = SplitMix64::new(7);
@@ -292,15 +305,22 @@ mod tests {
             let xs: Vec<f64> = (0..n).map(|_| d.sample(&mut g)).collect();
             let m = xs.iter().sum::<f64>() / n as f64;
             let sd = (xs.iter().map(|x| (x - m).powi(2)).sum::<f64>() / (n - 1) as f64).sqrt();
-            assert!((m - d.mean()).abs() < 5.0 * d.sd() / (n as f64).sqrt(), "{d:?} {m}");
+            assert!(
+                (m - d.mean()).abs() < 5.0 * d.sd() / (n as f64).sqrt(),
+                "{d:?} {m}"
+            );
             assert!((sd / d.sd() - 1.0).abs() < 0.01, "{d:?} {sd}");
         }
     }
 
     #[test]
     fn seeds_fix_the_stream() {
-        let a: Vec<u64> = (0..4).map(|r| SplitMix64::for_run(1, r).next_u64()).collect();
-        let b: Vec<u64> = (0..4).map(|r| SplitMix64::for_run(1, r).next_u64()).collect();
+        let a: Vec<u64> = (0..4)
+            .map(|r| SplitMix64::for_run(1, r).next_u64())
+            .collect();
+        let b: Vec<u64> = (0..4)
+            .map(|r| SplitMix64::for_run(1, r).next_u64())
+            .collect();
         assert_eq!(a, b);
         assert_ne!(a[0], a[1]);
         assert_ne!(SplitMix64::for_run(2, 0).next_u64(), a[0]);

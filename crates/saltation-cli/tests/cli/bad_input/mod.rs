@@ -30,6 +30,7 @@ mod forcing;
 mod integrator;
 mod lyapunov;
 mod messages;
+mod mfpt;
 mod orbit;
 mod output;
 mod parameters;
