@@ -17,8 +17,8 @@
 //!
 //! **Expected steps** from the nominal orbit: `m = (I − Q)⁻¹ 1` on `R`, written
 //! `(I − Q) v = a_i v_i + Σ_j Q_ij (v_i − v_j)` (no cancellation of `1 − Σ Q_ij`), solved by
-//! BiCGSTAB (van der Vorst 1992) from `v = MFPT` to a relative residual below `tol`, the true
-//! residual checked at the end; `m(u₀) = Σ_i w⁰_i m_i`. Both times count the strides taken,
+//! BiCGSTAB (van der Vorst 1992) from `v = MFPT` to a relative residual below `tol`; the true
+//! residual must be below `100·tol` or the solve is a typed error; `m(u₀) = Σ_i w⁰_i m_i`. Both times count the strides taken,
 //! the one that falls included (a walker that falls on its first stride has 1).
 
 use super::chain::ChainRow;
@@ -52,10 +52,11 @@ impl Default for ChainOptions {
 pub struct ChainSolution {
     /// `λ₂`, the spectral radius of the transient block (`1 − e`).
     pub lambda2: f64,
-    /// `1/(1 − λ₂)` strides; `None` when infinite.
+    /// `1/(1 − λ₂)` strides; `None` (absent from JSON) when infinite.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub mfpt: Option<f64>,
-    /// Expected strides to absorption from the nominal orbit, `m(u₀)`; `None` when infinite.
+    /// Expected strides to absorption from the nominal orbit, `m(u₀)`; `None` (absent from
+    /// JSON) when infinite.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub expected_steps: Option<f64>,
     /// Power iterations taken.
