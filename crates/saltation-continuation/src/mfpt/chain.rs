@@ -111,7 +111,7 @@ pub fn validate_chain<M: EvalModel + ?Sized>(
     let held = cells
         .checked_mul(samples.len())
         .and_then(|n| n.checked_mul(1 << mesh.axes.len()));
-    if !held.is_some_and(|n| n <= MAX_TRANSITIONS) {
+    if held.is_none_or(|n| n > MAX_TRANSITIONS) {
         return Err(ContinuationError::invalid(
             "samples",
             format!(
