@@ -113,6 +113,20 @@ fn shards_merge_into_exactly_the_unsharded_result() {
     let merged_dir = dir.join("merged").display().to_string();
     let merged = run_threads(&["merge", &shards, "--json", "--out", &merged_dir], "2");
     assert_eq!(merged, one);
+    // A shard missing is named.
+    let partial = dir.join("partial");
+    std::fs::create_dir_all(&partial).unwrap();
+    for i in [0, 1] {
+        let name = format!("rimless_wheel_mfpt_shard_{i}_of_3.json");
+        std::fs::copy(dir.join("shards").join(&name), partial.join(&name)).unwrap();
+    }
+    let partial = partial.display().to_string();
+    let out = dir.join("partial_out").display().to_string();
+    crate::support::fails(
+        &["merge", &partial, "--out", &out],
+        2,
+        &["shard(s) 2 of 3 missing"],
+    );
 }
 
 #[test]
