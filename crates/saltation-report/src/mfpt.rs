@@ -46,10 +46,7 @@ pub fn mfpt_csv(levels: &[MfptLevel]) -> String {
 
 /// The times against the roughness, log scale in time.
 pub fn mfpt_figure(model_name: &str, param: &str, levels: &[MfptLevel]) -> TimeSeries {
-    let title = format!(
-        "{}: mean first-passage time, {param} drawn every stride",
-        model_name.replace('_', " ")
-    );
+    let title = format!("{}: mean first-passage time", model_name.replace('_', " "));
     let mut fig = TimeSeries::new(title, format!("roughness (sd of {param})"), "strides");
     fig.log_y = true;
     let series = |f: &dyn Fn(&MfptLevel) -> Option<f64>| -> (Vec<f64>, Vec<f64>) {
