@@ -184,3 +184,43 @@ fn simplest_walker_on_random_slopes_end_to_end() {
     let fell = mc["fell"].as_u64().unwrap();
     assert_eq!(fell + mc["censored"].as_u64().unwrap(), 40);
 }
+
+#[test]
+fn the_rough_wheel_file_gives_the_registry_wheels_chain() {
+    // models/equations/rimless_wheel_rough.ron: the same wheel written as equations, with a
+    // stall failure guard and tolerances of 1e-8; its chain is the registry wheel's (1e-14).
+    let dir = temp_dir("mfpt", "rough");
+    let out = dir.display().to_string();
+    let times = |file: &str, coord: &str| {
+        let f = model(file);
+        let v = json(&[
+            "mfpt",
+            &f,
+            "--param",
+            "alpha",
+            "--distribution",
+            "normal(0.2,0.15)",
+            "--mesh",
+            coord,
+            "--samples",
+            "20",
+            "--runs",
+            "10",
+            "--max-steps",
+            "5",
+            "--json",
+            "--out",
+            &out,
+        ]);
+        let c = &v["levels"][0]["chain"];
+        (
+            c["mfpt"].as_f64().unwrap(),
+            c["expected_steps"].as_f64().unwrap(),
+            c["fallen"].as_u64().unwrap(),
+        )
+    };
+    let a = times("rimless_wheel.ron", "u0=0.05:1:21");
+    let b = times("equations/rimless_wheel_rough.ron", "dth=0.05:1:21");
+    assert_eq!(a.2, b.2);
+    assert!((a.0 / b.0 - 1.0).abs() < 1e-6 && (a.1 / b.1 - 1.0).abs() < 1e-6, "{a:?} {b:?}");
+}
