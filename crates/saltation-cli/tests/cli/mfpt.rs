@@ -222,5 +222,8 @@ fn the_rough_wheel_file_gives_the_registry_wheels_chain() {
     let a = times("rimless_wheel.ron", "u0=0.05:1:21");
     let b = times("equations/rimless_wheel_rough.ron", "dth=0.05:1:21");
     assert_eq!(a.2, b.2);
-    assert!((a.0 / b.0 - 1.0).abs() < 1e-6 && (a.1 / b.1 - 1.0).abs() < 1e-6, "{a:?} {b:?}");
+    assert!(
+        (a.0 / b.0 - 1.0).abs() < 1e-6 && (a.1 / b.1 - 1.0).abs() < 1e-6,
+        "{a:?} {b:?}"
+    );
 }
