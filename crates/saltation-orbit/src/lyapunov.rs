@@ -16,7 +16,7 @@
 
 use crate::fixed_point::reduced_residual;
 use nalgebra::DMatrix;
-use saltation_hybrid::{EvalModel, HybridError, StrideMap, StrideOptions};
+use saltation_hybrid::{EvalModel, HybridError, ModeStrides, StrideOptions};
 use serde::{Deserialize, Serialize};
 use thiserror::Error;
 
@@ -88,27 +88,13 @@ pub fn lyapunov_exponents<M: EvalModel + ?Sized>(
         return Err(LyapunovError::Start("not finite".into()));
     }
     let fail = |stride: usize| move |source: HybridError| LyapunovError::Stride { stride, source };
-    let mut maps: Vec<Option<StrideMap<'_, M>>> = (0..model.modes()).map(|_| None).collect();
-    let mut mode = stride.start_mode;
+    let mut maps = ModeStrides::new(model, stride);
     let mut u = u0.to_vec();
     let mut q = DMatrix::<f64>::identity(r, r);
     let mut sums = vec![0.0; r];
     let mut time = 0.0;
     for j in 0..strides {
-        let Some(slot) = maps.get_mut(mode) else {
-            return Err(fail(j)(HybridError::BadMode {
-                mode,
-                modes: model.modes(),
-            }));
-        };
-        if slot.is_none() {
-            let mut o = stride.clone();
-            o.start_mode = mode;
-            *slot = Some(StrideMap::new(model, o).map_err(fail(j))?);
-        }
-        let Some(map) = slot.as_mut() else {
-            return Err(LyapunovError::Start("no stride map".into()));
-        };
+        let map = maps.map().map_err(fail(j))?;
         let (_, fu, res) = reduced_residual(map, &u).map_err(fail(j))?;
         // J = F_u + I; the next iterate is π(P(χ(u))).
         let jac = fu + DMatrix::identity(r, r);
@@ -127,7 +113,7 @@ pub fn lyapunov_exponents<M: EvalModel + ?Sized>(
         q = qr.q();
         model.project(&res.x, &mut u);
         time += res.period;
-        mode = res.mode;
+        maps.set_mode(res.mode);
     }
     let mut pairs: Vec<(f64, f64)> = sums
         .iter()
