@@ -37,6 +37,7 @@ mod curve;
 mod diagram;
 mod error;
 mod family;
+mod lyapunov_sweep;
 mod options;
 mod run;
 mod script;
@@ -58,6 +59,7 @@ pub use diagram::{
 };
 pub use error::ContinuationError;
 pub use family::{ModelFamily, ParamFamily};
+pub use lyapunov_sweep::{lyapunov_sweep, LyapunovColumn};
 pub use options::{
     ContinuationOptions, Predictor, MAX_CORRECTOR_ITERS, MAX_FD_PARAM_STEP, MAX_GROWTH, MAX_POINTS,
     MAX_STEP_RATIO, MIN_STEP,

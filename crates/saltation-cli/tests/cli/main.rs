@@ -13,6 +13,7 @@ mod continuation;
 mod curve;
 mod equations;
 mod lyapunov;
+mod lyapunov_sweep;
 mod monopod;
 mod orbit;
 mod output;
