@@ -8,6 +8,7 @@ mod support;
 
 mod bad_input;
 mod basin;
+mod basin_coexist;
 mod chattering;
 mod continuation;
 mod curve;
