@@ -13,6 +13,7 @@ mod chattering;
 mod continuation;
 mod curve;
 mod equations;
+mod indicators;
 mod lyapunov;
 mod lyapunov_sweep;
 mod monopod;

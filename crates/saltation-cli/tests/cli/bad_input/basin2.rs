@@ -1,6 +1,8 @@
 //! The flags of the Lyapunov sweep and transient: `lyapunov --transient` out of range or not a
 //! number, or so long that the start falls during it (the stride named, transient included);
-//! `orbit-diagram --lyapunov-strides` out of range, not a number, or without `--lyapunov`.
+//! `orbit-diagram --lyapunov-strides` out of range, not a number, or without `--lyapunov`;
+//! `sensitivity --indicators` with an unknown name, a syntax error (its position in the list),
+//! an empty list or item, `t` in an autonomous model, too many indicators.
 
 use super::harness::{Case, Expect};
 
@@ -20,6 +22,18 @@ fn diagram(name: &str, args: &[&str], expect: Expect) -> Case {
         "{out}",
     ];
     v.extend_from_slice(args);
+    Case::args(name, &v).expect(expect)
+}
+
+fn sensitivity(name: &str, indicators: &str, expect: Expect) -> Case {
+    let v = vec![
+        "sensitivity",
+        "{models}/equations/simplest_walker.ron",
+        "--disturbance",
+        "gamma",
+        "--indicators",
+        indicators,
+    ];
     Case::args(name, &v).expect(expect)
 }
 
@@ -87,6 +101,47 @@ fn cases() -> Vec<Case> {
                 "_lyapunov.csv",
                 "_orbit_diagram_lyapunov",
             ]),
+        ),
+        sensitivity(
+            "--indicators unknown name",
+            "step_time,thh",
+            Fails(
+                2,
+                &["--indicators", "`thh`", "did you mean `th`", "character 10"],
+            ),
+        ),
+        sensitivity(
+            "--indicators syntax error",
+            "th, 2*(dth",
+            Fails(
+                2,
+                &["indicator `2*(dth`", "character 6 of the list", "unclosed"],
+            ),
+        ),
+        sensitivity(
+            "--indicators empty list",
+            "",
+            Fails(2, &["the list of indicators is empty"]),
+        ),
+        sensitivity(
+            "--indicators empty item",
+            "th,,dth",
+            Fails(2, &["indicator 2", "is empty"]),
+        ),
+        sensitivity(
+            "--indicators time in an autonomous model",
+            "t*th",
+            Fails(2, &["`t`", "step_time"]),
+        ),
+        sensitivity(
+            "--indicators too many",
+            &["th"; 65].join(","),
+            Fails(2, &["65 indicators", "at most 64"]),
+        ),
+        sensitivity(
+            "--indicators an output and a function with a comma",
+            "hip_height,atan2(th, dth)",
+            Succeeds(&["hip_height, atan2(th, dth)", "gait sensitivity norm"]),
         ),
     ]
 }
