@@ -1,7 +1,8 @@
 //! An orbit diagram with a line panel under it on the same parameter axis: the largest
 //! Lyapunov exponent under the brute-force bifurcation diagram, as in the chaos literature's
-//! two-panel figures. The diagram takes the upper two thirds of the figure, the panel the
-//! rest; the panel's x range is the diagram's (with its margin), so the columns line up.
+//! two-panel figures. The diagram takes the upper half of the figure, the panel the lower:
+//! bands of one size are drawn at one scale (text, margins), and the panel's x range is the
+//! diagram's (with its margin), so the two plot areas line up column for column.
 
 use plotters::coord::Shift;
 use plotters::prelude::*;
@@ -53,7 +54,7 @@ pub(crate) struct Stacked {
 }
 
 impl Paint for Stacked {
-    /// The upper two thirds of `root` for the diagram, the lower third for the panel.
+    /// The upper half of `root` for the diagram, the lower half for the panel.
     fn paint<DB: DrawingBackend>(
         &self,
         root: &DrawingArea<DB, Shift>,
@@ -61,7 +62,9 @@ impl Paint for Stacked {
     ) -> Result<(), DrawFail> {
         root.fill(&WHITE)?;
         let (_, h) = root.dim_in_pixel();
-        let (upper, lower) = root.split_vertically(h * 2 / 3);
+        let (upper, lower) = root.split_vertically(h / 2);
+        // Both bands at one scale: the plot areas share their left edge and width (the title
+        // band is above the diagram only).
         draw_figure(&upper, &self.top, supersample)?;
         draw_figure(&lower, &self.bottom, supersample)?;
         Ok(())
@@ -98,5 +101,14 @@ mod tests {
             assert_eq!(svg.matches(&element).count(), 1, "{text}");
         }
         assert!(!svg.contains("ignored"));
+        // Drawn as `paint` draws them, the two plot areas have one width.
+        let mut buf = String::new();
+        {
+            let root = SVGBackend::with_string(&mut buf, (1000, 800)).into_drawing_area();
+            let (upper, lower) = root.split_vertically(400);
+            let top = draw_figure(&upper, &s.top, 1).ok().unwrap();
+            let bottom = draw_figure(&lower, &s.bottom, 1).ok().unwrap();
+            assert_eq!(top.plot_px.0, bottom.plot_px.0);
+        }
     }
 }
