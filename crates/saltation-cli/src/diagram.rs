@@ -71,7 +71,8 @@ pub struct DiagramArgs {
 
     /// Print one JSON object instead of the summary:
     /// {"param", "params": {name: value}, "columns": [{"param", "values", "failed_at", "failure", "cause"}],
-    /// "first_failure", "failure_ranges": [{"from", "to", "count", "cause"}]}.
+    /// "first_failure", "failure_ranges": [{"from", "to", "count", "cause"}]}, with --lyapunov
+    /// also "lyapunov": [{"param", "exponents", "failure"}].
     #[arg(long)]
     pub json: bool,
 
