@@ -81,8 +81,8 @@ pub fn compute_after(
     }
     let strides = strides.unwrap_or(DEFAULT_STRIDES);
     let transient = transient.unwrap_or(0);
-    lyapunov_exponents(model, &loaded.file.orbit.stride, &u, transient, strides).map_err(|e| {
-        match e {
+    lyapunov_exponents(model, &loaded.file.orbit.stride, &u, transient, strides).map_err(
+        |e| match e {
             LyapunovError::Strides(_) | LyapunovError::Start(_) => CliError::BadArgument {
                 arg: format!("--strides {strides}"),
                 reason: e.to_string(),
@@ -92,8 +92,8 @@ pub fn compute_after(
                 reason: e.to_string(),
             },
             e => CliError::Lyapunov(Box::new(e)),
-        }
-    })
+        },
+    )
 }
 
 /// Runs `saltation lyapunov`.
