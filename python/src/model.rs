@@ -351,6 +351,8 @@ impl PyModel {
                 count,
                 out: PathBuf::new(),
                 json: true,
+                lyapunov: false,
+                lyapunov_strides: None,
             };
             let planned = diagram::plan(&args, loaded).map_err(fail)?;
             rep.report((

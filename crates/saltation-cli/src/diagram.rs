@@ -10,6 +10,13 @@
 //! the file's `orbit.stride`. Writes `<stem>_orbit_diagram.csv` and the figure to `figures/` or
 //! `--out DIR`, and prints the failure ranges —
 //! or, with `--json`, exactly [`report::diagram_json`], a public interface.
+//!
+//! With `--lyapunov`, the largest Lyapunov exponent is computed at every parameter value too
+//! ([`saltation_continuation::lyapunov_sweep`], in parallel): from the diagram's start state
+//! projected on the section, after the diagram's transient, over `--lyapunov-strides N`
+//! strides (default 1000). It adds `<stem>_lyapunov.csv`, the figure
+//! `<stem>_orbit_diagram_lyapunov` (the exponent in a panel under the diagram) and, with
+//! `--json`, the key `"lyapunov": [{"param", "exponents", "failure"}]`.
 
 use crate::continuation::{cli_error, continuation_spec, diagram_line, outputs, Overrides};
 use crate::format::{self, KeyValue};
@@ -19,9 +26,11 @@ use crate::progress::ScriptBar;
 use crate::CliError;
 use clap::Args;
 use saltation_continuation::{
-    orbit_diagram_with_progress, DiagramColumn, DiagramSpec, OrbitDiagramOptions,
+    lyapunov_sweep, orbit_diagram_with_progress, DiagramColumn, DiagramSpec, LyapunovColumn,
+    OrbitDiagramOptions,
 };
 use saltation_hybrid::EvalModel;
+use saltation_orbit::MAX_LYAPUNOV_STRIDES;
 use saltation_report as report;
 use std::io::Write;
 use std::path::PathBuf;
@@ -29,6 +38,9 @@ use std::time::Instant;
 
 /// Default number of parameter values when the file gives none.
 const DEFAULT_COUNT: usize = 200;
+
+/// Default number of strides of each Lyapunov run (`--lyapunov`).
+const DEFAULT_LYAPUNOV_STRIDES: usize = 1000;
 
 /// Arguments of `saltation orbit-diagram`.
 #[derive(Debug, Clone, Args)]
@@ -59,9 +71,87 @@ pub struct DiagramArgs {
 
     /// Print one JSON object instead of the summary:
     /// {"param", "params": {name: value}, "columns": [{"param", "values", "failed_at", "failure", "cause"}],
-    /// "first_failure", "failure_ranges": [{"from", "to", "count", "cause"}]}.
+    /// "first_failure", "failure_ranges": [{"from", "to", "count", "cause"}]}, with --lyapunov
+    /// also "lyapunov": [{"param", "exponents", "failure"}].
     #[arg(long)]
     pub json: bool,
+
+    /// Also compute the Lyapunov exponents at every parameter value (after the diagram's
+    /// transient, from its start) and draw the largest in a panel under the diagram.
+    #[arg(long)]
+    pub lyapunov: bool,
+
+    /// Strides of each Lyapunov run (default 1000; with --lyapunov).
+    #[arg(long, value_name = "N", requires = "lyapunov")]
+    pub lyapunov_strides: Option<usize>,
+}
+
+/// The strides of each Lyapunov run with `--lyapunov` (`None` without), checked.
+fn lyapunov_strides(args: &DiagramArgs) -> Result<Option<usize>, CliError> {
+    if !args.lyapunov {
+        return Ok(None);
+    }
+    let n = args.lyapunov_strides.unwrap_or(DEFAULT_LYAPUNOV_STRIDES);
+    if !(1..=MAX_LYAPUNOV_STRIDES).contains(&n) {
+        return Err(CliError::BadArgument {
+            arg: format!("--lyapunov-strides {n}"),
+            reason: format!("must be in 1..={MAX_LYAPUNOV_STRIDES}"),
+        });
+    }
+    Ok(Some(n))
+}
+
+/// The Lyapunov exponents of a planned diagram over `strides` strides at each of its
+/// parameter values, from its start state projected on the section, after its transient.
+pub fn compute_lyapunov(
+    planned: &Planned,
+    loaded: &LoadedModel,
+    strides: usize,
+    on_column: &(dyn Fn(usize, usize) + Sync),
+) -> Result<Vec<LyapunovColumn>, CliError> {
+    let model = &loaded.file.model;
+    let family = |p: f64| model.with_param(&planned.param, p);
+    let d = &planned.diagram;
+    let mut u = vec![0.0; model.reduced_dim()];
+    model.project(&d.start, &mut u);
+    lyapunov_sweep(
+        &family,
+        &diagram_params(d),
+        &u,
+        &loaded.file.orbit.stride,
+        d.settings.transient,
+        strides,
+        on_column,
+    )
+    .map_err(|e| cli_error(loaded, &planned.overrides, e))
+}
+
+/// One line on the largest exponents of a sweep: its range and where it is positive.
+fn lyapunov_line(lyapunov: &[LyapunovColumn]) -> String {
+    let largest: Vec<f64> = lyapunov
+        .iter()
+        .filter_map(LyapunovColumn::largest)
+        .collect();
+    let positive = largest.iter().filter(|l| **l > 0.0).count();
+    let (lo, hi) = largest
+        .iter()
+        .fold((f64::INFINITY, f64::NEG_INFINITY), |(a, b), &x| {
+            (a.min(x), b.max(x))
+        });
+    if largest.is_empty() {
+        return format!(
+            "largest Lyapunov exponent: no run succeeded ({} value(s))\n",
+            lyapunov.len()
+        );
+    }
+    format!(
+        "largest Lyapunov exponent: from {} to {} per time; positive at {positive} of {} \
+         value(s), {} failed\n",
+        format::value(lo),
+        format::value(hi),
+        lyapunov.len(),
+        lyapunov.len() - largest.len()
+    )
 }
 
 /// The diagram to compute: the section's, with the command-line overrides (checked with the rest
@@ -187,6 +277,7 @@ pub fn compute(
 pub fn run(args: &DiagramArgs, out: &mut dyn Write) -> Result<(), CliError> {
     let loaded = args.model.load()?;
     let planned = plan(args, &loaded)?;
+    let lyapunov_strides = lyapunov_strides(args)?;
     report::check_destination(&args.out)?;
     let model = &loaded.file.model;
     let (spec, d) = (&planned, &planned.diagram);
@@ -195,18 +286,40 @@ pub fn run(args: &DiagramArgs, out: &mut dyn Write) -> Result<(), CliError> {
     bar.start_counted("orbit diagram", params.len(), "parameter values");
     let start = Instant::now();
     let columns = compute(&planned, &loaded, &|done, total| bar.set_done(done, total));
-    let wall = start.elapsed();
     bar.finish();
     let columns = columns?;
-    let files = report::write_orbit_diagram(
-        &columns,
-        model,
-        &spec.param,
-        d.settings.component,
-        &outputs(&args.out, &args.model.file),
-    )?;
+    let lyapunov = match lyapunov_strides {
+        Some(n) => {
+            let mut bar = ScriptBar::new(&report::param_symbol(&spec.param));
+            bar.start_counted("Lyapunov exponents", params.len(), "parameter values");
+            let l = compute_lyapunov(&planned, &loaded, n, &|done, total| {
+                bar.set_done(done, total)
+            });
+            bar.finish();
+            Some(l?)
+        }
+        None => None,
+    };
+    let wall = start.elapsed();
+    let outs = outputs(&args.out, &args.model.file);
+    let mut files =
+        report::write_orbit_diagram(&columns, model, &spec.param, d.settings.component, &outs)?;
+    if let Some(l) = &lyapunov {
+        files.extend(report::write_lyapunov_sweep(
+            &outs,
+            &columns,
+            l,
+            model,
+            &spec.param,
+            d.settings.component,
+        )?);
+    }
     let text = if args.json {
-        serde_json::to_string(&report::diagram_json(model, &spec.param, &columns))? + "\n"
+        let mut v = report::diagram_json(model, &spec.param, &columns);
+        if let (Some(l), Some(obj)) = (&lyapunov, v.as_object_mut()) {
+            obj.insert("lyapunov".into(), report::lyapunov_json(l));
+        }
+        serde_json::to_string(&v)? + "\n"
     } else {
         let sym = report::param_symbol(&spec.param);
         let mut t = KeyValue::new();
@@ -230,6 +343,9 @@ pub fn run(args: &DiagramArgs, out: &mut dyn Write) -> Result<(), CliError> {
         let mut text = t.render();
         text.push('\n');
         text.push_str(&diagram_line(&columns, model, &spec.param));
+        if let Some(l) = &lyapunov {
+            text.push_str(&lyapunov_line(l));
+        }
         text.push_str("\nfiles written\n");
         for f in &files {
             text.push_str(&format!("  {}\n", f.display()));

@@ -29,6 +29,11 @@ pub struct LyapunovArgs {
     #[arg(long, value_name = "N")]
     pub strides: Option<usize>,
 
+    /// Strides discarded before accumulating (default 0): the start iterated onto its
+    /// attractor first.
+    #[arg(long, value_name = "N")]
+    pub transient: Option<usize>,
+
     /// Print one JSON object: {"exponents": [...] (per unit time, descending), "per_stride":
     /// [...], "strides", "time"}.
     #[arg(long)]
@@ -36,12 +41,22 @@ pub struct LyapunovArgs {
 }
 
 /// The exponents from `guess` (already parsed; `None`: the file's first guess) over
-/// `strides` strides (`None`: 1000) — what `saltation lyapunov` prints, also for the Python
-/// package.
+/// `strides` strides (`None`: 1000) — what `saltation lyapunov` prints without
+/// `--transient`, also for the Python package.
 pub fn compute(
     loaded: &LoadedModel,
     guess: Option<Vec<f64>>,
     strides: Option<usize>,
+) -> Result<LyapunovSpectrum, CliError> {
+    compute_after(loaded, guess, strides, None)
+}
+
+/// [`compute`] after `transient` strides discarded (`None`: 0).
+pub fn compute_after(
+    loaded: &LoadedModel,
+    guess: Option<Vec<f64>>,
+    strides: Option<usize>,
+    transient: Option<usize>,
 ) -> Result<LyapunovSpectrum, CliError> {
     let model = &loaded.file.model;
     let u = match guess {
@@ -65,13 +80,20 @@ pub fn compute(
         });
     }
     let strides = strides.unwrap_or(DEFAULT_STRIDES);
-    lyapunov_exponents(model, &loaded.file.orbit.stride, &u, strides).map_err(|e| match e {
-        LyapunovError::Strides(_) | LyapunovError::Start(_) => CliError::BadArgument {
-            arg: format!("--strides {strides}"),
-            reason: e.to_string(),
+    let transient = transient.unwrap_or(0);
+    lyapunov_exponents(model, &loaded.file.orbit.stride, &u, transient, strides).map_err(
+        |e| match e {
+            LyapunovError::Strides(_) | LyapunovError::Start(_) => CliError::BadArgument {
+                arg: format!("--strides {strides}"),
+                reason: e.to_string(),
+            },
+            LyapunovError::Transient(_) => CliError::BadArgument {
+                arg: format!("--transient {transient}"),
+                reason: e.to_string(),
+            },
+            e => CliError::Lyapunov(Box::new(e)),
         },
-        e => CliError::Lyapunov(Box::new(e)),
-    })
+    )
 }
 
 /// Runs `saltation lyapunov`.
@@ -80,7 +102,8 @@ pub fn run(args: &LyapunovArgs, out: &mut dyn Write) -> Result<(), CliError> {
     let loaded = args.model.load()?;
     loaded.require_forcing()?;
     let model = &loaded.file.model;
-    let s = compute(&loaded, guess.clone(), args.strides)?;
+    let transient = args.transient.unwrap_or(0);
+    let s = compute_after(&loaded, guess.clone(), args.strides, args.transient)?;
     // `compute` succeeded, so without --guess the file has a first guess.
     let u = guess.unwrap_or_else(|| {
         let first = loaded.file.guesses.first();
@@ -96,7 +119,7 @@ pub fn run(args: &LyapunovArgs, out: &mut dyn Write) -> Result<(), CliError> {
             .row(
                 "strides",
                 format!(
-                    "{} ({} time units)",
+                    "{} ({} time units) after {transient} transient stride(s)",
                     s.strides,
                     crate::format::value(s.time)
                 ),

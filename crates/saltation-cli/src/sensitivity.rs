@@ -4,10 +4,20 @@
 //! The orbit is found as by `saltation orbit` ([`saltation_orbit::find_periodic_orbit`] with the
 //! file's settings); one stride of the state augmented with the parameter
 //! ([`saltation_orbit::param_linearisation`]) gives the exact `A = ∂u_{k+1}/∂u_k`,
-//! `B = ∂u_{k+1}/∂p` and the step time's gradients `C = ∂T/∂u`, `D = ∂T/∂p`; then
-//! [`saltation_orbit::gait_sensitivity`] sums the impulse response. The indicator is the step
-//! time (the stride's duration); other indicators are not offered yet. With `--out DIR` the
-//! impulse response is also written as CSV with a figure (`saltation_report::write_sensitivity`).
+//! `B = ∂u_{k+1}/∂p`, the step time's gradients `∂T/∂u`, `∂T/∂p` and the end state's
+//! `∂x⁺/∂u`, `∂x⁺/∂p`; then [`saltation_orbit::gait_sensitivity`] sums the impulse response.
+//! The indicators are the step time (the stride's duration) by default, or the expressions of
+//! `--indicators` ([`saltation_models::indicators`]: in the end state's components, `step_time`,
+//! the parameters, an equation model's definitions and outputs), each `y = h(x⁺, T, p)`
+//! linearised exactly by the chain rule:
+//!
+//! ```text
+//! C = h_x ∂x⁺/∂u + h_T ∂T/∂u,    D = h_x ∂x⁺/∂p + h_T ∂T/∂p + h_p,
+//! ```
+//!
+//! with `h_x`, `h_T`, `h_p` by automatic differentiation through the compiled expression. With
+//! `--out DIR` the impulse response is also written as CSV with a figure
+//! (`saltation_report::write_sensitivity`).
 //!
 //! With `--json` the output is exactly one JSON object, [`SensitivityJson`] (a public
 //! interface).
@@ -18,6 +28,7 @@ use crate::CliError;
 use clap::Args;
 use nalgebra::{DMatrix, DVector};
 use saltation_hybrid::{param_index, EvalModel, ParamAugmented, StrideMap};
+use saltation_models::indicators::{Indicators, STEP_TIME};
 use saltation_orbit::{gait_sensitivity, param_linearisation};
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
@@ -37,6 +48,13 @@ pub struct SensitivityArgs {
     /// The parameter whose one-stride change is the disturbance (the slope of a walker).
     #[arg(long, value_name = "PARAM")]
     pub disturbance: String,
+
+    /// Gait indicators, comma-separated expressions (commas inside parentheses belong to the
+    /// expression) in the states just after the stride (named as the model names them, else
+    /// x0, x1, …), `step_time` (the stride's duration), the parameters and an equation model's
+    /// definitions and outputs, e.g. --indicators "step_time,2*sin(th)"; default step_time.
+    #[arg(long, value_name = "EXPR,...", allow_hyphen_values = true)]
+    pub indicators: Option<String>,
 
     /// Print JSON instead of a table: one object {"disturbance", "indicators", "norm",
     /// "lyapunov_norm", "spectral_radius", "impulse_response", "strides", "params", "orbit"}.
@@ -67,7 +85,8 @@ pub struct SensitivityOrbitJson {
 pub struct SensitivityJson {
     /// The parameter disturbed for one stride.
     pub disturbance: String,
-    /// The gait indicators, in the order of each `impulse_response` row: `["step_time"]`.
+    /// The gait indicators, in the order of each `impulse_response` row: `["step_time"]` by
+    /// default, else the expressions of `--indicators`.
     pub indicators: Vec<String>,
     /// The gait sensitivity norm `sqrt(Σ_k ‖y_k‖²)` over the impulse response.
     pub norm: f64,
@@ -114,6 +133,17 @@ pub fn compute(
     guess: &GuessArgs,
     disturbance: &str,
 ) -> Result<SensitivityJson, CliError> {
+    compute_with(loaded, guess, disturbance, None)
+}
+
+/// [`compute`] with the gait indicators `indicators` (the text of `--indicators`; `None`:
+/// `step_time`).
+pub fn compute_with(
+    loaded: &LoadedModel,
+    guess: &GuessArgs,
+    disturbance: &str,
+    indicators: Option<&str>,
+) -> Result<SensitivityJson, CliError> {
     let model = &loaded.file.model;
     let k = param_index(model, disturbance).map_err(|e| CliError::BadArgument {
         arg: format!("--disturbance {}", disturbance),
@@ -128,6 +158,11 @@ pub fn compute(
         ),
     })?;
     let p = model.param_value(k).unwrap_or(f64::NAN);
+    let list = indicators.unwrap_or(STEP_TIME);
+    let indicators = Indicators::compile(model, list).map_err(|e| CliError::BadArgument {
+        arg: format!("--indicators {list}"),
+        reason: e.to_string(),
+    })?;
     let guess = guess
         .select(loaded)?
         .into_iter()
@@ -157,12 +192,23 @@ pub fn compute(
         (Some(tu), Some(tp)) => (tu.clone(), *tp),
         _ => return Err(fail("the stride has no event to time the step by".into())),
     };
-    let c = DMatrix::from_row_slice(1, r, tu.as_slice());
-    let d = DVector::from_element(1, tp);
+    let values: Vec<f64> = (0..model.param_names().len())
+        .map(|j| model.param_value(j).unwrap_or(f64::NAN))
+        .collect();
+    let grads = indicators.gradients(&lin.stride.x, lin.stride.period, &values);
+    let q = grads.len();
+    let mut c = DMatrix::zeros(q, r);
+    let mut d = DVector::zeros(q);
+    for (i, g) in grads.iter().enumerate() {
+        let hx = DVector::from_column_slice(&g.x);
+        let row = lin.xu.tr_mul(&hx) + &tu * g.step_time;
+        c.row_mut(i).copy_from(&row.transpose());
+        d[i] = hx.dot(&lin.xp) + g.step_time * tp + g.p.get(k).copied().unwrap_or(0.0);
+    }
     let g = gait_sensitivity(&a, &lin.fp, &c, &d).map_err(|e| fail(e.to_string()))?;
     Ok(SensitivityJson {
         disturbance: disturbance.to_string(),
-        indicators: vec!["step_time".into()],
+        indicators: indicators.names().to_vec(),
         norm: g.norm,
         lyapunov_norm: g.lyapunov_norm,
         spectral_radius: g.spectral_radius,
@@ -182,7 +228,7 @@ pub fn compute(
             a: rows(&a),
             b: lin.fp.iter().copied().collect(),
             c: rows(&c),
-            d: vec![tp],
+            d: d.iter().copied().collect(),
         },
     })
 }
@@ -205,7 +251,12 @@ pub fn run(args: &SensitivityArgs, out: &mut dyn Write) -> Result<(), CliError> 
     if let Some(o) = &outputs {
         o.check()?;
     }
-    let json = compute(&loaded, &args.guess, &args.disturbance)?;
+    let json = compute_with(
+        &loaded,
+        &args.guess,
+        &args.disturbance,
+        args.indicators.as_deref(),
+    )?;
     let model = &loaded.file.model;
     let files = match &outputs {
         Some(o) => saltation_report::write_sensitivity(
@@ -225,7 +276,7 @@ pub fn run(args: &SensitivityArgs, out: &mut dyn Write) -> Result<(), CliError> 
         t.row("model", format!("{} ({})", model.name(), loaded.path))
             .row("parameters", crate::orbit::parameters(model))
             .row("disturbance", format!("{} (one stride)", args.disturbance))
-            .row("indicators", "step time")
+            .row("indicators", json.indicators.join(", "))
             .row("period", format::number(json.orbit.period, 20))
             .row("spectral radius", format::number(json.spectral_radius, 20))
             .row("gait sensitivity norm", format::number(json.norm, 20))
@@ -237,7 +288,8 @@ pub fn run(args: &SensitivityArgs, out: &mut dyn Write) -> Result<(), CliError> 
             )
             .row("strides", json.impulse_response.len().to_string());
         for (i, y) in json.impulse_response.iter().take(6).enumerate() {
-            t.row(format!("  y{i}"), format::number(y[0], 20));
+            let v: Vec<String> = y.iter().map(|v| format::number(*v, 20)).collect();
+            t.row(format!("  y{i}"), v.join(", "));
         }
         for f in &files {
             t.row("wrote", f.display().to_string());

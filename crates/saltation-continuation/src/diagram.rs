@@ -12,7 +12,7 @@ use crate::error::ContinuationError;
 use crate::family::ModelFamily;
 use crate::options::stride_error;
 use rayon::prelude::*;
-use saltation_hybrid::{EvalModel, HybridError, JacobianKind, StrideMap, StrideOptions};
+use saltation_hybrid::{EvalModel, HybridError, JacobianKind, ModeStrides, StrideOptions};
 use serde::{Deserialize, Serialize};
 use std::sync::{Mutex, PoisonError};
 
@@ -300,41 +300,14 @@ fn column<F: ModelFamily>(
         col.failure = Some(e.to_string());
         col.cause = Some(failure_cause(&model, e));
     };
-    // One stride map per start mode, made when a stride first ends in that mode.
-    let mut maps: Vec<Option<StrideMap<'_, _>>> = (0..model.modes()).map(|_| None).collect();
-    let mut mode = stride.start_mode;
+    // Each stride starts in the mode the last one ended in.
+    let mut maps = ModeStrides::new(&model, stride);
     let mut x = x_start.to_vec();
     // Both are bounded (`validate`), so the sum does not saturate in practice.
     let strides = opts.transient.saturating_add(opts.keep);
     for k in 0..strides {
-        let Some(slot) = maps.get_mut(mode) else {
-            fail(
-                &mut col,
-                k,
-                &HybridError::BadMode {
-                    mode,
-                    modes: model.modes(),
-                },
-            );
-            break;
-        };
-        if slot.is_none() {
-            let mut o = stride.clone();
-            o.start_mode = mode;
-            match StrideMap::new(&model, o) {
-                Ok(m) => *slot = Some(m),
-                Err(e) => {
-                    fail(&mut col, k, &e);
-                    break;
-                }
-            }
-        }
-        let Some(map) = slot.as_mut() else { break };
-        match map.eval(&x, JacobianKind::None) {
-            Ok(r) => {
-                x = r.x;
-                mode = r.mode;
-            }
+        match maps.step(&x, JacobianKind::None) {
+            Ok(r) => x = r.x,
             Err(e) => {
                 fail(&mut col, k, &e);
                 break;

@@ -38,6 +38,7 @@ mod diagram;
 mod error;
 mod family;
 pub mod mfpt;
+mod lyapunov_sweep;
 mod options;
 mod run;
 mod script;
@@ -60,6 +61,7 @@ pub use diagram::{
 };
 pub use error::ContinuationError;
 pub use family::{ModelFamily, ParamFamily};
+pub use lyapunov_sweep::{lyapunov_sweep, LyapunovColumn};
 pub use options::{
     ContinuationOptions, Predictor, MAX_CORRECTOR_ITERS, MAX_FD_PARAM_STEP, MAX_GROWTH, MAX_POINTS,
     MAX_STEP_RATIO, MIN_STEP,

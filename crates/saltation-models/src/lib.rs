@@ -101,6 +101,7 @@ mod bouncing_ball;
 pub mod equations;
 mod hires;
 pub mod hopper;
+pub mod indicators;
 pub mod monopod;
 mod orego;
 pub mod reference;

@@ -11,12 +11,15 @@
 //! λ_i = (1/T_N) Σ_j ln|R_j,ii|   (per unit time),     ℓ_i = (1/N) Σ_j ln|R_j,ii|   (per stride).
 //! ```
 //!
+//! The first `transient` strides only iterate the start (`u_{j+1} = π(P(χ(u_j)))`, no
+//! Jacobian) and are not counted: the sums start on the attractor.
+//!
 //! At a periodic orbit of period `T` (one stride) with multipliers `μ_i` on the section,
 //! `λ_i → ln|μ_i| / T` (exactly, stride by stride, for a one-dimensional section).
 
 use crate::fixed_point::reduced_residual;
 use nalgebra::DMatrix;
-use saltation_hybrid::{EvalModel, HybridError, StrideMap, StrideOptions};
+use saltation_hybrid::{EvalModel, HybridError, JacobianKind, ModeStrides, StrideOptions};
 use serde::{Deserialize, Serialize};
 use thiserror::Error;
 
@@ -43,6 +46,9 @@ pub enum LyapunovError {
     /// `strides` out of `1..=MAX_LYAPUNOV_STRIDES`.
     #[error("strides: {0} must be in 1..={MAX_LYAPUNOV_STRIDES}")]
     Strides(usize),
+    /// `transient` above `MAX_LYAPUNOV_STRIDES`.
+    #[error("transient: {0} must be in 0..={MAX_LYAPUNOV_STRIDES}")]
+    Transient(usize),
     /// The start has the wrong length or is not finite.
     #[error("start: {0}")]
     Start(String),
@@ -66,16 +72,21 @@ pub enum LyapunovError {
 }
 
 /// The Lyapunov exponents from the start `u0` (reduced coordinates) over `strides` strides
-/// (module documentation); each stride starts in the mode the last one ended in (the first in
-/// `stride.start_mode`).
+/// after `transient` strides discarded (module documentation); each stride starts in the mode
+/// the last one ended in (the first in `stride.start_mode`). A failed stride is numbered from
+/// the start, transient included.
 pub fn lyapunov_exponents<M: EvalModel + ?Sized>(
     model: &M,
     stride: &StrideOptions,
     u0: &[f64],
+    transient: usize,
     strides: usize,
 ) -> Result<LyapunovSpectrum, LyapunovError> {
     if !(1..=MAX_LYAPUNOV_STRIDES).contains(&strides) {
         return Err(LyapunovError::Strides(strides));
+    }
+    if transient > MAX_LYAPUNOV_STRIDES {
+        return Err(LyapunovError::Transient(transient));
     }
     let r = model.reduced_dim();
     if u0.len() != r {
@@ -88,27 +99,19 @@ pub fn lyapunov_exponents<M: EvalModel + ?Sized>(
         return Err(LyapunovError::Start("not finite".into()));
     }
     let fail = |stride: usize| move |source: HybridError| LyapunovError::Stride { stride, source };
-    let mut maps: Vec<Option<StrideMap<'_, M>>> = (0..model.modes()).map(|_| None).collect();
-    let mut mode = stride.start_mode;
+    let mut maps = ModeStrides::new(model, stride);
     let mut u = u0.to_vec();
+    let mut x = vec![0.0; model.dim()];
+    for j in 0..transient {
+        model.chart(&u, &mut x);
+        let res = maps.step(&x, JacobianKind::None).map_err(fail(j))?;
+        model.project(&res.x, &mut u);
+    }
     let mut q = DMatrix::<f64>::identity(r, r);
     let mut sums = vec![0.0; r];
     let mut time = 0.0;
-    for j in 0..strides {
-        let Some(slot) = maps.get_mut(mode) else {
-            return Err(fail(j)(HybridError::BadMode {
-                mode,
-                modes: model.modes(),
-            }));
-        };
-        if slot.is_none() {
-            let mut o = stride.clone();
-            o.start_mode = mode;
-            *slot = Some(StrideMap::new(model, o).map_err(fail(j))?);
-        }
-        let Some(map) = slot.as_mut() else {
-            return Err(LyapunovError::Start("no stride map".into()));
-        };
+    for j in transient..transient + strides {
+        let map = maps.map().map_err(fail(j))?;
         let (_, fu, res) = reduced_residual(map, &u).map_err(fail(j))?;
         // J = F_u + I; the next iterate is π(P(χ(u))).
         let jac = fu + DMatrix::identity(r, r);
@@ -127,7 +130,7 @@ pub fn lyapunov_exponents<M: EvalModel + ?Sized>(
         q = qr.q();
         model.project(&res.x, &mut u);
         time += res.period;
-        mode = res.mode;
+        maps.set_mode(res.mode);
     }
     let mut pairs: Vec<(f64, f64)> = sums
         .iter()

@@ -48,6 +48,11 @@ pub struct ParamLinearisation {
     pub tu: Vec<DVector<f64>>,
     /// `∂T_j/∂p` per event.
     pub tp: Vec<f64>,
+    /// `∂x⁺/∂u` (n × r): the stride's end state (just after its last reset, the full state)
+    /// differentiated in the reduced start, `P_x Dχ`.
+    pub xu: DMatrix<f64>,
+    /// `∂x⁺/∂p` (length n), the chart's dependence on `p` included.
+    pub xp: DVector<f64>,
     /// The stride as the model's own (the parameter component dropped; the Jacobian `n × n`).
     pub stride: StrideResult,
 }
@@ -73,6 +78,14 @@ pub fn param_linearisation<M: EvalModel + ?Sized>(
         .iter()
         .map(|g| dchi.tr_mul(&DVector::from_column_slice(g)))
         .collect();
+    // The end state in (u, p): P̃_x Dχ̃, its first n rows.
+    let end = stride
+        .jacobian
+        .as_ref()
+        .map(|j| j * &dchi)
+        .unwrap_or_else(|| DMatrix::from_element(n + 1, r + 1, f64::NAN));
+    let xu = end.view((0, 0), (n, r)).into_owned();
+    let xp = end.view((0, r), (n, 1)).column(0).into_owned();
     let tu = grads.iter().map(|g| g.rows(0, r).into_owned()).collect();
     let tp = grads.iter().map(|g| g[r]).collect();
     stride.x.truncate(n);
@@ -90,6 +103,8 @@ pub fn param_linearisation<M: EvalModel + ?Sized>(
         fp: ja.view((0, r), (r, 1)).column(0).into_owned(),
         tu,
         tp,
+        xu,
+        xp,
         stride,
     })
 }

@@ -92,7 +92,7 @@ impl OrbitDiagram {
         self
     }
 
-    fn prepare(&self) -> Result<Prepared, PlotError> {
+    pub(crate) fn prepare(&self) -> Result<Prepared, PlotError> {
         check_len(
             FIGURE,
             "points",
@@ -173,8 +173,9 @@ impl OrbitDiagram {
 
 impl_figure!(OrbitDiagram);
 
-struct Prepared {
-    frame: Frame,
+/// A diagram ready to draw (also the upper panel of [`crate::DiagramWithPanel`]).
+pub(crate) struct Prepared {
+    pub(crate) frame: Frame,
     pts: Vec<(f64, f64)>,
     regions: Vec<(f64, f64)>,
     color: Color,

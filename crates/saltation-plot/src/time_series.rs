@@ -138,7 +138,7 @@ type Line = (Vec<(f64, f64)>, Color, LineStyle, Option<Marker>);
 
 /// A prepared line plot (shared with [`WorkPrecision`](crate::WorkPrecision)).
 pub(crate) struct LinePlot {
-    frame: Frame,
+    pub(crate) frame: Frame,
     lines: Vec<Line>,
     events: Vec<f64>,
 }

@@ -611,6 +611,7 @@ mod curve;
 mod figures;
 mod files;
 mod mfpt;
+mod lyapunov_sweep;
 mod numbers;
 mod params;
 mod sensitivity;
@@ -631,6 +632,9 @@ pub use figures::{
 pub(crate) use files::Batch;
 pub use files::{check_destination, write_atomic, Outputs};
 pub use mfpt::{mfpt_csv, mfpt_figure, write_mfpt, MfptLevel};
+pub use lyapunov_sweep::{
+    diagram_lyapunov_figure, lyapunov_csv, lyapunov_json, write_lyapunov_sweep,
+};
 pub use numbers::{fixed, shortest};
 pub use sensitivity::{impulse_response_csv, impulse_response_figure, write_sensitivity};
 pub use simulation::{

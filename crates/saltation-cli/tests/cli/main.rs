@@ -8,13 +8,16 @@ mod support;
 
 mod bad_input;
 mod basin;
+mod basin_coexist;
 mod chattering;
 mod continuation;
 mod curve;
 mod curve_grazing;
 mod equations;
+mod indicators;
 mod lyapunov;
 mod mfpt;
+mod lyapunov_sweep;
 mod monopod;
 mod orbit;
 mod output;

@@ -5,7 +5,7 @@ use crate::diagram::failure_cause;
 use crate::error::ContinuationError;
 use crate::options::stride_error;
 use rayon::prelude::*;
-use saltation_hybrid::{EvalModel, HybridError, JacobianKind, StrideMap, StrideOptions};
+use saltation_hybrid::{EvalModel, JacobianKind, ModeStrides, StrideOptions};
 use serde::{Deserialize, Serialize};
 use std::sync::atomic::{AtomicUsize, Ordering};
 
@@ -36,12 +36,12 @@ pub enum StartOutcome {
 }
 
 /// Iterates the start `u0` (reduced coordinates) stride by stride (module documentation of
-/// [`crate::basin`]); `maps` holds one stride map per start mode, made when first needed.
+/// [`crate::basin`]) with `strides`, restarted in the stride options' start mode (its maps,
+/// made when first needed, are kept from start to start).
 fn walk_with<'m, M: EvalModel + ?Sized>(
     model: &'m M,
-    stride: &StrideOptions,
     opts: &BasinOptions,
-    maps: &mut [Option<StrideMap<'m, M>>],
+    strides: &mut ModeStrides<'m, M>,
     u0: &[f64],
 ) -> StartOutcome {
     let (n, r) = (model.dim(), model.reduced_dim());
@@ -50,40 +50,19 @@ fn walk_with<'m, M: EvalModel + ?Sized>(
     let mut ring: Vec<(Vec<f64>, usize)> = Vec::with_capacity(keep);
     let mut x = vec![0.0; n];
     model.chart(u0, &mut x);
-    let mut mode = stride.start_mode;
-    ring.push((u0.to_vec(), mode));
-    let fail = |k: usize, e: &HybridError| StartOutcome::Failed {
-        stride: k,
-        cause: failure_cause(model, e),
-    };
+    strides.restart();
+    ring.push((u0.to_vec(), strides.mode()));
     for j in 0..opts.strides {
-        let Some(slot) = maps.get_mut(mode) else {
-            return fail(
-                j,
-                &HybridError::BadMode {
-                    mode,
-                    modes: model.modes(),
-                },
-            );
-        };
-        if slot.is_none() {
-            let mut o = stride.clone();
-            o.start_mode = mode;
-            match StrideMap::new(model, o) {
-                Ok(m) => *slot = Some(m),
-                Err(e) => return fail(j, &e),
+        match strides.step(&x, JacobianKind::None) {
+            Ok(res) => x = res.x,
+            Err(e) => {
+                return StartOutcome::Failed {
+                    stride: j,
+                    cause: failure_cause(model, &e),
+                }
             }
         }
-        let Some(map) = slot.as_mut() else {
-            return StartOutcome::Undecided;
-        };
-        match map.eval(&x, JacobianKind::None) {
-            Ok(res) => {
-                x = res.x;
-                mode = res.mode;
-            }
-            Err(e) => return fail(j, &e),
-        }
+        let mode = strides.mode();
         let mut u = vec![0.0; r];
         model.project(&x, &mut u);
         if let Some(i) = u.iter().position(|v| !v.is_finite()) {
@@ -125,8 +104,7 @@ pub fn walk<M: EvalModel + ?Sized>(
     opts: &BasinOptions,
     u0: &[f64],
 ) -> StartOutcome {
-    let mut maps: Vec<Option<StrideMap<'_, M>>> = (0..model.modes()).map(|_| None).collect();
-    walk_with(model, stride, opts, &mut maps, u0)
+    walk_with(model, opts, &mut ModeStrides::new(model, stride), u0)
 }
 
 /// The outcomes of the cells `cells` of `grid` (indices below [`BasinGrid::cells`]), in
@@ -161,9 +139,9 @@ pub fn basin_cells<M: EvalModel + Sync + ?Sized>(
         .par_iter()
         .with_max_len(1)
         .map_init(
-            || -> Vec<Option<StrideMap<'_, M>>> { (0..model.modes()).map(|_| None).collect() },
-            |maps, &c| {
-                let o = walk_with(model, stride, opts, maps, &grid.start(c));
+            || ModeStrides::new(model, stride),
+            |strides, &c| {
+                let o = walk_with(model, opts, strides, &grid.start(c));
                 let n = done.fetch_add(1, Ordering::Relaxed) + 1;
                 on_cell(n, cells.len());
                 o

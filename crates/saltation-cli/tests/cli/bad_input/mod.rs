@@ -18,6 +18,7 @@ mod admissible;
 mod admissible_guess;
 mod affine;
 mod basin;
+mod basin2;
 mod branches;
 mod constants;
 mod continue_shooting;
