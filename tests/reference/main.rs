@@ -15,6 +15,7 @@ mod gait_sensitivity;
 mod hopper_curves;
 mod hopper_grazing_curve;
 mod jacobians;
+mod neimark_sacker_curves;
 mod param_derivatives;
 mod rimless_wheel;
 mod simplest_walker_table1;

@@ -119,11 +119,17 @@ pub enum CurveEnd {
     /// The model rejected the parameter values beyond the last point (outside a parameter's
     /// declared range).
     ParameterRejected(String),
+    /// A Neimark–Sacker curve reached a strong resonance (the text: `1:1` or `1:2`, where
+    /// `κ = cos θ` reaches ±1): beyond it the defining system's solutions have `|κ| > 1`, a real
+    /// pair of multipliers `μ`, `1/μ` (a neutral saddle, not a bifurcation), so the curve ends
+    /// at its last point with `|κ| ≤ 1`; the resonance itself is among the codimension-two
+    /// points.
+    StrongResonance(String),
 }
 
 impl CurveEnd {
     /// A short key for the JSON (`reached`, `max_points`, `closed`, `corrector_failed`,
-    /// `orbit_lost`, `parameter_rejected`).
+    /// `orbit_lost`, `parameter_rejected`, `strong_resonance`).
     pub fn key(&self) -> &'static str {
         match self {
             CurveEnd::Reached => "reached",
@@ -132,6 +138,7 @@ impl CurveEnd {
             CurveEnd::CorrectorFailed(_) => "corrector_failed",
             CurveEnd::OrbitLost(_) => "orbit_lost",
             CurveEnd::ParameterRejected(_) => "parameter_rejected",
+            CurveEnd::StrongResonance(_) => "strong_resonance",
         }
     }
 }
@@ -147,6 +154,11 @@ impl std::fmt::Display for CurveEnd {
             }
             CurveEnd::OrbitLost(s) => write!(f, "orbit ceases to exist: {s}"),
             CurveEnd::ParameterRejected(s) => write!(f, "parameter rejected by the model: {s}"),
+            CurveEnd::StrongResonance(s) => write!(
+                f,
+                "the Neimark–Sacker curve reached a {s} resonance: beyond it the critical \
+                 multipliers are a real pair μ, 1/μ (a neutral saddle, not a bifurcation)"
+            ),
         }
     }
 }

@@ -273,6 +273,12 @@ pub fn continue_curve_with_progress<M: EvalModel + Clone + Sync>(
                 }
             }
         }
+        if let Some(which) = beyond_resonance(kind, &z) {
+            // Past κ = ±1 the solutions are neutral saddles: the curve of bifurcations ends
+            // (the resonance was located above, with the codimension-two tests on).
+            curve.end = CurveEnd::StrongResonance(which.into());
+            break;
+        }
         let seg = &z - &at.z;
         travelled += seg.norm();
         let closes = curve.points.len() >= 3 && travelled > 4.0 * ds && near(&z_first, &at.z, &seg);
@@ -322,6 +328,22 @@ fn near(target: &DVector<f64>, a: &DVector<f64>, seg: &DVector<f64>) -> bool {
     }
     let t = ((target - a).dot(seg) / l2).clamp(0.0, 1.0);
     (a + seg * t - target).norm() < 0.25 * l2.sqrt()
+}
+
+/// On a Neimark–Sacker curve, the resonance (`"1:1"` for `κ > 1`, `"1:2"` for `κ < −1`) a
+/// solution `z` of the defining system lies beyond, where `κ = cos θ` has left `[−1, 1]`.
+fn beyond_resonance(kind: CurveKind, z: &DVector<f64>) -> Option<&'static str> {
+    if kind != CurveKind::NeimarkSacker {
+        return None;
+    }
+    let kappa = split(z, kind).3;
+    if kappa > 1.0 {
+        Some("1:1")
+    } else if kappa < -1.0 {
+        Some("1:2")
+    } else {
+        None
+    }
 }
 
 /// Why the curve ends after a step that failed at the smallest size.
