@@ -178,12 +178,7 @@ fn neimark_sacker_curve_agrees_with_fixed_restitution_branches_and_the_closed_fo
 #[test]
 fn neimark_sacker_curve_in_the_forcing_frequency_ends_at_its_1_2_resonance() {
     let c = curve("omega", 1.0);
-    assert_eq!(
-        c.end,
-        CurveEnd::StrongResonance("1:2".into()),
-        "{}",
-        c.end
-    );
+    assert_eq!(c.end, CurveEnd::StrongResonance("1:2".into()), "{}", c.end);
     check_points(&c, |q| (0.8, q[1]));
     assert_eq!(c.codim2.len(), 1, "{:?}", c.codim2);
     let res = &c.codim2[0];

@@ -16,8 +16,8 @@ use crate::CliError;
 use clap::builder::PossibleValuesParser;
 use clap::Args;
 use saltation_continuation::{
-    continue_curve_with_progress, ContinuationError, Curve, CurveKind, CurveOptions, CurveProgress,
-    CurveStart, PlaneFamily,
+    continue_curve_with_progress, ContinuationError, Curve, CurveDirection, CurveKind,
+    CurveOptions, CurveProgress, CurveStart, PlaneFamily,
 };
 use saltation_hybrid::EvalModel;
 use saltation_plot::RenderOptions;
@@ -48,6 +48,12 @@ pub struct CurveArgs {
     /// Where the curve ends: this value of the second parameter.
     #[arg(long, value_name = "VALUE", allow_hyphen_values = true)]
     pub to2: f64,
+
+    /// Which way along the curve from its start: forward (towards --to2) or backward (away from
+    /// it; the curve then ends where it comes back to --to2, or at a limit).
+    #[arg(long, value_name = "WAY", default_value = "forward",
+          value_parser = PossibleValuesParser::new(CurveDirection::NAMES))]
+    pub direction: String,
 
     /// Initial guess in the section's reduced coordinates, comma-separated; default: the
     /// file's first guess.
@@ -143,7 +149,13 @@ pub fn plan(
     .select(loaded)?
     .remove(0);
     let [p0, p2_0] = family.base_values();
+    let direction =
+        CurveDirection::parse(&args.direction).ok_or_else(|| CliError::BadArgument {
+            arg: format!("--direction {}", args.direction),
+            reason: format!("one of {}", CurveDirection::NAMES.join(", ")),
+        })?;
     let mut opts = CurveOptions::to(args.to2);
+    opts.direction = direction;
     if let Some(spec) = loaded.file.script() {
         opts.settings = spec.settings;
     }

@@ -51,9 +51,9 @@ mod tests_fn;
 
 pub use branch::{Bifurcation, BifurcationKind, Branch, BranchPoint, EndReason};
 pub use curve::{
-    continue_curve, continue_curve_with_progress, Codim2Kind, Codim2Point, Curve, CurveEnd,
-    CurveKind, CurveOptions, CurvePoint, CurveProgress, CurveStart, GrazingAt, GrazingCondition,
-    PlaneFamily,
+    continue_curve, continue_curve_with_progress, Codim2Kind, Codim2Point, Curve, CurveDirection,
+    CurveEnd, CurveKind, CurveOptions, CurvePoint, CurveProgress, CurveStart, GrazingAt,
+    GrazingCondition, PlaneFamily,
 };
 pub use diagram::{
     failure_cause, orbit_diagram, orbit_diagram_with_progress, DiagramColumn, OrbitDiagramOptions,

@@ -193,10 +193,14 @@ pub(crate) fn draw_curves<DB: DrawingBackend>(
     Ok(())
 }
 
-/// Splits a branch into runs of equal stability; where the flag changes between two points the
-/// runs meet at the midpoint, so the drawn curve stays connected.
-pub(crate) fn stability_runs(pts: &[(f64, f64)], stable: &[bool]) -> Vec<(bool, Vec<(f64, f64)>)> {
-    let mut out: Vec<(bool, Vec<(f64, f64)>)> = Vec::new();
+/// Splits a branch into runs of equal stability (or any other per-point key); where the key
+/// changes between two points the runs meet at the midpoint, so the drawn curve stays
+/// connected.
+pub(crate) fn stability_runs<K: Copy + PartialEq>(
+    pts: &[(f64, f64)],
+    stable: &[K],
+) -> Vec<(K, Vec<(f64, f64)>)> {
+    let mut out: Vec<(K, Vec<(f64, f64)>)> = Vec::new();
     for (i, (&p, &s)) in pts.iter().zip(stable).enumerate() {
         match out.last_mut() {
             Some((flag, run)) if *flag == s => run.push(p),

@@ -184,8 +184,32 @@ pub fn stable_besides_critical(kind: CurveKind, mu: &[Multiplier]) -> bool {
     rest.iter().all(|m| m.modulus() < 1.0)
 }
 
+/// The drawn line of a curve: its stability flags, and its admissibility flags when its points
+/// carry them (inadmissible stretches faded; a point without the flag counts as admissible).
+fn curve_line(
+    c: &Curve,
+    kind: PlotKind,
+    label: String,
+    xs: Vec<f64>,
+    ys: Vec<f64>,
+    stable: Vec<bool>,
+) -> TwoParamCurve {
+    let line = TwoParamCurve::new(kind, label, xs, ys).with_stability(stable);
+    if c.points.iter().any(|p| p.admissible.is_some()) {
+        let admissible = c
+            .points
+            .iter()
+            .map(|p| p.admissible != Some(false))
+            .collect();
+        line.with_admissibility(admissible)
+    } else {
+        line
+    }
+}
+
 /// The two-parameter diagram of a curve: `P` across, `P2` up, unstable stretches (apart from
-/// the critical multipliers) thin, the codimension-two points marked and labelled.
+/// the critical multipliers) thin, inadmissible ones faded, the codimension-two points marked
+/// and labelled.
 pub fn curve_figure(c: &Curve) -> TwoParamDiagram {
     let kind = match c.kind {
         CurveKind::Fold => PlotKind::Fold,
@@ -210,7 +234,7 @@ pub fn curve_figure(c: &Curve) -> TwoParamDiagram {
         crate::param_symbol(&c.params[0]),
         crate::param_symbol(&c.params[1]),
     )
-    .with_curve(TwoParamCurve::new(kind, label, xs, ys).with_stability(stable));
+    .with_curve(curve_line(c, kind, label, xs, ys, stable));
     for x in &c.codim2 {
         fig = fig.with_point(LabelledPoint::new(
             x.kind.name(c.kind),

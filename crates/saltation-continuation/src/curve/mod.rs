@@ -21,6 +21,6 @@ mod system;
 pub use family2::PlaneFamily;
 pub use grazing::{GrazingAt, GrazingCondition};
 pub use kind::CurveKind;
-pub use options::CurveOptions;
+pub use options::{CurveDirection, CurveOptions};
 pub use point::{Codim2Kind, Codim2Point, Curve, CurveEnd, CurvePoint};
 pub use run::{continue_curve, continue_curve_with_progress, CurveProgress, CurveStart};

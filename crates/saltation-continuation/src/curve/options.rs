@@ -7,6 +7,40 @@ use saltation_ode::Num;
 use saltation_orbit::OrbitOptions;
 use serde::{Deserialize, Serialize};
 
+/// Which way a curve leaves its start.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum CurveDirection {
+    /// Towards `to2`: the start's tangent has `dP2` of the sign of `to2 − P2_start` (default).
+    #[default]
+    Forward,
+    /// Away from `to2`: the other orientation of the tangent. The curve still ends where it
+    /// reaches `P2 = to2` — after it has turned back in `P2` — or at a limit.
+    Backward,
+}
+
+impl CurveDirection {
+    /// The names as the command line and files spell them.
+    pub const NAMES: [&'static str; 2] = ["forward", "backward"];
+
+    /// The direction named `name` (one of [`CurveDirection::NAMES`]).
+    pub fn parse(name: &str) -> Option<Self> {
+        match name {
+            "forward" => Some(Self::Forward),
+            "backward" => Some(Self::Backward),
+            _ => None,
+        }
+    }
+
+    /// `+1` forward, `−1` backward.
+    pub fn sign(self) -> f64 {
+        match self {
+            Self::Forward => 1.0,
+            Self::Backward => -1.0,
+        }
+    }
+}
+
 /// Settings of one curve.
 ///
 /// Checked by [`CurveOptions::validate_with`], which [`crate::continue_curve`] calls.
@@ -18,6 +52,8 @@ pub struct CurveOptions {
     /// Direction in `P` in which the one-parameter branch from the guess looks for the
     /// starting bifurcation: `Some(±1)`, or `None` (default) for +1 and then −1.
     pub search: Option<f64>,
+    /// Which way the curve leaves its start: towards `to2` (default) or away from it.
+    pub direction: CurveDirection,
     /// Detect and locate codimension-two points (default true).
     pub codim2: bool,
     /// The steps, the corrector and the location tolerance (as on a branch): `step`,
@@ -33,6 +69,7 @@ impl Default for CurveOptions {
         Self {
             to2: f64::NAN,
             search: None,
+            direction: CurveDirection::Forward,
             codim2: true,
             settings: ContinuationOptions::default(),
         }

@@ -134,9 +134,11 @@ pub fn continue_curve_with_progress<M: EvalModel + Clone + Sync>(
         tol,
         iters,
     )?;
+    // `sign`: the way to `to2` in P2 (the landing test below); the tangent leaves the start
+    // that way, or the other for a backward curve.
     let sign = if opts.to2 > start.p2 { 1.0 } else { -1.0 };
     let mut towards = DVector::zeros(dim);
-    towards[r + 1] = sign;
+    towards[r + 1] = sign * opts.direction.sign();
     let tau = tangent(&d.rows(dim), &towards).ok_or(singular)?;
     let first = curve_point(&plane, kind, &z, &d)?;
     let mut curve = Curve {
@@ -656,6 +658,36 @@ mod tests {
         }
         assert_eq!(c.points.last().unwrap().params[1], 0.2);
         assert!(c.codim2.is_empty(), "{:?}", c.codim2);
+    }
+
+    /// The same circle run backward: from `b = 0.5` away from `to2 = 0.2`, over the top
+    /// `(0, 1)`, down the other side until `b = 0.2` at `a = −√0.96`, the angle `atan2(b, a)`
+    /// past π/2 there.
+    #[test]
+    fn a_backward_curve_leaves_away_from_to2_and_lands_on_it_after_turning() {
+        let family = PlaneFamily::new(Bound::new(RotationMap), "a", "b").unwrap();
+        let start = CurveStart::new(0.5, 0.5, vec![0.01, 0.01]);
+        let mut opts = CurveOptions::to(0.2);
+        opts.search = Some(1.0);
+        opts.direction = super::super::CurveDirection::Backward;
+        opts.settings.step = 0.01;
+        let orbit = OrbitOptions::default();
+        let c = continue_curve(&family, CurveKind::NeimarkSacker, &start, &orbit, &opts).unwrap();
+        assert_eq!(c.end, CurveEnd::Reached, "{}", c.end);
+        assert!(c.points[1].params[1] > 0.5, "{:?}", c.points[1].params);
+        assert!(c.points.iter().any(|p| p.params[1] > 0.99));
+        let last = c.points.last().unwrap();
+        assert_eq!(last.params[1], 0.2);
+        assert!(
+            (last.params[0] + 0.96f64.sqrt()).abs() < 1e-9,
+            "{:?}",
+            last.params
+        );
+        assert!((last.angle.unwrap() - 0.2f64.atan2(-0.96f64.sqrt())).abs() < 1e-9);
+        for p in &c.points {
+            let [a, b] = p.params;
+            assert!((a.hypot(b) - 1.0).abs() < 1e-9, "a = {a}, b = {b}");
+        }
     }
 
     /// The fold curve of `x ↦ x + x² + a² + b² − 1` is the unit circle in `(a, b)`: asked for

@@ -102,6 +102,10 @@ pub struct TwoParamCurve {
     /// multiplier(s) of the curve's bifurcation. Unstable stretches are drawn thin. Empty: all
     /// drawn at full width.
     pub stable: Vec<bool>,
+    /// Empty, or one flag per point: whether the orbit there is admissible (its contact
+    /// conditions hold). Inadmissible stretches are drawn faded (the colour three quarters of
+    /// the way to white). Empty: all admissible.
+    pub admissible: Vec<bool>,
     /// Colour; `None` takes [`CurveKind::color`].
     pub color: Option<Color>,
 }
@@ -115,6 +119,7 @@ impl TwoParamCurve {
             xs,
             ys,
             stable: Vec::new(),
+            admissible: Vec::new(),
             color: None,
         }
     }
@@ -122,6 +127,12 @@ impl TwoParamCurve {
     /// Sets the per-point stability flags.
     pub fn with_stability(mut self, stable: Vec<bool>) -> Self {
         self.stable = stable;
+        self
+    }
+
+    /// Sets the per-point admissibility flags.
+    pub fn with_admissibility(mut self, admissible: Vec<bool>) -> Self {
+        self.admissible = admissible;
         self
     }
 
@@ -271,6 +282,7 @@ impl TwoParamDiagram {
         let mut entries: Vec<(String, Sample)> = Vec::new();
         let mut keys: Vec<(String, Color, CurveKind)> = Vec::new();
         let mut any_unstable = false;
+        let mut any_inadmissible = false;
         for (i, c) in self.curves.iter().enumerate() {
             let item = if c.label.is_empty() {
                 format!("curve {i} ({})", c.kind.name())
@@ -281,6 +293,9 @@ impl TwoParamDiagram {
             check_len(FIGURE, &item, "ys", n, c.ys.len())?;
             if !c.stable.is_empty() {
                 check_len(FIGURE, &item, "stable", n, c.stable.len())?;
+            }
+            if !c.admissible.is_empty() {
+                check_len(FIGURE, &item, "admissible", n, c.admissible.len())?;
             }
             for (what, v) in [("xs", &c.xs), ("ys", &c.ys)] {
                 if let Some((index, &value)) = v.iter().enumerate().find(|(_, v)| v.is_infinite()) {
@@ -309,17 +324,18 @@ impl TwoParamDiagram {
             }
             let color = c.color.unwrap_or(c.kind.color());
             let style = c.kind.line_style();
-            let runs = if c.stable.is_empty() {
-                vec![(true, pts)]
-            } else {
-                stability_runs(&pts, &c.stable)
-            };
-            for (stable, run) in runs {
+            // Runs of equal (stable, admissible): unstable thin, inadmissible faded.
+            let flag = |v: &Vec<bool>, i: usize| v.get(i).copied().unwrap_or(true);
+            let flags: Vec<(bool, bool)> = (0..n)
+                .map(|i| (flag(&c.stable, i), flag(&c.admissible, i)))
+                .collect();
+            for ((stable, admissible), run) in stability_runs(&pts, &flags) {
                 any_unstable |= !stable;
+                any_inadmissible |= !admissible;
                 occupied.extend(trace(&run));
                 curves.push(Line {
                     pts: run,
-                    color,
+                    color: if admissible { color } else { faded(color) },
                     style,
                     thin: !stable,
                 });
@@ -369,6 +385,12 @@ impl TwoParamDiagram {
                 Sample::ThinLine(Color::BLACK, LineStyle::Solid),
             ));
         }
+        if any_inadmissible {
+            entries.push((
+                "faded: orbit not admissible".into(),
+                Sample::Line(faded(Color::BLACK), LineStyle::Solid),
+            ));
+        }
         let frame = Frame {
             title: self.title.clone(),
             x_label: self.x_label.clone(),
@@ -393,6 +415,12 @@ impl TwoParamDiagram {
 }
 
 impl_figure!(TwoParamDiagram);
+
+/// The colour of an inadmissible stretch: `color` three quarters of the way to white.
+fn faded(color: Color) -> Color {
+    let f = |c: u8| (f64::from(c) + 0.75 * (255.0 - f64::from(c))).round() as u8;
+    Color::rgb(f(color.r), f(color.g), f(color.b))
+}
 
 /// A drawn piece of a curve (plot coordinates; NaN breaks it).
 struct Line {

@@ -335,3 +335,68 @@ fn kinds_have_distinct_colours_and_dashes() {
         Marker::Circle
     );
 }
+
+/// Inadmissible stretches are drawn faded (and unstable ones thin, independently): a curve
+/// whose points are (stable, admissible) = (✓✓, ✗✓, ✗✗, ✓✗) is drawn as four pieces meeting at
+/// the midpoints, the last two in the faded colour, with a legend entry saying so; a flag
+/// vector of the wrong length is an error naming it.
+#[test]
+fn inadmissible_stretches_are_faded() {
+    let xs = vec![0.0, 1.0, 2.0, 3.0];
+    let c = TwoParamCurve::new(CurveKind::Fold, "f", xs.clone(), xs.clone())
+        .with_stability(vec![true, false, false, true])
+        .with_admissibility(vec![true, true, false, false]);
+    let p = TwoParamDiagram::new("", "p", "q")
+        .with_curve(c.clone())
+        .prepare()
+        .expect("valid");
+    let blue = CurveKind::Fold.color();
+    let light = faded(blue);
+    assert!(light.r > blue.r && light.g > blue.g && light.b > blue.b);
+    let drawn: Vec<(Color, bool, usize)> = p
+        .curves
+        .iter()
+        .map(|l| (l.color, l.thin, l.pts.len()))
+        .collect();
+    assert_eq!(
+        drawn,
+        [
+            (blue, false, 2),
+            (blue, true, 3),
+            (light, true, 3),
+            (light, false, 2)
+        ]
+    );
+    assert_eq!(p.curves[2].pts, [(1.5, 1.5), (2.0, 2.0), (2.5, 2.5)]);
+    assert!(p
+        .frame
+        .entries
+        .iter()
+        .any(|(t, _)| t == "faded: orbit not admissible"));
+    // All admissible: no faded piece, no legend entry.
+    let plain = TwoParamDiagram::new("", "p", "q")
+        .with_curve(
+            TwoParamCurve::new(CurveKind::Fold, "f", xs.clone(), xs.clone())
+                .with_admissibility(vec![true; 4]),
+        )
+        .prepare()
+        .expect("valid");
+    assert_eq!(plain.curves.len(), 1);
+    assert!(plain
+        .frame
+        .entries
+        .iter()
+        .all(|(t, _)| !t.starts_with("faded")));
+    let short = TwoParamDiagram::new("", "p", "q")
+        .with_curve(c.with_admissibility(vec![true]))
+        .prepare()
+        .err()
+        .expect("an error");
+    assert!(matches!(
+        short,
+        PlotError::LengthMismatch {
+            what: "admissible",
+            ..
+        }
+    ));
+}
