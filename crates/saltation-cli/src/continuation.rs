@@ -14,7 +14,8 @@ use crate::progress::ScriptBar;
 use crate::CliError;
 use clap::Args;
 use saltation_continuation::{
-    run_script_with_events, ContinuationError, ContinuationSpec, ParamFamily, ScriptResult,
+    run_script_curves, run_script_with_events, ContinuationError, ContinuationSpec, ParamFamily,
+    ScriptResult,
 };
 use saltation_hybrid::EvalModel;
 use saltation_orbit::Shooting;
@@ -238,6 +239,37 @@ pub fn compute_with_events(
     }
 }
 
+/// The script's two-parameter curves (its `curves`, none without them) added to `result`,
+/// with a progress bar per curve.
+pub fn with_curves(
+    loaded: &LoadedModel,
+    spec: &ContinuationSpec,
+    overrides: &Overrides,
+    mut result: ScriptResult,
+) -> Result<ScriptResult, CliError> {
+    if spec.curves.is_empty() {
+        return Ok(result);
+    }
+    let mut bar = ScriptBar::new(&report::param_symbol(&spec.param));
+    let symbols: Vec<String> = spec
+        .curves
+        .iter()
+        .map(|c| report::param_symbol(&c.param2))
+        .collect();
+    // The progress names the second parameter of the latest request (they rarely differ).
+    let symbol2 = symbols.last().cloned().unwrap_or_default();
+    let curves = run_script_curves(
+        &loaded.file.model,
+        &loaded.file.orbit,
+        spec,
+        &result,
+        &mut |_, p| bar.curve_point(p, &symbol2),
+    );
+    bar.finish();
+    result.curves = curves.map_err(|e| cli_error(loaded, overrides, e))?;
+    Ok(result)
+}
+
 /// Runs `saltation continue`.
 pub fn run(args: &ContinueArgs, out: &mut dyn Write) -> Result<(), CliError> {
     let loaded = args.model.load()?;
@@ -259,7 +291,9 @@ pub fn run(args: &ContinueArgs, out: &mut dyn Write) -> Result<(), CliError> {
     let existed = args.out.exists();
     report::check_destination(&args.out)?;
     let start = Instant::now();
-    let result = match compute(&loaded, &spec, &overrides) {
+    let computed = compute(&loaded, &spec, &overrides)
+        .and_then(|r| with_curves(&loaded, &spec, &overrides, r));
+    let result = match computed {
         Ok(r) => r,
         Err(e) => {
             if !existed {
@@ -309,6 +343,18 @@ pub fn human(
     let mut text = t.render();
     text.push('\n');
     text.push_str(&report::summary(result));
+    for c in &result.curves {
+        text.push('\n');
+        match (&c.curve, &c.not_started) {
+            (Some(curve), _) => text.push_str(&report::curve_summary(curve)),
+            (None, why) => text.push_str(&format!(
+                "curve from branch \"{}\" #{}: not started: {}\n",
+                c.branch,
+                c.index,
+                why.as_deref().unwrap_or("")
+            )),
+        }
+    }
     if let Some(cols) = &result.orbit_diagram {
         text.push('\n');
         text.push_str(&diagram_line(cols, model, &result.param));

@@ -51,9 +51,9 @@ mod tests_fn;
 
 pub use branch::{Bifurcation, BifurcationKind, Branch, BranchPoint, EndReason};
 pub use curve::{
-    continue_curve, continue_curve_with_progress, Codim2Kind, Codim2Point, Curve, CurveDirection,
-    CurveEnd, CurveKind, CurveOptions, CurvePoint, CurveProgress, CurveStart, GrazingAt,
-    GrazingCondition, PlaneFamily,
+    continue_curve, continue_curve_from, continue_curve_with_progress, Codim2Kind, Codim2Point,
+    Curve, CurveDirection, CurveEnd, CurveKind, CurveOptions, CurvePoint, CurveProgress,
+    CurveStart, GrazingAt, GrazingCondition, PlaneFamily,
 };
 pub use diagram::{
     failure_cause, orbit_diagram, orbit_diagram_with_progress, DiagramColumn, OrbitDiagramOptions,
@@ -68,8 +68,9 @@ pub use options::{
 };
 pub use run::{continue_branch, continue_branch_with_progress, Progress, Start};
 pub use script::{
-    run_script, run_script_with_events, BranchSpec, ContinuationSpec, DiagramSpec, ScriptEvent,
-    ScriptProgress, ScriptResult, MAX_BRANCHES, MAX_PERIOD_DOUBLINGS,
+    run_script, run_script_curves, run_script_with_events, BranchSpec, ContinuationSpec, CurveSpec,
+    DiagramSpec, ScriptCurve, ScriptEvent, ScriptProgress, ScriptResult, MAX_BRANCHES, MAX_CURVES,
+    MAX_CURVES_PER_REQUEST, MAX_PERIOD_DOUBLINGS,
 };
 pub use sweep::{sweep_1d, sweep_2d, GridPoint};
 pub use switch::{switch_period_doubling, Switched};

@@ -83,8 +83,9 @@ pub fn curve_json(model: &dyn EvalModel, c: &Curve) -> Value {
     v
 }
 
-/// The rows of `points` with the header `<first>,P,P2,x0_0 … ,period,mu<i>_re,mu<i>_im`.
-fn rows(first: &str, names: &[String; 2], points: &[(String, &CurvePoint)]) -> String {
+/// The rows of `points` with the header `<first>,P,P2,x0_0 … ,period,mu<i>_re,mu<i>_im`
+/// (`first` and each label may hold several comma-separated columns).
+pub(crate) fn rows(first: &str, names: &[String; 2], points: &[(String, &CurvePoint)]) -> String {
     let n = points.iter().map(|(_, p)| p.x0.len()).max().unwrap_or(0);
     let m = points
         .iter()

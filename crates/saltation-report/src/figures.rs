@@ -417,6 +417,7 @@ fn continuation_files(
     if let Some(cols) = &r.orbit_diagram {
         orbit_diagram_files(cols, ctx.model, &r.param, ctx.diagram_component, batch)?;
     }
+    crate::script_curves::script_curve_files(&name, &r.curves, batch)?;
     Ok(())
 }
 

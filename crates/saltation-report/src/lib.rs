@@ -302,7 +302,12 @@ pub fn multipliers_json(ms: &[Multiplier]) -> Value {
 ///                "end": "<why the branch ended>"}],
 ///  "bifurcations": [{"kind": "fold" | "period_doubling" | "neimark_sacker" | "grazing",
 ///                    "branch": "..",
-///                    "param": .., "x0": [..], "multipliers": [..]}]}
+///                    "param": .., "x0": [..], "multipliers": [..]}],
+///  "curves": (only when the section asks for curves)
+///            [{"request": i, "branch": "..", "index": j, "not_started": "<why>" (when it
+///              could not start), and when it did the keys of `saltation curve --json`:
+///              "kind", "params", "param_values", "period_k", "points", "codim2", "end",
+///              "end_reason"}]}
 /// ```
 pub fn continuation_json(model: &dyn EvalModel, r: &ScriptResult) -> Value {
     let branches: Vec<Value> = r
@@ -347,8 +352,12 @@ pub fn continuation_json(model: &dyn EvalModel, r: &ScriptResult) -> Value {
             })
         })
         .collect();
-    json!({"param": r.param, "params": params_json(model), "branches": branches,
-           "bifurcations": bifurcations})
+    let mut v = json!({"param": r.param, "params": params_json(model), "branches": branches,
+           "bifurcations": bifurcations});
+    if !r.curves.is_empty() {
+        v["curves"] = script_curves::script_curves_json(model, &r.curves);
+    }
+    v
 }
 
 /// The smallest parameter value whose run failed, if any did.
@@ -614,6 +623,7 @@ mod mfpt;
 mod lyapunov_sweep;
 mod numbers;
 mod params;
+mod script_curves;
 mod sensitivity;
 mod simulation;
 mod simulation_plot;
@@ -636,6 +646,7 @@ pub use lyapunov_sweep::{
     diagram_lyapunov_figure, lyapunov_csv, lyapunov_json, write_lyapunov_sweep,
 };
 pub use numbers::{fixed, shortest};
+pub use script_curves::{script_curves_figure, script_curves_json};
 pub use sensitivity::{impulse_response_csv, impulse_response_figure, write_sensitivity};
 pub use simulation::{
     events_csv, samples_csv, simulation_json, write_simulation, EventJson, SampleJson,

@@ -27,6 +27,7 @@
 #![warn(missing_docs)]
 
 mod check;
+mod curves;
 mod file;
 mod locate;
 mod moved;
@@ -36,6 +37,7 @@ mod section;
 mod tests;
 
 pub use check::Invalid;
+pub use curves::{CurveKindSection, CurveSection, DirectionSection};
 pub use file::{
     load_model_file, parse_model_file, ron_options, FileError, Guess, InitialState, ModelFile,
     MAX_GUESSES,

@@ -15,6 +15,7 @@
 //! The stride, Newton and eigenvalue settings are not part of the section: the file states them
 //! once, in `orbit`. Written here (an older layout), they are an error naming `orbit.stride`.
 
+use crate::curves::CurveSection;
 use crate::moved::{checked, checked_option, checked_vec, Moves, ORBIT_SETTINGS};
 use saltation_continuation::{
     BranchSpec, ContinuationOptions, ContinuationSpec, DiagramSpec, OrbitDiagramOptions, Predictor,
@@ -37,6 +38,9 @@ pub struct ContinuationSection {
     /// Orbit diagram, if wanted.
     #[serde(default, deserialize_with = "checked_option")]
     pub orbit_diagram: Option<DiagramSection>,
+    /// Two-parameter curves from the bifurcations of the branches ([`CurveSection`]).
+    #[serde(default, deserialize_with = "checked_vec")]
+    pub curves: Vec<CurveSection>,
 }
 
 /// The continuation's own settings as a file writes them: those of [`ContinuationOptions`]
@@ -185,6 +189,7 @@ impl ContinuationSection {
                 start: d.start.clone(),
                 settings: d.settings.clone(),
             }),
+            curves: self.curves.iter().map(CurveSection::to_spec).collect(),
         }
     }
 }

@@ -23,4 +23,6 @@ pub use grazing::{GrazingAt, GrazingCondition};
 pub use kind::CurveKind;
 pub use options::{CurveDirection, CurveOptions};
 pub use point::{Codim2Kind, Codim2Point, Curve, CurveEnd, CurvePoint};
-pub use run::{continue_curve, continue_curve_with_progress, CurveProgress, CurveStart};
+pub use run::{
+    continue_curve, continue_curve_from, continue_curve_with_progress, CurveProgress, CurveStart,
+};

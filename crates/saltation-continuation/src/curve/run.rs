@@ -88,6 +88,68 @@ pub fn continue_curve_with_progress<M: EvalModel + Clone + Sync>(
 ) -> Result<Curve, ContinuationError> {
     opts.validate_with(orbit)?;
     check_start(start, opts)?;
+    check_kind(family, kind)?;
+    let line1 = family.line(0, start.p2);
+    let bif = find_start(&line1, kind, start, orbit, opts, family.names())?;
+    follow(
+        family,
+        kind,
+        bif,
+        start.p2,
+        start.period_k,
+        orbit,
+        opts,
+        progress,
+    )
+}
+
+/// Continues the curve of `kind` from a bifurcation already located on a one-parameter branch
+/// in `P` (e.g. by a continuation script) at `P2 = p2`, on a branch of fixed points of `P^k`
+/// (`period_k`), until `P2` reaches `opts.to2` or a limit; errors as [`continue_curve`] (and
+/// for a bifurcation of another kind than `kind`, or a non-finite one).
+#[allow(clippy::too_many_arguments)]
+pub fn continue_curve_from<M: EvalModel + Clone + Sync>(
+    family: &PlaneFamily<M>,
+    kind: CurveKind,
+    bif: &Bifurcation,
+    p2: f64,
+    period_k: usize,
+    orbit: &OrbitOptions,
+    opts: &CurveOptions,
+    progress: &mut dyn FnMut(CurveProgress),
+) -> Result<Curve, ContinuationError> {
+    opts.validate_with(orbit)?;
+    check_kind(family, kind)?;
+    if bif.kind != kind.bifurcation() {
+        return Err(ContinuationError::invalid(
+            "kind",
+            format!("a {} curve cannot start from a {}", kind, bif.kind.name()),
+        ));
+    }
+    let start = CurveStart {
+        p: bif.param,
+        p2,
+        u: bif.u.clone(),
+        period_k,
+    };
+    check_start(&start, opts)?;
+    follow(
+        family,
+        kind,
+        bif.clone(),
+        p2,
+        period_k,
+        orbit,
+        opts,
+        progress,
+    )
+}
+
+/// A grazing curve needs a model with admissibility conditions.
+fn check_kind<M: EvalModel + Clone + Sync>(
+    family: &PlaneFamily<M>,
+    kind: CurveKind,
+) -> Result<(), ContinuationError> {
     if kind == CurveKind::Grazing && !saltation_hybrid::has_conditions(family.base_model()) {
         return Err(ContinuationError::invalid(
             "kind",
@@ -96,10 +158,30 @@ pub fn continue_curve_with_progress<M: EvalModel + Clone + Sync>(
              detected)",
         ));
     }
+    Ok(())
+}
+
+/// The curve from the located bifurcation `bif` at `P2 = p2`.
+#[allow(clippy::too_many_arguments)]
+fn follow<M: EvalModel + Clone + Sync>(
+    family: &PlaneFamily<M>,
+    kind: CurveKind,
+    bif: Bifurcation,
+    p2: f64,
+    period_k: usize,
+    orbit: &OrbitOptions,
+    opts: &CurveOptions,
+    progress: &mut dyn FnMut(CurveProgress),
+) -> Result<Curve, ContinuationError> {
     let s = &opts.settings;
+    let start = CurveStart {
+        p: bif.param,
+        p2,
+        u: bif.u.clone(),
+        period_k,
+    };
     let line1 = family.line(0, start.p2);
     let line2 = family.line(1, start.p);
-    let bif = find_start(&line1, kind, start, orbit, opts, family.names())?;
     let mut plane = Plane::new([&line1, &line2], orbit, s, start.period_k)?;
     if kind == CurveKind::Grazing {
         plane.grazing = Some(identify(&plane, &bif, start.p2, start.p, s.locate_tol)?);

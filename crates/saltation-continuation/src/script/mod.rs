@@ -14,7 +14,10 @@ use saltation_hybrid::StrideOptions;
 use saltation_orbit::{NewtonError, OrbitError, OrbitOptions};
 use serde::{Deserialize, Serialize};
 
+mod curves;
 mod validate;
+
+pub use curves::{run_script_curves, CurveSpec, ScriptCurve, MAX_CURVES, MAX_CURVES_PER_REQUEST};
 
 /// Largest number of branches of one script ([`ContinuationSpec::branches`]).
 pub const MAX_BRANCHES: usize = 1_000;
@@ -82,6 +85,10 @@ pub struct ContinuationSpec {
     pub settings: ContinuationOptions,
     /// Orbit diagram, if wanted.
     pub orbit_diagram: Option<DiagramSpec>,
+    /// Two-parameter curves from the bifurcations of the branches, at most [`MAX_CURVES`]
+    /// requests. [`run_script`] does not compute them: [`run_script_curves`] does, from its
+    /// result (it needs the model itself, not only a one-parameter family).
+    pub curves: Vec<CurveSpec>,
 }
 
 /// Everything a script produced.
@@ -96,6 +103,9 @@ pub struct ScriptResult {
     /// Orbit diagram columns, if requested.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub orbit_diagram: Option<Vec<DiagramColumn>>,
+    /// The two-parameter curves, when [`run_script_curves`] has added them.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub curves: Vec<ScriptCurve>,
 }
 
 impl ScriptResult {
@@ -247,6 +257,7 @@ pub fn run_script_with_events<F: ModelFamily>(
         branches: Vec::new(),
         bifurcations: Vec::new(),
         orbit_diagram: None,
+        curves: Vec::new(),
     };
     let count = spec.branches.len();
     for (index, b) in spec.branches.iter().enumerate() {

@@ -47,6 +47,7 @@ fn spec() -> ContinuationSpec {
         branches: vec![branch(0.1, 0.2)],
         settings,
         orbit_diagram: Some(diagram()),
+        curves: Vec::new(),
     }
 }
 
@@ -229,6 +230,7 @@ fn a_script_where_no_branch_started_is_reported() {
         branches: vec![failed("up"), failed("down")],
         bifurcations: Vec::new(),
         orbit_diagram: None,
+        curves: Vec::new(),
     };
     let e = r.no_branch_started().expect("nothing started");
     assert!(!e.is_input_error(), "{e}");

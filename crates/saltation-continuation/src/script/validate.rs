@@ -236,7 +236,11 @@ impl ContinuationSpec {
     ///   `period_doublings`, the model at `from`, a parameter that can be continued);
     /// - `settings.shooting` applies to the model (multiple shooting: not time-forced, its
     ///   multipliers not taken on the section);
-    /// - `orbit_diagram.*` ([`DiagramSpec::validate_for`]).
+    /// - `orbit_diagram.*` ([`DiagramSpec::validate_for`]);
+    /// - `curves`: at most [`super::MAX_CURVES`], only with branches; each `curves[i].*`
+    ///   ([`super::CurveSpec::validate`]: a kind that can be continued, a branch label of the
+    ///   script, a second parameter of the model other than `param`, a finite `to2` other
+    ///   than its value, `max_points`).
     pub fn validate<F: ModelFamily>(
         &self,
         family: &F,
@@ -290,6 +294,12 @@ impl ContinuationSpec {
         if let Some(d) = &self.orbit_diagram {
             d.validate_for(family)?;
         }
-        Ok(())
+        // The curves' parameters by name, on the model at the first branch's start (checked
+        // above).
+        let model = match self.branches.first() {
+            Some(b) if !self.curves.is_empty() => family.model_at(b.from).ok(),
+            _ => None,
+        };
+        super::curves::validate_curves(self, model.as_ref().map(|m| m as &dyn EvalModel))
     }
 }

@@ -204,6 +204,7 @@ proptest! {
             }],
             settings,
             orbit_diagram: None,
+            curves: Vec::new(),
         };
         if let Ok(r) = run_script(&family, &orbit, &spec, &mut |_| {}) {
             for b in &r.branches {
