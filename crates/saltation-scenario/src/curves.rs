@@ -88,3 +88,91 @@ impl CurveSection {
 impl Moves for CurveSection {
     const MOVED: &'static [(&'static str, &'static str)] = ORBIT_SETTINGS;
 }
+
+#[cfg(test)]
+mod tests {
+    use crate::{load_model_file, parse_model_file, FileError};
+    use saltation_continuation::{CurveDirection, CurveKind};
+    use std::path::Path;
+
+    fn shipped() -> (String, String) {
+        let path = Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("../../models/equations/vibrating_table_forced.ron");
+        let text = std::fs::read_to_string(&path).unwrap();
+        (path.display().to_string(), text)
+    }
+
+    /// The shipped request, read into the library's; absent fields at their defaults.
+    #[test]
+    fn the_shipped_curves_are_read() {
+        let (path, _) = shipped();
+        let file = load_model_file(Path::new(&path)).unwrap();
+        let spec = file.script().unwrap();
+        assert_eq!(spec.curves.len(), 2);
+        let c = &spec.curves[0];
+        assert_eq!(c.kind, CurveKind::PeriodDoubling);
+        assert_eq!((c.branch.as_str(), c.index), ("period 1", Some(0)));
+        assert_eq!((c.param2.as_str(), c.to2), ("e", 0.8));
+        assert_eq!(c.direction, CurveDirection::Forward);
+        assert_eq!(c.max_points, None);
+    }
+
+    /// Mistakes in a request are refused at load time at their line and column: a kind that
+    /// cannot be continued, an unknown field, a branch label the section does not have, a
+    /// second parameter that is the first, a `to2` at the model's value.
+    #[test]
+    fn mistakes_are_located() {
+        let (_, text) = shipped();
+        let line_of = |needle: &str| text[..text.find(needle).unwrap()].matches('\n').count() + 1;
+        let kind_line = line_of(
+            "(kind: PeriodDoubling, branch: \"period 1\", index: 0, param2: \"e\", to2: 0.8)",
+        );
+        for (from, to, says) in [
+            (
+                "kind: PeriodDoubling, branch: \"period 1\", index: 0, param2: \"e\", to2: 0.8",
+                "kind: Grazing, branch: \"period 1\", index: 0, param2: \"e\", to2: 0.8",
+                "Grazing",
+            ),
+            (
+                "index: 0, param2: \"e\", to2: 0.8",
+                "index: 0, param2: \"e\", to2: 0.8, dir: Forward",
+                "dir",
+            ),
+            (
+                "branch: \"period 1\", index: 0, param2: \"e\", to2: 0.8",
+                "branch: \"period one\", index: 0, param2: \"e\", to2: 0.8",
+                "period one",
+            ),
+            (
+                "param2: \"e\", to2: 0.8",
+                "param2: \"Gamma\", to2: 0.8",
+                "second one",
+            ),
+            (
+                "param2: \"e\", to2: 0.8",
+                "param2: \"e\", to2: 0.5",
+                "no length",
+            ),
+            (
+                "param2: \"e\", to2: 0.8",
+                "param2: \"e\", to2: 0.8, max_points: 0",
+                "max_points",
+            ),
+            (
+                "index: 0, param2: \"e\", to2: 0.8",
+                "index: -1, param2: \"e\", to2: 0.8",
+                "",
+            ),
+        ] {
+            assert!(text.contains(from), "{from}");
+            let edited = text.replacen(from, to, 1);
+            match parse_model_file(&edited, "t.ron") {
+                Err(FileError::Parse { line, message, .. }) => {
+                    assert_eq!(line, kind_line, "{to}: {message}");
+                    assert!(message.contains(says), "{to}: {message}");
+                }
+                other => panic!("{to}: {other:?}"),
+            }
+        }
+    }
+}

@@ -21,5 +21,6 @@ mod lyapunov_sweep;
 mod monopod;
 mod orbit;
 mod output;
+mod script_curves;
 mod simulate_figure;
 mod study;

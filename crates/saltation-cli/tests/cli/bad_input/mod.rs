@@ -24,6 +24,7 @@ mod constants;
 mod continue_shooting;
 mod curve;
 mod curve_grazing;
+mod curve_script;
 mod equations;
 mod events;
 mod files;
