@@ -8,7 +8,7 @@ use crate::curve::{
     continue_curve_from, Curve, CurveDirection, CurveKind, CurveOptions, CurveProgress, PlaneFamily,
 };
 use crate::error::ContinuationError;
-use crate::options::{ContinuationOptions, MAX_POINTS};
+use crate::options::{ContinuationOptions, Predictor, MAX_POINTS};
 use saltation_hybrid::{param_index, EvalModel};
 use saltation_ode::Num;
 use saltation_orbit::OrbitOptions;
@@ -166,6 +166,13 @@ pub(crate) fn validate_curves(
             "curves start from the bifurcations of the script's branches, and it has none",
         ));
     };
+    if matches!(spec.settings.predictor, Predictor::EventTime { .. }) {
+        return Err(ContinuationError::invalid(
+            "curves",
+            "curves are continued in arclength in the parameter plane: the section's \
+             `settings.predictor` must be Arclength or Natural, not EventTime",
+        ));
+    }
     let labels: Vec<&str> = spec.branches.iter().map(|b| b.label.as_str()).collect();
     for (i, c) in spec.curves.iter().enumerate() {
         c.validate(&spec.param, &labels, model)
@@ -210,6 +217,20 @@ pub fn run_script_curves<M: EvalModel + Clone + Sync>(
             Some(i) => vec![i],
             None => (0..found.len().min(MAX_CURVES_PER_REQUEST)).collect(),
         };
+        let skipped =
+            (c.index.is_none() && found.len() > MAX_CURVES_PER_REQUEST).then(|| ScriptCurve {
+                request,
+                branch: c.branch.clone(),
+                index: MAX_CURVES_PER_REQUEST,
+                curve: None,
+                not_started: Some(format!(
+                    "branch \"{}\" has {} {}s: only the first {MAX_CURVES_PER_REQUEST} are \
+                     continued (ask for the others with `index`)",
+                    c.branch,
+                    found.len(),
+                    c.kind.bifurcation().name()
+                )),
+            });
         if wanted.is_empty() || branch.is_none() {
             out.push(ScriptCurve {
                 request,
@@ -260,6 +281,7 @@ pub fn run_script_curves<M: EvalModel + Clone + Sync>(
                 not_started,
             });
         }
+        out.extend(skipped);
     }
     Ok(out)
 }
@@ -386,7 +408,7 @@ mod tests {
             }
         };
         assert_eq!(field(&|_| {}), None);
-        let cases: [(&str, &dyn Fn(&mut ContinuationSpec)); 9] = [
+        let cases: [(&str, &dyn Fn(&mut ContinuationSpec)); 10] = [
             ("curves[0].kind", &|s| s.curves[0].kind = CurveKind::Grazing),
             ("curves[0].branch", &|s| s.curves[0].branch = "up".into()),
             ("curves[0].param2", &|s| s.curves[0].param2 = "nope".into()),
@@ -395,6 +417,9 @@ mod tests {
             ("curves[0].to2", &|s| s.curves[0].to2 = -0.016),
             ("curves[0].max_points", &|s| {
                 s.curves[0].max_points = Some(0)
+            }),
+            ("curves", &|s| {
+                s.settings.predictor = Predictor::EventTime { event: 0 };
             }),
             ("curves", &|s| {
                 s.curves = vec![s.curves[0].clone(); MAX_CURVES + 1];
