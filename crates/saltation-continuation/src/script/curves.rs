@@ -314,8 +314,10 @@ mod tests {
     /// A script in `b` from 0.3 down (its fold at `b = 3 (a/2)^{2/3} = 0.12`, where it turns),
     /// asking for the fold curve in `a` up to 0.016.
     fn spec() -> ContinuationSpec {
-        let mut settings = ContinuationOptions::default();
-        settings.step = 0.01;
+        let settings = ContinuationOptions {
+            step: 0.01,
+            ..ContinuationOptions::default()
+        };
         ContinuationSpec {
             param: "b".into(),
             branches: vec![BranchSpec {
@@ -408,7 +410,8 @@ mod tests {
             }
         };
         assert_eq!(field(&|_| {}), None);
-        let cases: [(&str, &dyn Fn(&mut ContinuationSpec)); 10] = [
+        type Edit<'a> = &'a dyn Fn(&mut ContinuationSpec);
+        let cases: [(&str, Edit<'_>); 10] = [
             ("curves[0].kind", &|s| s.curves[0].kind = CurveKind::Grazing),
             ("curves[0].branch", &|s| s.curves[0].branch = "up".into()),
             ("curves[0].param2", &|s| s.curves[0].param2 = "nope".into()),
