@@ -173,6 +173,13 @@ pub(crate) fn validate_curves(
              `settings.predictor` must be Arclength or Natural, not EventTime",
         ));
     }
+    if spec.settings.shooting != saltation_orbit::Shooting::Single {
+        return Err(ContinuationError::invalid(
+            "curves",
+            "curves are continued by single shooting: the section's `settings.shooting` must \
+             be Single for a section with curves",
+        ));
+    }
     let labels: Vec<&str> = spec.branches.iter().map(|b| b.label.as_str()).collect();
     for (i, c) in spec.curves.iter().enumerate() {
         c.validate(&spec.param, &labels, model)
