@@ -80,6 +80,7 @@ pub fn curve_json<'py>(
             param,
             param2,
             to2,
+            direction: "forward".into(),
             guess: guess.as_deref().map(list),
             shooting: None,
             out: PathBuf::new(),
