@@ -619,8 +619,8 @@ mod basin;
 mod curve;
 mod figures;
 mod files;
-mod mfpt;
 mod lyapunov_sweep;
+mod mfpt;
 mod numbers;
 mod params;
 mod script_curves;
@@ -641,10 +641,10 @@ pub use figures::{
 };
 pub(crate) use files::Batch;
 pub use files::{check_destination, write_atomic, Outputs};
-pub use mfpt::{mfpt_csv, mfpt_figure, write_mfpt, MfptLevel};
 pub use lyapunov_sweep::{
     diagram_lyapunov_figure, lyapunov_csv, lyapunov_json, write_lyapunov_sweep,
 };
+pub use mfpt::{mfpt_csv, mfpt_figure, write_mfpt, MfptLevel};
 pub use numbers::{fixed, shortest};
 pub use script_curves::{script_curves_figure, script_curves_json};
 pub use sensitivity::{impulse_response_csv, impulse_response_figure, write_sensitivity};
