@@ -51,6 +51,13 @@ pub enum IndicatorError {
          (the stride's duration is `step_time`)"
     )]
     Time(String),
+    /// The model itself names a state, parameter, definition or output `step_time`, so the
+    /// name would mean two things.
+    #[error(
+        "the model has a {0} named `step_time`, the name indicators use for the stride's \
+         duration: rename it in the model to use --indicators"
+    )]
+    StepTimeTaken(&'static str),
 }
 
 /// Compiled indicators (module documentation).
@@ -98,6 +105,32 @@ fn split_top_level(list: &str) -> Vec<(usize, String)> {
     items
 }
 
+/// What the model names `step_time`, if anything (a state, parameter, definition or output).
+fn step_time_taken(model: &Model) -> Option<&'static str> {
+    if model.param_names().iter().any(|n| n == STEP_TIME) {
+        return Some("parameter");
+    }
+    match model {
+        Model::Equations(m) => {
+            let spec = m.model().spec();
+            if spec.states.iter().any(|n| n == STEP_TIME) {
+                Some("state")
+            } else if spec.definitions.iter().any(|(n, _)| n == STEP_TIME) {
+                Some("definition")
+            } else if spec.outputs.iter().any(|(n, _)| n == STEP_TIME) {
+                Some("output")
+            } else {
+                None
+            }
+        }
+        _ => model
+            .state_names()
+            .iter()
+            .any(|n| n == STEP_TIME)
+            .then_some("state"),
+    }
+}
+
 impl Indicators {
     /// Compiles the comma-separated `list` (commas inside parentheses belong to the
     /// expression) for `model`.
@@ -118,6 +151,9 @@ impl Indicators {
             }
             let lead = text.chars().take_while(|c| c.is_whitespace()).count();
             exprs.push((at + lead, trimmed.to_string()));
+        }
+        if let Some(what) = step_time_taken(model) {
+            return Err(IndicatorError::StepTimeTaken(what));
         }
         let (mut states, mut defs, forced) = match model {
             Model::Equations(m) => {
@@ -318,5 +354,42 @@ mod tests {
             Indicators::compile(&m, &many),
             Err(IndicatorError::TooMany(_))
         ));
+    }
+
+    /// The walker's equation file with `edit` applied to its text.
+    fn walker_edited(from: &str, to: &str) -> Model {
+        let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("../../models/equations/simplest_walker.ron");
+        let text = std::fs::read_to_string(path).unwrap();
+        assert!(text.contains(from));
+        let shipped: crate::tests::Shipped = ron::Options::default()
+            .with_default_extension(
+                ron::extensions::Extensions::UNWRAP_VARIANT_NEWTYPES
+                    | ron::extensions::Extensions::IMPLICIT_SOME,
+            )
+            .from_str(&text.replacen(from, to, 1))
+            .unwrap();
+        shipped.model
+    }
+
+    #[test]
+    fn a_model_that_names_something_step_time_is_refused() {
+        for (from, to, what) in [
+            (
+                "outputs: [",
+                "outputs: [(\"step_time\", \"th\"), ",
+                "output",
+            ),
+            (
+                "(name: \"gamma\"",
+                "(name: \"step_time\", value: 1.0), (name: \"gamma\"",
+                "parameter",
+            ),
+        ] {
+            let m = walker_edited(from, to);
+            let e = Indicators::compile(&m, "step_time").unwrap_err();
+            assert_eq!(e, IndicatorError::StepTimeTaken(what), "{e}");
+            assert!(e.to_string().contains("rename it"), "{e}");
+        }
     }
 }
