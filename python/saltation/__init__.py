@@ -18,7 +18,16 @@ results are picklable (multiprocessing, Dask: see :mod:`saltation.dask`). Errors
 :class:`saltation.Error` subclasses carrying the command's messages.
 """
 
-from ._analyses import Basin, BasinShard, Curve, Lyapunov, Sensitivity, merge_basins
+from ._analyses import (
+    Basin,
+    BasinShard,
+    Curve,
+    Lyapunov,
+    Mfpt,
+    MfptShard,
+    Sensitivity,
+    merge_basins,
+)
 from ._errors import (
     ArgumentError,
     ArgumentTypeError,
@@ -27,6 +36,7 @@ from ._errors import (
     Error,
     LoadError,
     LyapunovError,
+    MfptError,
     OrbitError,
     ParamError,
     SensitivityError,
@@ -48,6 +58,8 @@ __all__ = [
     "BasinShard",
     "Lyapunov",
     "Sensitivity",
+    "Mfpt",
+    "MfptShard",
     "merge_basins",
     "Error",
     "LoadError",
@@ -58,6 +70,7 @@ __all__ = [
     "SimulationError",
     "ContinuationError",
     "BasinError",
+    "MfptError",
     "LyapunovError",
     "SensitivityError",
     "__version__",

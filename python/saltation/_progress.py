@@ -54,12 +54,17 @@ class _Tqdm:
             self._close()
             desc, unit = ("orbit diagram", "value") if kind == "diagram_started" else ("basin", "start")
             self._bar = self._tqdm(total=e["total"], desc=desc, unit=unit)
+        elif kind == "mfpt_started":
+            self._close()
+            part = "chain" if e["part"] == "chain" else "Monte Carlo"
+            unit = "point" if e["part"] == "chain" else "run"
+            self._bar = self._tqdm(total=e["total"], desc=f"mfpt {part} sd {e['sd']:.6g}", unit=unit)
         elif kind == "curve":
             if self._bar is None:
                 self._bar = self._tqdm(total=e["max_points"], desc="curve", unit="pt")
             self._bar.n = e["points"]
             self._bar.set_postfix_str(f"p={e['p']:.6g}, p2={e['p2']:.6g}", refresh=True)
-        elif kind in ("diagram", "basin") and self._bar is not None:
+        elif kind in ("diagram", "basin", "mfpt") and self._bar is not None:
             self._bar.n = e["done"]
             self._bar.refresh()
             if e["done"] >= e["total"]:

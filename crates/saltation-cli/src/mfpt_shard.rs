@@ -85,7 +85,7 @@ pub struct MfptShardFile {
 
 impl MfptShardFile {
     /// The file of shard `i` of `n` of `plan`, from its computed `data`.
-    pub(crate) fn new(
+    pub fn new(
         loaded: &LoadedModel,
         text: &str,
         sets: &[String],
@@ -149,6 +149,11 @@ impl MfptShardFile {
         }
     }
 
+    /// The file's text (JSON and a newline), as [`MfptShardFile::write`] writes it.
+    pub fn to_text(&self) -> Result<String, CliError> {
+        Ok(serde_json::to_string(self)? + "\n")
+    }
+
     /// Writes the file into `dir`; returns its path.
     pub(crate) fn write(&self, dir: &Path, model_file: &Path) -> Result<PathBuf, CliError> {
         let outputs = crate::continuation::outputs(dir, model_file);
@@ -156,7 +161,7 @@ impl MfptShardFile {
             "mfpt_shard_{}_of_{}.json",
             self.shard, self.header.shards
         ));
-        let text = serde_json::to_string(self)? + "\n";
+        let text = self.to_text()?;
         saltation_report::write_atomic(&path, text.as_bytes()).map_err(CliError::Output)?;
         Ok(path)
     }
