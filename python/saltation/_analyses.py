@@ -379,7 +379,7 @@ class Mfpt(_Result):
         )
 
 
-class MfptShard(BasinShard):
+class MfptShard:
     """One shard of a mean first-passage time run (``model.mfpt(..., shard=(i, n))``): the
     mesh points and Monte Carlo runs ``i, i + n, …`` of every level with the run's header, as
     the text of the shard file ``saltation mfpt --shard i/n`` writes; ``saltation merge`` joins
@@ -390,7 +390,12 @@ class MfptShard(BasinShard):
         text: the shard file's text (JSON).
     """
 
-    __slots__ = ()
+    __slots__ = ("text", "index", "count")
+
+    def __init__(self, text, index, count):
+        self.text = text
+        self.index = int(index)
+        self.count = int(count)
 
     def __reduce__(self):
         return (MfptShard, (self.text, self.index, self.count))

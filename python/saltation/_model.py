@@ -551,9 +551,9 @@ class Model:
             :class:`MfptShard`.
 
         Raises:
-            ArgumentError: a bad distribution, mesh, count, roughness or shard (the command's
-                message, naming its flag).
-            ParamError: an unknown ``param``.
+            ArgumentError: an unknown ``param``, a bad distribution, mesh, count, roughness or
+                shard, a terrain sample the model refuses, a nominal orbit outside the mesh (the
+                command's message, naming its flag).
             OrbitError, MfptError: the nominal orbit's Newton solve, or the chain, failed.
         """
         param = _name("param", param)

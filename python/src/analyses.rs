@@ -331,7 +331,10 @@ pub fn mfpt_json<'py>(
                 vec![
                     ("level", Item::Int(level)),
                     ("sd", Item::Float(sd)),
-                    ("part", Item::Text(if chain { "chain" } else { "monte_carlo" })),
+                    (
+                        "part",
+                        Item::Text(if chain { "chain" } else { "monte_carlo" }),
+                    ),
                     ("total", Item::Int(total)),
                 ],
             )),

@@ -368,7 +368,12 @@ pub(crate) fn compute(
     let on = |e: Progress| {
         let mut b = bar.lock().unwrap_or_else(|p| p.into_inner());
         match e {
-            Progress::Start { level, sd, chain, total } => {
+            Progress::Start {
+                level,
+                sd,
+                chain,
+                total,
+            } => {
                 if let Some(old) = b.take() {
                     old.finish();
                 }
@@ -447,13 +452,21 @@ pub fn compute_with(
             chain: true,
             total: cells.len(),
         });
-        let rows = chain_rows(model, k, &samples, stride, &plan.mesh, &cells, &|done, total| {
-            on(Progress::Done {
-                chain: true,
-                done,
-                total,
-            })
-        });
+        let rows = chain_rows(
+            model,
+            k,
+            &samples,
+            stride,
+            &plan.mesh,
+            &cells,
+            &|done, total| {
+                on(Progress::Done {
+                    chain: true,
+                    done,
+                    total,
+                })
+            },
+        );
         let rows = rows.map_err(|e| input_error(args, e))?;
         on(Progress::Start {
             level: l,
