@@ -369,10 +369,7 @@ pub(crate) fn compute(
         let mut b = bar.lock().unwrap_or_else(|p| p.into_inner());
         match e {
             Progress::Start {
-                level,
-                sd,
-                chain,
-                total,
+                sd, chain, total, ..
             } => {
                 if let Some(old) = b.take() {
                     old.finish();
@@ -383,7 +380,6 @@ pub(crate) fn compute(
                 } else {
                     ("Monte Carlo", "runs")
                 };
-                let _ = level;
                 nb.start_counted(&format!("{what} sd {sd}"), total, unit);
                 *b = Some(nb);
             }
