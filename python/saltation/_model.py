@@ -554,7 +554,8 @@ class Model:
             ArgumentError: an unknown ``param``, a bad distribution, mesh, count, roughness or
                 shard, a terrain sample the model refuses, a nominal orbit outside the mesh (the
                 command's message, naming its flag).
-            OrbitError, MfptError: the nominal orbit's Newton solve, or the chain, failed.
+            MfptError: no nominal orbit at the distribution's mean (its Newton solve failed), or
+                the chain could not be solved (the command's message).
         """
         param = _name("param", param)
         if isinstance(distribution, (tuple, list)):

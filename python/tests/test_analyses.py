@@ -388,6 +388,20 @@ def test_mfpt_progress(rough):
     assert events[-1] == {"event": "mfpt", "done": 5, "total": 5}
 
 
+@needs_cli
+def test_mfpt_no_nominal_orbit_is_an_mfpt_error_with_the_commands_message(rough):
+    # At a mean slope of −0.3 the wheel stalls before the top: no nominal orbit.
+    args = {**MFPT, "distribution": "normal(-0.3,0.01)", "samples": 5, "runs": 5}
+    with pytest.raises(saltation.MfptError, match="no periodic orbit from guess") as e:
+        rough.mfpt(**args)
+    flags = [f if f != "normal(0.2,0.1)" else "normal(-0.3,0.01)" for f in MFPT_FLAGS]
+    flags = [{"20": "5", "40": "5"}.get(f, f) for f in flags]
+    out = subprocess.run([str(_cli()), "mfpt", str(ROUGH), *flags], capture_output=True,
+                         text=True)
+    assert out.returncode != 0
+    assert out.stderr.strip() == f"error: {e.value}"
+
+
 def test_mfpt_bad_arguments(rough):
     with pytest.raises(saltation.ArgumentError, match=r"--param alfa"):
         rough.mfpt(**{**MFPT, "param": "alfa"})
