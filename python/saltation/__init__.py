@@ -27,6 +27,7 @@ from ._analyses import (
     MfptShard,
     Sensitivity,
     merge_basins,
+    merge_mfpt,
 )
 from ._errors import (
     ArgumentError,
@@ -61,6 +62,7 @@ __all__ = [
     "Mfpt",
     "MfptShard",
     "merge_basins",
+    "merge_mfpt",
     "Error",
     "LoadError",
     "ParamError",

@@ -3,7 +3,7 @@
 (:meth:`Model.basin <saltation.Model.basin>`, :func:`merge_basins`), Lyapunov exponents
 (:meth:`Model.lyapunov <saltation.Model.lyapunov>`), the gait sensitivity norm
 (:meth:`Model.sensitivity <saltation.Model.sensitivity>`) and the mean first-passage time on
-rough terrain (:meth:`Model.mfpt <saltation.Model.mfpt>`).
+rough terrain and its shards (:meth:`Model.mfpt <saltation.Model.mfpt>`, :func:`merge_mfpt`).
 
 Like the other results they wrap the ``saltation`` command's JSON object (``to_dict()`` equals
 what ``--json`` prints) and carry numpy arrays built in Rust; they pickle.
@@ -13,7 +13,7 @@ import numpy as np
 
 from ._errors import ArgumentTypeError
 from ._results import _complex, _Result
-from ._saltation import merge_basins_json
+from ._saltation import merge_basins_json, merge_mfpt_json
 
 __all__ = [
     "Curve",
@@ -24,6 +24,7 @@ __all__ = [
     "Mfpt",
     "MfptShard",
     "merge_basins",
+    "merge_mfpt",
 ]
 
 
@@ -382,8 +383,9 @@ class Mfpt(_Result):
 class MfptShard:
     """One shard of a mean first-passage time run (``model.mfpt(..., shard=(i, n))``): the
     mesh points and Monte Carlo runs ``i, i + n, …`` of every level with the run's header, as
-    the text of the shard file ``saltation mfpt --shard i/n`` writes; ``saltation merge`` joins
-    the ``n`` saved files into exactly the unsharded result.
+    the text of the shard file ``saltation mfpt --shard i/n`` writes. :func:`merge_mfpt` (or
+    ``saltation merge`` on the saved files) joins the ``n`` shards into exactly the unsharded
+    result.
 
     Attributes:
         index, count: the shard ``i`` and the number of shards ``n``.
@@ -420,3 +422,33 @@ class MfptShard:
 
     def __repr__(self):
         return f"MfptShard({self.index}/{self.count}, {len(self.text)} bytes)"
+
+
+def merge_mfpt(parts):
+    """Joins the shards of one mean first-passage time run into exactly the unsharded
+    :class:`Mfpt`, as ``saltation merge`` does.
+
+    Args:
+        parts: the :class:`MfptShard` s (any order), or shard files' texts (str).
+
+    Raises:
+        ArgumentError: shards of different runs, a shard twice or missing (the message names
+            ``parts[k]``), a text that is not an mfpt shard file.
+        MfptError: the chain could not be solved.
+    """
+    if isinstance(parts, (str, bytes, MfptShard)):
+        raise ArgumentTypeError("parts: expected a sequence of MfptShard (or shard texts)")
+    texts = []
+    for k, p in enumerate(parts):
+        if isinstance(p, MfptShard):
+            texts.append(p.text)
+        elif isinstance(p, str):
+            texts.append(p)
+        else:
+            raise ArgumentTypeError(
+                f"parts[{k}]: expected an MfptShard or a shard file's text, got {type(p).__name__}"
+            )
+    data, arrays = merge_mfpt_json(texts)
+    import json
+
+    return Mfpt(json.loads(data), arrays)

@@ -537,8 +537,9 @@ class Model:
                 or ``"sd1,sd2,…"``; same kind of distribution and mean, a uniform one of
                 half-width ``√3·sd``). No figure is written (use the arrays).
             shard: ``(i, n)``: compute only the mesh points and runs ``i, i + n, …`` of every
-                level and return an :class:`MfptShard` (``saltation merge`` joins the saved
-                files into exactly the unsharded result).
+                level and return an :class:`MfptShard` (:func:`saltation.merge_mfpt` joins
+                the ``n`` shards into exactly the unsharded result, as ``saltation merge`` does
+                the saved files).
             progress: ``None``, a callable taking one dict per event (``{"event":
                 "mfpt_started", "level", "sd", "part", "total"}`` with ``part`` ``"chain"`` or
                 ``"monte_carlo"``, ``{"event": "mfpt", "done", "total"}``), or

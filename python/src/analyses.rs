@@ -364,3 +364,31 @@ pub fn mfpt_json<'py>(
         Err(shard_text) => (shard_text, None),
     })
 }
+
+/// Joins mfpt shards (their files' texts, in any order) into exactly the unsharded result, as
+/// `saltation merge` does: JSON of `saltation merge --json` and the arrays. Shard `k` is named
+/// `parts[k]` in messages.
+#[pyfunction]
+pub fn merge_mfpt_json(
+    py: Python<'_>,
+    parts: Vec<String>,
+) -> PyResult<(String, Bound<'_, PyDict>)> {
+    let (j, text) = detached(py, move || -> Outcome<_> {
+        let fail = |e: CliError| Failure::from_cli(&e, Op::Mfpt);
+        let files = parts
+            .iter()
+            .enumerate()
+            .map(|(k, text)| {
+                let name = format!("parts[{k}]");
+                MfptShardFile::from_text(text, &format!("merge {name}"))
+                    .map(|f| (PathBuf::from(name), f))
+            })
+            .collect::<Result<Vec<_>, _>>()
+            .map_err(fail)?;
+        let (plan, data) = saltation_cli::mfpt_shard::join_shards(&files).map_err(fail)?;
+        let j = mfpt::result(&plan, &data).map_err(fail)?;
+        let text = to_json(&j, Op::Mfpt)?;
+        Ok((j, text))
+    })?;
+    Ok((text, results::mfpt_arrays(py, &j)?))
+}

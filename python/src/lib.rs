@@ -45,6 +45,7 @@ fn _saltation(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(analyses::basin_json, m)?)?;
     m.add_function(wrap_pyfunction!(analyses::merge_basins_json, m)?)?;
     m.add_function(wrap_pyfunction!(analyses::mfpt_json, m)?)?;
+    m.add_function(wrap_pyfunction!(analyses::merge_mfpt_json, m)?)?;
     m.add_function(wrap_pyfunction!(analyses::lyapunov_json, m)?)?;
     m.add_function(wrap_pyfunction!(analyses::sensitivity_json, m)?)?;
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;

@@ -377,6 +377,34 @@ def test_mfpt_python_shards_merge_with_the_command(rough, mfpt, tmp_path):
     assert cli == mfpt.to_dict()
 
 
+def test_mfpt_shards_merge_to_the_whole_result(rough, mfpt):
+    parts = [rough.mfpt(**MFPT, shard=(i, 3)) for i in range(3)]
+    merged = saltation.merge_mfpt(parts[::-1])
+    assert merged == mfpt
+    np.testing.assert_array_equal(merged.mc_ci, mfpt.mc_ci)
+    assert saltation.merge_mfpt([p.text for p in parts]) == mfpt
+
+
+def test_merge_mfpt_refuses_mixed_or_missing_shards(rough):
+    a = rough.mfpt(**MFPT, shard=(0, 2))
+    b = rough.mfpt(**MFPT, shard=(1, 2))
+    with pytest.raises(saltation.ArgumentError, match=r"shard\(s\) 1 of 2 missing"):
+        saltation.merge_mfpt([a])
+    with pytest.raises(saltation.ArgumentError, match=r"parts\[1\]: shard 0/2 twice"):
+        saltation.merge_mfpt([a, a, b])
+    other = rough.mfpt(**{**MFPT, "seed": 4}, shard=(1, 2))
+    with pytest.raises(saltation.ArgumentError, match="belongs to another run"):
+        saltation.merge_mfpt([a, other])
+    with pytest.raises(saltation.ArgumentError, match="not an mfpt shard file"):
+        saltation.merge_mfpt(["{}"])
+    with pytest.raises(saltation.ArgumentError, match="no shard files"):
+        saltation.merge_mfpt([])
+    with pytest.raises(saltation.ArgumentTypeError):
+        saltation.merge_mfpt([1])
+    with pytest.raises(saltation.ArgumentTypeError):
+        saltation.merge_mfpt(a)
+
+
 def test_mfpt_progress(rough):
     events = []
     rough.mfpt(**{**MFPT, "runs": 5}, progress=events.append)

@@ -244,15 +244,43 @@ fn read_shard(path: &Path) -> Result<MfptShardFile, CliError> {
         return Err(bad(&arg, format!("{len} bytes: at most {MAX_SHARD_BYTES}")));
     }
     let text = std::fs::read_to_string(path).map_err(|e| bad(&arg, format!("cannot read: {e}")))?;
-    let f: MfptShardFile = serde_json::from_str(&text)
-        .map_err(|e| bad(&arg, format!("not an mfpt shard file: {e}")))?;
-    if f.header.format != FORMAT {
-        return Err(bad(
-            &arg,
-            format!("format `{}`, expected `{FORMAT}`", f.header.format),
-        ));
+    MfptShardFile::from_text(&text, &arg)
+}
+
+impl MfptShardFile {
+    /// The shard file of `text` (what [`MfptShardFile::to_text`] wrote); errors name `arg`.
+    pub fn from_text(text: &str, arg: &str) -> Result<Self, CliError> {
+        if text.len() as u64 > MAX_SHARD_BYTES {
+            return Err(bad(
+                arg,
+                format!("{} bytes: at most {MAX_SHARD_BYTES}", text.len()),
+            ));
+        }
+        let f: MfptShardFile = serde_json::from_str(text)
+            .map_err(|e| bad(arg, format!("not an mfpt shard file: {e}")))?;
+        if f.header.format != FORMAT {
+            return Err(bad(
+                arg,
+                format!("format `{}`, expected `{FORMAT}`", f.header.format),
+            ));
+        }
+        Ok(f)
     }
-    Ok(f)
+}
+
+/// The plan and every level's data of `shards` (one run, each of `0..N` once, named by their
+/// paths in messages): exactly the unsharded run's.
+pub fn join_shards(
+    shards: &[(PathBuf, MfptShardFile)],
+) -> Result<(Plan, Vec<LevelData>), CliError> {
+    let Some((p0, first)) = shards.first() else {
+        return Err(bad("merge", "no shard files"));
+    };
+    let plan = first
+        .plan()
+        .map_err(|e| bad(format!("merge {}", p0.display()), e))?;
+    let data = join(shards, &plan)?;
+    Ok((plan, data))
 }
 
 /// Joins the shards of `paths` (one run, each of `0..N` once) into every level's data.
@@ -356,12 +384,8 @@ pub(crate) fn merge(
         .into_iter()
         .map(|p| read_shard(&p).map(|s| (p, s)))
         .collect::<Result<Vec<_>, _>>()?;
-    let (p0, first) = &shards[0];
-    let plan = first
-        .plan()
-        .map_err(|e| bad(format!("merge {}", p0.display()), e))?;
-    let data = join(&shards, &plan)?;
+    let (plan, data) = join_shards(&shards)?;
     saltation_report::check_destination(&args.out)?;
-    let origin = PathBuf::from(&first.header.model_origin);
+    let origin = PathBuf::from(&shards[0].1.header.model_origin);
     finish(&plan, &data, &args.out, &origin, args.json, out)
 }
