@@ -6,8 +6,8 @@
 //! library's computations on it with the GIL released (`py.detach`), the same functions the
 //! `saltation` command runs ([`saltation_cli::orbit::solve`], [`saltation_cli::simulate::compute`],
 //! [`saltation_cli::continuation::compute`]'s parts, the orbit diagram, and in [`analyses`] the
-//! curve, basin, merge, Lyapunov, sensitivity and mfpt commands' parts). Results cross into Python as
-//! the JSON objects of the command's `--json` output (a public interface; a result's
+//! curve, basin, merge, Lyapunov, sensitivity and mfpt commands' parts). Results cross into
+//! Python as the JSON objects of the command's `--json` output (a public interface; a result's
 //! `to_dict()`) together with its numpy arrays built here from the computed values
 //! ([`results`], the `numpy` crate), which the pure-Python layer (`python/saltation/`) wraps
 //! into result classes; errors
