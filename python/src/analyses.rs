@@ -1,8 +1,9 @@
 //! The analyses beyond one orbit, as functions of a `_Model`: two-parameter curves
 //! (`saltation curve`), basins of attraction and their shards (`saltation basin`, `saltation
 //! merge`), Lyapunov exponents (`saltation lyapunov`), the gait sensitivity norm
-//! (`saltation sensitivity`) and the mean first-passage time on rough terrain (`saltation mfpt`). Each runs the command's own library function with the GIL
-//! released and returns the command's `--json` object as text with the result's numpy arrays
+//! (`saltation sensitivity`) and the mean first-passage time on rough terrain and its shards
+//! (`saltation mfpt`, `saltation merge`). Each runs the command's own library function with the
+//! GIL released and returns the command's `--json` object as text with the result's numpy arrays
 //! ([`crate::results`]); errors carry the command's messages ([`crate::errors`]).
 
 use crate::errors::{Failure, Op, Outcome};
