@@ -18,7 +18,17 @@ results are picklable (multiprocessing, Dask: see :mod:`saltation.dask`). Errors
 :class:`saltation.Error` subclasses carrying the command's messages.
 """
 
-from ._analyses import Basin, BasinShard, Curve, Lyapunov, Sensitivity, merge_basins
+from ._analyses import (
+    Basin,
+    BasinShard,
+    Curve,
+    Lyapunov,
+    Mfpt,
+    MfptShard,
+    Sensitivity,
+    merge_basins,
+    merge_mfpt,
+)
 from ._errors import (
     ArgumentError,
     ArgumentTypeError,
@@ -27,6 +37,7 @@ from ._errors import (
     Error,
     LoadError,
     LyapunovError,
+    MfptError,
     OrbitError,
     ParamError,
     SensitivityError,
@@ -48,7 +59,10 @@ __all__ = [
     "BasinShard",
     "Lyapunov",
     "Sensitivity",
+    "Mfpt",
+    "MfptShard",
     "merge_basins",
+    "merge_mfpt",
     "Error",
     "LoadError",
     "ParamError",
@@ -58,6 +72,7 @@ __all__ = [
     "SimulationError",
     "ContinuationError",
     "BasinError",
+    "MfptError",
     "LyapunovError",
     "SensitivityError",
     "__version__",

@@ -22,6 +22,7 @@ class ContinuationError(Error): ...
 class BasinError(Error): ...
 class LyapunovError(Error): ...
 class SensitivityError(Error): ...
+class MfptError(Error): ...
 
 class Orbit:
     x0: npt.NDArray[np.float64]
@@ -35,6 +36,7 @@ class Orbit:
     newton_iterations: int
     params: Dict[str, float]
     solve_seconds: float
+    multiplier_accuracy: Optional[Dict[str, Any]]
     @classmethod
     def from_dict(cls, data: Mapping[str, Any]) -> Orbit: ...
     def to_dict(self) -> Dict[str, Any]: ...
@@ -135,6 +137,33 @@ class BasinShard:
     def save(self, directory: Union[str, os.PathLike[str]], stem: str) -> str: ...
 
 def merge_basins(parts: Sequence[Union[BasinShard, str]]) -> Basin: ...
+
+class Mfpt:
+    model: str
+    param: str
+    distribution: str
+    nominal: Dict[str, Any]
+    levels: List[Dict[str, Any]]
+    roughness: npt.NDArray[np.float64]
+    chain_mfpt: npt.NDArray[np.float64]
+    chain_lambda2: npt.NDArray[np.float64]
+    chain_expected_steps: npt.NDArray[np.float64]
+    mc_mean: npt.NDArray[np.float64]
+    mc_ci: npt.NDArray[np.float64]
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> Mfpt: ...
+    def to_dict(self) -> Dict[str, Any]: ...
+
+class MfptShard:
+    text: str
+    index: int
+    count: int
+    def __init__(self, text: str, index: int, count: int) -> None: ...
+    def save(self, directory: Union[str, os.PathLike[str]], stem: str) -> str: ...
+
+def merge_mfpt(parts: Sequence[Union[MfptShard, str]]) -> Mfpt: ...
+
+Distribution = Union[str, Tuple[str, float, float]]
 
 class Lyapunov:
     exponents: npt.NDArray[np.float64]
@@ -245,6 +274,35 @@ class Model:
         shard: Tuple[int, int],
         progress: Progress = ...,
     ) -> BasinShard: ...
+    @overload
+    def mfpt(
+        self,
+        param: str,
+        distribution: Distribution,
+        mesh: Axes,
+        samples: Optional[int] = ...,
+        runs: Optional[int] = ...,
+        max_steps: Optional[int] = ...,
+        seed: Optional[int] = ...,
+        roughness: Union[None, str, Sequence[float]] = ...,
+        shard: None = ...,
+        progress: Progress = ...,
+    ) -> Mfpt: ...
+    @overload
+    def mfpt(
+        self,
+        param: str,
+        distribution: Distribution,
+        mesh: Axes,
+        samples: Optional[int] = ...,
+        runs: Optional[int] = ...,
+        max_steps: Optional[int] = ...,
+        seed: Optional[int] = ...,
+        roughness: Union[None, str, Sequence[float]] = ...,
+        *,
+        shard: Tuple[int, int],
+        progress: Progress = ...,
+    ) -> MfptShard: ...
     def lyapunov(
         self, strides: Optional[int] = ..., guess: Optional[Sequence[float]] = ...
     ) -> Lyapunov: ...

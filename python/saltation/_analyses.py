@@ -1,8 +1,9 @@
 """Result classes of the analyses beyond one orbit: two-parameter curves
 (:meth:`Model.curve <saltation.Model.curve>`), basins of attraction and their shards
 (:meth:`Model.basin <saltation.Model.basin>`, :func:`merge_basins`), Lyapunov exponents
-(:meth:`Model.lyapunov <saltation.Model.lyapunov>`) and the gait sensitivity norm
-(:meth:`Model.sensitivity <saltation.Model.sensitivity>`).
+(:meth:`Model.lyapunov <saltation.Model.lyapunov>`), the gait sensitivity norm
+(:meth:`Model.sensitivity <saltation.Model.sensitivity>`) and the mean first-passage time on
+rough terrain and its shards (:meth:`Model.mfpt <saltation.Model.mfpt>`, :func:`merge_mfpt`).
 
 Like the other results they wrap the ``saltation`` command's JSON object (``to_dict()`` equals
 what ``--json`` prints) and carry numpy arrays built in Rust; they pickle.
@@ -12,9 +13,19 @@ import numpy as np
 
 from ._errors import ArgumentTypeError
 from ._results import _complex, _Result
-from ._saltation import merge_basins_json
+from ._saltation import merge_basins_json, merge_mfpt_json
 
-__all__ = ["Curve", "Basin", "BasinShard", "Lyapunov", "Sensitivity", "merge_basins"]
+__all__ = [
+    "Curve",
+    "Basin",
+    "BasinShard",
+    "Lyapunov",
+    "Sensitivity",
+    "Mfpt",
+    "MfptShard",
+    "merge_basins",
+    "merge_mfpt",
+]
 
 
 def _rows(values, cols, dtype=np.float64):
@@ -302,3 +313,142 @@ class Sensitivity(_Result):
             f"Sensitivity(disturbance={self.disturbance!r}, norm={self.norm:.6g}, "
             f"strides={self.strides})"
         )
+
+
+def _nan(v):
+    return np.nan if v is None else float(v)
+
+
+class Mfpt(_Result):
+    """The mean first-passage time of a gait on rough terrain (a parameter drawn afresh at
+    every stride): Byl & Tedrake's mesh Markov chain and Monte Carlo side by side, at one or
+    several roughness levels — what ``saltation mfpt`` computes.
+
+    Attributes:
+        model, param, distribution: the model's name, the parameter drawn, its distribution.
+        nominal: ``{"u0", "period", "param_value"}``, the periodic orbit at the mean.
+        levels: the JSON's per-level objects ``[{"sd", "distribution", "chain", "monte_carlo"},
+            …]``.
+        roughness: the levels' standard deviations (float64).
+        chain_mfpt: the chain's ``1/(1 − λ₂)`` per level (float64, NaN: infinite).
+        chain_lambda2: the chain's second eigenvalue ``λ₂`` per level.
+        chain_expected_steps: the chain's expected strides from the nominal orbit (NaN:
+            infinite).
+        mc_mean: Monte Carlo's mean strides to a fall (NaN: no estimate).
+        mc_ci: its confidence interval, ``levels × 2`` (NaN: no estimate).
+    """
+
+    def __init__(self, data, arrays=None):
+        super().__init__(data, arrays)
+        self.model = data["model"]
+        self.param = data["param"]
+        self.distribution = data["distribution"]
+        self.nominal = dict(data["nominal"])
+        self.levels = [dict(lv) for lv in data["levels"]]
+        lv = data["levels"]
+        self.roughness = self._array(
+            "roughness", lambda: np.array([x["sd"] for x in lv], dtype=np.float64)
+        )
+        self.chain_mfpt = self._array(
+            "chain_mfpt", lambda: np.array([_nan(x["chain"]["mfpt"]) for x in lv])
+        )
+        self.chain_lambda2 = self._array(
+            "chain_lambda2", lambda: np.array([float(x["chain"]["lambda2"]) for x in lv])
+        )
+        self.chain_expected_steps = self._array(
+            "chain_expected_steps",
+            lambda: np.array([_nan(x["chain"]["expected_steps"]) for x in lv]),
+        )
+        self.mc_mean = self._array(
+            "mc_mean", lambda: np.array([_nan(x["monte_carlo"]["mean"]) for x in lv])
+        )
+        self.mc_ci = self._array(
+            "mc_ci",
+            lambda: _rows(
+                [
+                    [_nan(c) for c in (x["monte_carlo"]["ci"] or [None, None])]
+                    for x in lv
+                ],
+                2,
+            ),
+        )
+
+    def __repr__(self):
+        return (
+            f"Mfpt({self.param!r} ~ {self.distribution}, levels={len(self.levels)}, "
+            f"chain_mfpt={self.chain_mfpt.tolist()}, mc_mean={self.mc_mean.tolist()})"
+        )
+
+
+class MfptShard:
+    """One shard of a mean first-passage time run (``model.mfpt(..., shard=(i, n))``): the
+    mesh points and Monte Carlo runs ``i, i + n, …`` of every level with the run's header, as
+    the text of the shard file ``saltation mfpt --shard i/n`` writes. :func:`merge_mfpt` (or
+    ``saltation merge`` on the saved files) joins the ``n`` shards into exactly the unsharded
+    result.
+
+    Attributes:
+        index, count: the shard ``i`` and the number of shards ``n``.
+        text: the shard file's text (JSON).
+    """
+
+    __slots__ = ("text", "index", "count")
+
+    def __init__(self, text, index, count):
+        self.text = text
+        self.index = int(index)
+        self.count = int(count)
+
+    def __reduce__(self):
+        return (MfptShard, (self.text, self.index, self.count))
+
+    def __eq__(self, other):
+        return isinstance(other, MfptShard) and self.text == other.text
+
+    __hash__ = None
+
+    def save(self, directory, stem):
+        """Writes the shard file ``<directory>/<stem>_mfpt_shard_<i>_of_<n>.json`` (the name
+        ``saltation mfpt --shard`` gives it for a model file ``<stem>.ron``); returns the
+        path."""
+        import os
+
+        path = os.path.join(
+            os.fspath(directory), f"{stem}_mfpt_shard_{self.index}_of_{self.count}.json"
+        )
+        with open(path, "w", encoding="utf-8") as f:
+            f.write(self.text)
+        return path
+
+    def __repr__(self):
+        return f"MfptShard({self.index}/{self.count}, {len(self.text)} bytes)"
+
+
+def merge_mfpt(parts):
+    """Joins the shards of one mean first-passage time run into exactly the unsharded
+    :class:`Mfpt`, as ``saltation merge`` does.
+
+    Args:
+        parts: the :class:`MfptShard` s (any order), or shard files' texts (str).
+
+    Raises:
+        ArgumentError: shards of different runs, a shard twice or missing (the message names
+            ``parts[k]``), a text that is not an mfpt shard file.
+        MfptError: the chain could not be solved.
+    """
+    if isinstance(parts, (str, bytes, MfptShard)):
+        raise ArgumentTypeError("parts: expected a sequence of MfptShard (or shard texts)")
+    texts = []
+    for k, p in enumerate(parts):
+        if isinstance(p, MfptShard):
+            texts.append(p.text)
+        elif isinstance(p, str):
+            texts.append(p)
+        else:
+            raise ArgumentTypeError(
+                f"parts[{k}]: expected an MfptShard or a shard file's text, got {type(p).__name__}"
+            )
+    data, arrays = merge_mfpt_json(texts)
+    import json
+
+    return Mfpt(json.loads(data), arrays)

@@ -78,3 +78,8 @@ class LyapunovError(Error):
 class SensitivityError(Error):
     """The gait sensitivity norm could not be computed (the orbit solve or its linearisation
     failed, an unstable orbit's response does not decay)."""
+
+
+class MfptError(Error):
+    """A mean first-passage time could not be computed (the nominal orbit's Newton solve or the
+    chain's eigenvalue iteration failed, …)."""

@@ -9,13 +9,14 @@ import os
 
 from . import _progress
 from ._errors import ArgumentError, ArgumentTypeError, ParamError, SimulationError
-from ._analyses import Basin, BasinShard, Curve, Lyapunov, Sensitivity
+from ._analyses import Basin, BasinShard, Curve, Lyapunov, Mfpt, MfptShard, Sensitivity
 from ._results import Continuation, Orbit, OrbitDiagram, Simulation
 from ._saltation import (
     _Model,
     basin_json,
     curve_json,
     lyapunov_json,
+    mfpt_json,
     read_text,
     sensitivity_json,
 )
@@ -512,6 +513,94 @@ class Model:
         if shard is not None:
             return BasinShard(data, shard[0], shard[1])
         return Basin(json.loads(data), arrays)
+
+    def mfpt(self, param, distribution, mesh, samples=None, runs=None, max_steps=None,
+             seed=None, roughness=None, shard=None, progress=None):
+        """The mean first-passage time of the gait on rough terrain: ``param`` drawn afresh
+        from ``distribution`` at every stride, by Byl & Tedrake's mesh Markov chain and by
+        Monte Carlo side by side — what ``saltation mfpt`` computes (the same code), on every
+        core. The nominal orbit is the periodic orbit at the distribution's mean, by Newton
+        from the file's first guess.
+
+        Args:
+            param: the parameter drawn (the slope of a walker, the ground of a hopper).
+            distribution: ``"normal(mean,sd)"`` or ``"uniform(a,b)"``, or ``("normal",
+                mean, sd)`` / ``("uniform", a, b)``.
+            mesh: the chain's mesh over every reduced coordinate, as ``axes`` of
+                :meth:`basin` (``"NAME=a:b:N[,NAME=c:d:M]"``, a dict or a list).
+            samples: stratified terrain quantiles per mesh point (``None``: 200).
+            runs: Monte Carlo walks from the nominal orbit (``None``: 1000).
+            max_steps: strides per walk before it is censored (``None``: 10 000).
+            seed: seed of the Monte Carlo draws (``None``: 0); run ``r`` is seeded from it
+                and ``r``.
+            roughness: standard deviations to repeat both methods at (a sequence of numbers
+                or ``"sd1,sd2,…"``; same kind of distribution and mean, a uniform one of
+                half-width ``√3·sd``). No figure is written (use the arrays).
+            shard: ``(i, n)``: compute only the mesh points and runs ``i, i + n, …`` of every
+                level and return an :class:`MfptShard` (:func:`saltation.merge_mfpt` joins
+                the ``n`` shards into exactly the unsharded result, as ``saltation merge`` does
+                the saved files).
+            progress: ``None``, a callable taking one dict per event (``{"event":
+                "mfpt_started", "level", "sd", "part", "total"}`` with ``part`` ``"chain"`` or
+                ``"monte_carlo"``, ``{"event": "mfpt", "done", "total"}``), or
+                ``True``/``"tqdm"``.
+
+        Returns:
+            Mfpt: ``.roughness``, ``.chain_mfpt``, ``.chain_lambda2``,
+            ``.chain_expected_steps``, ``.mc_mean``, ``.mc_ci`` (levels × 2), ``.levels``,
+            ``.to_dict()`` (the JSON of ``saltation mfpt --json``); with ``shard``: an
+            :class:`MfptShard`.
+
+        Raises:
+            ArgumentError: an unknown ``param``, a bad distribution, mesh, count, roughness or
+                shard, a terrain sample the model refuses, a nominal orbit outside the mesh (the
+                command's message, naming its flag).
+            MfptError: no nominal orbit at the distribution's mean (its Newton solve failed), or
+                the chain could not be solved (the command's message).
+        """
+        param = _name("param", param)
+        if isinstance(distribution, (tuple, list)):
+            if len(distribution) != 3 or not isinstance(distribution[0], str):
+                raise ArgumentTypeError(
+                    f"distribution={distribution!r}: expected (kind, a, b), e.g. "
+                    "('normal', mean, sd)"
+                )
+            a = _finite("distribution[1]", distribution[1])
+            b = _finite("distribution[2]", distribution[2])
+            distribution = f"{distribution[0]}({a!r},{b!r})"
+        elif not isinstance(distribution, str):
+            raise ArgumentTypeError(
+                f"distribution={distribution!r}: expected 'normal(mean,sd)', "
+                "'uniform(a,b)' or (kind, a, b)"
+            )
+        mesh = _axes(mesh)
+        samples = _count("samples", samples)
+        runs = _count("runs", runs)
+        max_steps = _count("max_steps", max_steps)
+        if seed is not None:
+            seed = _count("seed", seed)
+            if seed >= 2**64:
+                raise ArgumentError(f"seed={seed}: must be below 2**64")
+        if roughness is not None and not isinstance(roughness, str):
+            roughness = ",".join(
+                repr(v) for v in (_finite(f"roughness[{i}]", x) for i, x in enumerate(
+                    _vector("roughness", roughness)))
+            )
+        if shard is not None:
+            if not isinstance(shard, (tuple, list)) or len(shard) != 2:
+                raise ArgumentTypeError(f"shard={shard!r}: expected a pair (i, n)")
+            shard = (_count("shard[0]", shard[0]), _count("shard[1]", shard[1]))
+        cb, close = _progress.callback(progress)
+        try:
+            data, arrays = mfpt_json(
+                self._core, param, distribution, mesh, samples, runs, max_steps, seed,
+                roughness, shard, cb,
+            )
+        finally:
+            close()
+        if shard is not None:
+            return MfptShard(data, shard[0], shard[1])
+        return Mfpt(json.loads(data), arrays)
 
     def lyapunov(self, strides=None, guess=None):
         """Lyapunov exponents on the section: tangent vectors carried through every phase by

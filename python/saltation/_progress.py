@@ -13,9 +13,11 @@
   not interrupted);
   :meth:`Model.curve` reports ``{"event": "curve", "points", "max_points", "p", "p2",
   "step"}`` per point, :meth:`Model.basin` ``{"event": "basin_started", "total"}`` then
-  ``{"event": "basin", "done", "total"}`` (from its worker threads);
+  ``{"event": "basin", "done", "total"}`` (from its worker threads), :meth:`Model.mfpt`
+  ``{"event": "mfpt_started", "level", "sd", "part", "total"}`` (``part`` ``"chain"`` or
+  ``"monte_carlo"``) then ``{"event": "mfpt", "done", "total"}`` per level and part;
 * ``True`` or ``"tqdm"``: a tqdm bar (``tqdm.auto``) per branch, for the orbit diagram, the
-  curve and the basin; tqdm must be installed (``pip install tqdm``), else
+  curve, the basin and each part of the mfpt; tqdm must be installed (``pip install tqdm``), else
   :class:`saltation.ArgumentError`.
 """
 
@@ -54,12 +56,18 @@ class _Tqdm:
             self._close()
             desc, unit = ("orbit diagram", "value") if kind == "diagram_started" else ("basin", "start")
             self._bar = self._tqdm(total=e["total"], desc=desc, unit=unit)
+        elif kind == "mfpt_started":
+            self._close()
+            part = "chain" if e["part"] == "chain" else "Monte Carlo"
+            unit = "point" if e["part"] == "chain" else "run"
+            desc = f"mfpt {part} sd {e['sd']:.6g}"
+            self._bar = self._tqdm(total=e["total"], desc=desc, unit=unit)
         elif kind == "curve":
             if self._bar is None:
                 self._bar = self._tqdm(total=e["max_points"], desc="curve", unit="pt")
             self._bar.n = e["points"]
             self._bar.set_postfix_str(f"p={e['p']:.6g}, p2={e['p2']:.6g}", refresh=True)
-        elif kind in ("diagram", "basin") and self._bar is not None:
+        elif kind in ("diagram", "basin", "mfpt") and self._bar is not None:
             self._bar.n = e["done"]
             self._bar.refresh()
             if e["done"] >= e["total"]:

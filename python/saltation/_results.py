@@ -75,6 +75,12 @@ class Orbit(_Result):
         newton_iterations: Newton iterations used.
         params: the parameter values it was computed at, by name.
         solve_seconds: wall time of the solve (Newton, multipliers, admissibility).
+        multiplier_accuracy: ``None``, or (single shooting only, when some multipliers are
+            below what the stride Jacobian resolves) the ``orbit`` command's JSON object
+            ``{"error_bound", "unresolved", "advice"}``: ``error_bound = max(rtol, ε)·‖P_x‖_F``
+            is what any multiplier may be off by, ``unresolved`` the indices into
+            ``multipliers`` of those with no correct digit, ``advice`` what to do (the command's
+            words).
     """
 
     def __init__(self, data, arrays=None):
@@ -91,6 +97,8 @@ class Orbit(_Result):
         self.newton_iterations = int(data["newton_iterations"])
         self.params = dict(data["params"])
         self.solve_seconds = float(data["solve_seconds"])
+        acc = data.get("multiplier_accuracy")
+        self.multiplier_accuracy = None if acc is None else dict(acc)
 
     def __repr__(self):
         mods = ", ".join(f"{abs(m):.4g}" for m in self.multipliers)

@@ -1,8 +1,9 @@
 //! The analyses beyond one orbit, as functions of a `_Model`: two-parameter curves
 //! (`saltation curve`), basins of attraction and their shards (`saltation basin`, `saltation
-//! merge`), Lyapunov exponents (`saltation lyapunov`) and the gait sensitivity norm
-//! (`saltation sensitivity`). Each runs the command's own library function with the GIL
-//! released and returns the command's `--json` object as text with the result's numpy arrays
+//! merge`), Lyapunov exponents (`saltation lyapunov`), the gait sensitivity norm
+//! (`saltation sensitivity`) and the mean first-passage time on rough terrain and its shards
+//! (`saltation mfpt`, `saltation merge`). Each runs the command's own library function with the
+//! GIL released and returns the command's `--json` object as text with the result's numpy arrays
 //! ([`crate::results`]); errors carry the command's messages ([`crate::errors`]).
 
 use crate::errors::{Failure, Op, Outcome};
@@ -17,6 +18,8 @@ use saltation_cli::basin_json as basin_result;
 use saltation_cli::curve::{self, CurveArgs};
 use saltation_cli::input::GuessArgs;
 use saltation_cli::merge::{self as shards, ShardFile};
+use saltation_cli::mfpt::{self, MfptArgs};
+use saltation_cli::mfpt_shard::MfptShardFile;
 use saltation_cli::{explain, lyapunov, report, sensitivity, CliError};
 use saltation_continuation::CurveOptions;
 use serde_json::Value;
@@ -267,4 +270,126 @@ pub fn sensitivity_json<'py>(
         Ok((j, text))
     })?;
     Ok((text, results::sensitivity_arrays(py, &j)?))
+}
+
+/// The mean first-passage time on rough terrain, `param` drawn from `distribution` at every
+/// stride (the arguments as `saltation mfpt`'s flags): JSON of `saltation mfpt --json` and the
+/// arrays, or with `shard = (i, n)` the text of shard `i` of `n`'s file (as `saltation mfpt
+/// --shard` writes it) and `None`. No figure is written.
+#[pyfunction]
+#[pyo3(signature = (model, param, distribution, mesh, samples=None, runs=None, max_steps=None, seed=None, roughness=None, shard=None, progress=None))]
+#[allow(clippy::too_many_arguments)]
+pub fn mfpt_json<'py>(
+    py: Python<'py>,
+    model: &Bound<'py, PyModel>,
+    param: String,
+    distribution: String,
+    mesh: String,
+    samples: Option<usize>,
+    runs: Option<usize>,
+    max_steps: Option<usize>,
+    seed: Option<u64>,
+    roughness: Option<String>,
+    shard: Option<(usize, usize)>,
+    progress: Option<Py<PyAny>>,
+) -> PyResult<(String, Option<Bound<'py, PyDict>>)> {
+    let m = model.get();
+    let loaded = &m.loaded;
+    let reporter = Reporter::new(progress);
+    let rep = &reporter;
+    let sets = m.sets();
+    let out = detached(py, move || {
+        let fail = |e: CliError| Failure::from_cli(&explain(e, &loaded.file.model), Op::Mfpt);
+        let shard_arg = shard.map(|(i, n)| format!("{i}/{n}"));
+        let parts = match &shard_arg {
+            Some(s) => basin::parse_shard(s).map_err(fail)?,
+            None => (0, 1),
+        };
+        let args = MfptArgs {
+            model: no_file(),
+            param,
+            distribution,
+            mesh,
+            samples,
+            runs,
+            max_steps,
+            seed,
+            roughness,
+            shard: shard_arg,
+            out: PathBuf::new(),
+            json: true,
+        };
+        loaded.require_forcing().map_err(fail)?;
+        let (plan, k) = mfpt::plan(&args, loaded).map_err(fail)?;
+        let on = |e: mfpt::Progress| match e {
+            mfpt::Progress::Start {
+                level,
+                sd,
+                chain,
+                total,
+            } => rep.report((
+                "mfpt_started",
+                vec![
+                    ("level", Item::Int(level)),
+                    ("sd", Item::Float(sd)),
+                    (
+                        "part",
+                        Item::Text(if chain { "chain" } else { "monte_carlo" }),
+                    ),
+                    ("total", Item::Int(total)),
+                ],
+            )),
+            mfpt::Progress::Done { done, total, .. } => rep.report((
+                "mfpt",
+                vec![("done", Item::Int(done)), ("total", Item::Int(total))],
+            )),
+        };
+        let data = mfpt::compute_with(&args, loaded, &plan, k, parts, &on).map_err(fail)?;
+        match shard {
+            Some((i, n)) => {
+                let file = MfptShardFile::new(loaded, &m.text, &sets, &plan, i, n, &data);
+                Ok(Err(file.to_text().map_err(fail)?))
+            }
+            None => {
+                let j = mfpt::result(&plan, &data).map_err(fail)?;
+                let text = to_json(&j, Op::Mfpt)?;
+                Ok(Ok((j, text)))
+            }
+        }
+    });
+    if let Some(e) = reporter.take_raised() {
+        return Err(e);
+    }
+    Ok(match out? {
+        Ok((j, text)) => (text, Some(results::mfpt_arrays(py, &j)?)),
+        Err(shard_text) => (shard_text, None),
+    })
+}
+
+/// Joins mfpt shards (their files' texts, in any order) into exactly the unsharded result, as
+/// `saltation merge` does: JSON of `saltation merge --json` and the arrays. Shard `k` is named
+/// `parts[k]` in messages.
+#[pyfunction]
+pub fn merge_mfpt_json(
+    py: Python<'_>,
+    parts: Vec<String>,
+) -> PyResult<(String, Bound<'_, PyDict>)> {
+    let (j, text) = detached(py, move || -> Outcome<_> {
+        let fail = |e: CliError| Failure::from_cli(&e, Op::Mfpt);
+        let files = parts
+            .iter()
+            .enumerate()
+            .map(|(k, text)| {
+                let name = format!("parts[{k}]");
+                MfptShardFile::from_text(text, &format!("merge {name}"))
+                    .map(|f| (PathBuf::from(name), f))
+            })
+            .collect::<Result<Vec<_>, _>>()
+            .map_err(fail)?;
+        let (plan, data) = saltation_cli::mfpt_shard::join_shards(&files).map_err(fail)?;
+        let j = mfpt::result(&plan, &data).map_err(fail)?;
+        let text = to_json(&j, Op::Mfpt)?;
+        Ok((j, text))
+    })?;
+    Ok((text, results::mfpt_arrays(py, &j)?))
 }

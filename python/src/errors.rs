@@ -8,7 +8,7 @@
 //! [`EXIT_INPUT`] of the command: a guess of the wrong length, an unknown option, a tolerance out
 //! of range) is `ArgumentError`; a computation that failed is the operation's own class
 //! (`OrbitError`, `SimulationError`, `ContinuationError`, `BasinError`, `LyapunovError`,
-//! `SensitivityError`).
+//! `SensitivityError`, `MfptError`).
 
 use pyo3::prelude::*;
 use saltation_cli::{CliError, EXIT_INPUT};
@@ -28,6 +28,8 @@ pub enum Op {
     Lyapunov,
     /// `Model.sensitivity`.
     Sensitivity,
+    /// `Model.mfpt`.
+    Mfpt,
 }
 
 /// An error to raise in Python: the class name in `saltation._errors` and the message.
@@ -35,7 +37,7 @@ pub enum Op {
 pub struct Failure {
     /// `LoadError`, `ParamError`, `ArgumentError`, or the failed computation's class
     /// (`OrbitError`, `SimulationError`, `ContinuationError`, `BasinError`, `LyapunovError`,
-    /// `SensitivityError`).
+    /// `SensitivityError`, `MfptError`).
     pub class: &'static str,
     /// The message (the command's, on one line).
     pub message: String,
@@ -65,6 +67,7 @@ impl Failure {
                 Op::Basin => "BasinError",
                 Op::Lyapunov => "LyapunovError",
                 Op::Sensitivity => "SensitivityError",
+                Op::Mfpt => "MfptError",
             },
         };
         Self::new(class, e.message())

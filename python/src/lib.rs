@@ -6,8 +6,8 @@
 //! library's computations on it with the GIL released (`py.detach`), the same functions the
 //! `saltation` command runs ([`saltation_cli::orbit::solve`], [`saltation_cli::simulate::compute`],
 //! [`saltation_cli::continuation::compute`]'s parts, the orbit diagram, and in [`analyses`] the
-//! curve, basin, merge, Lyapunov and sensitivity commands' parts). Results cross into Python as
-//! the JSON objects of the command's `--json` output (a public interface; a result's
+//! curve, basin, merge, Lyapunov, sensitivity and mfpt commands' parts). Results cross into
+//! Python as the JSON objects of the command's `--json` output (a public interface; a result's
 //! `to_dict()`) together with its numpy arrays built here from the computed values
 //! ([`results`], the `numpy` crate), which the pure-Python layer (`python/saltation/`) wraps
 //! into result classes; errors
@@ -44,6 +44,8 @@ fn _saltation(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(analyses::curve_json, m)?)?;
     m.add_function(wrap_pyfunction!(analyses::basin_json, m)?)?;
     m.add_function(wrap_pyfunction!(analyses::merge_basins_json, m)?)?;
+    m.add_function(wrap_pyfunction!(analyses::mfpt_json, m)?)?;
+    m.add_function(wrap_pyfunction!(analyses::merge_mfpt_json, m)?)?;
     m.add_function(wrap_pyfunction!(analyses::lyapunov_json, m)?)?;
     m.add_function(wrap_pyfunction!(analyses::sensitivity_json, m)?)?;
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;

@@ -1,4 +1,5 @@
-"""Model.curve, Model.basin (and its shards), merge_basins, Model.lyapunov, Model.sensitivity:
+"""Model.curve, Model.basin (and its shards), merge_basins, Model.lyapunov, Model.sensitivity,
+Model.mfpt (and its shards):
 identical to the `saltation` command's JSON, arrays equal to the JSON's numbers with the promised
 dtypes and shapes, checked against closed forms and second methods, picklable, bad arguments
 refused with the command's messages."""
@@ -20,6 +21,12 @@ needs_cli = pytest.mark.skipif(_cli() is None, reason="the saltation command is 
 TABLE = MODELS / "equations" / "vibrating_table.ron"
 WALKER = MODELS / "simplest_walker.ron"
 AXES = "u0=0.15:0.25:8,u1=-0.3:-0.1:6"
+ROUGH = MODELS / "equations" / "rimless_wheel_rough.ron"
+MFPT = dict(param="alpha", distribution="normal(0.2,0.1)", mesh="dth=0.05:1:21", samples=20,
+            runs=40, max_steps=300, seed=3)
+MFPT_FLAGS = ["--param", "alpha", "--distribution", "normal(0.2,0.1)", "--mesh",
+              "dth=0.05:1:21", "--samples", "20", "--runs", "40", "--max-steps", "300",
+              "--seed", "3"]
 
 
 def run_cli(*args):
@@ -36,6 +43,16 @@ def table():
 @pytest.fixture(scope="module")
 def pd_curve(table):
     return table.curve("period_doubling", "Gamma", "e", 0.6)
+
+
+@pytest.fixture(scope="module")
+def rough():
+    return saltation.Model.load(ROUGH)
+
+
+@pytest.fixture(scope="module")
+def mfpt(rough):
+    return rough.mfpt(**MFPT)
 
 
 @pytest.fixture(scope="module")
@@ -290,11 +307,167 @@ def test_sensitivity_bad_arguments(walker):
         walker.sensitivity(0.1)
 
 
+# -- mean first-passage time ----------------------------------------------------------------
+
+
+@needs_cli
+def test_mfpt_is_identical_to_the_command(mfpt, tmp_path):
+    cli = run_cli("mfpt", ROUGH, *MFPT_FLAGS, "--json", "--out", tmp_path)
+    assert mfpt.to_dict() == cli
+
+
+@needs_cli
+def test_mfpt_roughness_sweep_is_identical_to_the_command(rough, tmp_path):
+    r = rough.mfpt(**{**MFPT, "runs": 10}, roughness=[0.08, 0.12])
+    flags = [f if f != "40" else "10" for f in MFPT_FLAGS]
+    cli = run_cli("mfpt", ROUGH, *flags, "--roughness", "0.08,0.12", "--json", "--out",
+                  tmp_path)
+    assert r.to_dict() == cli
+    # The string form writes the same flag.
+    assert rough.mfpt(**{**MFPT, "runs": 10}, roughness="0.08,0.12") == r
+    np.testing.assert_array_equal(r.roughness, [0.08, 0.12])
+    # A rougher ground fails sooner.
+    assert r.chain_mfpt[1] < r.chain_mfpt[0]
+
+
+def test_mfpt_arrays_match_its_dict(mfpt):
+    d = mfpt.to_dict()
+    (lv,) = d["levels"]
+    for name in ("roughness", "chain_mfpt", "chain_lambda2", "chain_expected_steps",
+                 "mc_mean"):
+        a = getattr(mfpt, name)
+        assert a.dtype == np.float64 and a.shape == (1,), name
+    assert mfpt.mc_ci.dtype == np.float64 and mfpt.mc_ci.shape == (1, 2)
+    assert mfpt.roughness[0] == lv["sd"] == 0.1
+    assert mfpt.chain_mfpt[0] == lv["chain"]["mfpt"]
+    assert mfpt.chain_lambda2[0] == lv["chain"]["lambda2"]
+    # mfpt is 1/(1 − λ₂) (the chain's definition).
+    assert lv["chain"]["mfpt"] == pytest.approx(1 / (1 - lv["chain"]["lambda2"]), rel=1e-12)
+    assert mfpt.chain_expected_steps[0] == lv["chain"]["expected_steps"]
+    assert mfpt.mc_mean[0] == lv["monte_carlo"]["mean"]
+    assert mfpt.mc_ci[0].tolist() == lv["monte_carlo"]["ci"]
+    lo, hi = mfpt.mc_ci[0]
+    assert lo <= mfpt.mc_mean[0] <= hi
+    # Rebuilt from the dict alone (no extension arrays): the same arrays.
+    again = saltation.Mfpt.from_dict(d)
+    np.testing.assert_array_equal(again.mc_ci, mfpt.mc_ci)
+    np.testing.assert_array_equal(again.chain_mfpt, mfpt.chain_mfpt)
+    assert mfpt.nominal["param_value"] == 0.2
+
+
+def test_mfpt_distribution_forms_agree(rough, mfpt):
+    assert rough.mfpt(**{**MFPT, "distribution": ("normal", 0.2, 0.1)}) == mfpt
+    assert rough.mfpt(**{**MFPT, "mesh": {"dth": (0.05, 1, 21)}}) == mfpt
+
+
+def test_mfpt_pickles(mfpt):
+    again = pickle.loads(pickle.dumps(mfpt))
+    assert again == mfpt
+    np.testing.assert_array_equal(again.mc_ci, mfpt.mc_ci)
+
+
+@needs_cli
+def test_mfpt_python_shards_merge_with_the_command(rough, mfpt, tmp_path):
+    parts = [rough.mfpt(**MFPT, shard=(i, 3)) for i in range(3)]
+    assert all(isinstance(p, saltation.MfptShard) for p in parts)
+    assert pickle.loads(pickle.dumps(parts[1])) == parts[1]
+    for p in parts:
+        p.save(tmp_path, "rimless_wheel_rough")
+    cli = run_cli("merge", tmp_path, "--json", "--out", tmp_path / "out")
+    assert cli == mfpt.to_dict()
+
+
+def test_mfpt_shards_merge_to_the_whole_result(rough, mfpt):
+    parts = [rough.mfpt(**MFPT, shard=(i, 3)) for i in range(3)]
+    merged = saltation.merge_mfpt(parts[::-1])
+    assert merged == mfpt
+    np.testing.assert_array_equal(merged.mc_ci, mfpt.mc_ci)
+    assert saltation.merge_mfpt([p.text for p in parts]) == mfpt
+
+
+def test_merge_mfpt_refuses_mixed_or_missing_shards(rough):
+    a = rough.mfpt(**MFPT, shard=(0, 2))
+    b = rough.mfpt(**MFPT, shard=(1, 2))
+    with pytest.raises(saltation.ArgumentError, match=r"shard\(s\) 1 of 2 missing"):
+        saltation.merge_mfpt([a])
+    with pytest.raises(saltation.ArgumentError, match=r"parts\[1\]: shard 0/2 twice"):
+        saltation.merge_mfpt([a, a, b])
+    other = rough.mfpt(**{**MFPT, "seed": 4}, shard=(1, 2))
+    with pytest.raises(saltation.ArgumentError, match="belongs to another run"):
+        saltation.merge_mfpt([a, other])
+    with pytest.raises(saltation.ArgumentError, match="not an mfpt shard file"):
+        saltation.merge_mfpt(["{}"])
+    with pytest.raises(saltation.ArgumentError, match="no shard files"):
+        saltation.merge_mfpt([])
+    with pytest.raises(saltation.ArgumentTypeError):
+        saltation.merge_mfpt([1])
+    with pytest.raises(saltation.ArgumentTypeError):
+        saltation.merge_mfpt(a)
+
+
+def test_mfpt_progress(rough):
+    events = []
+    rough.mfpt(**{**MFPT, "runs": 5}, progress=events.append)
+    assert events[0] == {"event": "mfpt_started", "level": 0, "sd": 0.1, "part": "chain",
+                         "total": 21}
+    starts = [e for e in events if e["event"] == "mfpt_started"]
+    assert [e["part"] for e in starts] == ["chain", "monte_carlo"]
+    assert starts[1]["total"] == 5
+    assert events[-1] == {"event": "mfpt", "done": 5, "total": 5}
+
+
+@needs_cli
+def test_mfpt_no_nominal_orbit_is_an_mfpt_error_with_the_commands_message(rough):
+    # At a mean slope of −0.3 the wheel stalls before the top: no nominal orbit.
+    args = {**MFPT, "distribution": "normal(-0.3,0.01)", "samples": 5, "runs": 5}
+    with pytest.raises(saltation.MfptError, match="no periodic orbit from guess") as e:
+        rough.mfpt(**args)
+    flags = [f if f != "normal(0.2,0.1)" else "normal(-0.3,0.01)" for f in MFPT_FLAGS]
+    flags = [{"20": "5", "40": "5"}.get(f, f) for f in flags]
+    out = subprocess.run([str(_cli()), "mfpt", str(ROUGH), *flags], capture_output=True,
+                         text=True)
+    assert out.returncode != 0
+    assert out.stderr.strip() == f"error: {e.value}"
+
+
+def test_mfpt_bad_arguments(rough):
+    with pytest.raises(saltation.ArgumentError, match=r"--param alfa"):
+        rough.mfpt(**{**MFPT, "param": "alfa"})
+    with pytest.raises(saltation.ArgumentError, match=r"--distribution gauss\(0.2,0.1\)"):
+        rough.mfpt(**{**MFPT, "distribution": "gauss(0.2,0.1)"})
+    with pytest.raises(saltation.ArgumentError, match=r"--mesh u7=0:1:3"):
+        rough.mfpt(**{**MFPT, "mesh": "u7=0:1:3"})
+    with pytest.raises(saltation.ArgumentError, match=r"--runs 0: must be in 1\.\.="):
+        rough.mfpt(**{**MFPT, "runs": 0})
+    with pytest.raises(saltation.ArgumentError, match=r"--max-steps 0"):
+        rough.mfpt(**{**MFPT, "max_steps": 0})
+    with pytest.raises(saltation.ArgumentError, match=r"--samples 0"):
+        rough.mfpt(**{**MFPT, "samples": 0})
+    with pytest.raises(saltation.ArgumentError, match=r"--roughness 0.1,-1"):
+        rough.mfpt(**MFPT, roughness="0.1,-1")
+    with pytest.raises(saltation.ArgumentError, match="lies outside the mesh's box"):
+        rough.mfpt(**{**MFPT, "mesh": "dth=2:3:5"})
+    with pytest.raises(saltation.ArgumentError, match="i must be below N"):
+        rough.mfpt(**MFPT, shard=(3, 3))
+    with pytest.raises(saltation.ArgumentError, match="must be at least 0"):
+        rough.mfpt(**{**MFPT, "seed": -1})
+    with pytest.raises(saltation.ArgumentError, match="not a finite number"):
+        rough.mfpt(**MFPT, roughness=[0.1, float("nan")])
+    with pytest.raises(saltation.ArgumentTypeError):
+        rough.mfpt(**{**MFPT, "distribution": 0.1})
+    with pytest.raises(saltation.ArgumentTypeError):
+        rough.mfpt(**{**MFPT, "distribution": ("normal", 0.2)})
+    with pytest.raises(saltation.ArgumentTypeError):
+        rough.mfpt(**MFPT, shard=1)
+    with pytest.raises(saltation.ArgumentTypeError):
+        rough.mfpt(**{**MFPT, "param": 1})
+
+
 # -- the GIL --------------------------------------------------------------------------------
 
 
-@pytest.mark.parametrize("call", ["basin", "lyapunov", "sensitivity", "curve"])
-def test_the_gil_is_released(walker, table, call):
+@pytest.mark.parametrize("call", ["basin", "lyapunov", "sensitivity", "curve", "mfpt"])
+def test_the_gil_is_released(walker, table, rough, call):
     # A Python thread keeps ticking while the computation runs in another: it would stall if
     # the computation held the GIL.
     import threading
@@ -305,6 +478,7 @@ def test_the_gil_is_released(walker, table, call):
         "lyapunov": lambda: walker.lyapunov(strides=600),
         "sensitivity": lambda: [walker.sensitivity("gamma") for _ in range(5)],
         "curve": lambda: table.curve("period_doubling", "Gamma", "e", 0.6),
+        "mfpt": lambda: rough.mfpt(**{**MFPT, "runs": 400, "max_steps": 2000}),
     }[call]
     ticks, done = [0], threading.Event()
 

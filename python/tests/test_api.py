@@ -191,3 +191,32 @@ def test_progress_with_tqdm(cont, capsys):
     d = cont.orbit_diagram(start=0.014, stop=0.0145, count=3, progress=True)
     assert d.params.size == 3
     assert "orbit diagram" in capsys.readouterr().err
+
+
+# -- multipliers single shooting cannot resolve ------------------------------------------------
+
+
+def test_orbit_multiplier_accuracy(models):
+    # The compass gait at 5.5° with twelve steps per stride (largest multiplier ≈ 2970): its
+    # second and third multipliers are below max(rtol, ε)·‖P_x‖_F, as the `orbit` command says;
+    # the one-step gait at 3° has none (None).
+    text = (models / "equations" / "compass_gait.ron").read_text()
+    for old, new in [
+        ('(name: "phi", value: 0.05235987755982989,', '(name: "phi", value: 0.09599310885968812,'),
+        ("events_per_stride: 1,", "events_per_stride: 12,"),
+        ("t_max: 5.0,", "t_max: 100.0,"),
+        ("u: [0.2187, -0.3774, -1.0924]",
+         "u: [0.23738164454414282, 0.03742899689063299, -1.178703035353069]"),
+    ]:
+        assert old in text, old
+        text = text.replace(old, new)
+    twelve = saltation.Model.from_str(text).orbit()
+    acc = twelve.multiplier_accuracy
+    assert acc is not None and acc["unresolved"] == [1, 2]
+    assert acc == twelve.to_dict()["multiplier_accuracy"]
+    assert "--shooting phases" in acc["advice"]
+    mods = np.abs(twelve.multipliers)
+    assert all(mods[i] <= acc["error_bound"] for i in acc["unresolved"])
+    assert mods[0] > acc["error_bound"]
+    one = saltation.Model.load(models / "equations" / "compass_gait.ron").orbit()
+    assert one.multiplier_accuracy is None

@@ -55,7 +55,7 @@ pub mod input;
 pub mod lyapunov;
 pub mod merge;
 pub mod mfpt;
-mod mfpt_shard;
+pub mod mfpt_shard;
 pub mod orbit;
 pub mod progress;
 pub mod sensitivity;

@@ -215,8 +215,9 @@ pub fn parse_roughness(arg: &str) -> Result<Vec<f64>, CliError> {
         .collect()
 }
 
-/// The plan of the arguments: checks every flag, finds the nominal orbit.
-fn plan(args: &MfptArgs, loaded: &LoadedModel) -> Result<(Plan, usize), CliError> {
+/// The plan of the arguments: checks every flag, finds the nominal orbit; with it the index
+/// of the drawn parameter. (The Python package's `Model.mfpt` calls this too.)
+pub fn plan(args: &MfptArgs, loaded: &LoadedModel) -> Result<(Plan, usize), CliError> {
     let model = &loaded.file.model;
     let dist_flag = format!("--distribution {}", args.distribution);
     let terrain = Terrain::parse(&args.distribution).map_err(|e| match e {
@@ -361,7 +362,76 @@ pub(crate) fn compute(
     loaded: &LoadedModel,
     plan: &Plan,
     k: usize,
+    shard: (usize, usize),
+) -> Result<Vec<LevelData>, CliError> {
+    let bar = std::sync::Mutex::new(None::<ScriptBar>);
+    let on = |e: Progress| {
+        let mut b = bar.lock().unwrap_or_else(|p| p.into_inner());
+        match e {
+            Progress::Start {
+                sd, chain, total, ..
+            } => {
+                if let Some(old) = b.take() {
+                    old.finish();
+                }
+                let mut nb = ScriptBar::new("mfpt");
+                let (what, unit) = if chain {
+                    ("chain", "points")
+                } else {
+                    ("Monte Carlo", "runs")
+                };
+                nb.start_counted(&format!("{what} sd {sd}"), total, unit);
+                *b = Some(nb);
+            }
+            Progress::Done { done, total, .. } => {
+                if let Some(nb) = b.as_ref() {
+                    nb.set_done(done, total);
+                }
+            }
+        }
+    };
+    let out = compute_with(args, loaded, plan, k, shard, &on);
+    if let Some(old) = bar.into_inner().unwrap_or_else(|p| p.into_inner()) {
+        old.finish();
+    }
+    out
+}
+
+/// A progress event of [`compute_with`].
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum Progress {
+    /// Level `level` (standard deviation `sd`) starts its chain (`chain`) or its Monte Carlo
+    /// walks: `total` mesh points or runs.
+    Start {
+        /// The level's index.
+        level: usize,
+        /// Its standard deviation.
+        sd: f64,
+        /// The chain's transitions (else the Monte Carlo walks).
+        chain: bool,
+        /// Points or runs to do.
+        total: usize,
+    },
+    /// `done` of `total` points or runs of the current part are done.
+    Done {
+        /// The chain's transitions (else the Monte Carlo walks).
+        chain: bool,
+        /// Done.
+        done: usize,
+        /// Of.
+        total: usize,
+    },
+}
+
+/// [`compute`] reporting its progress to `on` (from worker threads) instead of the terminal:
+/// the one computation behind `saltation mfpt` and the Python package's `Model.mfpt`.
+pub fn compute_with(
+    args: &MfptArgs,
+    loaded: &LoadedModel,
+    plan: &Plan,
+    k: usize,
     (i, n): (usize, usize),
+    on: &(dyn Fn(Progress) + Sync),
 ) -> Result<Vec<LevelData>, CliError> {
     let model = &loaded.file.model;
     let stride = &loaded.file.orbit.stride;
@@ -371,23 +441,35 @@ pub(crate) fn compute(
     for l in 0..plan.levels.len() {
         let t = plan.terrain_at(l).map_err(|e| input_error(args, e))?;
         let samples = t.stratified(plan.samples);
-        let mut bar = ScriptBar::new("mfpt");
-        bar.start_counted(
-            &format!("chain sd {}", plan.levels[l]),
-            cells.len(),
-            "points",
-        );
-        let rows = chain_rows(model, k, &samples, stride, &plan.mesh, &cells, &|d, t| {
-            bar.set_done(d, t)
+        let sd = plan.levels[l];
+        on(Progress::Start {
+            level: l,
+            sd,
+            chain: true,
+            total: cells.len(),
         });
-        bar.finish();
-        let rows = rows.map_err(|e| input_error(args, e))?;
-        let mut bar = ScriptBar::new("mfpt");
-        bar.start_counted(
-            &format!("Monte Carlo sd {}", plan.levels[l]),
-            runs.len(),
-            "runs",
+        let rows = chain_rows(
+            model,
+            k,
+            &samples,
+            stride,
+            &plan.mesh,
+            &cells,
+            &|done, total| {
+                on(Progress::Done {
+                    chain: true,
+                    done,
+                    total,
+                })
+            },
         );
+        let rows = rows.map_err(|e| input_error(args, e))?;
+        on(Progress::Start {
+            level: l,
+            sd,
+            chain: false,
+            total: runs.len(),
+        });
         let walks = mc_runs(
             model,
             k,
@@ -397,9 +479,14 @@ pub(crate) fn compute(
             plan.max_steps,
             plan.seed,
             &runs,
-            &|d, t| bar.set_done(d, t),
+            &|done, total| {
+                on(Progress::Done {
+                    chain: false,
+                    done,
+                    total,
+                })
+            },
         );
-        bar.finish();
         out.push(LevelData {
             rows,
             runs: walks.map_err(|e| input_error(args, e))?,
@@ -446,15 +533,9 @@ pub struct MfptJson {
     pub levels: Vec<LevelJson>,
 }
 
-/// Solves every level and prints the result (and the figure with `--roughness`).
-pub(crate) fn finish(
-    plan: &Plan,
-    data: &[LevelData],
-    out_dir: &Path,
-    stem_of: &Path,
-    json: bool,
-    out: &mut dyn Write,
-) -> Result<(), CliError> {
+/// Solves every level's chain and summarizes its walks: the `--json` object of `saltation
+/// mfpt` (the Python package's `Model.mfpt` returns it too).
+pub fn result(plan: &Plan, data: &[LevelData]) -> Result<MfptJson, CliError> {
     let mut levels = Vec::new();
     for (l, d) in data.iter().enumerate() {
         let t = plan.terrain_at(l).map_err(CliError::Continuation)?;
@@ -478,10 +559,42 @@ pub(crate) fn finish(
             monte_carlo: summarize(&d.runs),
         });
     }
+    Ok(MfptJson {
+        model: plan.model_name.clone(),
+        param: plan.param.clone(),
+        distribution: plan.terrain.label(),
+        mesh: serde_json::json!({
+            "axes": plan.mesh.axes.iter().map(|a| serde_json::json!({
+                "name": a.name, "from": a.from, "to": a.to, "count": a.count
+            })).collect::<Vec<_>>(),
+            "points": plan.mesh.cells(),
+        }),
+        samples: plan.samples,
+        runs: plan.runs,
+        max_steps: plan.max_steps,
+        seed: plan.seed,
+        nominal: serde_json::json!({
+            "u0": plan.u0, "period": plan.period, "param_value": plan.terrain.mean()
+        }),
+        levels,
+    })
+}
+
+/// Solves every level and prints the result (and the figure with `--roughness`).
+pub(crate) fn finish(
+    plan: &Plan,
+    data: &[LevelData],
+    out_dir: &Path,
+    stem_of: &Path,
+    json: bool,
+    out: &mut dyn Write,
+) -> Result<(), CliError> {
+    let j = result(plan, data)?;
     let mut files = Vec::new();
     if plan.sweep {
         let outputs = crate::continuation::outputs(out_dir, stem_of);
-        let fig: Vec<saltation_report::MfptLevel> = levels
+        let fig: Vec<saltation_report::MfptLevel> = j
+            .levels
             .iter()
             .map(|l| saltation_report::MfptLevel {
                 sd: l.sd,
@@ -494,25 +607,6 @@ pub(crate) fn finish(
         files = saltation_report::write_mfpt(&outputs, &plan.model_name, &plan.param, &fig)?;
     }
     let text = if json {
-        let j = MfptJson {
-            model: plan.model_name.clone(),
-            param: plan.param.clone(),
-            distribution: plan.terrain.label(),
-            mesh: serde_json::json!({
-                "axes": plan.mesh.axes.iter().map(|a| serde_json::json!({
-                    "name": a.name, "from": a.from, "to": a.to, "count": a.count
-                })).collect::<Vec<_>>(),
-                "points": plan.mesh.cells(),
-            }),
-            samples: plan.samples,
-            runs: plan.runs,
-            max_steps: plan.max_steps,
-            seed: plan.seed,
-            nominal: serde_json::json!({
-                "u0": plan.u0, "period": plan.period, "param_value": plan.terrain.mean()
-            }),
-            levels,
-        };
         serde_json::to_string(&j)? + "\n"
     } else {
         let mut t = KeyValue::new();
@@ -532,7 +626,7 @@ pub(crate) fn finish(
                 ),
             );
         let time = |v: Option<f64>| v.map_or("infinite".into(), |v| format::number(v, 14));
-        for l in &levels {
+        for l in &j.levels {
             t.row(format!("sd {}", l.sd), l.distribution.clone())
                 .row("  chain 1/(1 − λ₂)", time(l.chain.mfpt))
                 .row("  chain λ₂", format::number(l.chain.lambda2, 14))

@@ -85,7 +85,7 @@ pub struct MfptShardFile {
 
 impl MfptShardFile {
     /// The file of shard `i` of `n` of `plan`, from its computed `data`.
-    pub(crate) fn new(
+    pub fn new(
         loaded: &LoadedModel,
         text: &str,
         sets: &[String],
@@ -149,6 +149,11 @@ impl MfptShardFile {
         }
     }
 
+    /// The file's text (JSON and a newline), as [`MfptShardFile::write`] writes it.
+    pub fn to_text(&self) -> Result<String, CliError> {
+        Ok(serde_json::to_string(self)? + "\n")
+    }
+
     /// Writes the file into `dir`; returns its path.
     pub(crate) fn write(&self, dir: &Path, model_file: &Path) -> Result<PathBuf, CliError> {
         let outputs = crate::continuation::outputs(dir, model_file);
@@ -156,7 +161,7 @@ impl MfptShardFile {
             "mfpt_shard_{}_of_{}.json",
             self.shard, self.header.shards
         ));
-        let text = serde_json::to_string(self)? + "\n";
+        let text = self.to_text()?;
         saltation_report::write_atomic(&path, text.as_bytes()).map_err(CliError::Output)?;
         Ok(path)
     }
@@ -239,15 +244,43 @@ fn read_shard(path: &Path) -> Result<MfptShardFile, CliError> {
         return Err(bad(&arg, format!("{len} bytes: at most {MAX_SHARD_BYTES}")));
     }
     let text = std::fs::read_to_string(path).map_err(|e| bad(&arg, format!("cannot read: {e}")))?;
-    let f: MfptShardFile = serde_json::from_str(&text)
-        .map_err(|e| bad(&arg, format!("not an mfpt shard file: {e}")))?;
-    if f.header.format != FORMAT {
-        return Err(bad(
-            &arg,
-            format!("format `{}`, expected `{FORMAT}`", f.header.format),
-        ));
+    MfptShardFile::from_text(&text, &arg)
+}
+
+impl MfptShardFile {
+    /// The shard file of `text` (what [`MfptShardFile::to_text`] wrote); errors name `arg`.
+    pub fn from_text(text: &str, arg: &str) -> Result<Self, CliError> {
+        if text.len() as u64 > MAX_SHARD_BYTES {
+            return Err(bad(
+                arg,
+                format!("{} bytes: at most {MAX_SHARD_BYTES}", text.len()),
+            ));
+        }
+        let f: MfptShardFile = serde_json::from_str(text)
+            .map_err(|e| bad(arg, format!("not an mfpt shard file: {e}")))?;
+        if f.header.format != FORMAT {
+            return Err(bad(
+                arg,
+                format!("format `{}`, expected `{FORMAT}`", f.header.format),
+            ));
+        }
+        Ok(f)
     }
-    Ok(f)
+}
+
+/// The plan and every level's data of `shards` (one run, each of `0..N` once, named by their
+/// paths in messages): exactly the unsharded run's.
+pub fn join_shards(
+    shards: &[(PathBuf, MfptShardFile)],
+) -> Result<(Plan, Vec<LevelData>), CliError> {
+    let Some((p0, first)) = shards.first() else {
+        return Err(bad("merge", "no shard files"));
+    };
+    let plan = first
+        .plan()
+        .map_err(|e| bad(format!("merge {}", p0.display()), e))?;
+    let data = join(shards, &plan)?;
+    Ok((plan, data))
 }
 
 /// Joins the shards of `paths` (one run, each of `0..N` once) into every level's data.
@@ -351,12 +384,8 @@ pub(crate) fn merge(
         .into_iter()
         .map(|p| read_shard(&p).map(|s| (p, s)))
         .collect::<Result<Vec<_>, _>>()?;
-    let (p0, first) = &shards[0];
-    let plan = first
-        .plan()
-        .map_err(|e| bad(format!("merge {}", p0.display()), e))?;
-    let data = join(&shards, &plan)?;
+    let (plan, data) = join_shards(&shards)?;
     saltation_report::check_destination(&args.out)?;
-    let origin = PathBuf::from(&first.header.model_origin);
+    let origin = PathBuf::from(&shards[0].1.header.model_origin);
     finish(&plan, &data, &args.out, &origin, args.json, out)
 }
