@@ -30,7 +30,7 @@ use crate::CliError;
 use clap::Args;
 use saltation_continuation::basin::BasinGrid;
 use saltation_continuation::mfpt::{
-    chain_rows, mc_runs, solve_chain, summarize, validate_chain, ChainOptions, ChainRow,
+    agreement, chain_rows, mc_runs, solve_chain, summarize, validate_chain, ChainOptions, ChainRow,
     ChainSolution, McRun, McSummary, Terrain, MAX_RUNS, MAX_STEPS,
 };
 use saltation_continuation::ContinuationError;
@@ -506,6 +506,10 @@ pub struct LevelJson {
     pub chain: ChainSolution,
     /// Monte Carlo's.
     pub monte_carlo: McSummary,
+    /// Why the chain's times may not be converged
+    /// ([`saltation_continuation::mfpt::agreement`]); absent when there is no reason.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub warnings: Vec<String>,
 }
 
 /// The JSON output of `saltation mfpt` (and of `saltation merge` on its shards).
@@ -552,11 +556,13 @@ pub fn result(plan: &Plan, data: &[LevelData]) -> Result<MfptJson, CliError> {
             }
             e => CliError::Continuation(e),
         })?;
+        let monte_carlo = summarize(&d.runs);
         levels.push(LevelJson {
             sd: plan.levels[l],
             distribution: t.label(),
+            warnings: agreement(&chain, &monte_carlo),
             chain,
-            monte_carlo: summarize(&d.runs),
+            monte_carlo,
         });
     }
     Ok(MfptJson {
@@ -658,6 +664,9 @@ pub(crate) fn finish(
                     mc.note.clone().unwrap_or_else(|| "no estimate".into()),
                 ),
             };
+            for w in &l.warnings {
+                t.row("  WARNING", w.clone());
+            }
         }
         for f in &files {
             t.row("wrote", f.display().to_string());

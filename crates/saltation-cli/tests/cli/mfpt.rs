@@ -227,3 +227,48 @@ fn the_rough_wheel_file_gives_the_registry_wheels_chain() {
         "{a:?} {b:?}"
     );
 }
+
+/// The chain's warnings (200 samples, 400 runs): a 4-point mesh gives far too few strides from
+/// the orbit against Monte Carlo's 32.5 [29.5, 35.5], a 41-point mesh agrees (35.8; about 36
+/// on fine meshes with many samples), and a box that misses part of the
+/// states reached counts strides leaving it.
+#[test]
+fn a_chain_that_disagrees_with_monte_carlo_or_leaves_its_mesh_is_flagged() {
+    let wheel = model("equations/rimless_wheel_rough.ron");
+    let level = |mesh: &str| {
+        let v = json(&[
+            "mfpt",
+            wheel.as_str(),
+            "--param",
+            "alpha",
+            "--distribution",
+            "normal(0.2,0.1)",
+            "--mesh",
+            mesh,
+            "--samples",
+            "200",
+            "--runs",
+            "400",
+            "--json",
+        ]);
+        v["levels"][0].clone()
+    };
+    let coarse = level("dth=0:1:4");
+    let w = coarse["warnings"].as_array().expect("warnings");
+    assert!(
+        w.len() == 1 && w[0].as_str().unwrap().contains("outside Monte Carlo's 99.9 %"),
+        "{coarse}"
+    );
+    let fine = level("dth=0:1:41");
+    assert!(fine.get("warnings").is_none(), "{fine}");
+    let narrow = level("dth=0.3:0.6:31");
+    let left = narrow["chain"]["left_mesh"].as_u64().unwrap();
+    assert!(left > 0, "{narrow}");
+    let w = narrow["warnings"].as_array().expect("warnings");
+    assert!(
+        w[0].as_str()
+            .unwrap()
+            .starts_with(&format!("{left} of the chain's strides ended outside")),
+        "{narrow}"
+    );
+}

@@ -17,6 +17,7 @@
 //! Both are deterministic: the chain's samples are quantiles, the walks' draws are seeded per
 //! run, so results are the same at any thread count and however the work is sharded.
 
+pub mod agreement;
 pub mod chain;
 pub mod mesh;
 pub mod monte_carlo;
@@ -24,6 +25,7 @@ pub mod solve;
 pub mod step;
 pub mod terrain;
 
+pub use agreement::agreement;
 pub use chain::{chain_rows, validate_chain, ChainRow, MAX_SAMPLES, MAX_TRANSITIONS};
 pub use mesh::{validate_mesh, weights, MAX_MESH_CELLS};
 pub use monte_carlo::{mc_runs, summarize, McRun, McSummary, MAX_RUNS, MAX_STEPS, MIN_FALLS};
