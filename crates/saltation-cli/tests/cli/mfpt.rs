@@ -256,7 +256,11 @@ fn a_chain_that_disagrees_with_monte_carlo_or_leaves_its_mesh_is_flagged() {
     let coarse = level("dth=0:1:4");
     let w = coarse["warnings"].as_array().expect("warnings");
     assert!(
-        w.len() == 1 && w[0].as_str().unwrap().contains("outside Monte Carlo's 99.9 %"),
+        w.len() == 1
+            && w[0]
+                .as_str()
+                .unwrap()
+                .contains("outside Monte Carlo's 99.9 %"),
         "{coarse}"
     );
     let fine = level("dth=0:1:41");
