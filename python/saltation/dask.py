@@ -44,11 +44,11 @@ A basin's shards run the same way, then merge into exactly the serial basin::
 
 import numbers
 
-from ._analyses import merge_basins
+from ._analyses import merge_basins, merge_mfpt
 from ._errors import ArgumentError, ArgumentTypeError, Error
 from ._model import Model
 
-__all__ = ["map_params", "basin", "FUNCTIONS"]
+__all__ = ["map_params", "basin", "mfpt", "FUNCTIONS"]
 
 #: The computations ``map_params`` can run by name: methods of :class:`saltation.Model`.
 FUNCTIONS = ("orbit", "simulate", "continuation", "orbit_diagram")
@@ -79,9 +79,38 @@ def _client(client):
         return None
 
 
-def _basin_shard(model, i, n, axes, kwargs):
-    """One task of :func:`basin`: shard ``i`` of ``n``."""
-    return model.basin(axes=axes, shard=(i, n), **kwargs)
+def _shard(model, method, i, n, kwargs):
+    """One task of :func:`basin` or :func:`mfpt`: shard ``i`` of ``n``."""
+    return getattr(model, method)(shard=(i, n), **kwargs)
+
+
+def _sharded(model, method, merge, shards, client, kwargs):
+    """Runs ``model.<method>`` as ``shards`` shards, one Dask task each, and ``merge`` s them."""
+    import dask
+
+    if not isinstance(model, Model):
+        raise ArgumentTypeError(f"model: expected a saltation.Model, got {type(model).__name__}")
+    for k in ("shard", "progress"):
+        if k in kwargs:
+            raise ArgumentError(f"{k}: not an option of saltation.dask.{method}")
+    client = _client(client)
+    if shards is None:
+        workers = len(client.scheduler_info().get("workers", {})) if client is not None else 1
+        shards = 2 * max(workers, 1)
+    if isinstance(shards, bool) or not isinstance(shards, numbers.Integral):
+        raise ArgumentTypeError(f"shards={shards!r}: expected an integer")
+    if shards < 1:
+        raise ArgumentError(f"shards={shards}: must be at least 1")
+    n = int(shards)
+    if client is not None:
+        futures = client.map(
+            _shard, [model] * n, [method] * n, range(n), [n] * n, kwargs=kwargs, pure=False
+        )
+        parts = client.gather(futures)
+    else:
+        tasks = [dask.delayed(_shard)(model, method, i, n, kwargs) for i in range(n)]
+        parts = list(dask.compute(*tasks, scheduler="threads"))
+    return merge(parts)
 
 
 def basin(model, axes, shards=None, client=None, **kwargs):
@@ -103,31 +132,30 @@ def basin(model, axes, shards=None, client=None, **kwargs):
     Returns:
         Basin: the merged basin.
     """
-    import dask
+    return _sharded(model, "basin", merge_basins, shards, client, dict(kwargs, axes=axes))
 
-    if not isinstance(model, Model):
-        raise ArgumentTypeError(f"model: expected a saltation.Model, got {type(model).__name__}")
-    for k in ("shard", "progress"):
-        if k in kwargs:
-            raise ArgumentError(f"{k}: not an option of saltation.dask.basin")
-    client = _client(client)
-    if shards is None:
-        workers = len(client.scheduler_info().get("workers", {})) if client is not None else 1
-        shards = 2 * max(workers, 1)
-    if isinstance(shards, bool) or not isinstance(shards, numbers.Integral):
-        raise ArgumentTypeError(f"shards={shards!r}: expected an integer")
-    if shards < 1:
-        raise ArgumentError(f"shards={shards}: must be at least 1")
-    n = int(shards)
-    if client is not None:
-        futures = client.map(
-            _basin_shard, [model] * n, range(n), [n] * n, axes=axes, kwargs=kwargs, pure=False
-        )
-        parts = client.gather(futures)
-    else:
-        tasks = [dask.delayed(_basin_shard)(model, i, n, axes, kwargs) for i in range(n)]
-        parts = list(dask.compute(*tasks, scheduler="threads"))
-    return merge_basins(parts)
+
+def mfpt(model, param, distribution, mesh, shards=None, client=None, **kwargs):
+    """The mean first-passage time of ``model`` (see :meth:`saltation.Model.mfpt`) computed as
+    ``shards`` shards, one Dask task each (shard ``i`` builds the chain's rows of mesh points
+    ``i, i + n, …`` and runs the Monte Carlo walks ``i, i + n, …``), merged into exactly the
+    unsharded result, as ``saltation merge`` joins the command's shards.
+
+    Args:
+        model: a :class:`saltation.Model`.
+        param, distribution, mesh: as for :meth:`saltation.Model.mfpt`.
+        shards: the number of shards; ``None``: twice the cluster's worker count (with a
+            client), else 2.
+        client: a ``distributed.Client``; ``None``: the current one, else Dask's local
+            scheduler (threads).
+        **kwargs: passed to :meth:`saltation.Model.mfpt` (``samples``, ``runs``,
+            ``max_steps``, ``seed``, ``roughness``; not ``shard`` nor ``progress``).
+
+    Returns:
+        Mfpt: the merged result.
+    """
+    kwargs = dict(kwargs, param=param, distribution=distribution, mesh=mesh)
+    return _sharded(model, "mfpt", merge_mfpt, shards, client, kwargs)
 
 
 def map_params(model, name, values, fn="orbit", client=None, errors="raise", **kwargs):

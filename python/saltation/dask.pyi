@@ -1,6 +1,6 @@
 from typing import Any, Callable, Iterable, List, Optional, Tuple, Union
 
-from . import Basin, Model
+from . import Basin, Mfpt, Model
 
 FUNCTIONS: Tuple[str, ...]
 
@@ -21,3 +21,13 @@ def basin(
     client: Optional[Any] = ...,
     **kwargs: Any,
 ) -> Basin: ...
+
+def mfpt(
+    model: Model,
+    param: str,
+    distribution: Any,
+    mesh: str,
+    shards: Optional[int] = ...,
+    client: Optional[Any] = ...,
+    **kwargs: Any,
+) -> Mfpt: ...

@@ -9,6 +9,7 @@ import saltation
 distributed = pytest.importorskip("distributed")
 
 import saltation.dask  # noqa: E402
+from conftest import MODELS  # noqa: E402
 from saltation.dask import map_params  # noqa: E402
 
 
@@ -69,3 +70,27 @@ def test_dask_basin_bad_input(walker):
         saltation.dask.basin(walker, axes="u0=0.18:0.22:5", shard=(0, 2))
     with pytest.raises(saltation.ArgumentTypeError):
         saltation.dask.basin("walker", axes="u0=0.18:0.22:5")
+
+
+MFPT = dict(
+    param="alpha",
+    distribution="normal(0.2,0.1)",
+    mesh="dth=0.05:1:21",
+    samples=20,
+    runs=40,
+    max_steps=300,
+    seed=3,
+)
+
+
+def test_dask_mfpt_equals_the_serial_mfpt(client):
+    wheel = saltation.Model.load(MODELS / "equations" / "rimless_wheel_rough.ron")
+    serial = wheel.mfpt(**MFPT)
+    on_dask = saltation.dask.mfpt(wheel, shards=3, client=client, **MFPT)
+    assert on_dask.to_dict() == serial.to_dict()
+    np.testing.assert_array_equal(on_dask.chain_mfpt, serial.chain_mfpt)
+    assert saltation.dask.mfpt(wheel, shards=2, **MFPT).to_dict() == serial.to_dict()
+    with pytest.raises(saltation.ArgumentError, match="shard: not an option of saltation.dask.mfpt"):
+        saltation.dask.mfpt(wheel, shard=(0, 2), **MFPT)
+    with pytest.raises(saltation.ArgumentError, match="shards=0"):
+        saltation.dask.mfpt(wheel, shards=0, **MFPT)
