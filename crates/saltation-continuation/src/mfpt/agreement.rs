@@ -90,7 +90,7 @@ mod tests {
         let w = agreement(&chain(Some(134.0), 0), &m);
         assert!(w.len() == 1 && w[0].contains("99.9 %"), "{w:?}");
         assert_eq!(agreement(&chain(Some(83.0), 0), &m).len(), 1);
-        assert!((WIDEN - 1.678_873_5).abs() < 1e-7);
+        assert!((WIDEN - 1.678_871_018_8).abs() < 1e-10);
     }
 
     #[test]
