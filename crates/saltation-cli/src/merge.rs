@@ -23,24 +23,26 @@ use std::path::{Path, PathBuf};
 const FORMAT: &str = "saltation-basin-shard/1";
 
 /// Largest shard file read (bytes): 4 GB.
-const MAX_SHARD_BYTES: u64 = 4 << 30;
+pub(crate) const MAX_SHARD_BYTES: u64 = 4 << 30;
 
-fn bits(v: &[f64]) -> Vec<u64> {
+/// Floats as their bit patterns, so that a shard file round-trips them exactly.
+pub(crate) fn bits(v: &[f64]) -> Vec<u64> {
     v.iter().map(|x| x.to_bits()).collect()
 }
 
-fn floats(v: &[u64]) -> Vec<f64> {
+/// The floats back from [`bits`].
+pub(crate) fn floats(v: &[u64]) -> Vec<f64> {
     v.iter().map(|b| f64::from_bits(*b)).collect()
 }
 
 /// An axis with exact ends.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-struct AxisBits {
-    name: String,
-    index: usize,
-    from: u64,
-    to: u64,
-    count: usize,
+pub(crate) struct AxisBits {
+    pub(crate) name: String,
+    pub(crate) index: usize,
+    pub(crate) from: u64,
+    pub(crate) to: u64,
+    pub(crate) count: usize,
 }
 
 /// What every shard of one run shares.

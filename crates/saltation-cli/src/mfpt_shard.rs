@@ -20,24 +20,8 @@ use std::io::Write;
 use std::path::{Path, PathBuf};
 
 const FORMAT: &str = "saltation-mfpt-shard/1";
-const MAX_SHARD_BYTES: u64 = 4 << 30;
-
-fn bits(v: &[f64]) -> Vec<u64> {
-    v.iter().map(|x| x.to_bits()).collect()
-}
-
-fn floats(v: &[u64]) -> Vec<f64> {
-    v.iter().map(|b| f64::from_bits(*b)).collect()
-}
-
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-struct AxisBits {
-    name: String,
-    index: usize,
-    from: u64,
-    to: u64,
-    count: usize,
-}
+// The exact-float encoding and the size bound of basin shard files.
+use crate::merge::{bits, floats, AxisBits, MAX_SHARD_BYTES};
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 struct Header {
