@@ -14,6 +14,7 @@ mod forced_table;
 mod gait_sensitivity;
 mod hopper_curves;
 mod hopper_grazing_curve;
+mod impact_oscillator_curves;
 mod jacobians;
 mod neimark_sacker_curves;
 mod param_derivatives;
