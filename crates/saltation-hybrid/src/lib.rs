@@ -56,8 +56,9 @@ pub use capabilities::{
 };
 pub use conditions::{
     check_events, check_initial_state, check_state_conditions, check_stride, check_trace,
-    condition_slope, first_violation, has_conditions, phase_minima, ConditionViolation, MinimumAt,
-    PhaseMinima, CONDITION_TOL, STATE_TOL,
+    condition_slope, first_violation, guard_condition_name, guard_touches, has_conditions,
+    least_guard_touch, phase_minima, ConditionViolation, GuardTouch, MinimumAt, PhaseMinima,
+    CONDITION_TOL, STATE_TOL,
 };
 pub use crossings::{Crossings, Rejected, Rejection};
 pub use dense::{solve_dense, SingularMatrix};

@@ -81,7 +81,7 @@ pub fn phase_minima<M: EvalModel + ?Sized>(
     }
     let Scan {
         samples, minima, ..
-    } = scan(model, trace, t0, x0, opts, Some((phase, cond)))?;
+    } = scan(model, trace, t0, x0, opts, Some((phase, cond)), false)?;
     let at = |which: MinimumAt| {
         samples
             .iter()

@@ -26,12 +26,14 @@
 //! itself ([`ConditionViolation::error`]). Every model's conditions, the constrained
 //! mechanical systems' contact forces and gaps included, are checked by this one algorithm.
 
+mod guard_touch;
 mod minima;
 mod scan;
 mod state;
 #[cfg(test)]
 mod tests;
 
+pub use guard_touch::{guard_condition_name, guard_touches, least_guard_touch, GuardTouch};
 pub use minima::{phase_minima, MinimumAt, PhaseMinima};
 pub use scan::condition_slope;
 pub use state::{check_initial_state, check_state_conditions, STATE_TOL};
@@ -210,7 +212,7 @@ pub fn first_violation<M: EvalModel + ?Sized>(
     }
     let Scan {
         samples, crossings, ..
-    } = scan(model, trace, t0, x0, opts, None)?;
+    } = scan(model, trace, t0, x0, opts, None, false)?;
     // The scale of each condition over the trajectory.
     let scale = |mode: usize, cond: usize| {
         samples

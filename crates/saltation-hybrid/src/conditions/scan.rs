@@ -15,18 +15,79 @@ use saltation_ode::{Direction, EventSet, Sampling, Stop, Trajectory, ZenoLimit, 
 
 /// The guards of a mode (terminal, indices `0..g`) followed by its conditions (non-terminal,
 /// falling, indices `g..g + c`), and optionally the time derivative of one condition
-/// (non-terminal, rising, index `g + c`: its zeros are the condition's local minima).
+/// (non-terminal, rising, index `g + c`: its zeros are the condition's local minima), and
+/// optionally the time derivatives of the signed guards `ŝ_j h_j` (non-terminal, rising, after
+/// those: their zeros are the guards' local minima, [`super::guard_touches`]).
 struct Watched<'a, M: ?Sized> {
     guards: ModeGuards<'a, M>,
     g: usize,
     /// The condition whose slope `dc/dt` is watched.
     slope: Option<usize>,
+    /// The sign `ŝ_j` of each guard whose slope `ŝ_j ḣ_j` is watched (empty: none watched;
+    /// `0`: that guard's slope is never zero by a sign change, see [`guard_sign`]).
+    touch_signs: Vec<f64>,
+    /// Scratch for a guard's gradient.
+    grad: std::cell::RefCell<Vec<f64>>,
+}
+
+/// The sign `ŝ` that makes guard `j` of `mode` non-negative while it has not fired: `−1` for a
+/// guard firing on a rising crossing (`h < 0` before), `+1` for a falling one; for a guard
+/// firing either way, the sign of `h` at the phase's start `x` (or of `ḣ = h_x·f` there where
+/// `h = 0`; `0` where both vanish: the guard is not watched in that phase).
+pub(super) fn guard_sign<M: EvalModel + ?Sized>(
+    model: &M,
+    mode: usize,
+    j: usize,
+    t: f64,
+    x: &[f64],
+) -> f64 {
+    match model.guard_info(mode, j).direction {
+        Direction::Rising => -1.0,
+        Direction::Falling => 1.0,
+        Direction::Either => {
+            let h = model.guard(mode, j, x);
+            let v = if h != 0.0 {
+                h
+            } else {
+                guard_rate(model, mode, j, t, x, &mut vec![0.0; x.len()])
+            };
+            if v > 0.0 {
+                1.0
+            } else if v < 0.0 {
+                -1.0
+            } else {
+                0.0
+            }
+        }
+    }
+}
+
+/// `ḣ = h_x · f` of guard `j` of `mode` at `(t, x)` with the exact gradient (guards do not
+/// depend on time); `grad` is scratch of length `n`.
+fn guard_rate<M: EvalModel + ?Sized>(
+    model: &M,
+    mode: usize,
+    j: usize,
+    t: f64,
+    x: &[f64],
+    grad: &mut Vec<f64>,
+) -> f64 {
+    let n = model.dim();
+    let mut f = vec![0.0; n];
+    model.flow(mode, t, &x[..n], &mut f);
+    grad.resize(n, 0.0);
+    model.guard_gradient(mode, j, &x[..n], grad);
+    grad.iter().zip(&f).map(|(g, f)| g * f).sum()
 }
 
 impl<M: EvalModel + ?Sized> Watched<'_, M> {
     /// The conditions of the mode.
     fn nc(&self) -> usize {
         self.guards.model.conditions(self.guards.mode)
+    }
+    /// Index of the first guard slope.
+    fn touch_start(&self) -> usize {
+        self.g + self.nc() + usize::from(self.slope.is_some())
     }
 }
 
@@ -59,7 +120,7 @@ pub fn condition_slope<M: EvalModel + ?Sized>(
 
 impl<M: EvalModel + ?Sized> EventSet for Watched<'_, M> {
     fn count(&self) -> usize {
-        self.g + self.nc() + usize::from(self.slope.is_some())
+        self.g + self.nc() + usize::from(self.slope.is_some()) + self.touch_signs.len()
     }
     fn value(&self, i: usize, t: f64, y: &[f64]) -> f64 {
         let m = self.guards.model;
@@ -67,9 +128,13 @@ impl<M: EvalModel + ?Sized> EventSet for Watched<'_, M> {
             self.guards.value(i, t, y)
         } else if i < self.g + self.nc() {
             m.condition(self.guards.mode, i - self.g, &y[..m.dim()])
-        } else {
+        } else if i < self.touch_start() {
             let cond = self.slope.unwrap_or(0);
             condition_slope(m, self.guards.mode, cond, t, y)
+        } else {
+            let j = i - self.touch_start();
+            let rate = guard_rate(m, self.guards.mode, j, t, y, &mut self.grad.borrow_mut());
+            self.touch_signs[j] * rate
         }
     }
     fn direction(&self, i: usize) -> Direction {
@@ -142,10 +207,14 @@ pub(super) struct Scan {
     pub(super) crossings: Vec<Sample>,
     /// The located local minima of the watched condition.
     pub(super) minima: Vec<Sample>,
+    /// The located interior local minima of the signed guards `ŝ_j h_j` (`cond`: the guard's
+    /// index, `value`: `ŝ_j h_j` there), when watched.
+    pub(super) touches: Vec<Sample>,
 }
 
 /// Runs the pieces of `trace` again with the same integrators, each mode's guards and
-/// conditions watched (and the slope of condition `slope.1` in piece `slope.0`).
+/// conditions watched (and the slope of condition `slope.1` in piece `slope.0`, and with
+/// `touches` the slopes of the signed guards: their interior local minima).
 pub(super) fn scan<M: EvalModel + ?Sized>(
     model: &M,
     trace: &Trace,
@@ -153,8 +222,10 @@ pub(super) fn scan<M: EvalModel + ?Sized>(
     x0: &[f64],
     opts: &StrideOptions,
     slope: Option<(usize, usize)>,
+    touches: bool,
 ) -> Result<Scan, HybridError> {
     let n = model.dim();
+    let mut touched: Vec<Sample> = Vec::new();
     let mut samples: Vec<Sample> = Vec::new();
     let mut crossings: Vec<Sample> = Vec::new();
     let mut minima: Vec<Sample> = Vec::new();
@@ -201,10 +272,19 @@ pub(super) fn scan<M: EvalModel + ?Sized>(
         // so that each integrator's history stays that of the trace).
         let sys = ModeFlow { model, mode };
         let watched_slope = slope.filter(|&(s, c)| s == seg && c < nc).map(|(_, c)| c);
+        let g = model.guards(mode);
         let watched = Watched {
             guards: ModeGuards::new(model, mode),
-            g: model.guards(mode),
+            g,
             slope: watched_slope,
+            touch_signs: if touches {
+                (0..g)
+                    .map(|j| guard_sign(model, mode, j, piece.t0, piece.x0))
+                    .collect()
+            } else {
+                Vec::new()
+            },
+            grad: std::cell::RefCell::new(vec![0.0; n]),
         };
         let t_limit = match piece.event {
             Some((te, _)) => te.max(piece.t0 + opts.t_max),
@@ -246,6 +326,24 @@ pub(super) fn scan<M: EvalModel + ?Sized>(
             if hit.index < watched.g || (ends_by_event && hit.t >= t_end - near) {
                 continue;
             }
+            if hit.index >= watched.touch_start() {
+                // A guard's interior local minimum: not at the phase's start (a reset onto
+                // the guard) and only where the guard would count a crossing.
+                let j = hit.index - watched.touch_start();
+                let x = &hit.y[..n];
+                if hit.t > piece.t0 + near && model.guard_enabled(mode, j, x) {
+                    touched.push(Sample {
+                        t: hit.t,
+                        mode,
+                        cond: j,
+                        value: watched.touch_signs[j] * model.guard(mode, j, x),
+                        x: x.to_vec(),
+                        seg,
+                        at: MinimumAt::Interior,
+                    });
+                }
+                continue;
+            }
             let cond = hit.index - watched.g;
             let sample = |cond: usize| Sample {
                 t: hit.t,
@@ -267,5 +365,6 @@ pub(super) fn scan<M: EvalModel + ?Sized>(
         samples,
         crossings,
         minima,
+        touches: touched,
     })
 }
