@@ -7,7 +7,11 @@
 //! touches the guard's surface tangentially (`ḣ = 0`, `ḧ` of the sign that turns it back).
 //! Each interior minimum is located as a rising zero of `ŝ_j ḣ_j = ŝ_j h_x · f` (exact guard
 //! gradient) by the integrator's event location on its dense output, while the phases are run
-//! again exactly as the admissibility checker runs them ([`super::check_trace`]). Not
+//! again as the admissibility checker runs them ([`super::check_trace`]) except that the
+//! guards do not stop the run: each phase runs to its event time as the trace has it, so that
+//! a guard crossed and crossed back between the trace's event samples (a double crossing the
+//! simulation did not see: an orbit passing just through the guard) shows as a negative
+//! minimum. Not
 //! candidates: the phase's end, where the guard that ends it is zero by construction; its
 //! start (a reset onto a guard's surface); a minimum where the guard is not enabled (it would
 //! not fire there anyway).
@@ -142,9 +146,7 @@ mod tests {
             if g == 0 {
                 GuardSpec::to(0).falling()
             } else {
-                GuardSpec::to(0)
-                    .rising()
-                    .enabled_when(|p, x| x[1] < p[2])
+                GuardSpec::to(0).rising().enabled_when(|p, x| x[1] < p[2])
             }
         }
         fn guard<D: Scalar>(&self, p: &[D], _mode: usize, g: usize, x: &[D]) -> D {
@@ -187,7 +189,10 @@ mod tests {
             assert_eq!((touch.phase, touch.guard), (k, 1));
             let clearance = h - v0 * v0 / (2.0 * g);
             assert!((touch.value - clearance).abs() < 1e-11, "{touch:?}");
-            assert!((touch.t - (2 * k + 1) as f64 * v0 / g).abs() < 1e-7, "{touch:?}");
+            assert!(
+                (touch.t - (2 * k + 1) as f64 * v0 / g).abs() < 1e-7,
+                "{touch:?}"
+            );
             assert_eq!(touch.name(&m), "guard:ceiling");
         }
         // Enabled only while v < −1: never at an apex (v = 0).

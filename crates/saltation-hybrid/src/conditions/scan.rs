@@ -149,8 +149,12 @@ impl<M: EvalModel + ?Sized> EventSet for Watched<'_, M> {
     fn enabled(&self, i: usize, t: f64, y: &[f64]) -> bool {
         i >= self.g || self.guards.enabled(i, t, y)
     }
+    /// The guards stop the run, except while their slopes are watched: the run then goes to
+    /// each phase's event time as the trace has it, so that a guard crossed and crossed back
+    /// between the trace's event samples (a double crossing it did not see) shows as a negative
+    /// interior minimum instead of ending the phase early.
     fn terminal(&self, i: usize) -> bool {
-        i < self.g
+        i < self.g && self.touch_signs.is_empty()
     }
 }
 
@@ -287,6 +291,7 @@ pub(super) fn scan<M: EvalModel + ?Sized>(
             grad: std::cell::RefCell::new(vec![0.0; n]),
         };
         let t_limit = match piece.event {
+            Some((te, _)) if touches => te,
             Some((te, _)) => te.max(piece.t0 + opts.t_max),
             None => t_last,
         };

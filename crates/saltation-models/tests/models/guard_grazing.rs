@@ -1,0 +1,95 @@
+//! Grazing of a guard touched tangentially, without a declared condition: the harmonically
+//! forced impact oscillator of `models/equations/impact_oscillator_forced.ron`,
+//! `x'' + 2ζx' + x = cos ωt` against a stop at `x = σ`. Its non-impacting orbit is the
+//! harmonic response `x = A cos(ωt − φ)` with `A(ω, ζ) = 1/√((1 − ω²)² + (2ζω)²)` and
+//! `tan φ = 2ζω/(1 − ω²)`, which does not depend on `σ`; it grazes the stop where `σ = A`.
+//! Continued in `σ` from far above `A` downwards, the branch's grazing is located there.
+
+use saltation_continuation::{
+    continue_branch, BifurcationKind, ContinuationOptions, ParamFamily, Start,
+};
+use saltation_hybrid::Bound;
+use saltation_models::{EquationModel, EquationSpec};
+
+/// The model of the file (its `Equations(…)`), with `values` set.
+pub(crate) fn oscillator(values: &[(&str, f64)]) -> Bound<EquationModel> {
+    let path = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../../models/equations/impact_oscillator_forced.ron"
+    );
+    let file = std::fs::read_to_string(path).unwrap();
+    let start = file.find("Equations(").unwrap() + "Equations".len();
+    let mut depth = 0usize;
+    let mut end = start;
+    for (i, c) in file[start..].char_indices() {
+        match c {
+            '(' => depth += 1,
+            ')' => {
+                depth -= 1;
+                if depth == 0 {
+                    end = start + i + 1;
+                    break;
+                }
+            }
+            _ => {}
+        }
+    }
+    let text: String = file[start..end]
+        .lines()
+        .filter(|l| !l.trim_start().starts_with("//"))
+        .collect::<Vec<_>>()
+        .join("\n");
+    let spec: EquationSpec = ron::Options::default()
+        .with_default_extension(ron::extensions::Extensions::IMPLICIT_SOME)
+        .from_str(&text)
+        .unwrap_or_else(|e| panic!("{e}"));
+    let mut m = Bound::new(EquationModel::new(spec).unwrap_or_else(|e| panic!("{e}")));
+    for (name, v) in values {
+        m.set(name, *v).unwrap();
+    }
+    m
+}
+
+/// `A(ω, ζ)` and the harmonic orbit's state `(x, v)` at phase 0.
+pub(crate) fn harmonic(omega: f64, zeta: f64) -> (f64, [f64; 2]) {
+    let (c, s) = (1.0 - omega * omega, 2.0 * zeta * omega);
+    let a = 1.0 / c.hypot(s);
+    let phi = s.atan2(c);
+    (a, [a * phi.cos(), a * omega * phi.sin()])
+}
+
+#[test]
+fn continuation_in_sigma_locates_the_grazing_at_the_amplitude() {
+    let (omega, zeta) = (1.5, 0.05);
+    let (amp, u0) = harmonic(omega, zeta);
+    let model = oscillator(&[("sigma", 1.2)]);
+    let family = ParamFamily::new(model, "sigma").unwrap();
+    let mut orbit = saltation_orbit::OrbitOptions::default();
+    orbit.stride.ode = saltation_ode::SolverOptions::with_tol(1e-13);
+    orbit.stride.t_max = 50.0;
+    let opts = ContinuationOptions {
+        p_min: 0.5,
+        p_max: 2.0,
+        direction: -1.0,
+        step: 0.05,
+        max_step: 0.1,
+        corrector_tol: 1e-11,
+        max_points: 100,
+        ..ContinuationOptions::default()
+    };
+    let branch = continue_branch(&family, &Start::new(1.2, u0.to_vec()), &orbit, &opts).unwrap();
+    let graze: Vec<_> = branch
+        .bifurcations
+        .iter()
+        .filter(|b| b.kind == BifurcationKind::Grazing)
+        .collect();
+    assert_eq!(graze.len(), 1, "{:?}", branch.bifurcations);
+    assert!(
+        (graze[0].param - amp).abs() < 1e-9,
+        "σ = {} vs A = {amp}",
+        graze[0].param
+    );
+    // Not touching yet: the located orbit is the harmonic one (σ does not change it).
+    assert!(graze[0].param >= amp - 1e-12);
+    assert!((graze[0].u[0] - u0[0]).abs() < 1e-9 && (graze[0].u[1] - u0[1]).abs() < 1e-9);
+}
