@@ -145,17 +145,19 @@ pub fn continue_curve_from<M: EvalModel + Clone + Sync>(
     )
 }
 
-/// A grazing curve needs a model with admissibility conditions.
+/// A grazing curve needs a model with admissibility conditions or a guard (touched
+/// tangentially).
 fn check_kind<M: EvalModel + Clone + Sync>(
     family: &PlaneFamily<M>,
     kind: CurveKind,
 ) -> Result<(), ContinuationError> {
-    if kind == CurveKind::Grazing && !saltation_hybrid::has_conditions(family.base_model()) {
+    let m = family.base_model();
+    let guards = (0..m.modes()).any(|mode| m.guards(mode) > 0);
+    if kind == CurveKind::Grazing && !saltation_hybrid::has_conditions(m) && !guards {
         return Err(ContinuationError::invalid(
             "kind",
-            "the model declares no admissibility condition: a grazing curve follows where one \
-             reaches zero (a guard touched tangentially without a declared condition is not \
-             detected)",
+            "the model declares no admissibility condition and has no guard: a grazing curve \
+             follows where a condition reaches zero or a guard is touched tangentially",
         ));
     }
     Ok(())
@@ -184,7 +186,7 @@ fn follow<M: EvalModel + Clone + Sync>(
     let line2 = family.line(1, start.p);
     let mut plane = Plane::new([&line1, &line2], orbit, s, start.period_k)?;
     if kind == CurveKind::Grazing {
-        plane.grazing = Some(identify(&plane, &bif, start.p2, start.p, s.locate_tol)?);
+        plane.set_grazing(identify(&plane, &bif, start.p2, start.p, s.locate_tol)?);
     }
     let eigen = orbit.eigen;
     let r = bif.u.len();

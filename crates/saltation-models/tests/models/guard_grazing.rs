@@ -6,7 +6,8 @@
 //! Continued in `σ` from far above `A` downwards, the branch's grazing is located there.
 
 use saltation_continuation::{
-    continue_branch, BifurcationKind, ContinuationOptions, ParamFamily, Start,
+    continue_branch, continue_curve, BifurcationKind, ContinuationOptions, CurveEnd, CurveKind,
+    CurveOptions, CurveStart, GrazingAt, ParamFamily, PlaneFamily, Start,
 };
 use saltation_hybrid::Bound;
 use saltation_models::{EquationModel, EquationSpec};
@@ -92,4 +93,46 @@ fn continuation_in_sigma_locates_the_grazing_at_the_amplitude() {
     // Not touching yet: the located orbit is the harmonic one (σ does not change it).
     assert!(graze[0].param >= amp - 1e-12);
     assert!((graze[0].u[0] - u0[0]).abs() < 1e-9 && (graze[0].u[1] - u0[1]).abs() < 1e-9);
+}
+
+/// The grazing curve in `(σ, ω)` from the grazing located at `ω = 1.5`: every point on
+/// `σ = A(ω, ζ)`, from `ω = 1.5` to `1.8`, with the grazed guard named `guard:stop`.
+#[test]
+fn grazing_curve_follows_the_amplitude() {
+    let zeta = 0.05;
+    let (_, u0) = harmonic(1.5, zeta);
+    let model = oscillator(&[("sigma", 1.2)]);
+    let family = PlaneFamily::new(model, "sigma", "omega").unwrap();
+    let mut orbit = saltation_orbit::OrbitOptions::default();
+    orbit.stride.ode = saltation_ode::SolverOptions::with_tol(1e-13);
+    orbit.stride.t_max = 50.0;
+    let opts = CurveOptions {
+        search: Some(-1.0),
+        settings: ContinuationOptions {
+            step: 0.05,
+            max_step: 0.1,
+            corrector_tol: 1e-10,
+            max_points: 60,
+            ..ContinuationOptions::default()
+        },
+        ..CurveOptions::to(1.8)
+    };
+    let start = CurveStart::new(1.2, 1.5, u0.to_vec());
+    let curve = continue_curve(&family, CurveKind::Grazing, &start, &orbit, &opts).unwrap();
+    let g = curve.grazing.as_ref().unwrap();
+    assert_eq!(
+        (g.condition.as_str(), g.mode.as_str(), g.guard, g.at),
+        ("guard:stop", "free", true, GrazingAt::Interior)
+    );
+    assert_eq!(curve.end, CurveEnd::Reached, "{:?}", curve.end);
+    assert!(curve.points.len() >= 4, "{}", curve.points.len());
+    for p in &curve.points {
+        let [sigma, omega] = p.params;
+        let (amp, _) = harmonic(omega, zeta);
+        assert!(
+            (sigma - amp).abs() < 1e-9,
+            "σ = {sigma} at ω = {omega}: A = {amp}"
+        );
+    }
+    assert_eq!(curve.points.last().unwrap().params[1], 1.8);
 }
