@@ -93,3 +93,65 @@ pub(crate) fn guard_gamma<M: EvalModel + Clone + Sync>(
         ))),
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use crate::curve::{continue_curve, CurveKind, CurveOptions, CurveStart, PlaneFamily};
+    use saltation_hybrid::{Bound, GuardSpec, HybridModel, Param, Scalar};
+    use saltation_orbit::OrbitOptions;
+
+    /// `ẋ = a − x`: no guard, no condition.
+    struct Guardless;
+    const PARAMS: &[Param] = &[Param::new("a", 1.0), Param::new("b", 1.0)];
+    impl HybridModel for Guardless {
+        type Guard = ();
+        fn name(&self) -> &str {
+            "guardless"
+        }
+        fn dim(&self) -> usize {
+            1
+        }
+        fn modes(&self) -> usize {
+            1
+        }
+        fn params(&self) -> &[Param] {
+            PARAMS
+        }
+        fn autonomous(&self, _mode: usize) -> bool {
+            true
+        }
+        fn flow<D: Scalar>(&self, p: &[D], _mode: usize, _t: f64, x: &[D], dx: &mut [D]) {
+            dx[0] = p[0] - x[0];
+        }
+        fn guards(&self, _mode: usize) -> &[()] {
+            &[]
+        }
+        fn describe(&self, _mode: usize, _g: ()) -> GuardSpec {
+            GuardSpec::to(0)
+        }
+        fn guard<D: Scalar>(&self, _p: &[D], _mode: usize, _g: (), x: &[D]) -> D {
+            x[0]
+        }
+        fn reset<D: Scalar>(&self, _p: &[D], _mode: usize, _g: (), x: &[D], out: &mut [D]) {
+            out[0] = x[0];
+        }
+    }
+
+    /// A grazing curve of a model with neither admissibility conditions nor guards is refused
+    /// before any computation, naming `kind`.
+    #[test]
+    fn a_model_without_conditions_or_guards_is_refused() {
+        let family = PlaneFamily::new(Bound::new(Guardless), "a", "b").unwrap();
+        let start = CurveStart::new(1.0, 1.0, vec![1.0]);
+        let e = continue_curve(
+            &family,
+            CurveKind::Grazing,
+            &start,
+            &OrbitOptions::default(),
+            &CurveOptions::to(2.0),
+        )
+        .unwrap_err();
+        assert_eq!(e.field(), Some("kind"), "{e}");
+        assert!(e.to_string().contains("no guard"), "{e}");
+    }
+}

@@ -9,7 +9,7 @@ use saltation_continuation::{
     continue_branch, continue_curve, BifurcationKind, ContinuationOptions, CurveEnd, CurveKind,
     CurveOptions, CurveStart, GrazingAt, ParamFamily, PlaneFamily, Start,
 };
-use saltation_hybrid::Bound;
+use saltation_hybrid::{Bound, EvalModel};
 use saltation_models::{EquationModel, EquationSpec};
 
 /// The model of the file (its `Equations(…)`), with `values` set.
@@ -18,7 +18,11 @@ pub(crate) fn oscillator(values: &[(&str, f64)]) -> Bound<EquationModel> {
         env!("CARGO_MANIFEST_DIR"),
         "/../../models/equations/impact_oscillator_forced.ron"
     );
-    let file = std::fs::read_to_string(path).unwrap();
+    model_of(&std::fs::read_to_string(path).unwrap(), values)
+}
+
+/// The `Equations(…)` of a model file's text, with `values` set.
+fn model_of(file: &str, values: &[(&str, f64)]) -> Bound<EquationModel> {
     let start = file.find("Equations(").unwrap() + "Equations".len();
     let mut depth = 0usize;
     let mut end = start;
@@ -135,4 +139,84 @@ fn grazing_curve_follows_the_amplitude() {
         );
     }
     assert_eq!(curve.points.last().unwrap().params[1], 1.8);
+}
+
+/// An impacting orbit whose free flight touches a second stop elsewhere: the oscillator (stop at
+/// `x = σ = 0`, one impact per forcing period) with a stop on the left at `x = −s₂`
+/// (`x + s2`, falling). Until that stop is reached the orbit does not depend on `s₂`: continued
+/// in `s₂` downwards its grazing is where `−s₂` is the orbit's least `x` over the period, which
+/// is taken independently from a simulation sampled every `10⁻⁴` (the sample's least `x`
+/// refined by its Taylor step, `x − v²/2ẍ`).
+#[test]
+fn an_impacting_orbit_grazes_a_second_stop_in_its_free_flight() {
+    let model = oscillator_with_left_stop();
+    let mut orbit = saltation_orbit::OrbitOptions::default();
+    orbit.stride.ode = saltation_ode::SolverOptions::with_tol(1e-13);
+    orbit.stride.t_max = 50.0;
+    let found = saltation_orbit::find_periodic_orbit(&model, &[-0.5, 0.3], &orbit).unwrap();
+    // The least x of the impacting orbit, from samples.
+    let sim = saltation_hybrid::SimulateOptions {
+        stride: orbit.stride.clone(),
+        strides: 1,
+        dt: Some(1e-4),
+        ..Default::default()
+    };
+    let mut x0 = vec![0.0; 3];
+    model.chart(&found.u0, &mut x0);
+    let trace = saltation_hybrid::simulate(&model, &x0, &sim).unwrap();
+    assert_eq!(trace.events.iter().filter(|e| e.guard == 0).count(), 1);
+    let k = (0..trace.t.len())
+        .min_by(|&i, &j| trace.x[i][0].total_cmp(&trace.x[j][0]))
+        .unwrap();
+    let (x, v, t) = (trace.x[k][0], trace.x[k][1], trace.t[k]);
+    let acc = -2.0 * 0.05 * v - x + (1.5 * t).cos();
+    let least = x - v * v / (2.0 * acc);
+    let family = ParamFamily::new(model, "s2").unwrap();
+    let opts = ContinuationOptions {
+        p_min: 0.0,
+        p_max: 3.0,
+        direction: -1.0,
+        step: 0.05,
+        max_step: 0.1,
+        corrector_tol: 1e-11,
+        max_points: 100,
+        ..ContinuationOptions::default()
+    };
+    let branch =
+        continue_branch(&family, &Start::new(2.0, found.u0.clone()), &orbit, &opts).unwrap();
+    let graze: Vec<_> = branch
+        .bifurcations
+        .iter()
+        .filter(|b| b.kind == BifurcationKind::Grazing)
+        .collect();
+    assert_eq!(graze.len(), 1, "{:?}", branch.bifurcations);
+    assert!(
+        (graze[0].param + least).abs() < 1e-9,
+        "s2 = {} vs −min x = {}",
+        graze[0].param,
+        -least
+    );
+}
+
+/// The oscillator of the file with a second stop `x = −s2` on the left (`s2 = 2`).
+fn oscillator_with_left_stop() -> Bound<EquationModel> {
+    let path = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../../models/equations/impact_oscillator_forced.ron"
+    );
+    let file = std::fs::read_to_string(path).unwrap();
+    let stop = r#"reset: [("v", "-r*v")]),"#;
+    let param = r#"(name: "r", value: 0.8, min: 0.0, max: 1.0),"#;
+    assert!(file.contains(stop) && file.contains(param));
+    let edited = file
+        .replacen(
+            stop,
+            &format!(
+                "{stop}\n(name: \"left\", from: \"free\", when: \"x + s2\", direction: Falling, \
+                 reset: [(\"v\", \"-r*v\")]),"
+            ),
+            1,
+        )
+        .replacen(param, &format!("{param}\n(name: \"s2\", value: 2.0),"), 1);
+    model_of(&edited, &[])
 }
