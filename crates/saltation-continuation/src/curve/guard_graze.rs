@@ -101,6 +101,7 @@ mod tests {
     use saltation_orbit::OrbitOptions;
 
     /// `ẋ = a − x`: no guard, no condition.
+    #[derive(Clone)]
     struct Guardless;
     const PARAMS: &[Param] = &[Param::new("a", 1.0), Param::new("b", 1.0)];
     impl HybridModel for Guardless {
