@@ -228,3 +228,53 @@ pub(crate) fn locate_guard_grazing<F: ModelFamily>(
         multipliers: best.multipliers,
     })
 }
+
+#[cfg(test)]
+mod tests {
+    use crate::branch::{BifurcationKind, EndReason};
+    use crate::options::ContinuationOptions;
+    use crate::run::{continue_until, Start};
+    use crate::test_models::CuspBounce;
+    use saltation_hybrid::{Bound, ParamError};
+    use saltation_orbit::OrbitOptions;
+
+    /// A branch that stops at a grazing of a declared condition ends on the located point with
+    /// that point's own admissibility — the last admissible orbit, not the inadmissible next
+    /// point's verdict. The cusp map at `b = 0.1` grazes (landing speed 1.1) at
+    /// `a = 0.001 − 0.1 b = −0.009`.
+    #[test]
+    fn stopping_at_a_grazing_labels_the_located_point_admissible() {
+        let family = |a: f64| -> Result<Bound<CuspBounce>, ParamError> {
+            Bound::with_values(CuspBounce, vec![a, 0.1])
+        };
+        let mut stopped = None;
+        for direction in [-1.0, 1.0] {
+            let opts = ContinuationOptions {
+                direction,
+                p_min: -0.1,
+                p_max: 0.1,
+                step: 1e-3,
+                max_step: 2e-3,
+                max_points: 100,
+                ..ContinuationOptions::default()
+            };
+            let start = Start::new(-0.005, vec![1.05]);
+            let branch = continue_until(
+                &family,
+                &start,
+                &OrbitOptions::default(),
+                &opts,
+                Some(BifurcationKind::Grazing),
+                &mut |_| {},
+            )
+            .unwrap();
+            if branch.end == EndReason::StoppedAt(BifurcationKind::Grazing) {
+                stopped = Some(branch);
+            }
+        }
+        let branch = stopped.expect("one direction meets the grazing");
+        let last = branch.points.last().unwrap();
+        assert_eq!(last.admissible, Some(true), "{last:?}");
+        assert!((last.param + 0.009).abs() < 1e-8, "{}", last.param);
+    }
+}
