@@ -37,6 +37,7 @@ mod curve;
 mod diagram;
 mod error;
 mod family;
+mod guard_grazing;
 mod lyapunov_sweep;
 pub mod mfpt;
 mod options;
@@ -61,6 +62,7 @@ pub use diagram::{
 };
 pub use error::ContinuationError;
 pub use family::{ModelFamily, ParamFamily};
+pub use guard_grazing::GRAZING_CLEARANCE;
 pub use lyapunov_sweep::{lyapunov_sweep, LyapunovColumn};
 pub use options::{
     ContinuationOptions, Predictor, MAX_CORRECTOR_ITERS, MAX_FD_PARAM_STEP, MAX_GROWTH, MAX_POINTS,

@@ -5,6 +5,7 @@ use crate::branch::{Bifurcation, BifurcationKind, Branch, BranchPoint, EndReason
 use crate::corrector::{tangent, Eval, Evaluator};
 use crate::error::ContinuationError;
 use crate::family::ModelFamily;
+use crate::guard_grazing::{locate_guard_grazing, point_clearance, Clearance};
 use crate::options::{ContinuationOptions, Predictor};
 use crate::tests_fn::{is_neimark_sacker, test_functions};
 use nalgebra::{Complex, DMatrix, DVector};
@@ -67,12 +68,14 @@ pub struct Progress {
 }
 
 /// A converged point with everything needed to go on from it.
-struct State {
-    z: DVector<f64>,
-    tau: DVector<f64>,
-    point: BranchPoint,
+pub(crate) struct State {
+    pub(crate) z: DVector<f64>,
+    pub(crate) tau: DVector<f64>,
+    pub(crate) point: BranchPoint,
     /// `[∂T/∂u; ∂T/∂p]` of the continued event's time (event-time continuation only).
     grad_t: Option<DVector<f64>>,
+    /// The orbit's clearance from its guards ([`crate::guard_grazing`]).
+    clearance: Option<Clearance>,
 }
 
 /// `[∂T_j/∂u; ∂T_j/∂p]` of event `j` from an evaluation with `F_p`.
@@ -206,11 +209,17 @@ pub(crate) fn continue_until<F: ModelFamily>(
     let time_sign = grad_t
         .as_ref()
         .map_or(1.0, |g| if g.dot(&tau) < 0.0 { -1.0 } else { 1.0 });
+    let point = make_point(family, &e0, u0.as_slice(), start.param, &ev)?;
+    let clearance = opts
+        .detect
+        .then(|| point_clearance(family, &point, &ev))
+        .flatten();
     let mut state = State {
         z: stack(&u0, start.param),
         tau,
-        point: make_point(family, &e0, u0.as_slice(), start.param, &ev)?,
+        point,
         grad_t,
+        clearance,
     };
     let mut branch = Branch {
         label: start.label.clone(),
@@ -259,7 +268,16 @@ pub(crate) fn continue_until<F: ModelFamily>(
             if let Ok((u, e, _)) = ev.correct_natural(&guess, bound, false) {
                 let point = make_point(family, &e, u.as_slice(), bound, &ev)?;
                 if opts.detect {
-                    detect(&ev, family, &state, &point, &mut branch, opts);
+                    let clearance = point_clearance(family, &point, &ev);
+                    detect(
+                        &ev,
+                        family,
+                        &state,
+                        &point,
+                        clearance.as_ref(),
+                        &mut branch,
+                        opts,
+                    );
                 }
                 branch.points.push(point);
                 progress(Progress {
@@ -279,8 +297,20 @@ pub(crate) fn continue_until<F: ModelFamily>(
                 .and_then(|fp| tangent(&e.fu, fp, &state.tau))
                 .unwrap_or_else(|| state.tau.clone());
         let found = branch.bifurcations.len();
+        let clearance = opts
+            .detect
+            .then(|| point_clearance(family, &point, &ev))
+            .flatten();
         if opts.detect {
-            detect(&ev, family, &state, &point, &mut branch, opts);
+            detect(
+                &ev,
+                family,
+                &state,
+                &point,
+                clearance.as_ref(),
+                &mut branch,
+                opts,
+            );
         }
         if let Some(stop) = stop_at {
             let pd = branch
@@ -291,7 +321,18 @@ pub(crate) fn continue_until<F: ModelFamily>(
                 .find(|b| b.kind == stop)
                 .cloned();
             if let Some(pd) = pd {
-                // End on the located flip itself.
+                // End on the located point itself, with its own admissibility: that of both
+                // ends of the step where they agree, checked again where they differ (a
+                // grazing of a declared condition located in between).
+                let admissible = if state.point.admissible == point.admissible {
+                    point.admissible
+                } else {
+                    family
+                        .model_at(pd.param)
+                        .ok()
+                        .and_then(|m| m.admissibility(&pd.x0, &ev.stride))
+                        .map(|a| a.is_ok_and(|a| a.admissible))
+                };
                 branch.points.push(BranchPoint {
                     param: pd.param,
                     u: pd.u.clone(),
@@ -299,7 +340,7 @@ pub(crate) fn continue_until<F: ModelFamily>(
                     period: pd.period,
                     stable: pd.multipliers.iter().all(|m| m.modulus() < 1.0),
                     multipliers: pd.multipliers.clone(),
-                    admissible: point.admissible,
+                    admissible,
                     event_times: point.event_times.clone(),
                     tests: point.tests,
                 });
@@ -327,6 +368,7 @@ pub(crate) fn continue_until<F: ModelFamily>(
             tau,
             point,
             grad_t,
+            clearance,
         };
         if iters <= opts.fast_iters {
             ds = (ds * opts.growth).min(opts.max_step);
@@ -389,7 +431,7 @@ fn step<F: ModelFamily>(
     }
 }
 
-fn stack(u: &DVector<f64>, p: f64) -> DVector<f64> {
+pub(crate) fn stack(u: &DVector<f64>, p: f64) -> DVector<f64> {
     let r = u.len();
     let mut z = DVector::zeros(r + 1);
     z.rows_mut(0, r).copy_from(u);
@@ -397,7 +439,7 @@ fn stack(u: &DVector<f64>, p: f64) -> DVector<f64> {
     z
 }
 
-fn split(z: &DVector<f64>) -> (DVector<f64>, f64) {
+pub(crate) fn split(z: &DVector<f64>) -> (DVector<f64>, f64) {
     let r = z.len() - 1;
     (z.rows(0, r).clone_owned(), z[r])
 }
@@ -498,9 +540,16 @@ fn detect<F: ModelFamily>(
     family: &F,
     state: &State,
     next: &BranchPoint,
+    next_clearance: Option<&Clearance>,
     branch: &mut Branch,
     opts: &ContinuationOptions,
 ) {
+    let label = &branch.label;
+    let clear_a = state.clearance.as_ref();
+    if let Some(bif) = locate_guard_grazing(ev, family, state, clear_a, next, next_clearance, label)
+    {
+        branch.bifurcations.push(bif);
+    }
     if let (Some(a), Some(b)) = (state.point.admissible, next.admissible) {
         if a != b {
             if let Ok(bif) = locate_grazing(ev, family, state, next, &branch.label) {
@@ -525,7 +574,12 @@ fn detect<F: ModelFamily>(
 
 /// The step parameter of `next` seen from `state`: arclength along the tangent, `Δp` for the
 /// natural predictor, the change of the event time for event-time continuation.
-fn span(state: &State, next: &BranchPoint, z_b: &DVector<f64>, opts: &ContinuationOptions) -> f64 {
+pub(crate) fn span(
+    state: &State,
+    next: &BranchPoint,
+    z_b: &DVector<f64>,
+    opts: &ContinuationOptions,
+) -> f64 {
     match opts.predictor {
         Predictor::Arclength => state.tau.dot(&(z_b - &state.z)),
         Predictor::Natural => next.param - state.z[state.z.len() - 1],
@@ -538,7 +592,7 @@ fn span(state: &State, next: &BranchPoint, z_b: &DVector<f64>, opts: &Continuati
 
 /// The branch point at step parameter `s` from `state` towards `z_b` (whose step parameter is
 /// `s_b`), corrected onto the branch.
-fn trial<F: ModelFamily>(
+pub(crate) fn trial<F: ModelFamily>(
     ev: &Evaluator<'_, F>,
     state: &State,
     z_b: &DVector<f64>,

@@ -33,6 +33,7 @@ mod error;
 mod event_loop;
 mod forcing;
 mod guard;
+mod guard_off;
 mod guards;
 mod hybrid_model;
 mod mode_strides;
@@ -56,14 +57,16 @@ pub use capabilities::{
 };
 pub use conditions::{
     check_events, check_initial_state, check_state_conditions, check_stride, check_trace,
-    condition_slope, first_violation, has_conditions, phase_minima, ConditionViolation, MinimumAt,
-    PhaseMinima, CONDITION_TOL, STATE_TOL,
+    condition_slope, first_violation, guard_condition_name, guard_touches, has_conditions,
+    least_guard_touch, phase_minima, ConditionViolation, GuardTouch, MinimumAt, PhaseMinima,
+    CONDITION_TOL, STATE_TOL,
 };
 pub use crossings::{Crossings, Rejected, Rejection};
 pub use dense::{solve_dense, SingularMatrix};
 pub use error::{HybridError, StateFailure};
 pub use forcing::{require_declared_forcing, Forcing};
 pub use guard::GuardSpec;
+pub use guard_off::GuardOff;
 pub use guards::ModeGuards;
 pub use hybrid_model::HybridModel;
 pub use mode_strides::ModeStrides;

@@ -190,7 +190,6 @@ pub fn simulate<M: EvalModel + ?Sized>(
         let t_limit = opts.t_end.unwrap_or(t + opts.stride.t_max);
         let mut events_left = opts.stride.events_per_stride;
         while span || events_left > 0 {
-            events_left = events_left.saturating_sub(1);
             let sys = ModeFlow { model, mode };
             let mut traj = Trajectory::new(sampling(opts, t, t_limit, first));
             let exact = solvers.steps_exactly(&opts.stride, model, mode);
@@ -241,6 +240,11 @@ pub fn simulate<M: EvalModel + ?Sized>(
                 }
                 Ok(SegmentEnd::Event(c)) => c,
             };
+            // Only the events that count end a stride, as in the stride map (a stroboscopic
+            // section's impacts between its strobes do not).
+            if model.stride_event(mode, c.guard) {
+                events_left = events_left.saturating_sub(1);
+            }
             let dense_grid = opts.at.is_none();
             // Close the segment exactly at the event (not for explicit sample times).
             if dense_grid && trace.t.last() != Some(&c.t) {

@@ -11,9 +11,10 @@ use crate::error::ContinuationError;
 use crate::family::ModelFamily;
 use crate::options::ContinuationOptions;
 use nalgebra::{DMatrix, DVector};
-use saltation_hybrid::{param_index, EvalModel, ParamError};
+use saltation_hybrid::{param_index, EvalModel, GuardOff, ParamError};
 use saltation_orbit::OrbitOptions;
 use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::OnceLock;
 
 /// A model with two of its parameters, `P` (index 0) and `P2` (index 1), free.
 #[derive(Debug, Clone)]
@@ -81,6 +82,7 @@ impl<M: EvalModel + Clone + Sync> PlaneFamily<M> {
             k: self.k[which],
             other_k: self.k[1 - which],
             other: AtomicU64::new(other.to_bits()),
+            off: OnceLock::new(),
         }
     }
 }
@@ -93,6 +95,9 @@ pub(crate) struct Line<M> {
     k: usize,
     other_k: usize,
     other: AtomicU64,
+    /// The guard `(mode, index)` switched off in its models once a grazing curve of it is
+    /// identified ([`saltation_hybrid::GuardOff`]).
+    off: OnceLock<(usize, usize)>,
 }
 
 impl<M> Line<M> {
@@ -103,15 +108,18 @@ impl<M> Line<M> {
 }
 
 impl<M: EvalModel + Clone + Sync> ModelFamily for Line<M> {
-    type Model = M;
-    fn model_at(&self, p: f64) -> Result<M, ParamError> {
+    type Model = GuardOff<M>;
+    fn model_at(&self, p: f64) -> Result<GuardOff<M>, ParamError> {
         let mut m = self.model.clone();
         m.set_param_value(
             self.other_k,
             f64::from_bits(self.other.load(Ordering::Relaxed)),
         )?;
         m.set_param_value(self.k, p)?;
-        Ok(m)
+        Ok(GuardOff {
+            model: m,
+            off: self.off.get().copied(),
+        })
     }
     fn param_index(&self) -> Option<usize> {
         Some(self.k)
@@ -170,10 +178,23 @@ impl<'a, M: EvalModel + Clone + Sync> Plane<'a, M> {
         })
     }
 
-    /// The model at `(P, P2) = (p, p2)`.
-    pub fn model_at(&self, p: f64, p2: f64) -> Result<M, ParamError> {
+    /// The model at `(P, P2) = (p, p2)` (with the grazed guard switched off once a guard's
+    /// grazing curve is identified, [`Plane::set_grazing`]).
+    pub fn model_at(&self, p: f64, p2: f64) -> Result<GuardOff<M>, ParamError> {
         self.lines[0].hold(p2);
         self.lines[0].model_at(p)
+    }
+
+    /// Sets the condition the grazing curve keeps at zero; for a guard touched tangentially,
+    /// switches that guard off in every model the curve evaluates, so that the orbit and its
+    /// clearance `γ` go smoothly through the tangency ([`super::guard_graze`]).
+    pub fn set_grazing(&mut self, which: super::grazing::GrazingCondition) {
+        if which.guard {
+            for line in self.lines {
+                let _ = line.off.set((which.mode_index, which.condition_index));
+            }
+        }
+        self.grazing = Some(which);
     }
 
     /// The evaluator in `P` (with `P2` held where the last evaluation put it).

@@ -27,16 +27,17 @@
 //! residual `γ` is exact to the integration tolerance, so the curve is too.
 //!
 //! A guard touched tangentially inside a phase (the guard's interior minimum reaching zero
-//! without a declared condition) is not an admissibility condition: the one-parameter
-//! continuation does not detect it, so a grazing curve cannot start from it.
+//! without a declared condition) is an implicit condition for tangency: where the located
+//! grazing point has a guard's clearance at zero, the curve keeps that instead
+//! ([`super::guard_graze`], named `guard:NAME`).
 
 use super::family2::Plane;
 use crate::branch::Bifurcation;
 use crate::error::ContinuationError;
 use nalgebra::DVector;
 use saltation_hybrid::{
-    first_violation, phase_minima, simulate, EvalModel, MinimumAt, PhaseMinima, SimulateOptions,
-    Trace, CONDITION_TOL,
+    first_violation, phase_minima, simulate, EvalModel, GuardOff, MinimumAt, PhaseMinima,
+    SimulateOptions, Trace, CONDITION_TOL,
 };
 use serde::{Deserialize, Serialize};
 
@@ -55,8 +56,13 @@ pub struct GrazingCondition {
     pub at: GrazingAt,
     /// The mode's index.
     pub mode_index: usize,
-    /// The condition's index in its mode.
+    /// The condition's index in its mode (the guard's index for a guard).
     pub condition_index: usize,
+    /// Whether it is a guard touched tangentially rather than a declared condition: `γ` is
+    /// then the guard's clearance, its least interior value signed to be `≥ 0` before it fires,
+    /// and `condition` reads `guard:NAME`.
+    #[serde(default)]
+    pub guard: bool,
 }
 
 /// Where in its phase a grazing condition is least.
@@ -96,7 +102,7 @@ fn stride_trace<M: EvalModel + Clone + Sync>(
     u: &[f64],
     p: f64,
     p2: f64,
-) -> Result<(M, Vec<f64>, Trace, SimulateOptions), ContinuationError> {
+) -> Result<(GuardOff<M>, Vec<f64>, Trace, SimulateOptions), ContinuationError> {
     let model = plane.model_at(p, p2)?;
     let mut x0 = vec![0.0; model.dim()];
     model.chart(u, &mut x0);
@@ -162,6 +168,9 @@ fn gamma_at<M: EvalModel + Clone + Sync>(
     p: f64,
     p2: f64,
 ) -> Result<f64, ContinuationError> {
+    if which.guard {
+        return super::guard_graze::guard_gamma(plane, which, u, p, p2);
+    }
     let min = minima_at(plane, which, u, p, p2)?;
     let at = match which.at {
         GrazingAt::Start => MinimumAt::Start,
@@ -216,7 +225,9 @@ pub(crate) fn gamma_and_gradient<M: EvalModel + Clone + Sync>(
 /// least `10 · locate_tol`, on the far side from `from` first), and the checker's first
 /// violation there names the condition, its mode and phase; of the condition's candidates in
 /// that phase (start, end, interior minima) the one that is least there is the one `γ` keeps
-/// (a gap that is zero at both ends of its phase by construction grazes inside).
+/// (a gap that is zero at both ends of its phase by construction grazes inside). Where the
+/// orbit at `bif` touches a guard (its clearance is zero there), that guard is the grazing
+/// condition ([`super::guard_graze::identify_guard`]).
 pub(crate) fn identify<M: EvalModel + Clone + Sync>(
     plane: &Plane<'_, M>,
     bif: &Bifurcation,
@@ -224,6 +235,9 @@ pub(crate) fn identify<M: EvalModel + Clone + Sync>(
     from: f64,
     locate_tol: f64,
 ) -> Result<GrazingCondition, ContinuationError> {
+    if let Some(which) = super::guard_graze::identify_guard(plane, bif, p2)? {
+        return Ok(which);
+    }
     let p = bif.param;
     let away = if p >= from { 1.0 } else { -1.0 };
     let u = DVector::from_column_slice(&bif.u);
@@ -256,6 +270,7 @@ pub(crate) fn identify<M: EvalModel + Clone + Sync>(
                 at: GrazingAt::Interior,
                 mode_index: v.mode,
                 condition_index: v.condition,
+                guard: false,
             };
             // The candidate that went negative past the grazing point.
             let past = minima_at(plane, &which, u_past.as_slice(), q, p2)?;

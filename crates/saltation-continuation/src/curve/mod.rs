@@ -12,6 +12,7 @@
 mod codim2;
 mod family2;
 mod grazing;
+mod guard_graze;
 mod kind;
 mod options;
 mod point;

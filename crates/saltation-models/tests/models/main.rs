@@ -13,6 +13,7 @@ mod compass_gait_shooting;
 mod entry_properties;
 mod equations;
 mod forced;
+mod guard_grazing;
 mod hopper;
 mod hopper_admissibility;
 mod hopper_continuation;

@@ -29,6 +29,7 @@ mod equations;
 mod events;
 mod files;
 mod forcing;
+mod guard_grazing;
 mod integrator;
 mod lyapunov;
 mod messages;
