@@ -547,7 +547,7 @@ class Model:
                 ``True``/``"tqdm"``.
             method: ``None`` or ``"both"`` (the chain and Monte Carlo), ``"chain"`` (the
                 chain alone), ``"monte-carlo"`` (Monte Carlo alone, no mesh). The options of
-                a method that does not run are refused; its JSON blocks are ``null`` and its
+                a method that does not run are refused; its JSON blocks are absent and its
                 arrays NaN.
 
         Returns:

@@ -306,7 +306,11 @@ pub fn mfpt_json<'py>(
             Some(s) => basin::parse_shard(s).map_err(fail)?,
             None => (0, 1),
         };
-        let method = method.as_deref().map(mfpt::Method::parse).transpose().map_err(fail)?;
+        let method = method
+            .as_deref()
+            .map(mfpt::Method::parse)
+            .transpose()
+            .map_err(fail)?;
         let args = MfptArgs {
             model: no_file(),
             param,

@@ -232,8 +232,8 @@ pub fn sensitivity_arrays<'py>(
 
 /// `Mfpt`: per level, `roughness` (the standard deviations), `chain_mfpt` (the chain's
 /// `1/(1 − λ₂)`), `chain_lambda2`, `chain_expected_steps` (from the nominal orbit),
-/// `mc_mean`, `mc_ci` (levels × 2) — float64, NaN where the JSON has `null` (an infinite
-/// time, no Monte Carlo estimate, a method that did not run).
+/// `mc_mean`, `mc_ci` (levels × 2) — float64, NaN where the JSON has no number (an infinite
+/// time, no Monte Carlo estimate) or no block (a method that did not run).
 pub fn mfpt_arrays<'py>(
     py: Python<'py>,
     j: &saltation_cli::mfpt::MfptJson,
@@ -260,7 +260,10 @@ pub fn mfpt_arrays<'py>(
             ("roughness", vector(py, l.iter().map(|l| l.sd).collect())),
             ("chain_mfpt", vector(py, chain(&|c| c.mfpt))),
             ("chain_lambda2", vector(py, chain(&|c| Some(c.lambda2)))),
-            ("chain_expected_steps", vector(py, chain(&|c| c.expected_steps))),
+            (
+                "chain_expected_steps",
+                vector(py, chain(&|c| c.expected_steps)),
+            ),
             (
                 "mc_mean",
                 vector(

@@ -111,9 +111,9 @@ pub struct MfptArgs {
     /// Print one JSON object: {"model", "param", "distribution", "mesh", "samples", "runs",
     /// "max_steps", "seed", "nominal", "levels": [{"sd", "distribution", "chain": {"mfpt",
     /// "lambda2", "expected_steps", "points", "absorbed_fraction", …}, "monte_carlo":
-    /// {"mean", "ci", "runs", "censored", …}}]}; a method that does not run has `null` there
-    /// ("mesh", "samples" and every "chain" without the chain; "runs", "max_steps", "seed"
-    /// and every "monte_carlo" without Monte Carlo).
+    /// {"mean", "ci", "runs", "censored", …}}]}; the keys of a method that does not run are
+    /// absent ("mesh", "samples" and every "chain" without the chain; "runs", "max_steps",
+    /// "seed" and every "monte_carlo" without Monte Carlo).
     #[arg(long)]
     pub json: bool,
 }
@@ -269,9 +269,11 @@ pub struct LevelJson {
     pub sd: f64,
     /// The distribution.
     pub distribution: String,
-    /// The chain's results (`null` when the chain did not run, `--method monte-carlo`).
+    /// The chain's results (absent when the chain did not run, `--method monte-carlo`).
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub chain: Option<ChainSolution>,
-    /// Monte Carlo's (`null` when it did not run, `--method chain`).
+    /// Monte Carlo's (absent when it did not run, `--method chain`).
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub monte_carlo: Option<McSummary>,
     /// Why the chain's times may not be converged
     /// ([`saltation_continuation::mfpt::agreement`]); absent when there is no reason.
@@ -288,15 +290,20 @@ pub struct MfptJson {
     pub param: String,
     /// The distribution as given.
     pub distribution: String,
-    /// The mesh: axes and points (`null` without the chain).
-    pub mesh: serde_json::Value,
-    /// Samples per point (`null` without the chain).
+    /// The mesh: axes and points (absent without the chain).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub mesh: Option<serde_json::Value>,
+    /// Samples per point (absent without the chain).
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub samples: Option<usize>,
-    /// Runs (`null` without Monte Carlo).
+    /// Runs (absent without Monte Carlo).
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub runs: Option<usize>,
-    /// Stride cap per run (`null` without Monte Carlo).
+    /// Stride cap per run (absent without Monte Carlo).
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub max_steps: Option<usize>,
-    /// Seed (`null` without Monte Carlo).
+    /// Seed (absent without Monte Carlo).
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub seed: Option<u64>,
     /// The nominal orbit: `u0`, `period`, the parameter value.
     pub nominal: serde_json::Value,
@@ -343,7 +350,7 @@ pub fn result(plan: &Plan, data: &[LevelData]) -> Result<MfptJson, CliError> {
         model: plan.model_name.clone(),
         param: plan.param.clone(),
         distribution: plan.terrain.label(),
-        mesh: plan.mesh.as_ref().map_or(serde_json::Value::Null, |m| {
+        mesh: plan.mesh.as_ref().map(|m| {
             serde_json::json!({
                 "axes": m.axes.iter().map(|a| serde_json::json!({
                     "name": a.name, "from": a.from, "to": a.to, "count": a.count

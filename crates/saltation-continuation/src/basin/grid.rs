@@ -199,7 +199,11 @@ mod tests {
     #[test]
     fn cells_of_three_axes_are_row_major() {
         let g = BasinGrid {
-            axes: vec![axis(2, 0.0, 1.0, 2), axis(0, 0.0, 2.0, 3), axis(1, 5.0, 8.0, 4)],
+            axes: vec![
+                axis(2, 0.0, 1.0, 2),
+                axis(0, 0.0, 2.0, 3),
+                axis(1, 5.0, 8.0, 4),
+            ],
             base: vec![0.0; 3],
         };
         assert_eq!(g.cells(), 24);
@@ -244,7 +248,11 @@ mod tests {
         assert_eq!(bad(|g| g.base.push(1.0)), "base");
         // A basin's grid has at most two axes, a general one at most the section's dimension.
         let three = BasinGrid {
-            axes: vec![axis(0, 0.0, 1.0, 2), axis(1, 0.0, 1.0, 2), axis(2, 0.0, 1.0, 2)],
+            axes: vec![
+                axis(0, 0.0, 1.0, 2),
+                axis(1, 0.0, 1.0, 2),
+                axis(2, 0.0, 1.0, 2),
+            ],
             base: vec![0.0; 3],
         };
         assert!(three.validate(3).is_err());
