@@ -4,9 +4,10 @@
 //! by Monte Carlo, side by side.
 //!
 //! The nominal orbit is the periodic orbit at the distribution's mean, by Newton from the
-//! file's first guess. The chain: `--mesh NAME=a:b:N[,NAME=c:d:M]` (the syntax of `basin
-//! --axes`, every reduced coordinate on an axis), `--samples K` stratified terrain quantiles
-//! per mesh point (default 200); a stride that fails, or ends outside the mesh's box, is
+//! file's first guess. `--method both|chain|monte-carlo` picks the methods (default both;
+//! [`crate::mfpt_plan`]). The chain: `--mesh NAME=a:b:N[,NAME=c:d:M,…]` (the syntax of
+//! `basin --axes`, one axis per reduced coordinate, any number), `--samples K` stratified
+//! terrain quantiles per mesh point (default 200); a stride that fails, or ends outside the mesh's box, is
 //! absorbed ("fallen", the two counted apart). Monte Carlo: `--runs R` walks from the nominal
 //! orbit (default 1000), each stride with a fresh draw, censored at `--max-steps S` (default
 //! 10 000), run `r` seeded from `--seed` (default 0) and `r`.
