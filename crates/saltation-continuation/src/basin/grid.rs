@@ -92,7 +92,13 @@ impl BasinGrid {
     /// `reduced_dim`, finite ends, counts ≥ 1, at most [`MAX_BASIN_CELLS`] cells, `base` of
     /// `reduced_dim` finite values.
     pub fn validate_axes(&self, reduced_dim: usize) -> Result<(), ContinuationError> {
-        if self.axes.is_empty() || self.axes.len() > reduced_dim {
+        if self.axes.is_empty() {
+            return Err(ContinuationError::invalid(
+                "axes",
+                "no axes: give at least one",
+            ));
+        }
+        if self.axes.len() > reduced_dim {
             return Err(ContinuationError::invalid(
                 "axes",
                 format!(
