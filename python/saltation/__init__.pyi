@@ -279,7 +279,7 @@ class Model:
         self,
         param: str,
         distribution: Distribution,
-        mesh: Axes,
+        mesh: Optional[Axes] = ...,
         samples: Optional[int] = ...,
         runs: Optional[int] = ...,
         max_steps: Optional[int] = ...,
@@ -287,13 +287,14 @@ class Model:
         roughness: Union[None, str, Sequence[float]] = ...,
         shard: None = ...,
         progress: Progress = ...,
+        method: Optional[str] = ...,
     ) -> Mfpt: ...
     @overload
     def mfpt(
         self,
         param: str,
         distribution: Distribution,
-        mesh: Axes,
+        mesh: Optional[Axes] = ...,
         samples: Optional[int] = ...,
         runs: Optional[int] = ...,
         max_steps: Optional[int] = ...,
@@ -302,6 +303,7 @@ class Model:
         *,
         shard: Tuple[int, int],
         progress: Progress = ...,
+        method: Optional[str] = ...,
     ) -> MfptShard: ...
     def lyapunov(
         self, strides: Optional[int] = ..., guess: Optional[Sequence[float]] = ...

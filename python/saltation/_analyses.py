@@ -319,6 +319,12 @@ def _nan(v):
     return np.nan if v is None else float(v)
 
 
+def _part(level, block, key):
+    """``level[block][key]``, or ``None`` where the block is absent (its method did not run)
+    or the key is (an infinite time, no estimate)."""
+    return (level.get(block) or {}).get(key)
+
+
 class Mfpt(_Result):
     """The mean first-passage time of a gait on rough terrain (a parameter drawn afresh at
     every stride): Byl & Tedrake's mesh Markov chain and Monte Carlo side by side, at one or
@@ -328,7 +334,8 @@ class Mfpt(_Result):
         model, param, distribution: the model's name, the parameter drawn, its distribution.
         nominal: ``{"u0", "period", "param_value"}``, the periodic orbit at the mean.
         levels: the JSON's per-level objects ``[{"sd", "distribution", "chain", "monte_carlo"},
-            …]``.
+            …]`` (``"chain"`` or ``"monte_carlo"`` absent where that method did not run:
+            ``method=``; its arrays are then NaN).
         roughness: the levels' standard deviations (float64).
         chain_mfpt: the chain's ``1/(1 − λ₂)`` per level (float64, NaN: infinite).
         chain_lambda2: the chain's second eigenvalue ``λ₂`` per level.
@@ -350,23 +357,23 @@ class Mfpt(_Result):
             "roughness", lambda: np.array([x["sd"] for x in lv], dtype=np.float64)
         )
         self.chain_mfpt = self._array(
-            "chain_mfpt", lambda: np.array([_nan(x["chain"]["mfpt"]) for x in lv])
+            "chain_mfpt", lambda: np.array([_nan(_part(x, "chain", "mfpt")) for x in lv])
         )
         self.chain_lambda2 = self._array(
-            "chain_lambda2", lambda: np.array([float(x["chain"]["lambda2"]) for x in lv])
+            "chain_lambda2", lambda: np.array([_nan(_part(x, "chain", "lambda2")) for x in lv])
         )
         self.chain_expected_steps = self._array(
             "chain_expected_steps",
-            lambda: np.array([_nan(x["chain"]["expected_steps"]) for x in lv]),
+            lambda: np.array([_nan(_part(x, "chain", "expected_steps")) for x in lv]),
         )
         self.mc_mean = self._array(
-            "mc_mean", lambda: np.array([_nan(x["monte_carlo"]["mean"]) for x in lv])
+            "mc_mean", lambda: np.array([_nan(_part(x, "monte_carlo", "mean")) for x in lv])
         )
         self.mc_ci = self._array(
             "mc_ci",
             lambda: _rows(
                 [
-                    [_nan(c) for c in (x["monte_carlo"]["ci"] or [None, None])]
+                    [_nan(c) for c in (_part(x, "monte_carlo", "ci") or [None, None])]
                     for x in lv
                 ],
                 2,

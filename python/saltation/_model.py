@@ -514,8 +514,8 @@ class Model:
             return BasinShard(data, shard[0], shard[1])
         return Basin(json.loads(data), arrays)
 
-    def mfpt(self, param, distribution, mesh, samples=None, runs=None, max_steps=None,
-             seed=None, roughness=None, shard=None, progress=None):
+    def mfpt(self, param, distribution, mesh=None, samples=None, runs=None, max_steps=None,
+             seed=None, roughness=None, shard=None, progress=None, method=None):
         """The mean first-passage time of the gait on rough terrain: ``param`` drawn afresh
         from ``distribution`` at every stride, by Byl & Tedrake's mesh Markov chain and by
         Monte Carlo side by side — what ``saltation mfpt`` computes (the same code), on every
@@ -526,8 +526,9 @@ class Model:
             param: the parameter drawn (the slope of a walker, the ground of a hopper).
             distribution: ``"normal(mean,sd)"`` or ``"uniform(a,b)"``, or ``("normal",
                 mean, sd)`` / ``("uniform", a, b)``.
-            mesh: the chain's mesh over every reduced coordinate, as ``axes`` of
-                :meth:`basin` (``"NAME=a:b:N[,NAME=c:d:M]"``, a dict or a list).
+            mesh: the chain's mesh, one axis per reduced coordinate (any number: three for
+                the compass gait), as ``axes`` of :meth:`basin` (``"NAME=a:b:N[,…]"``, a
+                dict or a list); ``None`` only with ``method="monte-carlo"``.
             samples: stratified terrain quantiles per mesh point (``None``: 200).
             runs: Monte Carlo walks from the nominal orbit (``None``: 1000).
             max_steps: strides per walk before it is censored (``None``: 10 000).
@@ -544,6 +545,10 @@ class Model:
                 "mfpt_started", "level", "sd", "part", "total"}`` with ``part`` ``"chain"`` or
                 ``"monte_carlo"``, ``{"event": "mfpt", "done", "total"}``), or
                 ``True``/``"tqdm"``.
+            method: ``None`` or ``"both"`` (the chain and Monte Carlo), ``"chain"`` (the
+                chain alone), ``"monte-carlo"`` (Monte Carlo alone, no mesh). The options of
+                a method that does not run are refused; its JSON blocks are absent and its
+                arrays NaN.
 
         Returns:
             Mfpt: ``.roughness``, ``.chain_mfpt``, ``.chain_lambda2``,
@@ -573,7 +578,11 @@ class Model:
                 f"distribution={distribution!r}: expected 'normal(mean,sd)', "
                 "'uniform(a,b)' or (kind, a, b)"
             )
-        mesh = _axes(mesh)
+        if method is not None and method not in ("both", "chain", "monte-carlo"):
+            raise ArgumentError(
+                f"method={method!r}: expected 'both', 'chain' or 'monte-carlo'"
+            )
+        mesh = None if mesh is None else _axes(mesh)
         samples = _count("samples", samples)
         runs = _count("runs", runs)
         max_steps = _count("max_steps", max_steps)
@@ -594,7 +603,7 @@ class Model:
         try:
             data, arrays = mfpt_json(
                 self._core, param, distribution, mesh, samples, runs, max_steps, seed,
-                roughness, shard, cb,
+                roughness, shard, cb, method,
             )
         finally:
             close()

@@ -135,7 +135,7 @@ def basin(model, axes, shards=None, client=None, **kwargs):
     return _sharded(model, "basin", merge_basins, shards, client, dict(kwargs, axes=axes))
 
 
-def mfpt(model, param, distribution, mesh, shards=None, client=None, **kwargs):
+def mfpt(model, param, distribution, mesh=None, shards=None, client=None, **kwargs):
     """The mean first-passage time of ``model`` (see :meth:`saltation.Model.mfpt`) computed as
     ``shards`` shards, one Dask task each (shard ``i`` builds the chain's rows of mesh points
     ``i, i + n, …`` and runs the Monte Carlo walks ``i, i + n, …``), merged into exactly the
@@ -149,7 +149,8 @@ def mfpt(model, param, distribution, mesh, shards=None, client=None, **kwargs):
         client: a ``distributed.Client``; ``None``: the current one, else Dask's local
             scheduler (threads).
         **kwargs: passed to :meth:`saltation.Model.mfpt` (``samples``, ``runs``,
-            ``max_steps``, ``seed``, ``roughness``; not ``shard`` nor ``progress``).
+            ``max_steps``, ``seed``, ``roughness``, ``method``; not ``shard`` nor
+            ``progress``).
 
     Returns:
         Mfpt: the merged result.

@@ -26,7 +26,7 @@ def mfpt(
     model: Model,
     param: str,
     distribution: Any,
-    mesh: str,
+    mesh: Optional[str] = ...,
     shards: Optional[int] = ...,
     client: Optional[Any] = ...,
     **kwargs: Any,

@@ -277,14 +277,14 @@ pub fn sensitivity_json<'py>(
 /// arrays, or with `shard = (i, n)` the text of shard `i` of `n`'s file (as `saltation mfpt
 /// --shard` writes it) and `None`. No figure is written.
 #[pyfunction]
-#[pyo3(signature = (model, param, distribution, mesh, samples=None, runs=None, max_steps=None, seed=None, roughness=None, shard=None, progress=None))]
+#[pyo3(signature = (model, param, distribution, mesh=None, samples=None, runs=None, max_steps=None, seed=None, roughness=None, shard=None, progress=None, method=None))]
 #[allow(clippy::too_many_arguments)]
 pub fn mfpt_json<'py>(
     py: Python<'py>,
     model: &Bound<'py, PyModel>,
     param: String,
     distribution: String,
-    mesh: String,
+    mesh: Option<String>,
     samples: Option<usize>,
     runs: Option<usize>,
     max_steps: Option<usize>,
@@ -292,6 +292,7 @@ pub fn mfpt_json<'py>(
     roughness: Option<String>,
     shard: Option<(usize, usize)>,
     progress: Option<Py<PyAny>>,
+    method: Option<String>,
 ) -> PyResult<(String, Option<Bound<'py, PyDict>>)> {
     let m = model.get();
     let loaded = &m.loaded;
@@ -305,10 +306,16 @@ pub fn mfpt_json<'py>(
             Some(s) => basin::parse_shard(s).map_err(fail)?,
             None => (0, 1),
         };
+        let method = method
+            .as_deref()
+            .map(mfpt::Method::parse)
+            .transpose()
+            .map_err(fail)?;
         let args = MfptArgs {
             model: no_file(),
             param,
             distribution,
+            method,
             mesh,
             samples,
             runs,

@@ -232,37 +232,46 @@ pub fn sensitivity_arrays<'py>(
 
 /// `Mfpt`: per level, `roughness` (the standard deviations), `chain_mfpt` (the chain's
 /// `1/(1 − λ₂)`), `chain_lambda2`, `chain_expected_steps` (from the nominal orbit),
-/// `mc_mean`, `mc_ci` (levels × 2) — float64, NaN where the JSON has `null` (an infinite
-/// time, no Monte Carlo estimate).
+/// `mc_mean`, `mc_ci` (levels × 2) — float64, NaN where the JSON has no number (an infinite
+/// time, no Monte Carlo estimate) or no block (a method that did not run).
 pub fn mfpt_arrays<'py>(
     py: Python<'py>,
     j: &saltation_cli::mfpt::MfptJson,
 ) -> PyResult<Bound<'py, PyDict>> {
     let nan = |v: Option<f64>| v.unwrap_or(f64::NAN);
     let l = &j.levels;
+    let chain = |f: &dyn Fn(&saltation_continuation::mfpt::ChainSolution) -> Option<f64>| {
+        l.iter()
+            .map(|l| nan(l.chain.as_ref().and_then(f)))
+            .collect::<Vec<f64>>()
+    };
     let ci: Vec<f64> = l
         .iter()
-        .flat_map(|l| l.monte_carlo.ci.unwrap_or([f64::NAN; 2]))
+        .flat_map(|l| {
+            l.monte_carlo
+                .as_ref()
+                .and_then(|m| m.ci)
+                .unwrap_or([f64::NAN; 2])
+        })
         .collect();
     dict(
         py,
         vec![
             ("roughness", vector(py, l.iter().map(|l| l.sd).collect())),
-            (
-                "chain_mfpt",
-                vector(py, l.iter().map(|l| nan(l.chain.mfpt)).collect()),
-            ),
-            (
-                "chain_lambda2",
-                vector(py, l.iter().map(|l| l.chain.lambda2).collect()),
-            ),
+            ("chain_mfpt", vector(py, chain(&|c| c.mfpt))),
+            ("chain_lambda2", vector(py, chain(&|c| Some(c.lambda2)))),
             (
                 "chain_expected_steps",
-                vector(py, l.iter().map(|l| nan(l.chain.expected_steps)).collect()),
+                vector(py, chain(&|c| c.expected_steps)),
             ),
             (
                 "mc_mean",
-                vector(py, l.iter().map(|l| nan(l.monte_carlo.mean)).collect()),
+                vector(
+                    py,
+                    l.iter()
+                        .map(|l| nan(l.monte_carlo.as_ref().and_then(|m| m.mean)))
+                        .collect(),
+                ),
             ),
             ("mc_ci", matrix(py, l.len(), 2, ci)?),
         ],

@@ -495,3 +495,30 @@ def test_the_gil_is_released(walker, table, rough, call):
     done.set()
     counter.join()
     assert ticks[0] > 0.1 * elapsed / 0.001, (ticks[0], elapsed)
+
+
+@needs_cli
+def test_mfpt_monte_carlo_alone_needs_no_mesh(rough, tmp_path):
+    mc = {k: v for k, v in MFPT.items() if k not in ("mesh", "samples")}
+    r = rough.mfpt(**mc, method="monte-carlo")
+    d = r.to_dict()
+    assert "mesh" not in d and "samples" not in d and "chain" not in d["levels"][0]
+    assert np.isnan(r.chain_mfpt[0]) and np.isnan(r.chain_lambda2[0])
+    flags = [f for f in MFPT_FLAGS if f not in ("--mesh", "dth=0.05:1:21", "--samples", "20")]
+    cli = run_cli("mfpt", ROUGH, *flags, "--method", "monte-carlo", "--json", "--out", tmp_path)
+    assert d == cli
+    # The same walks as beside the chain.
+    both = rough.mfpt(**MFPT)
+    assert d["levels"][0]["monte_carlo"] == both.to_dict()["levels"][0]["monte_carlo"]
+
+
+def test_mfpt_method_argument_is_checked(rough):
+    mc = {k: v for k, v in MFPT.items() if k not in ("mesh", "samples")}
+    with pytest.raises(saltation.ArgumentError, match="the chain needs a mesh"):
+        rough.mfpt(**mc)
+    with pytest.raises(saltation.ArgumentError, match="--mesh: is an option of the chain"):
+        rough.mfpt(**MFPT, method="monte-carlo")
+    with pytest.raises(saltation.ArgumentError, match="--runs: is an option of Monte Carlo"):
+        rough.mfpt(**MFPT, method="chain")
+    with pytest.raises(saltation.ArgumentError, match="method='markov'"):
+        rough.mfpt(**MFPT, method="markov")

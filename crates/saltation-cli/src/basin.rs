@@ -129,10 +129,24 @@ fn number(s: &str, arg: &str) -> Result<f64, CliError> {
 /// Parses `--axes NAME=a:b:N[,NAME=c:d:M]`.
 pub fn parse_axes(arg: &str, names: &[String]) -> Result<Vec<BasinAxis>, CliError> {
     let flag = format!("--axes {arg}");
-    let parts: Vec<&str> = arg.split(',').collect();
-    if parts.len() > 2 {
-        return Err(bad(&flag, format!("{} axes: give one or two", parts.len())));
+    let n = arg.split(',').count();
+    if n > saltation_continuation::basin::MAX_BASIN_AXES {
+        return Err(bad(&flag, format!("{n} axes: give one or two")));
     }
+    parse_axis_list(arg, names, &flag)
+}
+
+/// Parses `NAME=a:b:N[,NAME=c:d:M,…]`, any number of axes, each on its own coordinate of
+/// `names`; errors name `flag`. (The grid's own checks —
+/// finite ends, the size — are [`saltation_continuation::basin::BasinGrid::validate_axes`].)
+pub fn parse_axis_list(
+    arg: &str,
+    names: &[String],
+    flag: &str,
+) -> Result<Vec<BasinAxis>, CliError> {
+    let parts: Vec<&str> = arg.split(',').collect();
+    let two = parts.len() == 2;
+    let flag = flag.to_string();
     let mut axes = Vec::new();
     for p in parts {
         let Some((name, range)) = p.split_once('=') else {
@@ -157,7 +171,8 @@ pub fn parse_axes(arg: &str, names: &[String]) -> Result<Vec<BasinAxis>, CliErro
         }
         let index = coordinate(name, names, &flag)?;
         if axes.iter().any(|x: &BasinAxis| x.index == index) {
-            return Err(bad(&flag, format!("`{name}` is on both axes")));
+            let on = if two { "both axes" } else { "two axes" };
+            return Err(bad(&flag, format!("`{name}` is on {on}")));
         }
         axes.push(BasinAxis {
             name: names[index].clone(),

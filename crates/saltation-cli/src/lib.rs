@@ -55,6 +55,7 @@ pub mod input;
 pub mod lyapunov;
 pub mod merge;
 pub mod mfpt;
+pub mod mfpt_plan;
 pub mod mfpt_shard;
 pub mod orbit;
 pub mod progress;

@@ -4,9 +4,10 @@
 //! by Monte Carlo, side by side.
 //!
 //! The nominal orbit is the periodic orbit at the distribution's mean, by Newton from the
-//! file's first guess. The chain: `--mesh NAME=a:b:N[,NAME=c:d:M]` (the syntax of `basin
-//! --axes`, every reduced coordinate on an axis), `--samples K` stratified terrain quantiles
-//! per mesh point (default 200); a stride that fails, or ends outside the mesh's box, is
+//! file's first guess. `--method both|chain|monte-carlo` picks the methods (default both;
+//! [`crate::mfpt_plan`]). The chain: `--mesh NAME=a:b:N[,NAME=c:d:M,…]` (the syntax of
+//! `basin --axes`, one axis per reduced coordinate, any number), `--samples K` stratified
+//! terrain quantiles per mesh point (default 200); a stride that fails, or ends outside the mesh's box, is
 //! absorbed ("fallen", the two counted apart). Monte Carlo: `--runs R` walks from the nominal
 //! orbit (default 1000), each stride with a fresh draw, censored at `--max-steps S` (default
 //! 10 000), run `r` seeded from `--seed` (default 0) and `r`.
@@ -21,20 +22,20 @@
 //! joins the shards into exactly the unsharded result ([`crate::mfpt_shard`]). Output is the
 //! same byte for byte at any thread count.
 
-use crate::basin::{parse_axes, parse_shard};
+use crate::basin::parse_shard;
 use crate::format::{self, KeyValue};
-use crate::input::{LoadedModel, ModelArgs, StartingGuess};
+use crate::input::{LoadedModel, ModelArgs};
+use crate::mfpt_plan::{bad, input_error};
+pub use crate::mfpt_plan::{parse_roughness, plan, Method, Plan};
 use crate::mfpt_shard::MfptShardFile;
 use crate::progress::ScriptBar;
 use crate::CliError;
 use clap::Args;
-use saltation_continuation::basin::BasinGrid;
 use saltation_continuation::mfpt::{
-    agreement, chain_rows, mc_runs, solve_chain, summarize, validate_chain, ChainOptions, ChainRow,
-    ChainSolution, McRun, McSummary, Terrain, MAX_RUNS, MAX_STEPS,
+    agreement, chain_rows, mc_runs, solve_chain, summarize, ChainOptions, ChainRow, ChainSolution,
+    McRun, McSummary,
 };
 use saltation_continuation::ContinuationError;
-use saltation_hybrid::{param_index, EvalModel};
 use serde::Serialize;
 use std::io::Write;
 use std::path::{Path, PathBuf};
@@ -67,13 +68,18 @@ pub struct MfptArgs {
     )]
     pub distribution: String,
 
-    /// The chain's mesh over every reduced coordinate: NAME=a:b:N[,NAME=c:d:M].
+    /// The methods: both (default), chain, or monte-carlo (needs no mesh).
+    #[arg(long, value_enum, value_name = "both|chain|monte-carlo")]
+    pub method: Option<Method>,
+
+    /// The chain's mesh, one axis per reduced coordinate: NAME=a:b:N[,NAME=c:d:M,…] (needed
+    /// unless --method monte-carlo).
     #[arg(
         long,
-        value_name = "NAME=a:b:N[,NAME=c:d:M]",
+        value_name = "NAME=a:b:N[,NAME=c:d:M,...]",
         allow_hyphen_values = true
     )]
-    pub mesh: String,
+    pub mesh: Option<String>,
 
     /// Terrain samples (stratified quantiles) per mesh point (default 200).
     #[arg(long, value_name = "K")]
@@ -106,49 +112,11 @@ pub struct MfptArgs {
     /// Print one JSON object: {"model", "param", "distribution", "mesh", "samples", "runs",
     /// "max_steps", "seed", "nominal", "levels": [{"sd", "distribution", "chain": {"mfpt",
     /// "lambda2", "expected_steps", "points", "absorbed_fraction", …}, "monte_carlo":
-    /// {"mean", "ci", "runs", "censored", …}}]}.
+    /// {"mean", "ci", "runs", "censored", …}}]}; the keys of a method that does not run are
+    /// absent ("mesh", "samples" and every "chain" without the chain; "runs", "max_steps",
+    /// "seed" and every "monte_carlo" without Monte Carlo).
     #[arg(long)]
     pub json: bool,
-}
-
-/// Everything the computation and the report need, with no model: what a shard file carries.
-#[derive(Debug, Clone, PartialEq)]
-pub struct Plan {
-    /// The model's name.
-    pub model_name: String,
-    /// The parameter drawn.
-    pub param: String,
-    /// The distribution as given.
-    pub terrain: Terrain,
-    /// The standard deviations of the levels (the distribution's own without `--roughness`).
-    pub levels: Vec<f64>,
-    /// Whether `--roughness` was given (the figure is written).
-    pub sweep: bool,
-    /// The mesh.
-    pub mesh: BasinGrid,
-    /// Samples per mesh point.
-    pub samples: usize,
-    /// Monte Carlo runs.
-    pub runs: usize,
-    /// Stride cap per run.
-    pub max_steps: usize,
-    /// Seed.
-    pub seed: u64,
-    /// The nominal orbit's reduced state.
-    pub u0: Vec<f64>,
-    /// Its period.
-    pub period: f64,
-}
-
-impl Plan {
-    /// The distribution of level `l`.
-    pub fn terrain_at(&self, l: usize) -> Result<Terrain, ContinuationError> {
-        if self.sweep {
-            self.terrain.with_sd(self.levels[l])
-        } else {
-            Ok(self.terrain)
-        }
-    }
 }
 
 /// One level's transitions and walks (all of them, or a shard's).
@@ -158,202 +126,6 @@ pub struct LevelData {
     pub rows: Vec<ChainRow>,
     /// The walks, by run.
     pub runs: Vec<McRun>,
-}
-
-fn bad(arg: impl Into<String>, reason: impl Into<String>) -> CliError {
-    CliError::BadArgument {
-        arg: arg.into(),
-        reason: reason.into(),
-    }
-}
-
-/// The flag an input error of the library names.
-fn input_error(args: &MfptArgs, e: ContinuationError) -> CliError {
-    if !e.is_input_error() {
-        return CliError::Continuation(e);
-    }
-    let field = e.field().unwrap_or("").to_string();
-    let flag = if field.starts_with("mesh") {
-        format!("--mesh {}", args.mesh)
-    } else if field == "samples" {
-        format!("--samples {}", args.samples.unwrap_or(DEFAULT_SAMPLES))
-    } else if field == "distribution" {
-        format!("--distribution {}", args.distribution)
-    } else if field == "max_steps" {
-        "--max-steps".into()
-    } else if field == "runs" {
-        "--runs".into()
-    } else {
-        format!("mfpt ({field})")
-    };
-    let reason = match &e {
-        ContinuationError::InvalidOption { reason, .. } => reason.clone(),
-        e => e.to_string(),
-    };
-    bad(flag, reason)
-}
-
-/// Parses `--roughness sd1,sd2,…`: finite, positive, at most [`MAX_LEVELS`].
-pub fn parse_roughness(arg: &str) -> Result<Vec<f64>, CliError> {
-    let flag = format!("--roughness {arg}");
-    let parts: Vec<&str> = arg.split(',').map(str::trim).collect();
-    if parts.len() > MAX_LEVELS {
-        return Err(bad(
-            &flag,
-            format!("{} levels: at most {MAX_LEVELS}", parts.len()),
-        ));
-    }
-    parts
-        .iter()
-        .map(|p| match p.parse::<f64>() {
-            Ok(v) if v.is_finite() && v > 0.0 => Ok(v),
-            _ => Err(bad(
-                &flag,
-                format!("`{p}` is not a positive finite standard deviation"),
-            )),
-        })
-        .collect()
-}
-
-/// The plan of the arguments: checks every flag, finds the nominal orbit; with it the index
-/// of the drawn parameter. (The Python package's `Model.mfpt` calls this too.)
-pub fn plan(args: &MfptArgs, loaded: &LoadedModel) -> Result<(Plan, usize), CliError> {
-    let model = &loaded.file.model;
-    let dist_flag = format!("--distribution {}", args.distribution);
-    let terrain = Terrain::parse(&args.distribution).map_err(|e| match e {
-        ContinuationError::InvalidOption { reason, .. } => bad(&dist_flag, reason),
-        e => CliError::Continuation(e),
-    })?;
-    let (levels, sweep) = match &args.roughness {
-        Some(r) => {
-            let levels = parse_roughness(r)?;
-            for &sd in &levels {
-                terrain
-                    .with_sd(sd)
-                    .map_err(|e| bad(format!("--roughness {r}"), e.to_string()))?;
-            }
-            (levels, true)
-        }
-        None => (vec![terrain.sd()], false),
-    };
-    let k = param_index(model, &args.param)
-        .map_err(|e| bad(format!("--param {}", args.param), e.to_string()))?;
-    let samples = args.samples.unwrap_or(DEFAULT_SAMPLES);
-    let runs = args.runs.unwrap_or(DEFAULT_RUNS);
-    if !(1..=MAX_RUNS).contains(&runs) {
-        return Err(bad(
-            format!("--runs {runs}"),
-            format!("must be in 1..={MAX_RUNS}"),
-        ));
-    }
-    let max_steps = args.max_steps.unwrap_or(DEFAULT_MAX_STEPS);
-    if !(1..=MAX_STEPS).contains(&max_steps) {
-        return Err(bad(
-            format!("--max-steps {max_steps}"),
-            format!("must be in 1..={MAX_STEPS}"),
-        ));
-    }
-    let names = saltation_hybrid::reduced_names(model);
-    let axes = parse_axes(&args.mesh, &names).map_err(|e| match e {
-        CliError::BadArgument { reason, .. } => bad(format!("--mesh {}", args.mesh), reason),
-        e => e,
-    })?;
-    let mesh = BasinGrid {
-        axes,
-        base: vec![0.0; model.reduced_dim()],
-    };
-    if !(1..=saltation_continuation::mfpt::MAX_SAMPLES).contains(&samples) {
-        return Err(bad(
-            format!("--samples {samples}"),
-            format!(
-                "must be in 1..={}",
-                saltation_continuation::mfpt::MAX_SAMPLES
-            ),
-        ));
-    }
-    // Every level's samples, checked before anything runs: sizes, and values the model takes.
-    for &sd in &levels {
-        let t = if sweep {
-            terrain.with_sd(sd)
-        } else {
-            Ok(terrain)
-        }
-        .map_err(|e| input_error(args, e))?;
-        let s = t.stratified(samples);
-        validate_chain(model, k, &s, &loaded.file.orbit.stride, &mesh)
-            .map_err(|e| input_error(args, e))?;
-        // The extreme samples and the quantiles 1e-9 and 1 − 1e-9 of the draws here; every
-        // sample again before its strides, every draw before its stride.
-        for &p in &[
-            s[0],
-            s[s.len() - 1],
-            t.quantile(1e-9),
-            t.quantile(1.0 - 1e-9),
-        ] {
-            if let Err(e) = model.with_param(&args.param, p) {
-                let flag = match &args.roughness {
-                    Some(r) => format!("--roughness {r}"),
-                    None => dist_flag.clone(),
-                };
-                return Err(bad(
-                    flag,
-                    format!(
-                        "the terrain sample {p} of `{}` ({}): {e}",
-                        args.param,
-                        t.label()
-                    ),
-                ));
-            }
-        }
-    }
-    // The nominal orbit at the mean.
-    let at_mean = model.with_param(&args.param, terrain.mean()).map_err(|e| {
-        bad(
-            &dist_flag,
-            format!("the mean {} of `{}`: {e}", terrain.mean(), args.param),
-        )
-    })?;
-    let guess = loaded
-        .file
-        .guesses
-        .first()
-        .ok_or_else(|| CliError::NoGuess {
-            file: loaded.path.clone(),
-        })?;
-    let start = StartingGuess {
-        what: format!("guess \"{}\"", guess.label),
-        label: Some(guess.label.clone()),
-        u: guess.u.clone(),
-    };
-    let solved = crate::orbit::solve(&at_mean, &start, &loaded.file.orbit)
-        .map_err(|e| crate::error::explain(e, &at_mean))?;
-    let mut w = Vec::new();
-    if !saltation_continuation::mfpt::weights(&mesh, &solved.orbit.u0, &mut w) {
-        return Err(bad(
-            format!("--mesh {}", args.mesh),
-            format!(
-                "the nominal orbit u0 = {:?} lies outside the mesh's box: widen it",
-                solved.orbit.u0
-            ),
-        ));
-    }
-    Ok((
-        Plan {
-            model_name: model.name().to_string(),
-            param: args.param.clone(),
-            terrain,
-            levels,
-            sweep,
-            mesh,
-            samples,
-            runs,
-            max_steps,
-            seed: args.seed.unwrap_or(0),
-            u0: solved.orbit.u0.clone(),
-            period: solved.orbit.period,
-        },
-        k,
-    ))
 }
 
 /// The mesh points and runs of shard `i` of `n`, every level, with progress lines.
@@ -435,62 +207,58 @@ pub fn compute_with(
 ) -> Result<Vec<LevelData>, CliError> {
     let model = &loaded.file.model;
     let stride = &loaded.file.orbit.stride;
-    let cells: Vec<usize> = (i..plan.mesh.cells()).step_by(n).collect();
+    let cells: Vec<usize> = (i..plan.cells()).step_by(n).collect();
     let runs: Vec<usize> = (i..plan.runs).step_by(n).collect();
     let mut out = Vec::new();
     for l in 0..plan.levels.len() {
         let t = plan.terrain_at(l).map_err(|e| input_error(args, e))?;
-        let samples = t.stratified(plan.samples);
         let sd = plan.levels[l];
-        on(Progress::Start {
-            level: l,
-            sd,
-            chain: true,
-            total: cells.len(),
-        });
-        let rows = chain_rows(
-            model,
-            k,
-            &samples,
-            stride,
-            &plan.mesh,
-            &cells,
-            &|done, total| {
+        let mut rows = Vec::new();
+        if let Some(mesh) = &plan.mesh {
+            let samples = t.stratified(plan.samples);
+            on(Progress::Start {
+                level: l,
+                sd,
+                chain: true,
+                total: cells.len(),
+            });
+            rows = chain_rows(model, k, &samples, stride, mesh, &cells, &|done, total| {
                 on(Progress::Done {
                     chain: true,
                     done,
                     total,
                 })
-            },
-        );
-        let rows = rows.map_err(|e| input_error(args, e))?;
-        on(Progress::Start {
-            level: l,
-            sd,
-            chain: false,
-            total: runs.len(),
-        });
-        let walks = mc_runs(
-            model,
-            k,
-            &t,
-            stride,
-            &plan.u0,
-            plan.max_steps,
-            plan.seed,
-            &runs,
-            &|done, total| {
-                on(Progress::Done {
-                    chain: false,
-                    done,
-                    total,
-                })
-            },
-        );
-        out.push(LevelData {
-            rows,
-            runs: walks.map_err(|e| input_error(args, e))?,
-        });
+            })
+            .map_err(|e| input_error(args, e))?;
+        }
+        let mut walks = Vec::new();
+        if plan.monte_carlo() {
+            on(Progress::Start {
+                level: l,
+                sd,
+                chain: false,
+                total: runs.len(),
+            });
+            walks = mc_runs(
+                model,
+                k,
+                &t,
+                stride,
+                &plan.u0,
+                plan.max_steps,
+                plan.seed,
+                &runs,
+                &|done, total| {
+                    on(Progress::Done {
+                        chain: false,
+                        done,
+                        total,
+                    })
+                },
+            )
+            .map_err(|e| input_error(args, e))?;
+        }
+        out.push(LevelData { rows, runs: walks });
     }
     Ok(out)
 }
@@ -502,10 +270,12 @@ pub struct LevelJson {
     pub sd: f64,
     /// The distribution.
     pub distribution: String,
-    /// The chain's results.
-    pub chain: ChainSolution,
-    /// Monte Carlo's.
-    pub monte_carlo: McSummary,
+    /// The chain's results (absent when the chain did not run, `--method monte-carlo`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub chain: Option<ChainSolution>,
+    /// Monte Carlo's (absent when it did not run, `--method chain`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub monte_carlo: Option<McSummary>,
     /// Why the chain's times may not be converged
     /// ([`saltation_continuation::mfpt::agreement`]); absent when there is no reason.
     #[serde(skip_serializing_if = "Vec::is_empty")]
@@ -521,16 +291,21 @@ pub struct MfptJson {
     pub param: String,
     /// The distribution as given.
     pub distribution: String,
-    /// The mesh: axes and points.
-    pub mesh: serde_json::Value,
-    /// Samples per point.
-    pub samples: usize,
-    /// Runs.
-    pub runs: usize,
-    /// Stride cap per run.
-    pub max_steps: usize,
-    /// Seed.
-    pub seed: u64,
+    /// The mesh: axes and points (absent without the chain).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub mesh: Option<serde_json::Value>,
+    /// Samples per point (absent without the chain).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub samples: Option<usize>,
+    /// Runs (absent without Monte Carlo).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub runs: Option<usize>,
+    /// Stride cap per run (absent without Monte Carlo).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub max_steps: Option<usize>,
+    /// Seed (absent without Monte Carlo).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub seed: Option<u64>,
     /// The nominal orbit: `u0`, `period`, the parameter value.
     pub nominal: serde_json::Value,
     /// The levels.
@@ -543,24 +318,31 @@ pub fn result(plan: &Plan, data: &[LevelData]) -> Result<MfptJson, CliError> {
     let mut levels = Vec::new();
     for (l, d) in data.iter().enumerate() {
         let t = plan.terrain_at(l).map_err(CliError::Continuation)?;
-        let chain = solve_chain(
-            &plan.mesh,
-            &d.rows,
-            plan.samples,
-            &plan.u0,
-            &ChainOptions::default(),
-        )
-        .map_err(|e| match e {
-            ContinuationError::InvalidOption { reason, .. } => {
-                bad(format!("--mesh (sd {})", plan.levels[l]), reason)
-            }
-            e => CliError::Continuation(e),
-        })?;
-        let monte_carlo = summarize(&d.runs);
+        let chain = match &plan.mesh {
+            Some(mesh) => Some(
+                solve_chain(
+                    mesh,
+                    &d.rows,
+                    plan.samples,
+                    &plan.u0,
+                    &ChainOptions::default(),
+                )
+                .map_err(|e| match e {
+                    ContinuationError::InvalidOption { reason, .. } => {
+                        bad(format!("--mesh (sd {})", plan.levels[l]), reason)
+                    }
+                    e => CliError::Continuation(e),
+                })?,
+            ),
+            None => None,
+        };
+        let monte_carlo = plan.monte_carlo().then(|| summarize(&d.runs));
         levels.push(LevelJson {
             sd: plan.levels[l],
             distribution: t.label(),
-            warnings: agreement(&chain, &monte_carlo),
+            warnings: chain
+                .as_ref()
+                .map_or_else(Vec::new, |c| agreement(c, monte_carlo.as_ref())),
             chain,
             monte_carlo,
         });
@@ -569,16 +351,18 @@ pub fn result(plan: &Plan, data: &[LevelData]) -> Result<MfptJson, CliError> {
         model: plan.model_name.clone(),
         param: plan.param.clone(),
         distribution: plan.terrain.label(),
-        mesh: serde_json::json!({
-            "axes": plan.mesh.axes.iter().map(|a| serde_json::json!({
-                "name": a.name, "from": a.from, "to": a.to, "count": a.count
-            })).collect::<Vec<_>>(),
-            "points": plan.mesh.cells(),
+        mesh: plan.mesh.as_ref().map(|m| {
+            serde_json::json!({
+                "axes": m.axes.iter().map(|a| serde_json::json!({
+                    "name": a.name, "from": a.from, "to": a.to, "count": a.count
+                })).collect::<Vec<_>>(),
+                "points": m.cells(),
+            })
         }),
-        samples: plan.samples,
-        runs: plan.runs,
-        max_steps: plan.max_steps,
-        seed: plan.seed,
+        samples: plan.mesh.is_some().then_some(plan.samples),
+        runs: plan.monte_carlo().then_some(plan.runs),
+        max_steps: plan.monte_carlo().then_some(plan.max_steps),
+        seed: plan.monte_carlo().then_some(plan.seed),
         nominal: serde_json::json!({
             "u0": plan.u0, "period": plan.period, "param_value": plan.terrain.mean()
         }),
@@ -604,10 +388,10 @@ pub(crate) fn finish(
             .iter()
             .map(|l| saltation_report::MfptLevel {
                 sd: l.sd,
-                chain_mfpt: l.chain.mfpt,
-                chain_steps: l.chain.expected_steps,
-                mc_mean: l.monte_carlo.mean,
-                mc_ci: l.monte_carlo.ci,
+                chain_mfpt: l.chain.as_ref().and_then(|c| c.mfpt),
+                chain_steps: l.chain.as_ref().and_then(|c| c.expected_steps),
+                mc_mean: l.monte_carlo.as_ref().and_then(|m| m.mean),
+                mc_ci: l.monte_carlo.as_ref().and_then(|m| m.ci),
             })
             .collect();
         files = saltation_report::write_mfpt(&outputs, &plan.model_name, &plan.param, &fig)?;
@@ -619,51 +403,58 @@ pub(crate) fn finish(
         t.row("model", plan.model_name.clone())
             .row("drawn every stride", plan.param.clone())
             .row("distribution", plan.terrain.label())
-            .row("nominal orbit u0", format!("{:?}", plan.u0))
-            .row(
+            .row("nominal orbit u0", format!("{:?}", plan.u0));
+        if let Some(mesh) = &plan.mesh {
+            t.row(
                 "mesh",
-                format!("{} points × {} samples", plan.mesh.cells(), plan.samples),
-            )
-            .row(
+                format!("{} points × {} samples", mesh.cells(), plan.samples),
+            );
+        }
+        if plan.monte_carlo() {
+            t.row(
                 "Monte Carlo",
                 format!(
                     "{} runs, at most {} strides, seed {}",
                     plan.runs, plan.max_steps, plan.seed
                 ),
             );
+        }
         let time = |v: Option<f64>| v.map_or("infinite".into(), |v| format::number(v, 14));
         for l in &j.levels {
-            t.row(format!("sd {}", l.sd), l.distribution.clone())
-                .row("  chain 1/(1 − λ₂)", time(l.chain.mfpt))
-                .row("  chain λ₂", format::number(l.chain.lambda2, 14))
-                .row("  chain from the orbit", time(l.chain.expected_steps))
-                .row(
-                    "  absorbed",
-                    format!(
-                        "{} fell, {} left the mesh ({:.4} of all strides)",
-                        l.chain.fallen, l.chain.left_mesh, l.chain.absorbed_fraction
-                    ),
-                );
-            if let Some(n) = &l.chain.note {
-                t.row("  chain note", n.clone());
+            t.row(format!("sd {}", l.sd), l.distribution.clone());
+            if let Some(c) = &l.chain {
+                t.row("  chain 1/(1 − λ₂)", time(c.mfpt))
+                    .row("  chain λ₂", format::number(c.lambda2, 14))
+                    .row("  chain from the orbit", time(c.expected_steps))
+                    .row(
+                        "  absorbed",
+                        format!(
+                            "{} fell, {} left the mesh ({:.4} of all strides)",
+                            c.fallen, c.left_mesh, c.absorbed_fraction
+                        ),
+                    );
+                if let Some(n) = &c.note {
+                    t.row("  chain note", n.clone());
+                }
             }
-            let mc = &l.monte_carlo;
-            match (mc.mean, mc.ci) {
-                (Some(m), Some([lo, hi])) => t.row(
-                    "  Monte Carlo",
-                    format!(
-                        "{} [{}, {}] ({} censored)",
-                        format::number(m, 14),
-                        format::number(lo, 12),
-                        format::number(hi, 12),
-                        mc.censored
+            if let Some(mc) = &l.monte_carlo {
+                match (mc.mean, mc.ci) {
+                    (Some(m), Some([lo, hi])) => t.row(
+                        "  Monte Carlo",
+                        format!(
+                            "{} [{}, {}] ({} censored)",
+                            format::number(m, 14),
+                            format::number(lo, 12),
+                            format::number(hi, 12),
+                            mc.censored
+                        ),
                     ),
-                ),
-                _ => t.row(
-                    "  Monte Carlo",
-                    mc.note.clone().unwrap_or_else(|| "no estimate".into()),
-                ),
-            };
+                    _ => t.row(
+                        "  Monte Carlo",
+                        mc.note.clone().unwrap_or_else(|| "no estimate".into()),
+                    ),
+                };
+            }
             for w in &l.warnings {
                 t.row("  WARNING", w.clone());
             }

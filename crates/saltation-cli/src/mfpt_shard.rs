@@ -3,7 +3,8 @@
 //!
 //! A shard file (`<stem>_mfpt_shard_<i>_of_<N>.json`, format `saltation-mfpt-shard/1`) holds
 //! the run's header — the model file's text, its origin and `--set` overrides, the parameter,
-//! the distribution and levels, the mesh, the sizes and seed, the nominal orbit — and, per
+//! the distribution and levels, the mesh (no axes: no chain, `--method monte-carlo`), the
+//! sizes and seed (no runs: no Monte Carlo, `--method chain`), the nominal orbit — and, per
 //! level, the chain rows of its mesh points `i, i + N, …` and its walks `i, i + N, …`. Every
 //! `f64` is stored as its bits (`f64::to_bits`), so the merge solves the very chain the shards
 //! built. The merge checks that all shards share one header and that each of `0..N` is there
@@ -95,8 +96,8 @@ impl MfptShardFile {
                 sweep: plan.sweep,
                 axes: plan
                     .mesh
-                    .axes
                     .iter()
+                    .flat_map(|m| &m.axes)
                     .map(|a| AxisBits {
                         name: a.name.clone(),
                         index: a.index,
@@ -159,22 +160,32 @@ impl MfptShardFile {
             k => return Err(format!("unknown distribution `{k}`")),
         };
         terrain.validate().map_err(|e| e.to_string())?;
-        let mesh = BasinGrid {
-            axes: h
-                .axes
-                .iter()
-                .map(|a| BasinAxis {
-                    name: a.name.clone(),
-                    index: a.index,
-                    from: f64::from_bits(a.from),
-                    to: f64::from_bits(a.to),
-                    count: a.count,
-                })
-                .collect(),
-            base: vec![0.0; h.u0.len()],
+        // No axes: the chain did not run (`--method monte-carlo`); no runs: Monte Carlo did
+        // not (`--method chain`).
+        let mesh = if h.axes.is_empty() {
+            None
+        } else {
+            let mesh = BasinGrid {
+                axes: h
+                    .axes
+                    .iter()
+                    .map(|a| BasinAxis {
+                        name: a.name.clone(),
+                        index: a.index,
+                        from: f64::from_bits(a.from),
+                        to: f64::from_bits(a.to),
+                        count: a.count,
+                    })
+                    .collect(),
+                base: vec![0.0; h.u0.len()],
+            };
+            saltation_continuation::mfpt::validate_mesh(&mesh, h.u0.len())
+                .map_err(|e| e.to_string())?;
+            Some(mesh)
         };
-        saltation_continuation::mfpt::validate_mesh(&mesh, h.u0.len())
-            .map_err(|e| e.to_string())?;
+        if mesh.is_none() && h.runs == 0 {
+            return Err("neither the chain's mesh nor Monte Carlo runs".into());
+        }
         if h.levels.is_empty() || (!h.sweep && h.levels.len() != 1) {
             return Err(format!("{} level(s)", h.levels.len()));
         }
@@ -271,7 +282,7 @@ pub fn join_shards(
 fn join(shards: &[(PathBuf, MfptShardFile)], plan: &Plan) -> Result<Vec<LevelData>, CliError> {
     let (p0, first) = &shards[0];
     let n = first.header.shards;
-    let cells = plan.mesh.cells();
+    let cells = plan.cells();
     let mut seen: Vec<Option<&Path>> = vec![None; n];
     for (p, s) in shards {
         let arg = format!("merge {}", p.display());

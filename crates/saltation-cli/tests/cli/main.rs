@@ -18,6 +18,7 @@ mod indicators;
 mod lyapunov;
 mod lyapunov_sweep;
 mod mfpt;
+mod mfpt_compass;
 mod monopod;
 mod orbit;
 mod output;

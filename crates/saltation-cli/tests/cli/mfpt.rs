@@ -276,3 +276,62 @@ fn a_chain_that_disagrees_with_monte_carlo_or_leaves_its_mesh_is_flagged() {
         "{narrow}"
     );
 }
+
+#[test]
+fn one_method_alone_gives_the_same_block_and_shards_merge() {
+    let dir = temp_dir("mfpt", "methods");
+    let wheel = model("rimless_wheel.ron");
+    let out = dir.join("o").display().to_string();
+    let mut args = vec!["mfpt", wheel.as_str()];
+    args.extend_from_slice(WHEEL);
+    args.extend_from_slice(&["--json", "--out", &out]);
+    let both = json(&args);
+    // Monte Carlo alone: WHEEL without the chain's flags.
+    let mc_flags: Vec<&str> = WHEEL
+        .chunks(2)
+        .filter(|f| f[0] != "--mesh" && f[0] != "--samples")
+        .flatten()
+        .copied()
+        .collect();
+    let mut args = vec!["mfpt", wheel.as_str(), "--method", "monte-carlo"];
+    args.extend_from_slice(&mc_flags);
+    let mc_only = [args.as_slice(), &["--json", "--out", &out]].concat();
+    let mc = json(&mc_only);
+    assert_eq!(
+        mc["levels"][0]["monte_carlo"],
+        both["levels"][0]["monte_carlo"]
+    );
+    assert_eq!(mc["runs"], both["runs"]);
+    for k in ["mesh", "samples"] {
+        assert!(mc.get(k).is_none(), "{k}: {mc}");
+    }
+    assert!(mc["levels"][0].get("chain").is_none());
+    // The chain alone.
+    let chain_flags: Vec<&str> = WHEEL
+        .chunks(2)
+        .filter(|f| !["--runs", "--seed"].contains(&f[0]))
+        .flatten()
+        .copied()
+        .collect();
+    let mut args = vec!["mfpt", wheel.as_str(), "--method", "chain"];
+    args.extend_from_slice(&chain_flags);
+    let chain_only = [args.as_slice(), &["--json", "--out", &out]].concat();
+    let chain = json(&chain_only);
+    assert_eq!(chain["levels"][0]["chain"], both["levels"][0]["chain"]);
+    for k in ["runs", "max_steps", "seed"] {
+        assert!(chain.get(k).is_none(), "{k}: {chain}");
+    }
+    assert!(chain["levels"][0].get("monte_carlo").is_none());
+    // Each alone in shards merges into exactly its unsharded output.
+    for (name, whole, run) in [("mc", &mc, &mc_only), ("chain", &chain, &chain_only)] {
+        let shards = dir.join(name).display().to_string();
+        for s in ["0/2", "1/2"] {
+            let mut a = run[..run.len() - 3].to_vec();
+            a.extend_from_slice(&["--shard", s, "--out", &shards]);
+            run_threads(&a, "2");
+        }
+        let merged_dir = dir.join(format!("{name}_merged")).display().to_string();
+        let merged = json(&["merge", &shards, "--json", "--out", &merged_dir]);
+        assert_eq!(&merged, whole, "{name}");
+    }
+}

@@ -1,4 +1,9 @@
-//! The grid of starts of a basin: one or two axes over reduced coordinates, the others fixed.
+//! A grid of points on the section: any number of axes over distinct reduced coordinates,
+//! the others fixed. A basin's grid has one or two axes (its map is a picture,
+//! [`MAX_BASIN_AXES`]); the mean first-passage time's mesh puts every reduced coordinate on an
+//! axis ([`crate::mfpt::mesh`]). One numbering for both: cell `c` of axes with counts
+//! `N₀, …, N_{d−1}` is the point of indices `(i₀, …, i_{d−1})` with
+//! `c = ((i₀·N₁ + i₁)·N₂ + i₂)⋯` (row-major, the last axis fastest).
 
 use crate::error::ContinuationError;
 use serde::{Deserialize, Serialize};
@@ -6,6 +11,9 @@ use serde::{Deserialize, Serialize};
 /// Largest number of cells of one basin (10⁸: a shard file of a full grid stays addressable;
 /// the outcomes of a run are held in memory, a few dozen bytes each).
 pub const MAX_BASIN_CELLS: usize = 100_000_000;
+
+/// Most axes of a basin's grid (its map is a 2-D picture).
+pub const MAX_BASIN_AXES: usize = 2;
 
 /// One axis: `count` values of reduced coordinate `index` evenly spaced from `from` to `to`
 /// (`from` alone when `count = 1`).
@@ -34,12 +42,12 @@ impl BasinAxis {
     }
 }
 
-/// The starts: `axes` (one or two) over `base`, the reduced state whose other coordinates every
-/// start shares. Cells are numbered row-major: cell `(i, j)` (value `i` of the first axis,
-/// value `j` of the second) is `i · count₁ + j`.
+/// The starts: `axes` over `base`, the reduced state whose other coordinates every start
+/// shares. Cells are numbered row-major (module documentation): with two axes cell `(i, j)`
+/// (value `i` of the first axis, value `j` of the second) is `i · count₁ + j`.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct BasinGrid {
-    /// One or two axes.
+    /// The axes (one or two for a basin; every reduced coordinate for a mesh).
     pub axes: Vec<BasinAxis>,
     /// The reduced state of the coordinates not on an axis.
     pub base: Vec<f64>,
@@ -67,14 +75,36 @@ impl BasinGrid {
         u
     }
 
-    /// Checks the grid for a section of `reduced_dim` coordinates: one or two axes, distinct
-    /// coordinates below `reduced_dim`, finite ends, counts ≥ 1, at most
-    /// [`MAX_BASIN_CELLS`] cells, `base` of `reduced_dim` finite values.
+    /// Checks the grid as a basin's for a section of `reduced_dim` coordinates: one or two
+    /// axes ([`MAX_BASIN_AXES`]) and [`BasinGrid::validate_axes`].
     pub fn validate(&self, reduced_dim: usize) -> Result<(), ContinuationError> {
-        if !(1..=2).contains(&self.axes.len()) {
+        if !(1..=MAX_BASIN_AXES).contains(&self.axes.len()) {
             return Err(ContinuationError::invalid(
                 "axes",
                 format!("{} axes: give one or two", self.axes.len()),
+            ));
+        }
+        self.validate_axes(reduced_dim)
+    }
+
+    /// Checks the grid for a section of `reduced_dim` coordinates, whatever its number of
+    /// axes: at least one and at most `reduced_dim` axes, on distinct coordinates below
+    /// `reduced_dim`, finite ends, counts ≥ 1, at most [`MAX_BASIN_CELLS`] cells, `base` of
+    /// `reduced_dim` finite values.
+    pub fn validate_axes(&self, reduced_dim: usize) -> Result<(), ContinuationError> {
+        if self.axes.is_empty() {
+            return Err(ContinuationError::invalid(
+                "axes",
+                "no axes: give at least one",
+            ));
+        }
+        if self.axes.len() > reduced_dim {
+            return Err(ContinuationError::invalid(
+                "axes",
+                format!(
+                    "{} axes, but the section has {reduced_dim} reduced coordinate(s)",
+                    self.axes.len()
+                ),
             ));
         }
         for (k, a) in self.axes.iter().enumerate() {
@@ -173,6 +203,28 @@ mod tests {
     }
 
     #[test]
+    fn cells_of_three_axes_are_row_major() {
+        let g = BasinGrid {
+            axes: vec![
+                axis(2, 0.0, 1.0, 2),
+                axis(0, 0.0, 2.0, 3),
+                axis(1, 5.0, 8.0, 4),
+            ],
+            base: vec![0.0; 3],
+        };
+        assert_eq!(g.cells(), 24);
+        // c = (i·3 + j)·4 + k: u2 value i, u0 value j, u1 value k.
+        for (i, j, k) in [(0, 0, 0), (1, 2, 3), (0, 1, 2), (1, 0, 1)] {
+            let c = (i * 3 + j) * 4 + k;
+            assert_eq!(
+                g.start(c),
+                vec![j as f64, 5.0 + k as f64, i as f64],
+                "{i} {j} {k}"
+            );
+        }
+    }
+
+    #[test]
     fn validate_names_what_is_wrong() {
         let ok = BasinGrid {
             axes: vec![axis(0, 0.0, 1.0, 2)],
@@ -200,6 +252,18 @@ mod tests {
             "axes"
         );
         assert_eq!(bad(|g| g.base.push(1.0)), "base");
+        // A basin's grid has at most two axes, a general one at most the section's dimension.
+        let three = BasinGrid {
+            axes: vec![
+                axis(0, 0.0, 1.0, 2),
+                axis(1, 0.0, 1.0, 2),
+                axis(2, 0.0, 1.0, 2),
+            ],
+            base: vec![0.0; 3],
+        };
+        assert!(three.validate(3).is_err());
+        assert_eq!(three.validate_axes(3), Ok(()));
+        assert!(three.validate_axes(2).is_err());
         assert_eq!(bad(|g| g.base[1] = f64::INFINITY), "base[1]");
     }
 }

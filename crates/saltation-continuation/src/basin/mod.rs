@@ -28,7 +28,7 @@ mod grid;
 mod identify;
 mod walk;
 
-pub use grid::{BasinAxis, BasinGrid, MAX_BASIN_CELLS};
+pub use grid::{BasinAxis, BasinGrid, MAX_BASIN_AXES, MAX_BASIN_CELLS};
 pub use identify::{identify, Attractor, BasinResult, CELL_FAILED, CELL_UNDECIDED};
 pub use walk::{basin_cells, walk, StartOutcome};
 

@@ -19,8 +19,9 @@ use super::{ChainSolution, McSummary};
 pub const WIDEN: f64 = 3.290_526_731_491_926 / 1.959_963_984_540_054;
 
 /// The warnings for one level: strides that left the mesh, and a chain outside Monte Carlo's
-/// widened interval (module documentation). Empty when neither applies.
-pub fn agreement(chain: &ChainSolution, mc: &McSummary) -> Vec<String> {
+/// widened interval (module documentation; only where Monte Carlo ran, `mc`). Empty when
+/// neither applies.
+pub fn agreement(chain: &ChainSolution, mc: Option<&McSummary>) -> Vec<String> {
     let mut out = Vec::new();
     if chain.left_mesh > 0 {
         out.push(format!(
@@ -29,6 +30,9 @@ pub fn agreement(chain: &ChainSolution, mc: &McSummary) -> Vec<String> {
             chain.left_mesh
         ));
     }
+    let Some(mc) = mc else {
+        return out;
+    };
     if let (Some(m), Some(mean), Some([lo, hi])) = (chain.expected_steps, mc.mean, mc.ci) {
         let (low, high) = (mean - WIDEN * (mean - lo), mean + WIDEN * (hi - mean));
         if m < low || m > high {
@@ -85,21 +89,24 @@ mod tests {
     fn the_interval_is_widened_to_99_9_percent_on_each_side() {
         let m = mc(Some(100.0), Some([90.0, 120.0]));
         // Upper edge 100 + 1.679·20 = 133.58, lower 100 − 1.679·10 = 83.21.
-        assert!(agreement(&chain(Some(133.0), 0), &m).is_empty());
-        assert!(agreement(&chain(Some(84.0), 0), &m).is_empty());
-        let w = agreement(&chain(Some(134.0), 0), &m);
+        assert!(agreement(&chain(Some(133.0), 0), Some(&m)).is_empty());
+        assert!(agreement(&chain(Some(84.0), 0), Some(&m)).is_empty());
+        let w = agreement(&chain(Some(134.0), 0), Some(&m));
         assert!(w.len() == 1 && w[0].contains("99.9 %"), "{w:?}");
-        assert_eq!(agreement(&chain(Some(83.0), 0), &m).len(), 1);
+        assert_eq!(agreement(&chain(Some(83.0), 0), Some(&m)).len(), 1);
         assert!((WIDEN - 1.678_871_018_8).abs() < 1e-10);
     }
 
     #[test]
     fn leaving_the_mesh_is_reported_and_nothing_is_compared_without_both_times() {
-        let w = agreement(&chain(None, 7), &mc(Some(1.0), Some([0.5, 1.5])));
+        let w = agreement(&chain(None, 7), Some(&mc(Some(1.0), Some([0.5, 1.5]))));
         assert!(
             w.len() == 1 && w[0].starts_with("7 of the chain's strides"),
             "{w:?}"
         );
-        assert!(agreement(&chain(Some(1e9), 0), &mc(None, None)).is_empty());
+        assert!(agreement(&chain(Some(1e9), 0), Some(&mc(None, None))).is_empty());
+        // The chain alone: only its own warning.
+        assert!(agreement(&chain(Some(1e9), 0), None).is_empty());
+        assert_eq!(agreement(&chain(None, 7), None).len(), 1);
     }
 }

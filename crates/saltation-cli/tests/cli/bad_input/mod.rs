@@ -34,6 +34,7 @@ mod integrator;
 mod lyapunov;
 mod messages;
 mod mfpt;
+mod mfpt_axes;
 mod orbit;
 mod output;
 mod parameters;
