@@ -48,20 +48,23 @@ pub(super) fn follow<M: EvalModel + Clone + Sync>(
         plane.grazing = Some(identify(&plane, &bif, start.p2, start.p, s.locate_tol)?);
     }
     let eigen = orbit.eigen;
-    let r = bif.u.len();
+    // `w`: the orbit's unknowns, `u` itself, or with multiple shooting `(u, s_1, …)` along
+    // the stride from `χ(u)` (the segments planned once for the whole curve).
+    let w = plane.set_shooting(s.shooting, &bif.u, bif.param, start.p2)?;
+    let r = w.len();
     let dim = dim_z(kind, r);
     let mut z0 = DVector::zeros(dim);
-    z0.rows_mut(0, r).copy_from_slice(&bif.u);
+    z0.rows_mut(0, r).copy_from(&w);
     z0[r] = bif.param;
     z0[r + 1] = start.p2;
-    let pe = plane.eval(&bif.u, bif.param, start.p2)?;
-    let j = &pe.e.fu + DMatrix::identity(r, r);
+    let pe = plane.eval(w.as_slice(), bif.param, start.p2)?;
     if kind == CurveKind::NeimarkSacker {
+        let j = &pe.e.fu + DMatrix::identity(r, r);
         z0[r + 2] = critical_cosine(&j, eigen)?;
     }
     let singular = ContinuationError::Singular { p: bif.param };
     let borders = Borders::from_svd(
-        &critical_matrix(kind, &j, split(&z0, kind).3),
+        &critical_matrix(kind, &pe.e.fu, pe.r, split(&z0, kind).3),
         kind.conditions(),
     )
     .ok_or(singular.clone())?;
@@ -272,9 +275,11 @@ fn curve_point<M: EvalModel + Clone + Sync>(
     z: &DVector<f64>,
     d: &Defining,
 ) -> Result<CurvePoint, ContinuationError> {
-    let (u, p, p2, kappa) = split(z, kind);
+    let (w, p, p2, kappa) = split(z, kind);
     plane.line().hold(p2);
-    let bp = make_point(plane.line(), &d.pe.e, u.as_slice(), p, plane.ev())?;
+    // The orbit's `u`: the first `r` unknowns (all of them with single shooting).
+    let u = &w.as_slice()[..d.pe.r.min(w.len())];
+    let bp = make_point(plane.line(), &d.pe.e, u, p, plane.ev())?;
     Ok(CurvePoint {
         params: [p, p2],
         u: bp.u,
@@ -284,4 +289,57 @@ fn curve_point<M: EvalModel + Clone + Sync>(
         angle: (kind == CurveKind::NeimarkSacker).then(|| kappa.clamp(-1.0, 1.0).acos()),
         admissible: bp.admissible,
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::curve::{continue_curve, CurveEnd, CurveKind, CurveOptions, CurveStart};
+    use crate::curve::{Codim2Kind, PlaneFamily};
+    use crate::test_models::CuspBounce;
+    use saltation_hybrid::Bound;
+    use saltation_orbit::{OrbitOptions, Segments, Shooting};
+
+    /// The cusp map's fold curve `b = 3 (a/2)^{2/3}` by multiple shooting (the flight in three
+    /// pieces: the lifted system has `1 + 2·2 = 5` unknowns besides `(a, b)`): every point on
+    /// the closed form to 1e-9 with `u = 1 − (a/2)^{1/3}`, the cusp located at the origin, as
+    /// single shooting finds them. The pieces keep the starting flight's thirds (`u = 1.2`,
+    /// flight `2u = 2.4`), so the curve stops at `a = 0.01` (`u ≈ 0.83`), before the flight
+    /// shortens below two pieces.
+    #[test]
+    fn fold_curve_by_multiple_shooting_is_the_closed_form() {
+        let family = PlaneFamily::new(Bound::new(CuspBounce), "b", "a").unwrap();
+        let start = CurveStart::new(0.3, -0.016, vec![1.52]);
+        let mut opts = CurveOptions::to(0.01);
+        opts.search = Some(-1.0);
+        opts.settings.step = 0.01;
+        opts.settings.shooting = Shooting::Multiple {
+            segments: Segments::PerMode(3),
+        };
+        let orbit = OrbitOptions::default();
+        let c = continue_curve(&family, CurveKind::Fold, &start, &orbit, &opts).unwrap();
+        assert_eq!(c.end, CurveEnd::Reached, "{}", c.end);
+        assert!(c.points.len() > 5);
+        let b_of = |a: f64| 3.0 * (a / 2.0).cbrt().powi(2);
+        for p in &c.points {
+            let [b, a] = p.params;
+            assert!((b - b_of(a)).abs() < 1e-9, "b = {b} at a = {a}");
+            assert_eq!(p.u.len(), 1);
+            assert!((p.u[0] - 1.0 + (a / 2.0).cbrt()).abs() < 1e-8, "u = {:?}", p.u);
+            // The multiplier at +1 from the segments' product.
+            assert!((p.multipliers[0].re - 1.0).abs() < 1e-7, "{:?}", p.multipliers);
+        }
+        assert_eq!(c.points.last().unwrap().params[1], 0.01);
+        let cusp = c.codim2.iter().find(|x| x.kind == Codim2Kind::Cusp).unwrap();
+        assert!(
+            cusp.point.params[0].abs() < 1e-9 && cusp.point.params[1].abs() < 1e-9,
+            "{:?}",
+            cusp.point.params
+        );
+        // A Neimark–Sacker or grazing curve by multiple shooting is refused, naming the field.
+        for kind in [CurveKind::NeimarkSacker, CurveKind::Grazing] {
+            let e = continue_curve(&family, kind, &start, &orbit, &opts).unwrap_err();
+            assert_eq!(e.field(), Some("settings.shooting"), "{e}");
+            assert!(e.to_string().contains("fold and period-doubling"), "{e}");
+        }
+    }
 }

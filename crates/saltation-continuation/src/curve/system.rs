@@ -25,6 +25,21 @@
 //! error (convergence turns linear with a tiny rate); the residuals `F` and `g` are exact to
 //! the integration tolerance, so the curve is too.
 //!
+//! # Multiple shooting (the lifted system)
+//! With `Shooting::Multiple` the same systems are written on the lifted unknowns
+//! `z = (w, p, p2)`, `w = (u, s_1, …, s_{S−1})` (module `segments`): `F` is the matching
+//! conditions `r_k = Φ_k(s_k) − s_{k+1}`, closed by `π(Φ_{S−1}(s_{S−1})) − u`, and `F_u` their
+//! cyclic block matrix `L` (blocks `A_k = ∂Φ_k/∂s`, the first times `Dχ`, the last through
+//! `Dπ`, and `−I`), never the product of the segment Jacobians. Eliminating `s_1 … s_{S−1}`
+//! from `L x = 0` leaves `(A_{S−1} ⋯ A_0 − I) x_u = 0` (reduced), so `L` is singular exactly
+//! where the product has the multiplier +1 (fold: `A = L`); flipping the sign of the closing
+//! block's `−I_r` (`A = L + 2E`, [`critical_matrix`]) leaves `(A_{S−1} ⋯ A_0 + I) x_u = 0`,
+//! singular exactly at the multiplier −1 (period doubling). The bordered systems, `g`, and
+//! `g_z = −wᵀ A_z v` are the formulas above with `m = r + (S − 1) n` unknowns in place of `r`
+//! (`E` is constant, so `A_z v = L_z v`, by the same central differences of the exact
+//! `[L, G_p, G_p2]` along `v` in `w`). Neimark–Sacker (`A = J² − 2κJ + I` needs `J`) and
+//! grazing (`γ` from one stride of `χ(u)`) are single shooting only.
+//!
 //! A grazing curve's condition is instead `γ(z) = 0`, the admissibility condition's least value
 //! over its phase ([`super::grazing`]), with its gradient by central differences.
 //!
@@ -148,12 +163,6 @@ pub(crate) struct Defining {
 }
 
 impl Defining {
-    /// `J = F_u + I`.
-    pub fn jacobian(&self) -> DMatrix<f64> {
-        let r = self.pe.e.fu.nrows();
-        &self.pe.e.fu + DMatrix::identity(r, r)
-    }
-
     /// The Jacobian of `[F; g]` in `z` (`(r + q) × dim z`).
     pub fn rows(&self, dim: usize) -> DMatrix<f64> {
         self.rows_with(&[&self.grad], dim)
@@ -184,14 +193,38 @@ impl Defining {
     }
 }
 
-/// The matrix `A` of the kind at `J` (and `κ`).
-pub(crate) fn critical_matrix(kind: CurveKind, j: &DMatrix<f64>, kappa: f64) -> DMatrix<f64> {
-    let r = j.nrows();
-    let id = DMatrix::<f64>::identity(r, r);
+/// The matrix `A` of the kind from `F_u` (`m × m`) and `κ`, `r` the reduced dimension.
+///
+/// Single shooting (`m = r`, `F_u = J − I`): fold `A = F_u = J − I`, period doubling
+/// `A = F_u + 2I = J + I`, Neimark–Sacker `A = J² − 2κJ + I`. Multiple shooting (`F_u = G_w`,
+/// the cyclic block matrix `L` of the matching conditions, whose closing block row
+/// `π(Φ_{S−1}(s_{S−1})) − u` has `−I_r` in the columns of `u`): fold `A = L`, period doubling
+/// `A = L + 2E` with `E` the identity `I_r` at (closing rows, `u` columns) — the closing
+/// condition `π(Φ_{S−1}) + u` — singular exactly where the product of the segment Jacobians
+/// has the multiplier −1 (the same formula as single shooting's, `E = I` there).
+/// Neimark–Sacker needs `J` itself: single shooting only ([`super::options`] refuses it
+/// with multiple shooting).
+pub(crate) fn critical_matrix(
+    kind: CurveKind,
+    fu: &DMatrix<f64>,
+    r: usize,
+    kappa: f64,
+) -> DMatrix<f64> {
+    let m = fu.nrows();
     match kind {
-        CurveKind::Fold | CurveKind::Grazing => j - id,
-        CurveKind::PeriodDoubling => j + id,
-        CurveKind::NeimarkSacker => j * j - j * (2.0 * kappa) + id,
+        CurveKind::Fold | CurveKind::Grazing => fu.clone(),
+        CurveKind::PeriodDoubling => {
+            let mut a = fu.clone();
+            for i in 0..r.min(m) {
+                a[(m - r + i, i)] += 2.0;
+            }
+            a
+        }
+        CurveKind::NeimarkSacker => {
+            let id = DMatrix::<f64>::identity(m, m);
+            let j = fu + &id;
+            &j * &j - &j * (2.0 * kappa) + id
+        }
     }
 }
 
@@ -277,7 +310,7 @@ pub(crate) fn defining<M: EvalModel + Clone + Sync>(
         return grazing_defining(plane, pe, z);
     }
     let j = &pe.e.fu + DMatrix::identity(r, r);
-    let a = critical_matrix(kind, &j, kappa);
+    let a = critical_matrix(kind, &pe.e.fu, pe.r, kappa);
     let (v, g, w) = bordered_solve(&a, borders).ok_or(ContinuationError::Singular { p })?;
     let q = kind.conditions();
     // A_z v_j (r × dim) for each column of V.
