@@ -241,7 +241,10 @@ impl<'a, M: EvalModel + Clone + Sync> Plane<'a, M> {
         self.lines[0].hold(p2);
         self.lines[1].hold(p);
         let (e, e2) = match &self.plan {
-            None => (self.evs[0].eval(u, p, true)?, self.evs[1].eval(u, p2, true)?),
+            None => (
+                self.evs[0].eval(u, p, true)?,
+                self.evs[1].eval(u, p2, true)?,
+            ),
             Some(plan) => (
                 self.evs[0].eval_segments(plan, u, p, true)?,
                 self.evs[1].eval_segments(plan, u, p2, true)?,

@@ -324,12 +324,24 @@ mod tests {
             let [b, a] = p.params;
             assert!((b - b_of(a)).abs() < 1e-9, "b = {b} at a = {a}");
             assert_eq!(p.u.len(), 1);
-            assert!((p.u[0] - 1.0 + (a / 2.0).cbrt()).abs() < 1e-8, "u = {:?}", p.u);
+            assert!(
+                (p.u[0] - 1.0 + (a / 2.0).cbrt()).abs() < 1e-8,
+                "u = {:?}",
+                p.u
+            );
             // The multiplier at +1 from the segments' product.
-            assert!((p.multipliers[0].re - 1.0).abs() < 1e-7, "{:?}", p.multipliers);
+            assert!(
+                (p.multipliers[0].re - 1.0).abs() < 1e-7,
+                "{:?}",
+                p.multipliers
+            );
         }
         assert_eq!(c.points.last().unwrap().params[1], 0.01);
-        let cusp = c.codim2.iter().find(|x| x.kind == Codim2Kind::Cusp).unwrap();
+        let cusp = c
+            .codim2
+            .iter()
+            .find(|x| x.kind == Codim2Kind::Cusp)
+            .unwrap();
         assert!(
             cusp.point.params[0].abs() < 1e-9 && cusp.point.params[1].abs() < 1e-9,
             "{:?}",
