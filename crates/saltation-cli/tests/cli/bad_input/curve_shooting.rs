@@ -76,7 +76,10 @@ fn cases() -> Vec<Case> {
         Case::edit(
             "curve: the file's settings.shooting applies (Neimark–Sacker refused)",
             table,
-            &[(SETTINGS, "settings: (corrector_tol: 1e-10, shooting: Phases),")],
+            &[(
+                SETTINGS,
+                "settings: (corrector_tol: 1e-10, shooting: Phases),",
+            )],
             &[
                 "curve",
                 "--out",
