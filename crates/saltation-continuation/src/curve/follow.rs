@@ -17,8 +17,8 @@ use super::system::{
 };
 use crate::branch::Bifurcation;
 use crate::error::ContinuationError;
-use crate::run::make_point;
-use nalgebra::{DMatrix, DVector};
+use crate::run::{eval_multipliers, make_point};
+use nalgebra::DVector;
 use saltation_hybrid::EvalModel;
 use saltation_orbit::OrbitOptions;
 
@@ -59,8 +59,8 @@ pub(super) fn follow<M: EvalModel + Clone + Sync>(
     z0[r + 1] = start.p2;
     let pe = plane.eval(w.as_slice(), bif.param, start.p2)?;
     if kind == CurveKind::NeimarkSacker {
-        let j = &pe.e.fu + DMatrix::identity(r, r);
-        z0[r + 2] = critical_cosine(&j, eigen)?;
+        // The multipliers of `J`, or with multiple shooting of the segments' product.
+        z0[r + 2] = critical_cosine(&eval_multipliers(&pe.e, pe.r, eigen)?)?;
     }
     let singular = ContinuationError::Singular { p: bif.param };
     let borders = Borders::from_svd(
@@ -295,7 +295,7 @@ fn curve_point<M: EvalModel + Clone + Sync>(
 mod tests {
     use crate::curve::{continue_curve, CurveEnd, CurveKind, CurveOptions, CurveStart};
     use crate::curve::{Codim2Kind, PlaneFamily};
-    use crate::test_models::CuspBounce;
+    use crate::test_models::{CuspBounce, RotationMap};
     use saltation_hybrid::Bound;
     use saltation_orbit::{OrbitOptions, Segments, Shooting};
 
@@ -347,11 +347,40 @@ mod tests {
             "{:?}",
             cusp.point.params
         );
-        // A Neimark–Sacker or grazing curve by multiple shooting is refused, naming the field.
-        for kind in [CurveKind::NeimarkSacker, CurveKind::Grazing] {
-            let e = continue_curve(&family, kind, &start, &orbit, &opts).unwrap_err();
-            assert_eq!(e.field(), Some("settings.shooting"), "{e}");
-            assert!(e.to_string().contains("fold and period-doubling"), "{e}");
+        // A grazing curve by multiple shooting is refused, naming the field.
+        let e = continue_curve(&family, CurveKind::Grazing, &start, &orbit, &opts).unwrap_err();
+        assert_eq!(e.field(), Some("settings.shooting"), "{e}");
+        assert!(e.to_string().contains("not for a grazing"), "{e}");
+    }
+
+    /// The rotation map's Neimark–Sacker curve, the circle `a² + b² = 1` with `θ = atan2(b, a)`,
+    /// by multiple shooting (the clock's phase in two pieces: `m = 2 + 3 = 5` unknowns besides
+    /// `(a, b)`, the real form of the closing block times `e^{iθ}` a `10 × 10` matrix): every
+    /// point on the circle to 1e-9 with its angle, its multipliers (the product QR of the
+    /// segments) on the unit circle at `e^{±iθ}`.
+    #[test]
+    fn neimark_sacker_curve_by_multiple_shooting_is_the_unit_circle() {
+        let family = PlaneFamily::new(Bound::new(RotationMap), "a", "b").unwrap();
+        let start = CurveStart::new(0.5, 0.5, vec![0.01, 0.01]);
+        let mut opts = CurveOptions::to(0.2);
+        opts.search = Some(1.0);
+        opts.settings.step = 0.01;
+        opts.settings.shooting = Shooting::Multiple {
+            segments: Segments::PerMode(2),
+        };
+        let orbit = OrbitOptions::default();
+        let c = continue_curve(&family, CurveKind::NeimarkSacker, &start, &orbit, &opts).unwrap();
+        assert_eq!(c.end, CurveEnd::Reached, "{}", c.end);
+        assert!(c.points.len() > 3);
+        for p in &c.points {
+            let [a, b] = p.params;
+            assert!((a.hypot(b) - 1.0).abs() < 1e-9, "a = {a}, b = {b}");
+            let theta = p.angle.unwrap();
+            assert!((theta - b.atan2(a)).abs() < 1e-9, "θ = {theta} at ({a}, {b})");
+            let top = p.multipliers.iter().find(|m| m.im > 0.0).unwrap();
+            assert!((top.re - a).abs() < 1e-9 && (top.im - b).abs() < 1e-9, "{:?}", p.multipliers);
         }
+        assert_eq!(c.points.last().unwrap().params[1], 0.2);
+        assert!(c.codim2.is_empty(), "{:?}", c.codim2);
     }
 }

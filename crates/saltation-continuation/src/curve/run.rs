@@ -137,22 +137,20 @@ pub fn continue_curve_from<M: EvalModel + Clone + Sync>(
     )
 }
 
-/// A grazing curve needs a model with admissibility conditions; Neimark–Sacker and grazing
-/// curves need single shooting (the lifted system of multiple shooting has no `J` to square
-/// and no stride from `χ(u)` to take `γ` over: [`super::system`]).
+/// A grazing curve needs a model with admissibility conditions, and single shooting (its `γ`
+/// is taken along one stride from `χ(u)`: [`super::grazing`]).
 fn check_kind<M: EvalModel + Clone + Sync>(
     family: &PlaneFamily<M>,
     kind: CurveKind,
     opts: &CurveOptions,
 ) -> Result<(), ContinuationError> {
-    if matches!(kind, CurveKind::NeimarkSacker | CurveKind::Grazing)
-        && opts.settings.shooting != saltation_orbit::Shooting::Single
+    if kind == CurveKind::Grazing && opts.settings.shooting != saltation_orbit::Shooting::Single
     {
         return Err(ContinuationError::invalid(
             "settings.shooting",
             format!(
-                "multiple shooting is implemented for fold and period-doubling curves only, \
-                 not for a {kind} curve (use single shooting)"
+                "multiple shooting is implemented for fold, period-doubling and \
+                 Neimark–Sacker curves, not for a {kind} curve (use single shooting)"
             ),
         ));
     }

@@ -9,17 +9,13 @@ use crate::branch::{Bifurcation, Branch};
 use crate::error::ContinuationError;
 use crate::options::ContinuationOptions;
 use crate::run::{continue_until, Start};
-use nalgebra::DMatrix;
+use nalgebra::Complex;
 use saltation_hybrid::EvalModel;
 use saltation_ode::Num;
-use saltation_orbit::{eigenvalues_with, OrbitOptions};
+use saltation_orbit::OrbitOptions;
 
-/// The cosine `κ` of the complex pair of `J` nearest the unit circle.
-pub(super) fn critical_cosine(
-    j: &DMatrix<f64>,
-    eigen: saltation_orbit::EigenBackend,
-) -> Result<f64, ContinuationError> {
-    let mu = eigenvalues_with(j, eigen)?;
+/// The cosine `κ` of the complex pair among the multipliers `mu` nearest the unit circle.
+pub(super) fn critical_cosine(mu: &[Complex<f64>]) -> Result<f64, ContinuationError> {
     mu.iter()
         .filter(|m| m.im > 0.0)
         .min_by(|a, b| (a.norm() - 1.0).abs().total_cmp(&(b.norm() - 1.0).abs()))

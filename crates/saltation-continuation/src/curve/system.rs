@@ -202,8 +202,11 @@ impl Defining {
 /// `A = L + 2E` with `E` the identity `I_r` at (closing rows, `u` columns) — the closing
 /// condition `π(Φ_{S−1}) + u` — singular exactly where the product of the segment Jacobians
 /// has the multiplier −1 (the same formula as single shooting's, `E = I` there).
-/// Neimark–Sacker needs `J` itself: single shooting only ([`super::options`] refuses it
-/// with multiple shooting).
+/// Neimark–Sacker with `m = r` (single shooting, or one segment): `A = J² − 2κJ + I`. Lifted
+/// (`m > r`): the closing block multiplied by `e^{iθ}`, `A_c = L + (1 − e^{iθ})E`, singular
+/// exactly where `e^{iθ}` is a multiplier of the product, in its real form
+/// `[[L + (1 − κ)E, σE], [−σE, L + (1 − κ)E]]` (`2m × 2m`, `κ = cos θ`, `σ = sin θ =
+/// √(1 − κ²) ≥ 0`), whose kernel `(Re x, Im x)`, `(−Im x, Re x)` is two-dimensional.
 pub(crate) fn critical_matrix(
     kind: CurveKind,
     fu: &DMatrix<f64>,
@@ -211,21 +214,65 @@ pub(crate) fn critical_matrix(
     kappa: f64,
 ) -> DMatrix<f64> {
     let m = fu.nrows();
+    let closing = |a: &mut DMatrix<f64>, at: (usize, usize), by: f64| {
+        for i in 0..r.min(m) {
+            a[(at.0 + m - r + i, at.1 + i)] += by;
+        }
+    };
     match kind {
         CurveKind::Fold | CurveKind::Grazing => fu.clone(),
         CurveKind::PeriodDoubling => {
             let mut a = fu.clone();
-            for i in 0..r.min(m) {
-                a[(m - r + i, i)] += 2.0;
-            }
+            closing(&mut a, (0, 0), 2.0);
             a
         }
-        CurveKind::NeimarkSacker => {
+        CurveKind::NeimarkSacker if m == r => {
             let id = DMatrix::<f64>::identity(m, m);
             let j = fu + &id;
             &j * &j - &j * (2.0 * kappa) + id
         }
+        CurveKind::NeimarkSacker => {
+            let sigma = lifted_sine(kappa);
+            let mut a = DMatrix::zeros(2 * m, 2 * m);
+            a.view_mut((0, 0), (m, m)).copy_from(fu);
+            a.view_mut((m, m), (m, m)).copy_from(fu);
+            closing(&mut a, (0, 0), 1.0 - kappa);
+            closing(&mut a, (m, m), 1.0 - kappa);
+            closing(&mut a, (0, m), sigma);
+            closing(&mut a, (m, 0), -sigma);
+            a
+        }
     }
+}
+
+/// `σ = √(1 − κ²)` of the lifted Neimark–Sacker system (NaN past `|κ| = 1`, where the
+/// evaluation fails and the curve ends: the strong resonances).
+fn lifted_sine(kappa: f64) -> f64 {
+    (1.0 - kappa * kappa).sqrt()
+}
+
+/// `A_z v` (`2m × dim`) of the lifted Neimark–Sacker system for `v = (v₁, v₂)` with
+/// `L_z v₁`, `L_z v₂` (`m × (m + 2)`, with the `p`, `p2` columns) given: the diagonal blocks
+/// carry `L_z`, and `∂A/∂κ = [[−E, −(κ/σ)E], [(κ/σ)E, −E]]`.
+fn lifted_ns_derivative(
+    d1: &DMatrix<f64>,
+    d2: &DMatrix<f64>,
+    v: &DVector<f64>,
+    r: usize,
+    kappa: f64,
+    dim: usize,
+) -> DMatrix<f64> {
+    let m = d1.nrows();
+    let mut az = DMatrix::zeros(2 * m, dim);
+    az.view_mut((0, 0), (m, m + 2)).copy_from(d1);
+    az.view_mut((m, 0), (m, m + 2)).copy_from(d2);
+    let ratio = kappa / lifted_sine(kappa);
+    for i in 0..r.min(m) {
+        let (v1, v2) = (v[i], v[m + i]);
+        az[(m - r + i, m + 2)] = -v1 - ratio * v2;
+        az[(2 * m - r + i, m + 2)] = ratio * v1 - v2;
+    }
+    az
 }
 
 /// Solves `[[A, B], [Cᵀ, 0]] [V; G] = [0; I]` and the transposed system: `(V, G, W)`.
@@ -313,10 +360,18 @@ pub(crate) fn defining<M: EvalModel + Clone + Sync>(
     let a = critical_matrix(kind, &pe.e.fu, pe.r, kappa);
     let (v, g, w) = bordered_solve(&a, borders).ok_or(ContinuationError::Singular { p })?;
     let q = kind.conditions();
-    // A_z v_j (r × dim) for each column of V.
+    // The lifted Neimark–Sacker system (multiple shooting): 2m rows ([`critical_matrix`]).
+    let lifted = kind == CurveKind::NeimarkSacker && pe.r < r;
+    // A_z v_j (rows of A × dim) for each column of V.
     let mut az_v = Vec::with_capacity(q);
     for jj in 0..q {
         let vj = v.column(jj).into_owned();
+        if lifted {
+            let d1 = directional(plane, &u, p, p2, &vj.rows(0, r).into_owned())?;
+            let d2 = directional(plane, &u, p, p2, &vj.rows(r, r).into_owned())?;
+            az_v.push(lifted_ns_derivative(&d1, &d2, &vj, pe.r, kappa, dim));
+            continue;
+        }
         let dv = directional(plane, &u, p, p2, &vj)?;
         let mut az = DMatrix::zeros(r, dim);
         if kind == CurveKind::NeimarkSacker {

@@ -177,20 +177,6 @@ pub(crate) fn validate_curves(
     for (i, c) in spec.curves.iter().enumerate() {
         c.validate(&spec.param, &labels, model)
             .map_err(|e| e.within(&format!("curves[{i}].")))?;
-        // The section's shooting applies to its curves: multiple shooting for fold and
-        // period-doubling curves only.
-        if spec.settings.shooting != saltation_orbit::Shooting::Single
-            && matches!(c.kind, CurveKind::NeimarkSacker | CurveKind::Grazing)
-        {
-            return Err(ContinuationError::invalid(
-                format!("curves[{i}].kind"),
-                format!(
-                    "multiple shooting (the section's `settings.shooting`) is implemented for \
-                     fold and period-doubling curves only, not for a {} curve",
-                    c.kind
-                ),
-            ));
-        }
     }
     Ok(())
 }
@@ -442,7 +428,7 @@ mod tests {
         };
         assert_eq!(field(&|_| {}), None);
         type Edit<'a> = &'a dyn Fn(&mut ContinuationSpec);
-        let cases: [(&str, Edit<'_>); 11] = [
+        let cases: [(&str, Edit<'_>); 10] = [
             ("curves[0].kind", &|s| s.curves[0].kind = CurveKind::Grazing),
             ("curves[0].branch", &|s| s.curves[0].branch = "up".into()),
             ("curves[0].param2", &|s| s.curves[0].param2 = "nope".into()),
@@ -454,12 +440,6 @@ mod tests {
             }),
             ("curves", &|s| {
                 s.settings.predictor = Predictor::EventTime { event: 0 };
-            }),
-            ("curves[0].kind", &|s| {
-                s.settings.shooting = saltation_orbit::Shooting::Multiple {
-                    segments: saltation_orbit::Segments::Phases,
-                };
-                s.curves[0].kind = CurveKind::NeimarkSacker;
             }),
             ("curves", &|s| {
                 s.curves = vec![s.curves[0].clone(); MAX_CURVES + 1];
