@@ -376,9 +376,16 @@ mod tests {
             let [a, b] = p.params;
             assert!((a.hypot(b) - 1.0).abs() < 1e-9, "a = {a}, b = {b}");
             let theta = p.angle.unwrap();
-            assert!((theta - b.atan2(a)).abs() < 1e-9, "θ = {theta} at ({a}, {b})");
+            assert!(
+                (theta - b.atan2(a)).abs() < 1e-9,
+                "θ = {theta} at ({a}, {b})"
+            );
             let top = p.multipliers.iter().find(|m| m.im > 0.0).unwrap();
-            assert!((top.re - a).abs() < 1e-9 && (top.im - b).abs() < 1e-9, "{:?}", p.multipliers);
+            assert!(
+                (top.re - a).abs() < 1e-9 && (top.im - b).abs() < 1e-9,
+                "{:?}",
+                p.multipliers
+            );
         }
         assert_eq!(c.points.last().unwrap().params[1], 0.2);
         assert!(c.codim2.is_empty(), "{:?}", c.codim2);

@@ -144,8 +144,7 @@ fn check_kind<M: EvalModel + Clone + Sync>(
     kind: CurveKind,
     opts: &CurveOptions,
 ) -> Result<(), ContinuationError> {
-    if kind == CurveKind::Grazing && opts.settings.shooting != saltation_orbit::Shooting::Single
-    {
+    if kind == CurveKind::Grazing && opts.settings.shooting != saltation_orbit::Shooting::Single {
         return Err(ContinuationError::invalid(
             "settings.shooting",
             format!(

@@ -37,8 +37,14 @@
 //! singular exactly at the multiplier −1 (period doubling). The bordered systems, `g`, and
 //! `g_z = −wᵀ A_z v` are the formulas above with `m = r + (S − 1) n` unknowns in place of `r`
 //! (`E` is constant, so `A_z v = L_z v`, by the same central differences of the exact
-//! `[L, G_p, G_p2]` along `v` in `w`). Neimark–Sacker (`A = J² − 2κJ + I` needs `J`) and
-//! grazing (`γ` from one stride of `χ(u)`) are single shooting only.
+//! `[L, G_p, G_p2]` along `v` in `w`). Neimark–Sacker: the closing block's `−I_r` times
+//! `e^{iθ}`, `A_c = L + (1 − e^{iθ})E`, leaves `(P − e^{iθ}I) x_u = 0` (`P` the reduced product):
+//! singular exactly where `e^{iθ}` is a multiplier. It is bordered in its real form
+//! `A = [[L + (1 − κ)E, σE], [−σE, L + (1 − κ)E]]` (`2m × 2m`, `κ = cos θ` the unknown,
+//! `σ = √(1 − κ²)`), whose kernel `(Re x, Im x)`, `(−Im x, Re x)` is two-dimensional, by two
+//! columns as above; `A_z v = (L_z v₁, L_z v₂)` for `v = (v₁, v₂)` (two directions), and
+//! `A_κ = [[−E, −(κ/σ)E], [(κ/σ)E, −E]]` (singular at `|κ| = 1`, the strong resonances, where
+//! the curve ends). Grazing (`γ` from one stride of `χ(u)`) is single shooting only.
 //!
 //! A grazing curve's condition is instead `γ(z) = 0`, the admissibility condition's least value
 //! over its phase ([`super::grazing`]), with its gradient by central differences.

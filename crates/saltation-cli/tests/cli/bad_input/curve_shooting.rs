@@ -1,8 +1,7 @@
 //! Multiple shooting for two-parameter curves (`curve --shooting single|phases|N`, and the
-//! continuation file's `settings.shooting` for `curve` and for a section's `curves:`): fold and
-//! period-doubling curves run by multiple shooting; Neimark–Sacker and grazing curves are
-//! refused with a typed error naming the setting; words, zero and too many pieces are refused
-//! as for `continue --shooting`.
+//! continuation file's `settings.shooting`): fold, period-doubling (and Neimark–Sacker) curves
+//! run by multiple shooting; grazing curves are refused with a typed error naming the setting;
+//! words, zero and too many pieces are refused as for `continue --shooting`.
 
 use super::harness::Case;
 
@@ -47,20 +46,17 @@ fn cases() -> Vec<Case> {
         )
         .expect(Succeeds(&["\"end_reason\":\"reached\""])),
         curve(
-            "curve --shooting phases: Neimark–Sacker curves are single shooting only",
-            "neimark_sacker",
+            "curve --shooting phases: grazing curves are single shooting only",
+            "grazing",
             &["--shooting", "phases"],
         )
-        .expect(Fails(
-            2,
-            &["--shooting phases", "fold and period-doubling curves only"],
-        )),
+        .expect(Fails(2, &["--shooting phases", "not for a grazing"])),
         curve(
             "curve --shooting 2: grazing curves are single shooting only",
             "grazing",
             &["--shooting", "2"],
         )
-        .expect(Fails(2, &["--shooting 2", "fold and period-doubling"])),
+        .expect(Fails(2, &["--shooting 2", "use single shooting"])),
         curve(
             "curve --shooting with a word",
             "fold",
@@ -74,38 +70,18 @@ fn cases() -> Vec<Case> {
         curve("curve --shooting -1", "fold", &["--shooting=-1"])
             .expect(Fails(2, &["--shooting", "single", "phases"])),
         Case::edit(
-            "curve: the file's settings.shooting applies (Neimark–Sacker refused)",
+            "curve: the file's settings.shooting applies (grazing refused)",
             table,
             &[(
                 SETTINGS,
                 "settings: (corrector_tol: 1e-10, shooting: Phases),",
             )],
             &[
-                "curve",
-                "--out",
-                "{out}",
-                "--kind",
-                "neimark_sacker",
-                "--param",
-                "Gamma",
-                "--param2",
-                "e",
-                "--to2",
-                "0.6",
+                "curve", "--out", "{out}", "--kind", "grazing", "--param", "Gamma", "--param2",
+                "e", "--to2", "0.6",
             ],
         )
-        .expect(Fails(2, &["shooting", "fold and period-doubling"])),
-        Case::edit(
-            "curves: a Neimark–Sacker request in a section with multiple shooting",
-            table,
-            &[(
-                SETTINGS,
-                "settings: (corrector_tol: 1e-10, shooting: PerMode(2)),\n        curves: [(kind: \
-                 NeimarkSacker, branch: \"period-1 orbit\", param2: \"e\", to2: 0.6)],",
-            )],
-            &["continue", "--out", "{out}"],
-        )
-        .expect(Fails(2, &["curves[0].kind", "fold and period-doubling"])),
+        .expect(Fails(2, &["shooting", "not for a grazing"])),
     ]
 }
 
