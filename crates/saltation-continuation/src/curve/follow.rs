@@ -390,4 +390,36 @@ mod tests {
         assert_eq!(c.points.last().unwrap().params[1], 0.2);
         assert!(c.codim2.is_empty(), "{:?}", c.codim2);
     }
+
+    /// Towards its 1:1 resonance `(a, b) = (1, 0)` (`κ = 1`), where the lifted system's
+    /// `σ = √(1 − κ²)` vanishes: the multiple-shooting curve ends there with a typed end (the
+    /// corrector failing at the smallest step), every point before it on the circle with
+    /// `b > 0`.
+    #[test]
+    fn a_lifted_neimark_sacker_curve_ends_at_its_strong_resonance() {
+        let family = PlaneFamily::new(Bound::new(RotationMap), "a", "b").unwrap();
+        let start = CurveStart::new(0.5, 0.5, vec![0.01, 0.01]);
+        let mut opts = CurveOptions::to(-0.2);
+        opts.search = Some(1.0);
+        opts.settings.step = 0.02;
+        opts.settings.min_step = 1e-6;
+        opts.settings.shooting = Shooting::Multiple {
+            segments: Segments::PerMode(2),
+        };
+        let orbit = OrbitOptions::default();
+        let c = continue_curve(&family, CurveKind::NeimarkSacker, &start, &orbit, &opts).unwrap();
+        assert!(matches!(c.end, CurveEnd::CorrectorFailed(_)), "{}", c.end);
+        for p in &c.points {
+            let [a, b] = p.params;
+            assert!(
+                (a.hypot(b) - 1.0).abs() < 1e-9 && b > 0.0,
+                "a = {a}, b = {b}"
+            );
+        }
+        assert!(
+            c.points.last().unwrap().params[1] < 0.05,
+            "{:?}",
+            c.points.last()
+        );
+    }
 }
