@@ -63,8 +63,7 @@ pub struct CurveArgs {
     /// Shooting of the correctors, as `continue --shooting`: `single` (one stride), `phases`
     /// (multiple shooting, one segment per phase of the stride) or a number N (every phase in
     /// N pieces of equal time). Multiple shooting borders the defining system on the lifted
-    /// cyclic block matrix of the segments (fold, period-doubling and Neimark–Sacker curves;
-    /// grazing curves are single shooting only).
+    /// cyclic block matrix of the segments, never their product.
     /// Overrides the file's continuation settings' `shooting`.
     #[arg(long, value_name = "single|phases|N", value_parser = crate::orbit::parse_shooting)]
     pub shooting: Option<saltation_orbit::Shooting>,

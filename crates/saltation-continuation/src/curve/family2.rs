@@ -194,6 +194,11 @@ impl<'a, M: EvalModel + Clone + Sync> Plane<'a, M> {
         self.lines[0].reduced_dim()
     }
 
+    /// The segments of every evaluation, with multiple shooting.
+    pub fn plan(&self) -> Option<&SegmentPlan> {
+        self.plan.as_ref()
+    }
+
     /// Sets the shooting of every later evaluation from the orbit `u` at `(p, p2)` and returns
     /// the unknowns there: `u` itself for single shooting; for multiple shooting the stride
     /// from `χ(u)` is cut into segments as `segments` says (the plan kept for the whole curve)

@@ -80,7 +80,7 @@ pub fn continue_curve_with_progress<M: EvalModel + Clone + Sync>(
 ) -> Result<Curve, ContinuationError> {
     opts.validate_with(orbit)?;
     check_start(start, opts)?;
-    check_kind(family, kind, opts)?;
+    check_kind(family, kind)?;
     let line1 = family.line(0, start.p2);
     let bif = find_start(&line1, kind, start, orbit, opts, family.names())?;
     follow(
@@ -111,7 +111,7 @@ pub fn continue_curve_from<M: EvalModel + Clone + Sync>(
     progress: &mut dyn FnMut(CurveProgress),
 ) -> Result<Curve, ContinuationError> {
     opts.validate_with(orbit)?;
-    check_kind(family, kind, opts)?;
+    check_kind(family, kind)?;
     if bif.kind != kind.bifurcation() {
         return Err(ContinuationError::invalid(
             "kind",
@@ -137,22 +137,11 @@ pub fn continue_curve_from<M: EvalModel + Clone + Sync>(
     )
 }
 
-/// A grazing curve needs a model with admissibility conditions, and single shooting (its `γ`
-/// is taken along one stride from `χ(u)`: [`super::grazing`]).
+/// A grazing curve needs a model with admissibility conditions.
 fn check_kind<M: EvalModel + Clone + Sync>(
     family: &PlaneFamily<M>,
     kind: CurveKind,
-    opts: &CurveOptions,
 ) -> Result<(), ContinuationError> {
-    if kind == CurveKind::Grazing && opts.settings.shooting != saltation_orbit::Shooting::Single {
-        return Err(ContinuationError::invalid(
-            "settings.shooting",
-            format!(
-                "multiple shooting is implemented for fold, period-doubling and \
-                 Neimark–Sacker curves, not for a {kind} curve (use single shooting)"
-            ),
-        ));
-    }
     if kind == CurveKind::Grazing && !saltation_hybrid::has_conditions(family.base_model()) {
         return Err(ContinuationError::invalid(
             "kind",

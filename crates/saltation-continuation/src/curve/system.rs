@@ -44,7 +44,8 @@
 //! `σ = √(1 − κ²)`), whose kernel `(Re x, Im x)`, `(−Im x, Re x)` is two-dimensional, by two
 //! columns as above; `A_z v = (L_z v₁, L_z v₂)` for `v = (v₁, v₂)` (two directions), and
 //! `A_κ = [[−E, −(κ/σ)E], [(κ/σ)E, −E]]` (singular at `|κ| = 1`, the strong resonances, where
-//! the curve ends). Grazing (`γ` from one stride of `χ(u)`) is single shooting only.
+//! the curve ends). Grazing: `γ` is taken over its phase from the start of the phase's
+//! first segment ([`super::grazing`]).
 //!
 //! A grazing curve's condition is instead `γ(z) = 0`, the admissibility condition's least value
 //! over its phase ([`super::grazing`]), with its gradient by central differences.

@@ -169,6 +169,21 @@ impl SegmentPlan {
         self.cuts.len()
     }
 
+    /// The first segment of phase `k` of the stride (the `k`-th smooth piece: phases end at the
+    /// segments that run to their event) and its mode; `None` past the last phase.
+    pub fn phase_start(&self, k: usize) -> Option<(usize, usize)> {
+        let mut phase = 0;
+        for (j, cut) in self.cuts.iter().enumerate() {
+            if phase == k {
+                return Some((j, cut.mode()));
+            }
+            if matches!(cut, Cut::ToEvent(_)) {
+                phase += 1;
+            }
+        }
+        None
+    }
+
     /// Whether there is no segment (never, for a plan from [`SegmentPlan::from_stride`]).
     pub fn is_empty(&self) -> bool {
         self.cuts.is_empty()

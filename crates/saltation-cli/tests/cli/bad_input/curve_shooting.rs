@@ -1,7 +1,7 @@
 //! Multiple shooting for two-parameter curves (`curve --shooting single|phases|N`, and the
-//! continuation file's `settings.shooting`): fold, period-doubling (and Neimark–Sacker) curves
-//! run by multiple shooting; grazing curves are refused with a typed error naming the setting;
-//! words, zero and too many pieces are refused as for `continue --shooting`.
+//! continuation file's `settings.shooting`): curves run by multiple shooting from the flag and
+//! from the file; words, zero, negative and too many pieces are refused as for
+//! `continue --shooting`, and a bad `shooting` in the file on load, at its place.
 
 use super::harness::Case;
 
@@ -46,18 +46,6 @@ fn cases() -> Vec<Case> {
         )
         .expect(Succeeds(&["\"end_reason\":\"reached\""])),
         curve(
-            "curve --shooting phases: grazing curves are single shooting only",
-            "grazing",
-            &["--shooting", "phases"],
-        )
-        .expect(Fails(2, &["--shooting phases", "not for a grazing"])),
-        curve(
-            "curve --shooting 2: grazing curves are single shooting only",
-            "grazing",
-            &["--shooting", "2"],
-        )
-        .expect(Fails(2, &["--shooting 2", "use single shooting"])),
-        curve(
             "curve --shooting with a word",
             "fold",
             &["--shooting", "segments"],
@@ -70,18 +58,51 @@ fn cases() -> Vec<Case> {
         curve("curve --shooting -1", "fold", &["--shooting=-1"])
             .expect(Fails(2, &["--shooting", "single", "phases"])),
         Case::edit(
-            "curve: the file's settings.shooting applies (grazing refused)",
+            "curve: the file's settings.shooting applies",
             table,
             &[(
                 SETTINGS,
-                "settings: (corrector_tol: 1e-10, shooting: Phases),",
+                "settings: (corrector_tol: 1e-10, shooting: PerMode(2)),",
             )],
             &[
-                "curve", "--out", "{out}", "--kind", "grazing", "--param", "Gamma", "--param2",
-                "e", "--to2", "0.6",
+                "curve",
+                "--out",
+                "{out}",
+                "--kind",
+                "period_doubling",
+                "--param",
+                "Gamma",
+                "--param2",
+                "e",
+                "--to2",
+                "0.6",
+                "--json",
             ],
         )
-        .expect(Fails(2, &["shooting", "not for a grazing"])),
+        .expect(Succeeds(&["\"end_reason\":\"reached\""])),
+        Case::edit(
+            "curve: settings shooting PerMode(0) in the file, refused on load at its place",
+            table,
+            &[(
+                SETTINGS,
+                "settings: (corrector_tol: 1e-10, shooting: PerMode(0)),",
+            )],
+            &[
+                "curve",
+                "--out",
+                "{out}",
+                "--kind",
+                "period_doubling",
+                "--param",
+                "Gamma",
+                "--param2",
+                "e",
+                "--to2",
+                "0.6",
+            ],
+        )
+        .expect(Fails(2, &["shooting", "PerMode(0)"]))
+        .located(),
     ]
 }
 
