@@ -55,6 +55,12 @@ fn cases() -> Vec<Case> {
             .expect(Fails(2, &["--shooting 0", "1..=1000"])),
         curve("curve --shooting 1001", "fold", &["--shooting", "1001"])
             .expect(Fails(2, &["--shooting 1001", "1..=1000"])),
+        curve(
+            "curve --shooting 1000: more unknowns than a dense Newton matrix may hold",
+            "period_doubling",
+            &["--shooting", "1000"],
+        )
+        .expect(Fails(1, &["shooting", "2999 unknowns", "more than 1024"])),
         curve("curve --shooting -1", "fold", &["--shooting=-1"])
             .expect(Fails(2, &["--shooting", "single", "phases"])),
         Case::edit(
