@@ -57,7 +57,8 @@ pub struct CurveOptions {
     /// Detect and locate codimension-two points (default true).
     pub codim2: bool,
     /// The steps, the corrector and the location tolerance (as on a branch): `step`,
-    /// `min_step`, `max_step` are arclength in `(u, p, p2)`; `max_points` bounds the curve and
+    /// `min_step`, `max_step` are arclength in `(u, p, p2)` (in `(w, p, p2)`, `w` with the
+    /// segment starts, with multiple shooting); `max_points` bounds the curve and
     /// the starting branch; `p_min`, `p_max`, `direction`, `predictor` and
     /// `stop_at_period_doubling` apply to the starting branch only (its predictor must be
     /// pseudo-arclength or natural).
