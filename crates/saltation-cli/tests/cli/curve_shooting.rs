@@ -3,7 +3,10 @@
 //! phase, and with every phase in three pieces (the lifted system, `2 + 2·3 = 8` unknowns
 //! besides the parameters): every point of each on the closed form
 //! `Γ_PD² = (π(1 − e)/(1 + e))² + (2(1 + e²)/(1 + e)²)²` to 1e-9 with a multiplier −1, and the
-//! first and last points (both at fixed `e`) equal to single shooting's to 1e-9.
+//! first and last points (both at fixed `e`) equal to single shooting's to 1e-9. The hopper in
+//! minimal coordinates (`models/hopper_unconstrained.ron`, flight and stance: two segments with
+//! one per phase): its fold curve in `(d_G, mu)` from the fold at `d_G = −50.35` (`mu = 0.8`)
+//! to `mu = 0.802` by `--shooting phases` starts and ends where single shooting's does, to 1e-9.
 
 use crate::support::{json, model};
 use serde_json::Value;
@@ -83,4 +86,62 @@ fn period_doubling_curve_by_multiple_shooting_equals_single_shooting() {
             }
         }
     }
+}
+
+/// The hopper's fold curve in `(d_G, mu)` with `shooting`.
+fn hopper_fold_curve(shooting: &str) -> Value {
+    let dir = crate::support::temp_dir("curve_shooting_hopper", shooting);
+    let out = dir.join("out").display().to_string();
+    let file = model("hopper_unconstrained.ron");
+    let v = json(&[
+        "curve",
+        &file,
+        "--kind",
+        "fold",
+        "--param",
+        "d_G",
+        "--param2",
+        "mu",
+        "--set",
+        "d_G=-55",
+        "--guess",
+        "1.016,1.57",
+        "--to2",
+        "0.802",
+        "--shooting",
+        shooting,
+        "--json",
+        "--out",
+        &out,
+    ]);
+    let _ = std::fs::remove_dir_all(&dir);
+    v
+}
+
+#[test]
+fn hopper_fold_curve_with_a_segment_per_phase_equals_single_shooting() {
+    let single = hopper_fold_curve("single");
+    let phases = hopper_fold_curve("phases");
+    for v in [&single, &phases] {
+        assert_eq!(v["end_reason"], "reached");
+        assert!(v["points"].as_array().unwrap().len() >= 3);
+    }
+    let (a, b) = (
+        single["points"].as_array().unwrap(),
+        phases["points"].as_array().unwrap(),
+    );
+    assert!(
+        (num(&a[0]["params"][0]) + 50.3505).abs() < 1e-4,
+        "{}",
+        a[0]["params"]
+    );
+    for (p, q) in [(&a[0], &b[0]), (&a[a.len() - 1], &b[b.len() - 1])] {
+        for key in ["params", "x0"] {
+            let (xa, xb) = (p[key].as_array().unwrap(), q[key].as_array().unwrap());
+            for (x, y) in xa.iter().zip(xb) {
+                assert!((num(x) - num(y)).abs() < 1e-9, "{key}: {xa:?} vs {xb:?}");
+            }
+        }
+    }
+    assert_eq!(b[b.len() - 1]["params"][1], 0.802);
 }
