@@ -60,8 +60,10 @@ pub struct CurveArgs {
     #[arg(long, value_name = "V1,V2,...", allow_hyphen_values = true)]
     pub guess: Option<String>,
 
-    /// Shooting of the correctors: only `single` is implemented for curves (their defining
-    /// systems are bordered on the reduced stride Jacobian); `phases` or N is refused.
+    /// Shooting of the correctors, as `continue --shooting`: `single` (one stride), `phases`
+    /// (multiple shooting, one segment per phase of the stride) or a number N (every phase in
+    /// N pieces of equal time). Multiple shooting borders the defining system on the lifted
+    /// cyclic block matrix of the segments, never their product.
     /// Overrides the file's continuation settings' `shooting`.
     #[arg(long, value_name = "single|phases|N", value_parser = crate::orbit::parse_shooting)]
     pub shooting: Option<saltation_orbit::Shooting>,

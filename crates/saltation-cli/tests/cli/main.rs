@@ -13,6 +13,7 @@ mod chattering;
 mod continuation;
 mod curve;
 mod curve_grazing;
+mod curve_shooting;
 mod equations;
 mod indicators;
 mod lyapunov;

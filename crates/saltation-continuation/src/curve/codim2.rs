@@ -28,7 +28,7 @@ use crate::error::ContinuationError;
 use crate::tests_fn::is_neimark_sacker;
 use nalgebra::{Complex, DVector};
 use saltation_hybrid::EvalModel;
-use saltation_orbit::{eigenvalues_with, EigenBackend};
+use saltation_orbit::EigenBackend;
 
 /// The codimension-two kinds tested on a curve of `kind`, in the order of [`tests`].
 pub(crate) fn kinds(kind: CurveKind) -> &'static [Codim2Kind] {
@@ -78,7 +78,8 @@ pub(crate) fn multipliers(
     d: &Defining,
     eigen: EigenBackend,
 ) -> Result<Vec<Complex<f64>>, ContinuationError> {
-    Ok(eigenvalues_with(&d.jacobian(), eigen)?)
+    // Multiple shooting: those of the segments' cyclic product, never the formed product.
+    crate::run::eval_multipliers(&d.pe.e, d.pe.r, eigen)
 }
 
 /// The test functions of [`kinds`] at a point with unknowns `z`.

@@ -5,6 +5,11 @@
 //! where the model gives parameter derivatives, central differences otherwise): one evaluator
 //! walks `P` with `P2` held, the other walks `P2` with `P` held ([`Line`]); each keeps its own
 //! stride workspace for the whole curve.
+//!
+//! With multiple shooting ([`Plane::set_shooting`]) the unknowns `u` of an evaluation are the
+//! lifted `w = (u, s_1, …, s_{S−1})` and `F`, `F_w`, `F_p`, `F_p2` are the matching conditions
+//! of module `segments` with their cyclic block Jacobian and exact parameter columns, on one
+//! [`SegmentPlan`] kept along the whole curve.
 
 use crate::corrector::{Eval, Evaluator};
 use crate::error::ContinuationError;
@@ -12,7 +17,7 @@ use crate::family::ModelFamily;
 use crate::options::ContinuationOptions;
 use nalgebra::{DMatrix, DVector};
 use saltation_hybrid::{param_index, EvalModel, GuardOff, ParamError};
-use saltation_orbit::OrbitOptions;
+use saltation_orbit::{OrbitOptions, SegmentPlan, Shooting};
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::OnceLock;
 
@@ -100,6 +105,13 @@ pub(crate) struct Line<M> {
     off: OnceLock<(usize, usize)>,
 }
 
+impl<M: EvalModel> Line<M> {
+    /// The model's reduced dimension `r`.
+    pub fn reduced_dim(&self) -> usize {
+        self.model.reduced_dim()
+    }
+}
+
 impl<M> Line<M> {
     /// Holds the other parameter at `value` from now on.
     pub fn hold(&self, value: f64) {
@@ -126,26 +138,30 @@ impl<M: EvalModel + Clone + Sync> ModelFamily for Line<M> {
     }
 }
 
-/// `F`, `[F_u, F_p, F_p2]` and the stride at one `(u, p, p2)`.
+/// `F`, `[F_u, F_p, F_p2]` and the stride at one `(u, p, p2)` (with multiple shooting: the
+/// matching conditions `G`, `[G_w, G_p, G_p2]` and the joined stride at `(w, p, p2)`).
 #[derive(Clone)]
 pub(crate) struct PlaneEval {
-    /// The evaluation in `P` (`f`, `fu`, `fp`, the stride).
+    /// The evaluation in `P` (`f`, `fu`, `fp`, the stride; `segments` with multiple shooting).
     pub e: Eval,
     /// `∂F/∂p2`.
     pub fp2: DVector<f64>,
+    /// The reduced dimension `r` (the first `r` unknowns are `u`; all `m` of them with single
+    /// shooting).
+    pub r: usize,
 }
 
 impl PlaneEval {
-    /// `F_z = [F_u, F_p, F_p2]` (`r × (r + 2)`).
+    /// `F_z = [F_u, F_p, F_p2]` (`m × (m + 2)`, `m` the number of unknowns besides `p`, `p2`).
     pub fn fz(&self) -> DMatrix<f64> {
-        let r = self.e.fu.nrows();
-        let mut m = DMatrix::zeros(r, r + 2);
-        m.view_mut((0, 0), (r, r)).copy_from(&self.e.fu);
+        let m = self.e.fu.nrows();
+        let mut k = DMatrix::zeros(m, m + 2);
+        k.view_mut((0, 0), (m, m)).copy_from(&self.e.fu);
         if let Some(fp) = &self.e.fp {
-            m.set_column(r, fp);
+            k.set_column(m, fp);
         }
-        m.set_column(r + 1, &self.fp2);
-        m
+        k.set_column(m + 1, &self.fp2);
+        k
     }
 }
 
@@ -157,6 +173,8 @@ pub(crate) struct Plane<'a, M: EvalModel + Clone + Sync> {
     pub orbit: &'a OrbitOptions,
     /// The condition a grazing curve keeps at zero (set once identified).
     pub grazing: Option<super::grazing::GrazingCondition>,
+    /// Multiple shooting: the segments of every evaluation ([`Plane::set_shooting`]).
+    plan: Option<SegmentPlan>,
 }
 
 impl<'a, M: EvalModel + Clone + Sync> Plane<'a, M> {
@@ -175,7 +193,43 @@ impl<'a, M: EvalModel + Clone + Sync> Plane<'a, M> {
             ],
             orbit,
             grazing: None,
+            plan: None,
         })
+    }
+
+    /// The model's reduced dimension `r`.
+    pub fn reduced_dim(&self) -> usize {
+        self.lines[0].reduced_dim()
+    }
+
+    /// The segments of every evaluation, with multiple shooting.
+    pub fn plan(&self) -> Option<&SegmentPlan> {
+        self.plan.as_ref()
+    }
+
+    /// Sets the shooting of every later evaluation from the orbit `u` at `(p, p2)` and returns
+    /// the unknowns there: `u` itself for single shooting; for multiple shooting the stride
+    /// from `χ(u)` is cut into segments as `segments` says (the plan kept for the whole curve)
+    /// and the unknowns are `w = (u, s_1, …, s_{S−1})` along it.
+    pub fn set_shooting(
+        &mut self,
+        shooting: Shooting,
+        u: &[f64],
+        p: f64,
+        p2: f64,
+    ) -> Result<DVector<f64>, ContinuationError> {
+        match shooting {
+            Shooting::Single => {
+                self.plan = None;
+                Ok(DVector::from_column_slice(u))
+            }
+            Shooting::Multiple { segments } => {
+                self.lines[0].hold(p2);
+                let (plan, w) = self.evs[0].plan(segments, u, p)?;
+                self.plan = Some(plan);
+                Ok(w)
+            }
+        }
     }
 
     /// The model at `(P, P2) = (p, p2)` (with the grazed guard switched off once a guard's
@@ -207,14 +261,27 @@ impl<'a, M: EvalModel + Clone + Sync> Plane<'a, M> {
         self.lines[0]
     }
 
-    /// `F`, `[F_u, F_p, F_p2]` and the stride at `(u, p, p2)`.
+    /// `F`, `[F_u, F_p, F_p2]` and the stride at `(u, p, p2)` (with multiple shooting `u` is
+    /// `w` and the evaluation the matching conditions', see the module documentation).
     pub fn eval(&self, u: &[f64], p: f64, p2: f64) -> Result<PlaneEval, ContinuationError> {
         self.lines[0].hold(p2);
         self.lines[1].hold(p);
-        let e = self.evs[0].eval(u, p, true)?;
-        let e2 = self.evs[1].eval(u, p2, true)?;
+        let (e, e2) = match &self.plan {
+            None => (
+                self.evs[0].eval(u, p, true)?,
+                self.evs[1].eval(u, p2, true)?,
+            ),
+            Some(plan) => (
+                self.evs[0].eval_segments(plan, u, p, true)?,
+                self.evs[1].eval_segments(plan, u, p2, true)?,
+            ),
+        };
         let fp2 = e2.fp.ok_or(ContinuationError::Singular { p })?;
-        Ok(PlaneEval { e, fp2 })
+        Ok(PlaneEval {
+            e,
+            fp2,
+            r: self.reduced_dim(),
+        })
     }
 }
 

@@ -26,10 +26,16 @@
 //! error `∼ δ^{2/3}` (1e-8 at `rtol = 1e-12`). Only Newton's Jacobian carries this error; the
 //! residual `γ` is exact to the integration tolerance, so the curve is too.
 //!
+//! With multiple shooting (`z = (w, p, p2)`, `w = (u, s_1, …, s_{S−1})`) the phase is
+//! integrated from the start of its first segment, `s_j` in its mode (`χ(u)` for the first
+//! phase), not along the whole stride from `χ(u)`: `γ(w, p, p2)` is the same function on the
+//! solution set, and an unstable stride does not amplify the error of the phases before it.
+//!
 //! A guard touched tangentially inside a phase (the guard's interior minimum reaching zero
 //! without a declared condition) is an implicit condition for tangency: where the located
 //! grazing point has a guard's clearance at zero, the curve keeps that instead
-//! ([`super::guard_graze`], named `guard:NAME`).
+//! ([`super::guard_graze`], named `guard:NAME`; its stride is run whole from `χ(u)`, also
+//! with multiple shooting).
 
 use super::family2::Plane;
 use crate::branch::Bifurcation;
@@ -96,18 +102,47 @@ impl GrazingAt {
     }
 }
 
-/// The model at `(p, p2)`, the state `χ(u)` and one stride from it.
+/// The model at `(p, p2)`, the start of phase `phase` and the trace from it, with the index
+/// of that phase in the trace: from `χ(u)` one stride (the phase is `phase`); with multiple
+/// shooting (`w` the lifted unknowns, longer than `u`) and a phase that starts at a segment
+/// `j > 0`, from `s_j` in its mode to the phase's event (the phase is the trace's first).
 fn stride_trace<M: EvalModel + Clone + Sync>(
     plane: &Plane<'_, M>,
-    u: &[f64],
+    w: &[f64],
     p: f64,
     p2: f64,
-) -> Result<(GuardOff<M>, Vec<f64>, Trace, SimulateOptions), ContinuationError> {
+    phase: usize,
+) -> Result<(GuardOff<M>, Vec<f64>, Trace, SimulateOptions, usize), ContinuationError> {
     let model = plane.model_at(p, p2)?;
-    let mut x0 = vec![0.0; model.dim()];
-    model.chart(u, &mut x0);
+    let (n, r) = (model.dim(), model.reduced_dim());
+    let mut stride = plane.ev().stride.clone();
+    let lifted = plane
+        .plan()
+        .filter(|_| w.len() > r)
+        .and_then(|plan| plan.phase_start(phase))
+        .filter(|&(j, _)| j > 0);
+    let (x0, in_trace) = match lifted {
+        Some((j, mode)) => {
+            let at = r + (j - 1) * n;
+            let s = w.get(at..at + n).ok_or(ContinuationError::Hybrid(
+                saltation_hybrid::HybridError::DimensionMismatch {
+                    what: "multiple-shooting unknowns",
+                    expected: at + n,
+                    got: w.len(),
+                },
+            ))?;
+            stride.start_mode = mode;
+            stride.events_per_stride = 1;
+            (s.to_vec(), 0)
+        }
+        None => {
+            let mut x0 = vec![0.0; n];
+            model.chart(&w[..r.min(w.len())], &mut x0);
+            (x0, phase)
+        }
+    };
     let sim = SimulateOptions {
-        stride: plane.ev().stride.clone(),
+        stride,
         strides: 1,
         dt: None,
         at: Some(Vec::new()),
@@ -117,7 +152,7 @@ fn stride_trace<M: EvalModel + Clone + Sync>(
     if let Some(e) = trace.failure {
         return Err(e.into());
     }
-    Ok((model, x0, trace, sim))
+    Ok((model, x0, trace, sim, in_trace))
 }
 
 /// The candidates of `which`'s condition over its phase at `(u, p, p2)`.
@@ -128,7 +163,7 @@ fn minima_at<M: EvalModel + Clone + Sync>(
     p: f64,
     p2: f64,
 ) -> Result<PhaseMinima, ContinuationError> {
-    let (model, x0, trace, sim) = stride_trace(plane, u, p, p2)?;
+    let (model, x0, trace, sim, phase) = stride_trace(plane, u, p, p2, which.phase)?;
     let lost = |reason: String| ContinuationError::Grazing { p, p2, reason };
     let min = phase_minima(
         &model,
@@ -136,7 +171,7 @@ fn minima_at<M: EvalModel + Clone + Sync>(
         sim.t0,
         &x0,
         &sim.stride,
-        which.phase,
+        phase,
         which.condition_index,
     )?
     .ok_or_else(|| {
@@ -169,7 +204,8 @@ fn gamma_at<M: EvalModel + Clone + Sync>(
     p2: f64,
 ) -> Result<f64, ContinuationError> {
     if which.guard {
-        return super::guard_graze::guard_gamma(plane, which, u, p, p2);
+        let r = plane.reduced_dim().min(u.len());
+        return super::guard_graze::guard_gamma(plane, which, &u[..r], p, p2);
     }
     let min = minima_at(plane, which, u, p, p2)?;
     let at = match which.at {
@@ -251,7 +287,8 @@ pub(crate) fn identify<M: EvalModel + Clone + Sync>(
                 tried.push(format!("{q}: no orbit"));
                 continue;
             };
-            let (model, x0, trace, sim) = match stride_trace(plane, u_past.as_slice(), q, p2) {
+            let (model, x0, trace, sim, _) = match stride_trace(plane, u_past.as_slice(), q, p2, 0)
+            {
                 Ok(t) => t,
                 Err(e) => {
                     tried.push(format!("{q}: {e}"));
@@ -286,4 +323,64 @@ pub(crate) fn identify<M: EvalModel + Clone + Sync>(
             tried.join("; ")
         ),
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::curve::PlaneFamily;
+    use crate::options::ContinuationOptions;
+    use crate::test_models::CuspBounce;
+    use saltation_hybrid::Bound;
+    use saltation_orbit::{OrbitOptions, Segments, Shooting};
+
+    /// With multiple shooting the grazing function of a later phase is taken from the start of
+    /// its segment: on the cusp map's two-landing stride (`period_k = 2`, one segment per
+    /// phase), the landing speed's condition at the end of the second flight from `s_1` equals
+    /// its value along the stride from `χ(u)` (any `u`: `s_1` is where the first segment ends),
+    /// `1.1 − u₁` with `u₁ = u + a + b x − x³` the second flight's speed.
+    #[test]
+    fn a_later_phase_is_taken_from_its_segment_start() {
+        let family = PlaneFamily::new(Bound::new(CuspBounce), "a", "b").unwrap();
+        let (a, b, u) = (0.01, 0.2, 1.05);
+        let [l1, l2] = [family.line(0, b), family.line(1, a)];
+        let orbit = OrbitOptions::default();
+        let opts = ContinuationOptions::default();
+        let mut plane = Plane::new([&l1, &l2], &orbit, &opts, 2).unwrap();
+        let which = GrazingCondition {
+            condition: "slow landing".into(),
+            mode: "flight".into(),
+            phase: 1,
+            at: GrazingAt::End,
+            mode_index: 0,
+            condition_index: 0,
+            guard: false,
+        };
+        let single = gamma_at(&plane, &which, &[u], a, b).unwrap();
+        let w = plane
+            .set_shooting(
+                Shooting::Multiple {
+                    segments: Segments::Phases,
+                },
+                &[u],
+                a,
+                b,
+            )
+            .unwrap();
+        assert_eq!(w.len(), 1 + 2);
+        let lifted = gamma_at(&plane, &which, w.as_slice(), a, b).unwrap();
+        let x: f64 = u - 1.0;
+        let u1 = u + a + b * x - x.powi(3);
+        assert!(
+            (single - (1.1 - u1)).abs() < 1e-10,
+            "{single} vs {}",
+            1.1 - u1
+        );
+        assert!((lifted - single).abs() < 1e-10, "{lifted} vs {single}");
+        // Moving s_1 moves the lifted value (it is taken from there), not the single one.
+        let mut w2 = w.clone();
+        w2[2] -= 0.01;
+        let moved = gamma_at(&plane, &which, w2.as_slice(), a, b).unwrap();
+        assert!((moved - lifted).abs() > 1e-3, "{moved} vs {lifted}");
+    }
 }

@@ -10,13 +10,16 @@
 //! - [`Curve`]: the points, the [`Codim2Point`]s, the [`CurveEnd`].
 
 mod codim2;
+mod end;
 mod family2;
+mod follow;
 mod grazing;
 mod guard_graze;
 mod kind;
 mod options;
 mod point;
 mod run;
+mod start;
 mod system;
 
 pub use family2::PlaneFamily;

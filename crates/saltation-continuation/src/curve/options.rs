@@ -57,7 +57,8 @@ pub struct CurveOptions {
     /// Detect and locate codimension-two points (default true).
     pub codim2: bool,
     /// The steps, the corrector and the location tolerance (as on a branch): `step`,
-    /// `min_step`, `max_step` are arclength in `(u, p, p2)`; `max_points` bounds the curve and
+    /// `min_step`, `max_step` are arclength in `(u, p, p2)` (in `(w, p, p2)`, `w` with the
+    /// segment starts, with multiple shooting); `max_points` bounds the curve and
     /// the starting branch; `p_min`, `p_max`, `direction`, `predictor` and
     /// `stop_at_period_doubling` apply to the starting branch only (its predictor must be
     /// pseudo-arclength or natural).
@@ -115,13 +116,6 @@ impl CurveOptions {
                  natural), not in an event time",
             ));
         }
-        if self.settings.shooting != saltation_orbit::Shooting::Single {
-            return Err(ContinuationError::invalid(
-                "settings.shooting",
-                "a curve's defining systems are bordered on the reduced stride Jacobian of \
-                 single shooting; multiple shooting is not implemented for curves (use Single)",
-            ));
-        }
         Ok(())
     }
 }
@@ -149,10 +143,16 @@ mod tests {
         let mut o = CurveOptions::to(1.0);
         o.settings.step = -1.0;
         assert_eq!(field(o).as_deref(), Some("settings.step"));
+        // Multiple shooting's own checks (a number of pieces of 0) apply to a curve's.
         let mut o = CurveOptions::to(1.0);
         o.settings.shooting = saltation_orbit::Shooting::Multiple {
             segments: saltation_orbit::Segments::Phases,
         };
-        assert_eq!(field(o).as_deref(), Some("settings.shooting"));
+        assert_eq!(field(o).as_deref(), None);
+        let mut o = CurveOptions::to(1.0);
+        o.settings.shooting = saltation_orbit::Shooting::Multiple {
+            segments: saltation_orbit::Segments::PerMode(0),
+        };
+        assert!(field(o).is_some());
     }
 }

@@ -25,6 +25,28 @@
 //! error (convergence turns linear with a tiny rate); the residuals `F` and `g` are exact to
 //! the integration tolerance, so the curve is too.
 //!
+//! # Multiple shooting (the lifted system)
+//! With `Shooting::Multiple` the same systems are written on the lifted unknowns
+//! `z = (w, p, p2)`, `w = (u, s_1, …, s_{S−1})` (module `segments`): `F` is the matching
+//! conditions `r_k = Φ_k(s_k) − s_{k+1}`, closed by `π(Φ_{S−1}(s_{S−1})) − u`, and `F_u` their
+//! cyclic block matrix `L` (blocks `A_k = ∂Φ_k/∂s`, the first times `Dχ`, the last through
+//! `Dπ`, and `−I`), never the product of the segment Jacobians. Eliminating `s_1 … s_{S−1}`
+//! from `L x = 0` leaves `(A_{S−1} ⋯ A_0 − I) x_u = 0` (reduced), so `L` is singular exactly
+//! where the product has the multiplier +1 (fold: `A = L`); flipping the sign of the closing
+//! block's `−I_r` (`A = L + 2E`, [`critical_matrix`]) leaves `(A_{S−1} ⋯ A_0 + I) x_u = 0`,
+//! singular exactly at the multiplier −1 (period doubling). The bordered systems, `g`, and
+//! `g_z = −wᵀ A_z v` are the formulas above with `m = r + (S − 1) n` unknowns in place of `r`
+//! (`E` is constant, so `A_z v = L_z v`, by the same central differences of the exact
+//! `[L, G_p, G_p2]` along `v` in `w`). Neimark–Sacker: the closing block's `−I_r` times
+//! `e^{iθ}`, `A_c = L + (1 − e^{iθ})E`, leaves `(P − e^{iθ}I) x_u = 0` (`P` the reduced product):
+//! singular exactly where `e^{iθ}` is a multiplier. It is bordered in its real form
+//! `A = [[L + (1 − κ)E, σE], [−σE, L + (1 − κ)E]]` (`2m × 2m`, `κ = cos θ` the unknown,
+//! `σ = √(1 − κ²)`), whose kernel `(Re x, Im x)`, `(−Im x, Re x)` is two-dimensional, by two
+//! columns as above; `A_z v = (L_z v₁, L_z v₂)` for `v = (v₁, v₂)` (two directions), and
+//! `A_κ = [[−E, −(κ/σ)E], [(κ/σ)E, −E]]` (singular at `|κ| = 1`, the strong resonances, where
+//! the curve ends). Grazing: `γ` is taken over its phase from the start of the phase's
+//! first segment ([`super::grazing`]).
+//!
 //! A grazing curve's condition is instead `γ(z) = 0`, the admissibility condition's least value
 //! over its phase ([`super::grazing`]), with its gradient by central differences.
 //!
@@ -148,12 +170,6 @@ pub(crate) struct Defining {
 }
 
 impl Defining {
-    /// `J = F_u + I`.
-    pub fn jacobian(&self) -> DMatrix<f64> {
-        let r = self.pe.e.fu.nrows();
-        &self.pe.e.fu + DMatrix::identity(r, r)
-    }
-
     /// The Jacobian of `[F; g]` in `z` (`(r + q) × dim z`).
     pub fn rows(&self, dim: usize) -> DMatrix<f64> {
         self.rows_with(&[&self.grad], dim)
@@ -184,15 +200,86 @@ impl Defining {
     }
 }
 
-/// The matrix `A` of the kind at `J` (and `κ`).
-pub(crate) fn critical_matrix(kind: CurveKind, j: &DMatrix<f64>, kappa: f64) -> DMatrix<f64> {
-    let r = j.nrows();
-    let id = DMatrix::<f64>::identity(r, r);
+/// The matrix `A` of the kind from `F_u` (`m × m`) and `κ`, `r` the reduced dimension.
+///
+/// Single shooting (`m = r`, `F_u = J − I`): fold `A = F_u = J − I`, period doubling
+/// `A = F_u + 2I = J + I`, Neimark–Sacker `A = J² − 2κJ + I`. Multiple shooting (`F_u = G_w`,
+/// the cyclic block matrix `L` of the matching conditions, whose closing block row
+/// `π(Φ_{S−1}(s_{S−1})) − u` has `−I_r` in the columns of `u`): fold `A = L`, period doubling
+/// `A = L + 2E` with `E` the identity `I_r` at (closing rows, `u` columns) — the closing
+/// condition `π(Φ_{S−1}) + u` — singular exactly where the product of the segment Jacobians
+/// has the multiplier −1 (the same formula as single shooting's, `E = I` there).
+/// Neimark–Sacker with `m = r` (single shooting, or one segment): `A = J² − 2κJ + I`. Lifted
+/// (`m > r`): the closing block multiplied by `e^{iθ}`, `A_c = L + (1 − e^{iθ})E`, singular
+/// exactly where `e^{iθ}` is a multiplier of the product, in its real form
+/// `[[L + (1 − κ)E, σE], [−σE, L + (1 − κ)E]]` (`2m × 2m`, `κ = cos θ`, `σ = sin θ =
+/// √(1 − κ²) ≥ 0`), whose kernel `(Re x, Im x)`, `(−Im x, Re x)` is two-dimensional.
+pub(crate) fn critical_matrix(
+    kind: CurveKind,
+    fu: &DMatrix<f64>,
+    r: usize,
+    kappa: f64,
+) -> DMatrix<f64> {
+    let m = fu.nrows();
+    let closing = |a: &mut DMatrix<f64>, at: (usize, usize), by: f64| {
+        for i in 0..r.min(m) {
+            a[(at.0 + m - r + i, at.1 + i)] += by;
+        }
+    };
     match kind {
-        CurveKind::Fold | CurveKind::Grazing => j - id,
-        CurveKind::PeriodDoubling => j + id,
-        CurveKind::NeimarkSacker => j * j - j * (2.0 * kappa) + id,
+        CurveKind::Fold | CurveKind::Grazing => fu.clone(),
+        CurveKind::PeriodDoubling => {
+            let mut a = fu.clone();
+            closing(&mut a, (0, 0), 2.0);
+            a
+        }
+        CurveKind::NeimarkSacker if m == r => {
+            let id = DMatrix::<f64>::identity(m, m);
+            let j = fu + &id;
+            &j * &j - &j * (2.0 * kappa) + id
+        }
+        CurveKind::NeimarkSacker => {
+            let sigma = lifted_sine(kappa);
+            let mut a = DMatrix::zeros(2 * m, 2 * m);
+            a.view_mut((0, 0), (m, m)).copy_from(fu);
+            a.view_mut((m, m), (m, m)).copy_from(fu);
+            closing(&mut a, (0, 0), 1.0 - kappa);
+            closing(&mut a, (m, m), 1.0 - kappa);
+            closing(&mut a, (0, m), sigma);
+            closing(&mut a, (m, 0), -sigma);
+            a
+        }
     }
+}
+
+/// `σ = √(1 − κ²)` of the lifted Neimark–Sacker system (NaN past `|κ| = 1`, where the
+/// evaluation fails and the curve ends: the strong resonances).
+fn lifted_sine(kappa: f64) -> f64 {
+    (1.0 - kappa * kappa).sqrt()
+}
+
+/// `A_z v` (`2m × dim`) of the lifted Neimark–Sacker system for `v = (v₁, v₂)` with
+/// `L_z v₁`, `L_z v₂` (`m × (m + 2)`, with the `p`, `p2` columns) given: the diagonal blocks
+/// carry `L_z`, and `∂A/∂κ = [[−E, −(κ/σ)E], [(κ/σ)E, −E]]`.
+fn lifted_ns_derivative(
+    d1: &DMatrix<f64>,
+    d2: &DMatrix<f64>,
+    v: &DVector<f64>,
+    r: usize,
+    kappa: f64,
+    dim: usize,
+) -> DMatrix<f64> {
+    let m = d1.nrows();
+    let mut az = DMatrix::zeros(2 * m, dim);
+    az.view_mut((0, 0), (m, m + 2)).copy_from(d1);
+    az.view_mut((m, 0), (m, m + 2)).copy_from(d2);
+    let ratio = kappa / lifted_sine(kappa);
+    for i in 0..r.min(m) {
+        let (v1, v2) = (v[i], v[m + i]);
+        az[(m - r + i, m + 2)] = -v1 - ratio * v2;
+        az[(2 * m - r + i, m + 2)] = ratio * v1 - v2;
+    }
+    az
 }
 
 /// Solves `[[A, B], [Cᵀ, 0]] [V; G] = [0; I]` and the transposed system: `(V, G, W)`.
@@ -277,13 +364,21 @@ pub(crate) fn defining<M: EvalModel + Clone + Sync>(
         return grazing_defining(plane, pe, z);
     }
     let j = &pe.e.fu + DMatrix::identity(r, r);
-    let a = critical_matrix(kind, &j, kappa);
+    let a = critical_matrix(kind, &pe.e.fu, pe.r, kappa);
     let (v, g, w) = bordered_solve(&a, borders).ok_or(ContinuationError::Singular { p })?;
     let q = kind.conditions();
-    // A_z v_j (r × dim) for each column of V.
+    // The lifted Neimark–Sacker system (multiple shooting): 2m rows ([`critical_matrix`]).
+    let lifted = kind == CurveKind::NeimarkSacker && pe.r < r;
+    // A_z v_j (rows of A × dim) for each column of V.
     let mut az_v = Vec::with_capacity(q);
     for jj in 0..q {
         let vj = v.column(jj).into_owned();
+        if lifted {
+            let d1 = directional(plane, &u, p, p2, &vj.rows(0, r).into_owned())?;
+            let d2 = directional(plane, &u, p, p2, &vj.rows(r, r).into_owned())?;
+            az_v.push(lifted_ns_derivative(&d1, &d2, &vj, pe.r, kappa, dim));
+            continue;
+        }
         let dv = directional(plane, &u, p, p2, &vj)?;
         let mut az = DMatrix::zeros(r, dim);
         if kind == CurveKind::NeimarkSacker {

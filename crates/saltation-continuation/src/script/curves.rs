@@ -173,13 +173,6 @@ pub(crate) fn validate_curves(
              `settings.predictor` must be Arclength or Natural, not EventTime",
         ));
     }
-    if spec.settings.shooting != saltation_orbit::Shooting::Single {
-        return Err(ContinuationError::invalid(
-            "curves",
-            "curves are continued by single shooting: the section's `settings.shooting` must \
-             be Single for a section with curves",
-        ));
-    }
     let labels: Vec<&str> = spec.branches.iter().map(|b| b.label.as_str()).collect();
     for (i, c) in spec.curves.iter().enumerate() {
         c.validate(&spec.param, &labels, model)
@@ -373,6 +366,23 @@ mod tests {
         }
         assert_eq!(c.points.last().unwrap().params[1], 0.016);
         assert!(c.codim2.iter().any(|x| x.kind == Codim2Kind::Cusp));
+        // The section's `settings.shooting` applies to its curves: by multiple shooting (the
+        // flight in two pieces) the same closed form, to the same end.
+        let mut ms = spec();
+        ms.settings.shooting = saltation_orbit::Shooting::Multiple {
+            segments: saltation_orbit::Segments::PerMode(2),
+        };
+        let curves = run_script_curves(&m, &orbit, &ms, &r, &mut |_, _| {}).unwrap();
+        let c = curves[0].curve.as_ref().expect("started");
+        assert_eq!(c.end, CurveEnd::Reached, "{}", c.end);
+        for p in &c.points {
+            let [b, a] = p.params;
+            assert!(
+                (b - 3.0 * (a / 2.0).cbrt().powi(2)).abs() < 1e-9,
+                "({b}, {a})"
+            );
+        }
+        assert_eq!(c.points.last().unwrap().params[1], 0.016);
         // Backward: away from a = 0.016, towards more negative a.
         let mut back = spec();
         back.curves[0].direction = CurveDirection::Backward;

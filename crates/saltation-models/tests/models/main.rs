@@ -9,6 +9,7 @@
 //! declared here as a module.
 
 mod compass_gait;
+mod compass_gait_curve_shooting;
 mod compass_gait_shooting;
 mod entry_properties;
 mod equations;

@@ -169,6 +169,21 @@ impl SegmentPlan {
         self.cuts.len()
     }
 
+    /// The first segment of phase `k` of the stride (the `k`-th smooth piece: phases end at the
+    /// segments that run to their event) and its mode; `None` past the last phase.
+    pub fn phase_start(&self, k: usize) -> Option<(usize, usize)> {
+        let mut phase = 0;
+        for (j, cut) in self.cuts.iter().enumerate() {
+            if phase == k {
+                return Some((j, cut.mode()));
+            }
+            if matches!(cut, Cut::ToEvent(_)) {
+                phase += 1;
+            }
+        }
+        None
+    }
+
     /// Whether there is no segment (never, for a plan from [`SegmentPlan::from_stride`]).
     pub fn is_empty(&self) -> bool {
         self.cuts.is_empty()
@@ -413,5 +428,30 @@ fn segment_jacobian(res: &StrideResult, n: usize) -> Result<DMatrix<f64>, Hybrid
             expected: n * n,
             got: other.map_or(0, |a| a.len()),
         }),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{Cut, SegmentPlan};
+
+    /// Two phases in three pieces each (modes 1 then 0): phase 0 starts at segment 0 in mode 1,
+    /// phase 1 at segment 3 in mode 0, and there is no phase 2.
+    #[test]
+    fn phase_starts_follow_the_cuts_to_events() {
+        let plan = SegmentPlan {
+            cuts: vec![
+                Cut::Piece(1, 0.1),
+                Cut::Piece(1, 0.1),
+                Cut::ToEvent(1),
+                Cut::Piece(0, 0.2),
+                Cut::Piece(0, 0.2),
+                Cut::ToEvent(0),
+            ],
+            start_mode: 1,
+        };
+        assert_eq!(plan.phase_start(0), Some((0, 1)));
+        assert_eq!(plan.phase_start(1), Some((3, 0)));
+        assert_eq!(plan.phase_start(2), None);
     }
 }

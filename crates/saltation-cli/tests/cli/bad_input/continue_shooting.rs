@@ -2,7 +2,7 @@
 //! settings' `shooting: …`, `curve --shooting`): words that are not a shooting, zero pieces, a
 //! number of pieces beyond 64 bits or whose unknowns would not fit a dense Newton matrix, a bad
 //! `shooting` field in the file (refused on load at its line and column, whatever the
-//! subcommand), the event-time predictor, a time-forced model, and curves (single shooting only).
+//! subcommand), the event-time predictor, a time-forced model (curves: module `curve_shooting`).
 
 use super::harness::Case;
 
@@ -146,29 +146,6 @@ fn cases() -> Vec<Case> {
             &args_file(&["--shooting", "phases", "--json"]),
         )
         .expect(Succeeds(&["\"branches\""])),
-        Case::args(
-            "curve --shooting phases is refused (single shooting only)",
-            &[
-                "curve",
-                "{models}/equations/vibrating_table.ron",
-                "--out",
-                "{out}",
-                "--kind",
-                "period_doubling",
-                "--param",
-                "Gamma",
-                "--param2",
-                "e",
-                "--to2",
-                "0.6",
-                "--shooting",
-                "phases",
-            ],
-        )
-        .expect(Fails(
-            2,
-            &["--shooting phases", "multiple shooting is not implemented"],
-        )),
         Case::args(
             "curve --shooting 0",
             &[

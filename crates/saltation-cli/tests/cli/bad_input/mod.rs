@@ -25,6 +25,7 @@ mod continue_shooting;
 mod curve;
 mod curve_grazing;
 mod curve_script;
+mod curve_shooting;
 mod equations;
 mod events;
 mod files;
