@@ -102,6 +102,10 @@ impl GrazingAt {
     }
 }
 
+/// What [`stride_trace`] gives: the model, the start, the trace from it, its options and the
+/// phase's index in the trace.
+type PhaseTrace<M> = (GuardOff<M>, Vec<f64>, Trace, SimulateOptions, usize);
+
 /// The model at `(p, p2)`, the start of phase `phase` and the trace from it, with the index
 /// of that phase in the trace: from `χ(u)` one stride (the phase is `phase`); with multiple
 /// shooting (`w` the lifted unknowns, longer than `u`) and a phase that starts at a segment
@@ -112,7 +116,7 @@ fn stride_trace<M: EvalModel + Clone + Sync>(
     p: f64,
     p2: f64,
     phase: usize,
-) -> Result<(GuardOff<M>, Vec<f64>, Trace, SimulateOptions, usize), ContinuationError> {
+) -> Result<PhaseTrace<M>, ContinuationError> {
     let model = plane.model_at(p, p2)?;
     let (n, r) = (model.dim(), model.reduced_dim());
     let mut stride = plane.ev().stride.clone();
