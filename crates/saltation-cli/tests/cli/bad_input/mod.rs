@@ -14,6 +14,8 @@
 
 mod harness;
 
+mod huge_rotation;
+
 mod admissible;
 mod admissible_guess;
 mod affine;
