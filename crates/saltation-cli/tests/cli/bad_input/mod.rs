@@ -48,6 +48,7 @@ mod sensitivity;
 mod settings;
 mod shooting;
 mod shooting_accuracy;
+mod shooting_refused;
 mod simulate;
 mod simulate_plot;
 mod sizes;
