@@ -742,3 +742,31 @@ fn a_stiff_rotation_is_resolved_or_refused_never_damped() {
     let exact = [(a * t).cos(), -(a * t).sin()];
     assert!(max_abs_diff(&s.y, &exact) < 1e-6, "{:?} vs {exact:?}", s.y);
 }
+
+/// Every implicit method on the `1e150` rotation: the step count, never a damped state (radau5
+/// accepted one) nor a misnamed cause (the trapezoidal rule's third divided difference
+/// underflowed to `0 · ∞` and was reported as the vector field returning NaN).
+#[test]
+fn every_implicit_method_refuses_the_stiff_rotation_by_the_step_count() {
+    let opts = SolverOptions {
+        max_steps: 5_000,
+        ..SolverOptions::with_tol(1e-8)
+    };
+    for method in [
+        Method::Radau5,
+        Method::Ndf,
+        Method::Bdf,
+        Method::Rosenbrock23,
+        Method::Trapezoid,
+        Method::Trbdf2,
+    ] {
+        let r = Ivp::new(&Rotation { a: 1e150 }, 0.0, &[1.0, 0.0]).solve(method, 1.0, &opts);
+        match &r {
+            Err(OdeError::MaxSteps { .. }) => {}
+            other => panic!(
+                "{method:?}: expected the step count, got {:?}",
+                other.as_ref().map(|s| (s.t, s.y.clone()))
+            ),
+        }
+    }
+}

@@ -1,7 +1,9 @@
 //! A rotation by the angle `1e150 t` (`x' = 1e150 y`, `y' = −1e150 x`, norm preserved) with the
 //! exact affine stepper off, run by every implicit method: no method can resolve it in the
 //! step budget, so each must fail with the cause (exit 1), never return a state it damped to
-//! 0 with rc 0 (radau5 did: its second error estimate assumed the rejected error decays).
+//! 0 with rc 0 (radau5 did: its second error estimate assumed the rejected error decays), nor
+//! blame the vector field (the trapezoidal rule did: its error estimate's third divided
+//! difference underflowed to `0 · ∞`).
 //! A rotation it can resolve (`1e3 t`) is followed to the closed form `(cos 500, −sin 500)`.
 
 use super::harness::Case;
@@ -27,32 +29,23 @@ fn rotation(name: &str, a: &str, method: &str, t_end: &str, rtol: &str) -> Case 
 
 fn cases() -> Vec<Case> {
     use super::harness::Expect::{Partial, Succeeds};
-    let mut cases: Vec<Case> = ["radau5", "ndf", "bdf", "rosenbrock23", "trbdf2"]
-        .into_iter()
-        .map(|m| {
-            rotation(&format!("1e150 rotation with {m}"), "1e150", m, "1", "1e-8").expect(Partial(
-                1,
-                &["\"error\":\"integration failed in mode 0"],
-                &["maximum number of steps (100000)"],
-            ))
-        })
-        .collect();
-    // The trapezoidal rule (A-stable, not damping) rejects its way down to a step where the
-    // Newton iterate overflows the field.
-    cases.push(
-        rotation(
-            "1e150 rotation with trapezoid",
-            "1e150",
-            "trapezoid",
-            "1",
-            "1e-8",
-        )
-        .expect(Partial(
+    let mut cases: Vec<Case> = [
+        "radau5",
+        "ndf",
+        "bdf",
+        "rosenbrock23",
+        "trapezoid",
+        "trbdf2",
+    ]
+    .into_iter()
+    .map(|m| {
+        rotation(&format!("1e150 rotation with {m}"), "1e150", m, "1", "1e-8").expect(Partial(
             1,
             &["\"error\":\"integration failed in mode 0"],
-            &["returned NaN or Inf"],
-        )),
-    );
+            &["maximum number of steps (100000)"],
+        ))
+    })
+    .collect();
     // cos 500 = -0.883849273431478, -sin 500 = 0.46777180532247614.
     cases.push(
         rotation(
