@@ -33,6 +33,24 @@ def _rows(values, cols, dtype=np.float64):
     return np.array(values, dtype=dtype).reshape(len(values), cols)
 
 
+def _floats(values):
+    """A vector as a float64 array."""
+    return np.array(values, dtype=np.float64)
+
+
+def _item_arrays(result, key, items, vectors):
+    """The arrays of each of ``items`` (the JSON's objects, e.g. attractors): its ``vectors``
+    (names) as float64 and its ``multipliers`` as complex128 — those Rust built where
+    ``result`` has them under ``key``."""
+    return result._array(
+        key,
+        lambda: [
+            {**{v: _floats(it[v]) for v in vectors}, "multipliers": _complex(it["multipliers"])}
+            for it in items
+        ],
+    )
+
+
 class Curve(_Result):
     """A curve of codimension-one bifurcations (fold, period doubling, Neimark–Sacker,
     grazing) continued in two parameters: what ``saltation curve`` computes.
@@ -64,24 +82,12 @@ class Curve(_Result):
         k = len(pts[0]["multipliers"]) if pts else 0
         self.params = self._array("params", lambda: _rows([p["params"] for p in pts], 2))
         self.x0 = self._array("x0", lambda: _rows([p["x0"] for p in pts], dim))
-        self.period = self._array(
-            "period", lambda: np.array([p["period"] for p in pts], dtype=np.float64)
-        )
+        self.period = self._array("period", lambda: _floats([p["period"] for p in pts]))
         self.multipliers = self._array(
             "multipliers",
             lambda: _rows([_complex(p["multipliers"]) for p in pts], k, np.complex128),
         )
-        ca = self._array(
-            "codim2",
-            lambda: [
-                {
-                    "params": np.array(c["params"], dtype=np.float64),
-                    "x0": np.array(c["x0"], dtype=np.float64),
-                    "multipliers": _complex(c["multipliers"]),
-                }
-                for c in data["codim2"]
-            ],
-        )
+        ca = _item_arrays(self, "codim2", data["codim2"], ("params", "x0"))
         self.codim2 = [
             {
                 "kind": c["kind"],
@@ -133,17 +139,7 @@ class Basin(_Result):
         self.cells = self._array(
             "cells", lambda: np.array(data["cells"], dtype=np.int64).reshape(shape)
         )
-        aa = self._array(
-            "attractors",
-            lambda: [
-                {
-                    "x0": np.array(a["x0"], dtype=np.float64),
-                    "u0": np.array(a["u0"], dtype=np.float64),
-                    "multipliers": _complex(a["multipliers"]),
-                }
-                for a in data["attractors"]
-            ],
-        )
+        aa = _item_arrays(self, "attractors", data["attractors"], ("x0", "u0"))
         self.attractors = [
             {**a, "x0": b["x0"], "u0": b["u0"], "multipliers": b["multipliers"]}
             for a, b in zip(data["attractors"], aa)
@@ -168,7 +164,63 @@ class Basin(_Result):
         )
 
 
-class BasinShard:
+class _Shard:
+    """One shard of a sharded run: its index ``i`` of ``count`` ``n`` and the text of the
+    shard file the command writes with ``--shard i/n``. Subclasses name the command's file
+    kind (``_KIND``, as in ``<stem>_<kind>_shard_<i>_of_<n>.json``)."""
+
+    __slots__ = ("text", "index", "count")
+    _KIND = ""
+
+    def __init__(self, text, index, count):
+        self.text = text
+        self.index = int(index)
+        self.count = int(count)
+
+    def __reduce__(self):
+        return (type(self), (self.text, self.index, self.count))
+
+    def __eq__(self, other):
+        return isinstance(other, type(self)) and self.text == other.text
+
+    __hash__ = None
+
+    def save(self, directory, stem):
+        import os
+
+        path = os.path.join(
+            os.fspath(directory),
+            f"{stem}_{self._KIND}_shard_{self.index}_of_{self.count}.json",
+        )
+        with open(path, "w", encoding="utf-8") as f:
+            f.write(self.text)
+        return path
+
+    def __repr__(self):
+        return f"{type(self).__name__}({self.index}/{self.count}, {len(self.text)} bytes)"
+
+
+def _shard_texts(parts, cls, article):
+    """The shard files' texts of ``parts`` (``cls`` instances or texts), refusing anything
+    else by its place ``parts[k]`` (``article``: ``"a"`` or ``"an"`` before the class name)."""
+    name = cls.__name__
+    if isinstance(parts, (str, bytes, cls)):
+        raise ArgumentTypeError(f"parts: expected a sequence of {name} (or shard texts)")
+    texts = []
+    for k, p in enumerate(parts):
+        if isinstance(p, cls):
+            texts.append(p.text)
+        elif isinstance(p, str):
+            texts.append(p)
+        else:
+            raise ArgumentTypeError(
+                f"parts[{k}]: expected {article} {name} or a shard file's text, "
+                f"got {type(p).__name__}"
+            )
+    return texts
+
+
+class BasinShard(_Shard):
     """One shard of a basin (``model.basin(..., shard=(i, n))``): the outcomes of cells ``i,
     i + n, i + 2n, …`` with the run's header, as the text of the shard file ``saltation basin
     --shard i/n`` writes (so :meth:`save` writes a file ``saltation merge`` reads). Join the
@@ -179,36 +231,14 @@ class BasinShard:
         text: the shard file's text (JSON).
     """
 
-    __slots__ = ("text", "index", "count")
-
-    def __init__(self, text, index, count):
-        self.text = text
-        self.index = int(index)
-        self.count = int(count)
-
-    def __reduce__(self):
-        return (BasinShard, (self.text, self.index, self.count))
-
-    def __eq__(self, other):
-        return isinstance(other, BasinShard) and self.text == other.text
-
-    __hash__ = None
+    __slots__ = ()
+    _KIND = "basin"
 
     def save(self, directory, stem):
         """Writes the shard file ``<directory>/<stem>_basin_shard_<i>_of_<n>.json`` (the name
         ``saltation basin --shard`` gives it for a model file ``<stem>.ron``); returns the
         path."""
-        import os
-
-        path = os.path.join(
-            os.fspath(directory), f"{stem}_basin_shard_{self.index}_of_{self.count}.json"
-        )
-        with open(path, "w", encoding="utf-8") as f:
-            f.write(self.text)
-        return path
-
-    def __repr__(self):
-        return f"BasinShard({self.index}/{self.count}, {len(self.text)} bytes)"
+        return super().save(directory, stem)
 
 
 def merge_basins(parts):
@@ -223,19 +253,7 @@ def merge_basins(parts):
             ``parts[k]``), a text that is not a shard file.
         BasinError: identifying the attractors failed.
     """
-    if isinstance(parts, (str, bytes, BasinShard)):
-        raise ArgumentTypeError("parts: expected a sequence of BasinShard (or shard texts)")
-    texts = []
-    for k, p in enumerate(parts):
-        if isinstance(p, BasinShard):
-            texts.append(p.text)
-        elif isinstance(p, str):
-            texts.append(p)
-        else:
-            raise ArgumentTypeError(
-                f"parts[{k}]: expected a BasinShard or a shard file's text, got {type(p).__name__}"
-            )
-    data, arrays = merge_basins_json(texts)
+    data, arrays = merge_basins_json(_shard_texts(parts, BasinShard, "a"))
     import json
 
     return Basin(json.loads(data), arrays)
@@ -254,12 +272,8 @@ class Lyapunov(_Result):
 
     def __init__(self, data, arrays=None):
         super().__init__(data, arrays)
-        self.exponents = self._array(
-            "exponents", lambda: np.array(data["exponents"], dtype=np.float64)
-        )
-        self.per_stride = self._array(
-            "per_stride", lambda: np.array(data["per_stride"], dtype=np.float64)
-        )
+        self.exponents = self._array("exponents", lambda: _floats(data["exponents"]))
+        self.per_stride = self._array("per_stride", lambda: _floats(data["per_stride"]))
         self.strides = int(data["strides"])
         self.time = float(data["time"])
 
@@ -301,12 +315,12 @@ class Sensitivity(_Result):
         self.impulse_response = self._array(
             "impulse_response", lambda: _rows(data["impulse_response"], ni)
         )
-        self.u0 = self._array("u0", lambda: np.array(orbit["u0"], dtype=np.float64))
-        self.x0 = self._array("x0", lambda: np.array(orbit["x0"], dtype=np.float64))
+        self.u0 = self._array("u0", lambda: _floats(orbit["u0"]))
+        self.x0 = self._array("x0", lambda: _floats(orbit["x0"]))
         self.a = self._array("a", lambda: _rows(lin["a"], r))
-        self.b = self._array("b", lambda: np.array(lin["b"], dtype=np.float64))
+        self.b = self._array("b", lambda: _floats(lin["b"]))
         self.c = self._array("c", lambda: _rows(lin["c"], r))
-        self.d = self._array("d", lambda: np.array(lin["d"], dtype=np.float64))
+        self.d = self._array("d", lambda: _floats(lin["d"]))
 
     def __repr__(self):
         return (

@@ -16,7 +16,7 @@ use pyo3::types::PyDict;
 use saltation_cli::basin::{self, BasinArgs};
 use saltation_cli::basin_json as basin_result;
 use saltation_cli::curve::{self, CurveArgs};
-use saltation_cli::input::GuessArgs;
+use saltation_cli::input::{GuessArgs, LoadedModel};
 use saltation_cli::merge::{self as shards, ShardFile};
 use saltation_cli::mfpt::{self, MfptArgs};
 use saltation_cli::mfpt_shard::MfptShardFile;
@@ -24,6 +24,50 @@ use saltation_cli::{explain, lyapunov, report, sensitivity, CliError};
 use saltation_continuation::CurveOptions;
 use serde_json::Value;
 use std::path::PathBuf;
+
+/// Runs `work` with the GIL released ([`detached`]), its progress reported to the callback
+/// `progress` ([`Reporter`]); an exception the callback raised is the call's error, before the
+/// work's own.
+fn reported<T: Send>(
+    py: Python<'_>,
+    progress: Option<Py<PyAny>>,
+    work: impl FnOnce(&Reporter) -> Outcome<T> + Send,
+) -> PyResult<T> {
+    let reporter = Reporter::new(progress);
+    let out = detached(py, || work(&reporter));
+    if let Some(e) = reporter.take_raised() {
+        return Err(e);
+    }
+    out
+}
+
+/// The command's error as the failure of `op`, with the model's report of a non-finite value
+/// where that explains it ([`explain`]).
+fn failure(loaded: &LoadedModel, op: Op) -> impl Fn(CliError) -> Failure + Copy + '_ {
+    move |e| Failure::from_cli(&explain(e, &loaded.file.model), op)
+}
+
+/// A result with its JSON text ([`to_json`]).
+fn with_json<T: serde::Serialize>(value: T, op: Op) -> Outcome<(T, String)> {
+    let text = to_json(&value, op)?;
+    Ok((value, text))
+}
+
+/// Shard files from their texts `parts`, read by `read(text, origin)`; shard `k` is named
+/// `parts[k]` (its path, and `merge parts[k]` as the origin in messages).
+fn shard_files<F>(
+    parts: &[String],
+    read: impl Fn(&str, &str) -> Result<F, CliError>,
+) -> Result<Vec<(PathBuf, F)>, CliError> {
+    parts
+        .iter()
+        .enumerate()
+        .map(|(k, text)| {
+            let name = format!("parts[{k}]");
+            read(text, &format!("merge {name}")).map(|f| (PathBuf::from(name), f))
+        })
+        .collect()
+}
 
 /// The curve's options with the overrides `over` (a JSON object: `search`, `codim2`, and the
 /// continuation settings' fields — `step`, `max_points`, … — by name), read back with the
@@ -73,9 +117,7 @@ pub fn curve_json<'py>(
     progress: Option<Py<PyAny>>,
 ) -> PyResult<(String, Bound<'py, PyDict>)> {
     let loaded = &model.get().loaded;
-    let reporter = Reporter::new(progress);
-    let rep = &reporter;
-    let out = detached(py, move || {
+    let (c, text) = reported(py, progress, move |rep| {
         let fail = |e: CliError| Failure::from_cli(&e, Op::Continuation);
         let args = CurveArgs {
             model: no_file(),
@@ -112,11 +154,7 @@ pub fn curve_json<'py>(
             Op::Continuation,
         )?;
         Ok((c, text))
-    });
-    if let Some(e) = reporter.take_raised() {
-        return Err(e);
-    }
-    let (c, text) = out?;
+    })?;
     Ok((text, results::curve_arrays(py, &c)?))
 }
 
@@ -138,11 +176,9 @@ pub fn basin_json<'py>(
 ) -> PyResult<(String, Option<Bound<'py, PyDict>>)> {
     let m = model.get();
     let loaded = &m.loaded;
-    let reporter = Reporter::new(progress);
-    let rep = &reporter;
     let sets = m.sets();
-    let out = detached(py, move || {
-        let fail = |e: CliError| Failure::from_cli(&explain(e, &loaded.file.model), Op::Basin);
+    let out = reported(py, progress, move |rep| {
+        let fail = failure(loaded, Op::Basin);
         let shard_arg = shard.map(|(i, n)| format!("{i}/{n}"));
         if let Some(s) = &shard_arg {
             basin::parse_shard(s).map_err(fail)?;
@@ -185,11 +221,8 @@ pub fn basin_json<'py>(
                 Ok(Ok((r, text)))
             }
         }
-    });
-    if let Some(e) = reporter.take_raised() {
-        return Err(e);
-    }
-    Ok(match out? {
+    })?;
+    Ok(match out {
         Ok((r, text)) => (text, Some(results::basin_arrays(py, &r)?)),
         Err(shard_text) => (shard_text, None),
     })
@@ -205,16 +238,7 @@ pub fn merge_basins_json(
 ) -> PyResult<(String, Bound<'_, PyDict>)> {
     let out = detached(py, move || -> Outcome<_> {
         let fail = |e: CliError| Failure::from_cli(&e, Op::Basin);
-        let files = parts
-            .iter()
-            .enumerate()
-            .map(|(k, text)| {
-                let name = format!("parts[{k}]");
-                ShardFile::from_text(text, &format!("merge {name}"))
-                    .map(|f| (PathBuf::from(name), f))
-            })
-            .collect::<Result<Vec<_>, _>>()
-            .map_err(fail)?;
+        let files = shard_files(&parts, ShardFile::from_text).map_err(fail)?;
         let m = shards::merge(&files).map_err(fail)?;
         basin_result::result(&m.file.model, &m.file.orbit, &m.opts, &m.grid, &m.cells).map_err(fail)
     })?;
@@ -234,11 +258,12 @@ pub fn lyapunov_json<'py>(
 ) -> PyResult<(String, Bound<'py, PyDict>)> {
     let loaded = &model.get().loaded;
     let (s, text) = detached(py, move || {
-        let fail = |e: CliError| Failure::from_cli(&explain(e, &loaded.file.model), Op::Lyapunov);
+        let fail = failure(loaded, Op::Lyapunov);
         loaded.require_forcing().map_err(fail)?;
-        let s = lyapunov::compute(loaded, guess, strides).map_err(fail)?;
-        let text = to_json(&s, Op::Lyapunov)?;
-        Ok((s, text))
+        with_json(
+            lyapunov::compute(loaded, guess, strides).map_err(fail)?,
+            Op::Lyapunov,
+        )
     })?;
     Ok((text, results::lyapunov_arrays(py, &s)?))
 }
@@ -257,17 +282,17 @@ pub fn sensitivity_json<'py>(
 ) -> PyResult<(String, Bound<'py, PyDict>)> {
     let loaded = &model.get().loaded;
     let (j, text) = detached(py, move || {
-        let fail =
-            |e: CliError| Failure::from_cli(&explain(e, &loaded.file.model), Op::Sensitivity);
+        let fail = failure(loaded, Op::Sensitivity);
         loaded.require_forcing().map_err(fail)?;
         let g = GuessArgs {
             guess: guess.as_deref().map(list),
             guess_label: label,
             all: false,
         };
-        let j = sensitivity::compute(loaded, &g, &disturbance).map_err(fail)?;
-        let text = to_json(&j, Op::Sensitivity)?;
-        Ok((j, text))
+        with_json(
+            sensitivity::compute(loaded, &g, &disturbance).map_err(fail)?,
+            Op::Sensitivity,
+        )
     })?;
     Ok((text, results::sensitivity_arrays(py, &j)?))
 }

@@ -284,6 +284,31 @@ pub struct Solved {
     pub accuracy: Option<MultiplierAccuracy>,
 }
 
+/// A solve refused for its shooting (more unknowns than a dense Newton matrix may hold, known
+/// once the stride from the guess is cut) as bad input named by where the shooting came from:
+/// `--shooting N` ([`CliError::BadArgument`]), else the file's `orbit: (shooting: …)`
+/// ([`CliError::Settings`]). Any other error is returned as it is.
+pub(crate) fn shooting_refused(e: CliError, flag: Option<Shooting>, file: &str) -> CliError {
+    let CliError::Orbit { source, .. } = &e else {
+        return e;
+    };
+    let OrbitError::InvalidOptions(o @ saltation_orbit::OrbitOptionsError::Shooting { .. }) =
+        &**source
+    else {
+        return e;
+    };
+    match flag {
+        Some(s) => CliError::BadArgument {
+            arg: format!("--shooting {}", shooting_name(s)),
+            reason: o.to_string(),
+        },
+        None => CliError::Settings {
+            file: file.to_string(),
+            reason: format!("orbit: (shooting: …): {o}"),
+        },
+    }
+}
+
 /// Solves from one guess, turning a failure into a [`CliError::Orbit`] that says what happened.
 pub fn solve(
     model: &Model,
@@ -369,7 +394,11 @@ pub fn run(args: &OrbitArgs, out: &mut dyn Write) -> Result<(), CliError> {
     if !args.guess.all {
         let mut solved = Vec::with_capacity(guesses.len());
         for g in &guesses {
-            solved.push(solve(model, g, opts).map_err(|e| crate::error::explain(e, model))?);
+            solved.push(
+                solve(model, g, opts)
+                    .map_err(|e| shooting_refused(e, args.shooting, &loaded.path))
+                    .map_err(|e| crate::error::explain(e, model))?,
+            );
         }
         let text = match (args.json, solved.first()) {
             (true, Some(s)) => serde_json::to_string(&OrbitJson::new(model, s))? + "\n",
@@ -381,8 +410,22 @@ pub fn run(args: &OrbitArgs, out: &mut dyn Write) -> Result<(), CliError> {
     }
     let results: Vec<Result<Solved, CliError>> = guesses
         .iter()
-        .map(|g| solve(model, g, opts).map_err(|e| crate::error::explain(e, model)))
+        .map(|g| {
+            solve(model, g, opts)
+                .map_err(|e| shooting_refused(e, args.shooting, &loaded.path))
+                .map_err(|e| crate::error::explain(e, model))
+        })
         .collect();
+    // Refused input (the shooting too fine for a guess's stride) is refused, not one guess's
+    // failure among others.
+    let mut results = results;
+    if let Some(i) = results
+        .iter()
+        .position(|r| matches!(r, Err(e) if e.exit_code() == crate::EXIT_INPUT))
+    {
+        // An error (found above): it is the command's.
+        results.swap_remove(i)?;
+    }
     let text = if args.json {
         let items: Vec<serde_json::Value> = results
             .iter()

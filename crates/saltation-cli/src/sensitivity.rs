@@ -171,8 +171,9 @@ pub fn compute_with(
             file: loaded.path.clone(),
         })?;
     let opts = &loaded.file.orbit;
-    let solved =
-        crate::orbit::solve(model, &guess, opts).map_err(|e| crate::error::explain(e, model))?;
+    let solved = crate::orbit::solve(model, &guess, opts)
+        .map_err(|e| crate::orbit::shooting_refused(e, None, &loaded.path))
+        .map_err(|e| crate::error::explain(e, model))?;
     let orbit = &solved.orbit;
     let fail = |reason: String| CliError::Sensitivity { reason };
     let mut map = StrideMap::new(

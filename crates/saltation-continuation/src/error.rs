@@ -155,7 +155,7 @@ impl ContinuationError {
     /// Whether the error is bad input rather than a failed computation: an option or script
     /// field out of range, a model that cannot be built at a given parameter value, a parameter
     /// that cannot be continued, a guess of the wrong length or not finite, invalid Newton
-    /// options.
+    /// or orbit options (a shooting with more unknowns than a dense Newton matrix may hold).
     pub fn is_input_error(&self) -> bool {
         match self {
             ContinuationError::InvalidOption { .. }
@@ -164,6 +164,7 @@ impl ContinuationError {
             ContinuationError::Orbit(o) => matches!(
                 o,
                 OrbitError::GuessLength { .. }
+                    | OrbitError::InvalidOptions(_)
                     | OrbitError::Newton(
                         NewtonError::InvalidOptions(_) | NewtonError::NonFiniteGuess { .. }
                     )

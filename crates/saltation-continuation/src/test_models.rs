@@ -15,6 +15,64 @@ pub(crate) enum Ground {
     Landing,
 }
 
+/// Implements [`HybridModel`] for a ball of [`QuadraticBounce`]'s kind: free flight `ẍ = −1`,
+/// one guard (landing, `x = 0` falling, back into mode 0), the section `x = 0` charted by the
+/// speed, `χ(u) = (0, u)`; the reset `x⁺ = 0`, `v⁺ = T::bounce(p, v⁻)` with the type's own
+/// `fn bounce<D: Scalar>(p: &[D], v: D) -> D`. The arguments: the type, its name, its
+/// parameters, then any further trait items (admissibility conditions).
+macro_rules! ball_model {
+    ($ty:ty, $name:literal, $params:expr $(, $($extra:tt)*)?) => {
+        impl HybridModel for $ty {
+            type Guard = Ground;
+            fn name(&self) -> &str {
+                $name
+            }
+            fn dim(&self) -> usize {
+                2
+            }
+            fn params(&self) -> &[Param] {
+                $params
+            }
+            fn flow<D: Scalar>(&self, _p: &[D], _m: usize, _t: f64, x: &[D], dx: &mut [D]) {
+                dx[0] = x[1];
+                dx[1] = D::from(-1.0);
+            }
+            fn guards(&self, _m: usize) -> &[Ground] {
+                &[Ground::Landing]
+            }
+            fn describe(&self, _m: usize, g: Ground) -> GuardSpec {
+                match g {
+                    Ground::Landing => GuardSpec::to(0).falling(),
+                }
+            }
+            fn guard<D: Scalar>(&self, _p: &[D], _m: usize, g: Ground, x: &[D]) -> D {
+                match g {
+                    Ground::Landing => x[0],
+                }
+            }
+            fn reset<D: Scalar>(&self, p: &[D], _m: usize, g: Ground, x: &[D], out: &mut [D]) {
+                match g {
+                    Ground::Landing => {
+                        out[0] = D::from(0.0);
+                        out[1] = <$ty>::bounce(p, x[1]);
+                    }
+                }
+            }
+            fn reduced_dim(&self) -> usize {
+                1
+            }
+            fn chart<D: Scalar>(&self, _p: &[D], u: &[D], x: &mut [D]) {
+                x[0] = D::from(0.0);
+                x[1] = u[0];
+            }
+            fn project<D: Scalar>(&self, _p: &[D], x: &[D], u: &mut [D]) {
+                u[0] = x[1];
+            }
+            $($($extra)*)?
+        }
+    };
+}
+
 /// A ball thrown up from the ground with speed `u`, landing after `2u` with speed `−u`, and
 /// bouncing back with speed `u² + p`: on the section `x = 0` the stride map is the quadratic map
 /// `u ↦ u² + p`. For `0 < p < 1/4` its stable fixed point is `u* = (1 − sqrt(1 − 4p)) / 2` with
@@ -27,58 +85,14 @@ impl QuadraticBounce {
     pub fn fixed_point(p: f64) -> f64 {
         (1.0 - (1.0 - 4.0 * p).sqrt()) / 2.0
     }
+
+    /// `v⁺ = (v⁻)² + p`.
+    fn bounce<D: Scalar>(p: &[D], v: D) -> D {
+        v * v + p[P]
+    }
 }
 
-impl HybridModel for QuadraticBounce {
-    type Guard = Ground;
-    fn name(&self) -> &str {
-        "quadratic_bounce"
-    }
-    fn dim(&self) -> usize {
-        2
-    }
-    fn params(&self) -> &[Param] {
-        PARAMS
-    }
-    /// Free flight, `ẍ = −1`.
-    fn flow<D: Scalar>(&self, _p: &[D], _m: usize, _t: f64, x: &[D], dx: &mut [D]) {
-        dx[0] = x[1];
-        dx[1] = D::from(-1.0);
-    }
-    fn guards(&self, _m: usize) -> &[Ground] {
-        &[Ground::Landing]
-    }
-    fn describe(&self, _m: usize, g: Ground) -> GuardSpec {
-        match g {
-            Ground::Landing => GuardSpec::to(0).falling(),
-        }
-    }
-    fn guard<D: Scalar>(&self, _p: &[D], _m: usize, g: Ground, x: &[D]) -> D {
-        match g {
-            Ground::Landing => x[0],
-        }
-    }
-    /// `x⁺ = 0`, `v⁺ = (v⁻)² + p`.
-    fn reset<D: Scalar>(&self, p: &[D], _m: usize, g: Ground, x: &[D], out: &mut [D]) {
-        match g {
-            Ground::Landing => {
-                out[0] = D::from(0.0);
-                out[1] = x[1] * x[1] + p[P];
-            }
-        }
-    }
-    fn reduced_dim(&self) -> usize {
-        1
-    }
-    /// `χ(u) = (0, u)`.
-    fn chart<D: Scalar>(&self, _p: &[D], u: &[D], x: &mut [D]) {
-        x[0] = D::from(0.0);
-        x[1] = u[0];
-    }
-    fn project<D: Scalar>(&self, _p: &[D], x: &[D], u: &mut [D]) {
-        u[0] = x[1];
-    }
-}
+ball_model!(QuadraticBounce, "quadratic_bounce", PARAMS);
 
 /// The bounce family in `p`.
 pub(crate) fn bounce(p: f64) -> Result<Bound<QuadraticBounce>, ParamError> {
@@ -126,50 +140,14 @@ impl FlipBounce {
     pub fn period_two_side() -> f64 {
         1.0
     }
+
+    /// `v⁺ = p − (v⁻)²`.
+    fn bounce<D: Scalar>(p: &[D], v: D) -> D {
+        p[P] - v * v
+    }
 }
 
-impl HybridModel for FlipBounce {
-    type Guard = Ground;
-    fn name(&self) -> &str {
-        "flip_bounce"
-    }
-    fn dim(&self) -> usize {
-        2
-    }
-    fn params(&self) -> &[Param] {
-        PARAMS
-    }
-    fn flow<D: Scalar>(&self, p: &[D], m: usize, t: f64, x: &[D], dx: &mut [D]) {
-        QuadraticBounce.flow(p, m, t, x, dx)
-    }
-    fn guards(&self, _m: usize) -> &[Ground] {
-        &[Ground::Landing]
-    }
-    fn describe(&self, m: usize, g: Ground) -> GuardSpec {
-        QuadraticBounce.describe(m, g)
-    }
-    fn guard<D: Scalar>(&self, p: &[D], m: usize, g: Ground, x: &[D]) -> D {
-        QuadraticBounce.guard(p, m, g, x)
-    }
-    /// `x⁺ = 0`, `v⁺ = p − (v⁻)²`.
-    fn reset<D: Scalar>(&self, p: &[D], _m: usize, g: Ground, x: &[D], out: &mut [D]) {
-        match g {
-            Ground::Landing => {
-                out[0] = D::from(0.0);
-                out[1] = p[P] - x[1] * x[1];
-            }
-        }
-    }
-    fn reduced_dim(&self) -> usize {
-        1
-    }
-    fn chart<D: Scalar>(&self, p: &[D], u: &[D], x: &mut [D]) {
-        QuadraticBounce.chart(p, u, x)
-    }
-    fn project<D: Scalar>(&self, p: &[D], x: &[D], u: &mut [D]) {
-        QuadraticBounce.project(p, x, u)
-    }
-}
+ball_model!(FlipBounce, "flip_bounce", PARAMS);
 
 /// The ball of [`QuadraticBounce`] with two modes that alternate at every landing: landing in
 /// mode 0 bounces back with speed `u² + p` into mode 1, landing in mode 1 with speed `p` into
@@ -230,40 +208,19 @@ const CUSP_PARAMS: &[Param] = &[Param::new("a", 0.0), Param::new("b", 0.0)];
 #[derive(Debug, Clone, Copy, PartialEq, Default)]
 pub(crate) struct CuspBounce;
 
-impl HybridModel for CuspBounce {
-    type Guard = Ground;
-    fn name(&self) -> &str {
-        "cusp_bounce"
+impl CuspBounce {
+    /// `v⁺ = u + a + b s − s³` with `u = −v⁻`, `s = u − 1`.
+    fn bounce<D: Scalar>(p: &[D], v: D) -> D {
+        let u = -v;
+        let s = u - D::from(1.0);
+        u + p[0] + p[1] * s - s * s * s
     }
-    fn dim(&self) -> usize {
-        2
-    }
-    fn params(&self) -> &[Param] {
-        CUSP_PARAMS
-    }
-    fn flow<D: Scalar>(&self, p: &[D], m: usize, t: f64, x: &[D], dx: &mut [D]) {
-        QuadraticBounce.flow(p, m, t, x, dx)
-    }
-    fn guards(&self, _m: usize) -> &[Ground] {
-        &[Ground::Landing]
-    }
-    fn describe(&self, m: usize, g: Ground) -> GuardSpec {
-        QuadraticBounce.describe(m, g)
-    }
-    fn guard<D: Scalar>(&self, p: &[D], m: usize, g: Ground, x: &[D]) -> D {
-        QuadraticBounce.guard(p, m, g, x)
-    }
-    /// `x⁺ = 0`, `v⁺ = u + a + b s − s³` with `u = −v⁻`, `s = u − 1`.
-    fn reset<D: Scalar>(&self, p: &[D], _m: usize, g: Ground, x: &[D], out: &mut [D]) {
-        match g {
-            Ground::Landing => {
-                let u = -x[1];
-                let s = u - D::from(1.0);
-                out[0] = D::from(0.0);
-                out[1] = u + p[0] + p[1] * s - s * s * s;
-            }
-        }
-    }
+}
+
+ball_model! {
+    CuspBounce,
+    "cusp_bounce",
+    CUSP_PARAMS,
     /// One admissibility condition in flight, `v + 1.1 ≥ 0` (the ball lands slower than
     /// 1.1): it fails from `u = 1.1`, `x = 0.1` on, which the fold curve reaches at
     /// `(a, b) = (−0.002, 0.03)`.
@@ -275,15 +232,6 @@ impl HybridModel for CuspBounce {
     }
     fn condition<D: Scalar>(&self, _p: &[D], _mode: usize, _i: usize, x: &[D]) -> D {
         x[1] + D::from(1.1)
-    }
-    fn reduced_dim(&self) -> usize {
-        1
-    }
-    fn chart<D: Scalar>(&self, p: &[D], u: &[D], x: &mut [D]) {
-        QuadraticBounce.chart(p, u, x)
-    }
-    fn project<D: Scalar>(&self, p: &[D], x: &[D], u: &mut [D]) {
-        QuadraticBounce.project(p, x, u)
     }
 }
 
@@ -348,50 +296,16 @@ impl HybridModel for RotationMap {
 #[derive(Debug, Clone, Copy, PartialEq, Default)]
 pub(crate) struct CircleBounce;
 
-impl HybridModel for CircleBounce {
-    type Guard = Ground;
-    fn name(&self) -> &str {
-        "circle_bounce"
-    }
-    fn dim(&self) -> usize {
-        2
-    }
-    fn params(&self) -> &[Param] {
-        CUSP_PARAMS
-    }
-    fn flow<D: Scalar>(&self, p: &[D], m: usize, t: f64, x: &[D], dx: &mut [D]) {
-        QuadraticBounce.flow(p, m, t, x, dx)
-    }
-    fn guards(&self, _m: usize) -> &[Ground] {
-        &[Ground::Landing]
-    }
-    fn describe(&self, m: usize, g: Ground) -> GuardSpec {
-        QuadraticBounce.describe(m, g)
-    }
-    fn guard<D: Scalar>(&self, p: &[D], m: usize, g: Ground, x: &[D]) -> D {
-        QuadraticBounce.guard(p, m, g, x)
-    }
-    /// `x⁺ = 0`, `v⁺ = u + s² + a² + b² − 1` with `u = −v⁻`, `s = u − 1`.
-    fn reset<D: Scalar>(&self, p: &[D], _m: usize, g: Ground, x: &[D], out: &mut [D]) {
-        match g {
-            Ground::Landing => {
-                let u = -x[1];
-                let s = u - D::from(1.0);
-                out[0] = D::from(0.0);
-                out[1] = u + s * s + p[0] * p[0] + p[1] * p[1] - D::from(1.0);
-            }
-        }
-    }
-    fn reduced_dim(&self) -> usize {
-        1
-    }
-    fn chart<D: Scalar>(&self, p: &[D], u: &[D], x: &mut [D]) {
-        QuadraticBounce.chart(p, u, x)
-    }
-    fn project<D: Scalar>(&self, p: &[D], x: &[D], u: &mut [D]) {
-        QuadraticBounce.project(p, x, u)
+impl CircleBounce {
+    /// `v⁺ = u + s² + a² + b² − 1` with `u = −v⁻`, `s = u − 1`.
+    fn bounce<D: Scalar>(p: &[D], v: D) -> D {
+        let u = -v;
+        let s = u - D::from(1.0);
+        u + s * s + p[0] * p[0] + p[1] * p[1] - D::from(1.0)
     }
 }
+
+ball_model!(CircleBounce, "circle_bounce", CUSP_PARAMS);
 
 /// The flip family in `p`.
 pub(crate) fn flip(p: f64) -> Result<Bound<FlipBounce>, ParamError> {

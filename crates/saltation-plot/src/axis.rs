@@ -80,20 +80,52 @@ impl Extent {
     }
 }
 
-/// Settings for [`make_axis`].
-pub(crate) struct AxisSpec {
-    pub figure: &'static str,
-    pub name: &'static str,
+/// How [`make_axes`] scales one axis: logarithmic or not, a user range in data units (used as
+/// given), and the fraction of the data span added on each side.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct Scale {
     pub log: bool,
-    /// User range in data units, used as given.
     pub fixed: Option<(f64, f64)>,
-    /// Fraction of the data span added on each side.
     pub margin: f64,
+}
+
+/// The x and y axes of `figure` for the data extents `ex` and `ey` ([`make_axis`], x first), or
+/// [`PlotError::EmptyData`] where either has no data and no fixed range.
+pub(crate) fn make_axes(
+    figure: &'static str,
+    (ex, ey): (Extent, Extent),
+    x: Scale,
+    y: Scale,
+) -> Result<(Axis, Axis), PlotError> {
+    let spec = |name, s: Scale| AxisSpec {
+        figure,
+        name,
+        log: s.log,
+        fixed: s.fixed,
+        margin: s.margin,
+    };
+    let x = make_axis(ex, &spec("x", x))?;
+    let y = make_axis(ey, &spec("y", y))?;
+    match (x, y) {
+        (Some(x), Some(y)) => Ok((x, y)),
+        _ => Err(PlotError::EmptyData { figure }),
+    }
+}
+
+/// Settings for [`make_axis`].
+struct AxisSpec {
+    figure: &'static str,
+    name: &'static str,
+    log: bool,
+    /// User range in data units, used as given.
+    fixed: Option<(f64, f64)>,
+    /// Fraction of the data span added on each side.
+    margin: f64,
 }
 
 /// The axis for data extent `ext` (plot coordinates), or `None` if `ext` is empty and no fixed
 /// range is given.
-pub(crate) fn make_axis(ext: Extent, spec: &AxisSpec) -> Result<Option<Axis>, PlotError> {
+fn make_axis(ext: Extent, spec: &AxisSpec) -> Result<Option<Axis>, PlotError> {
     if let Some((lo, hi)) = spec.fixed {
         let (a, b) = (to_plot(spec.log, lo), to_plot(spec.log, hi));
         if !(a.is_finite() && b.is_finite() && a < b) {

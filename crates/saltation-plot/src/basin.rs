@@ -5,7 +5,7 @@
 use plotters::prelude::*;
 use plotters::style::Color as _;
 
-use crate::axis::{make_axis, AxisSpec, Extent};
+use crate::axis::{make_axes, Extent, Scale};
 use crate::draw::MarkerAt;
 use crate::frame::{check_len, Body, Chart, Ctx, DrawFail, Frame, Sample};
 use crate::render::impl_figure;
@@ -126,18 +126,12 @@ impl BasinMap {
                 Sample::Marker(Color::BLACK, Marker::Cross, true),
             ));
         }
-        let spec = |name, margin| AxisSpec {
-            figure: FIGURE,
-            name,
+        let exact = Scale {
             log: false,
             fixed: None,
-            margin,
+            margin: 0.0,
         };
-        let x = make_axis(ex, &spec("x", 0.0))?;
-        let y = make_axis(ey, &spec("y", 0.0))?;
-        let (Some(x), Some(y)) = (x, y) else {
-            return Err(PlotError::EmptyData { figure: FIGURE });
-        };
+        let (x, y) = make_axes(FIGURE, (ex, ey), exact, exact)?;
         let frame = Frame {
             title: self.title.clone(),
             x_label: self.x_label.clone(),

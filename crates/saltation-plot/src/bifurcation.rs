@@ -2,9 +2,9 @@
 
 use plotters::prelude::*;
 
-use crate::axis::{make_axis, AxisSpec, Extent};
+use crate::axis::{make_axes, Extent, Scale};
 use crate::draw::{draw_curves, stability_runs, Curve};
-use crate::frame::{check_len, thin, trace, Body, Chart, Ctx, DrawFail, Frame, Sample};
+use crate::frame::{check_len, trace, Body, Chart, Ctx, DrawFail, Frame, Sample};
 use crate::markers::{draw_bifurcations, legend_entries, BifurcationPoint};
 use crate::render::impl_figure;
 use crate::style::{Color, LegendPosition, LineStyle};
@@ -175,18 +175,17 @@ impl BifurcationDiagram {
                 ey.add(bp.value);
             }
         }
-        let spec = |name, fixed, margin| AxisSpec {
-            figure: FIGURE,
-            name,
+        let scale = |fixed, margin| Scale {
             log: false,
             fixed,
             margin,
         };
-        let x = make_axis(ex, &spec("x", self.x_range, 0.03))?;
-        let y = make_axis(ey, &spec("y", self.y_range, 0.08))?;
-        let (Some(x), Some(y)) = (x, y) else {
-            return Err(PlotError::EmptyData { figure: FIGURE });
-        };
+        let axes = make_axes(
+            FIGURE,
+            (ex, ey),
+            scale(self.x_range, 0.03),
+            scale(self.y_range, 0.08),
+        )?;
         if any_unstable {
             entries.push((
                 "unstable".into(),
@@ -194,19 +193,14 @@ impl BifurcationDiagram {
             ));
         }
         entries.extend(legend_entries(&self.bifurcations));
-        let frame = Frame {
-            title: self.title.clone(),
-            x_label: self.x_label.clone(),
-            y_label: self.y_label.clone(),
-            x,
-            y,
-            y_fixed: self.y_range.is_some(),
-            equal_aspect: false,
-            legend: self.legend,
+        let frame = Frame::plain(
+            [&self.title, &self.x_label, &self.y_label],
+            axes,
+            self.y_range,
+            self.legend,
             entries,
-            colorbar: None,
-            occupied: thin(occupied, 20_000),
-        };
+            occupied,
+        );
         Ok(Prepared {
             frame,
             curves,

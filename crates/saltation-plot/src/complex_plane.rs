@@ -2,7 +2,7 @@
 
 use plotters::prelude::*;
 
-use crate::axis::{make_axis, AxisSpec, Extent};
+use crate::axis::{make_axes, Extent, Scale};
 use crate::draw::{polyline, MarkerAt};
 use crate::frame::{check_len, Body, Chart, Ctx, DrawFail, Frame, Sample};
 use crate::render::impl_figure;
@@ -170,15 +170,12 @@ impl ComplexPlanePlot {
             }
             None => None,
         };
-        let spec = |name| AxisSpec {
-            figure: FIGURE,
-            name,
+        let scale = Scale {
             log: false,
             fixed,
             margin: 0.08,
         };
-        let x = make_axis(ex, &spec("x"))?.ok_or(PlotError::EmptyData { figure: FIGURE })?;
-        let y = make_axis(ey, &spec("y"))?.ok_or(PlotError::EmptyData { figure: FIGURE })?;
+        let (x, y) = make_axes(FIGURE, (ex, ey), scale, scale)?;
 
         let coloured = plo <= phi;
         let mut entries = Vec::new();

@@ -2,9 +2,9 @@
 
 use plotters::prelude::*;
 
-use crate::axis::{make_axis, to_plot, AxisSpec, Extent};
+use crate::axis::{make_axes, to_plot, Extent, Scale};
 use crate::draw::{draw_curves, polyline, stability_runs, Curve};
-use crate::frame::{check_len, thin, trace, Body, Chart, Ctx, DrawFail, Frame, Sample};
+use crate::frame::{check_len, trace, Body, Chart, Ctx, DrawFail, Frame, Sample};
 use crate::markers::{draw_bifurcations, legend_entries, BifurcationPoint};
 use crate::render::impl_figure;
 use crate::style::{Color, LegendPosition, LineStyle};
@@ -201,18 +201,17 @@ impl FloquetPlot {
         for bp in &self.bifurcations {
             ex.add(bp.parameter);
         }
-        let spec = |name, log, fixed, margin| AxisSpec {
-            figure: FIGURE,
-            name,
-            log,
-            fixed,
-            margin,
+        let x = Scale {
+            log: false,
+            fixed: self.x_range,
+            margin: 0.03,
         };
-        let x = make_axis(ex, &spec("x", false, self.x_range, 0.03))?;
-        let y = make_axis(ey, &spec("y", self.log_y, self.y_range, 0.06))?;
-        let (Some(x), Some(y)) = (x, y) else {
-            return Err(PlotError::EmptyData { figure: FIGURE });
+        let y = Scale {
+            log: self.log_y,
+            fixed: self.y_range,
+            margin: 0.06,
         };
+        let axes = make_axes(FIGURE, (ex, ey), x, y)?;
         if any_unstable {
             entries.push((
                 "unstable".into(),
@@ -224,19 +223,14 @@ impl FloquetPlot {
             Sample::Line(Color::GREY, LineStyle::Dotted),
         ));
         entries.extend(legend_entries(&self.bifurcations));
-        let frame = Frame {
-            title: self.title.clone(),
-            x_label: self.x_label.clone(),
-            y_label: self.y_label.clone(),
-            x,
-            y,
-            y_fixed: self.y_range.is_some(),
-            equal_aspect: false,
-            legend: self.legend,
+        let frame = Frame::plain(
+            [&self.title, &self.x_label, &self.y_label],
+            axes,
+            self.y_range,
+            self.legend,
             entries,
-            colorbar: None,
-            occupied: thin(occupied, 20_000),
-        };
+            occupied,
+        );
         let one = to_plot(self.log_y, 1.0);
         let bifurcations = self
             .bifurcations

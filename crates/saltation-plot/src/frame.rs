@@ -98,6 +98,35 @@ pub(crate) struct Frame {
     pub occupied: Vec<(f64, f64)>,
 }
 
+impl Frame {
+    /// The frame of a plot on plain axes (most figures): the figure's title and axis labels
+    /// (`[title, x, y]`), `y_fixed` where the user fixed the y range, no equal aspect and no
+    /// colour bar, the legend at `legend` with `entries`, and the points the data occupy
+    /// thinned to 20 000 (for placing the legend).
+    pub(crate) fn plain(
+        [title, x_label, y_label]: [&str; 3],
+        (x, y): (Axis, Axis),
+        y_range: Option<(f64, f64)>,
+        legend: LegendPosition,
+        entries: Vec<(String, Sample)>,
+        occupied: Vec<(f64, f64)>,
+    ) -> Frame {
+        Frame {
+            title: title.to_string(),
+            x_label: x_label.to_string(),
+            y_label: y_label.to_string(),
+            x,
+            y,
+            y_fixed: y_range.is_some(),
+            equal_aspect: false,
+            legend,
+            entries,
+            colorbar: None,
+            occupied: thin(occupied, 20_000),
+        }
+    }
+}
+
 /// Sizes and axes handed to a figure body.
 pub(crate) struct Ctx {
     pub x: Axis,

@@ -9,8 +9,8 @@ use std::collections::HashSet;
 use plotters::prelude::*;
 use plotters::style::Color as _;
 
-use crate::axis::{make_axis, to_plot, AxisSpec, Extent};
-use crate::frame::{check_len, thin, Body, Chart, Ctx, DrawFail, Frame, Sample};
+use crate::axis::{make_axes, to_plot, Extent, Scale};
+use crate::frame::{check_len, Body, Chart, Ctx, DrawFail, Frame, Sample};
 use crate::render::impl_figure;
 use crate::style::{Color, LegendPosition};
 use crate::PlotError;
@@ -136,31 +136,25 @@ impl OrbitDiagram {
                 entries.push((r.label.clone(), Sample::Patch(red)));
             }
         }
-        let spec = |name, log, fixed, margin| AxisSpec {
-            figure: FIGURE,
-            name,
-            log,
-            fixed,
-            margin,
+        let x = Scale {
+            log: self.log_x,
+            fixed: self.x_range,
+            margin: 0.02,
         };
-        let x = make_axis(ex, &spec("x", self.log_x, self.x_range, 0.02))?;
-        let y = make_axis(ey, &spec("y", false, self.y_range, 0.05))?;
-        let (Some(x), Some(y)) = (x, y) else {
-            return Err(PlotError::EmptyData { figure: FIGURE });
+        let y = Scale {
+            log: false,
+            fixed: self.y_range,
+            margin: 0.05,
         };
-        let frame = Frame {
-            title: self.title.clone(),
-            x_label: self.x_label.clone(),
-            y_label: self.y_label.clone(),
-            x,
-            y,
-            y_fixed: self.y_range.is_some(),
-            equal_aspect: false,
-            legend: self.legend,
+        let axes = make_axes(FIGURE, (ex, ey), x, y)?;
+        let frame = Frame::plain(
+            [&self.title, &self.x_label, &self.y_label],
+            axes,
+            self.y_range,
+            self.legend,
             entries,
-            colorbar: None,
-            occupied: thin(pts.clone(), 20_000),
-        };
+            pts.clone(),
+        );
         Ok(Prepared {
             frame,
             pts,

@@ -3,9 +3,9 @@
 
 use plotters::prelude::*;
 
-use crate::axis::{make_axis, AxisSpec, Extent};
+use crate::axis::{make_axes, Extent, Scale};
 use crate::draw::{polyline, MarkerAt};
-use crate::frame::{check_len, thin, Body, Chart, Ctx, DrawFail, Frame, Sample};
+use crate::frame::{check_len, Body, Chart, Ctx, DrawFail, Frame, Sample};
 use crate::render::impl_figure;
 use crate::style::{Color, LegendPosition, LineStyle, Marker};
 use crate::PlotError;
@@ -213,31 +213,25 @@ pub(crate) fn prepare_lines(
             Sample::Line(Color::GREY, LineStyle::Dashed),
         ));
     }
-    let spec = |name, log, fixed, margin| AxisSpec {
-        figure,
-        name,
-        log,
-        fixed,
-        margin,
+    let x = Scale {
+        log: ts.log_x,
+        fixed: ts.x_range,
+        margin: 0.02,
     };
-    let x = make_axis(ex, &spec("x", ts.log_x, ts.x_range, 0.02))?;
-    let y = make_axis(ey, &spec("y", ts.log_y, ts.y_range, 0.06))?;
-    let (Some(x), Some(y)) = (x, y) else {
-        return Err(PlotError::EmptyData { figure });
+    let y = Scale {
+        log: ts.log_y,
+        fixed: ts.y_range,
+        margin: 0.06,
     };
-    let frame = Frame {
-        title: ts.title.clone(),
-        x_label: ts.x_label.clone(),
-        y_label: ts.y_label.clone(),
-        x,
-        y,
-        y_fixed: ts.y_range.is_some(),
-        equal_aspect: false,
-        legend: ts.legend,
+    let axes = make_axes(figure, (ex, ey), x, y)?;
+    let frame = Frame::plain(
+        [&ts.title, &ts.x_label, &ts.y_label],
+        axes,
+        ts.y_range,
+        ts.legend,
         entries,
-        colorbar: None,
-        occupied: thin(occupied, 20_000),
-    };
+        occupied,
+    );
     Ok(LinePlot {
         frame,
         lines,

@@ -11,7 +11,7 @@ use crate::options::ContinuationOptions;
 use crate::run::{continue_branch_with_progress, Progress, Start};
 use crate::switch::switch_period_doubling;
 use saltation_hybrid::StrideOptions;
-use saltation_orbit::{NewtonError, OrbitError, OrbitOptions};
+use saltation_orbit::{NewtonError, OrbitError, OrbitOptions, OrbitOptionsError};
 use serde::{Deserialize, Serialize};
 
 mod curves;
@@ -392,6 +392,11 @@ fn start_error(index: usize, b: &BranchSpec, e: ContinuationError) -> Continuati
                 reason,
             }
         }
+        // The settings' shooting, too many unknowns for this stride (known once the stride
+        // from the guess is cut into segments): the settings' field, not the branch's.
+        ContinuationError::Orbit(OrbitError::InvalidOptions(
+            o @ OrbitOptionsError::Shooting { .. },
+        )) => crate::options::shooting_error(o).within("settings."),
         ContinuationError::Orbit(OrbitError::Newton(NewtonError::InvalidOptions(n))) => {
             ContinuationError::invalid(format!("newton.{}", n.name), n.to_string())
         }

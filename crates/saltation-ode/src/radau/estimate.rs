@@ -11,6 +11,12 @@
 //! On the first step and after a rejection, an estimate `≥ 1` is recomputed once with `f`
 //! evaluated at the estimated point, `err' = (γ̂/h M − J)⁻¹ (f(t₀, y₀ + err) + M Σ dᵢ Zᵢ / h)`
 //! (same section; it removes the estimate's growth for very stiff components).
+//! That second estimate is right only where the rejected error lies in components that decay
+//! over the step, as the L-stable method damps them (`R(z) → 0` as `|z| → ∞`): it is used only
+//! when the Rayleigh quotient of `J` along the first estimate `e` (its state part),
+//! `q = eᵀ J e / eᵀ e` (the decay rate of `‖e‖` under `y' = J y`), says so: `h q ≤ −1`. A stiff rotation (`J` skew, `q = 0`) or growth keeps the first
+//! estimate, so the step shrinks until the oscillation is resolved instead of being damped to
+//! zero with an estimate that claims the step exact.
 //! The norm is the crate's (weights `w(y₀, y₁)`, the options' norm over the controlled
 //! components), floored at `1e-10` as in RADAU5; NaN stays NaN.
 
@@ -53,7 +59,7 @@ pub(super) fn error_norm<S: OdeSystem + ?Sized>(
         jw.solve(lu, e3);
     }
     let mut err = scaled_norm(w, &st.y, mc, opts);
-    if second && !(err < 1.0) {
+    if second && !(err < 1.0) && decays_over_step(jw, &w.k[2], h) {
         for i in 0..w.tmp.len() {
             w.tmp[i] = st.y[i] + w.k[2][i];
         }
@@ -71,6 +77,27 @@ pub(super) fn error_norm<S: OdeSystem + ?Sized>(
     } else {
         err
     }
+}
+
+/// Whether the first estimate `e = w.k[2]` lies in components that decay over the step: the
+/// Rayleigh quotient `q = eᵀ J e / eᵀ e` of `J` along `e`'s state part (the instantaneous decay
+/// rate of `‖e‖` under `y' = J y`; it lies in the field of values of `J`, `0` for a skew `J`)
+/// satisfies `h q ≤ −1`. Unweighted: a diagonal scaling would turn a rotation's zero rate into
+/// an arbitrary one. With a mass matrix (algebraic components are infinitely stiff by design)
+/// the second estimate is always allowed, as in RADAU5.
+fn decays_over_step(jw: &JacobianWork, e: &[f64], h: f64) -> bool {
+    if !jw.has_identity_mass() {
+        return true;
+    }
+    let n = jw.n();
+    let (mut num, mut den) = (0.0, 0.0);
+    for i in 0..n {
+        let je: f64 = (0..n).map(|k| jw.jac[i * n + k] * e[k]).sum();
+        num += e[i] * je;
+        den += e[i] * e[i];
+    }
+    // Not finite, or no direction (den = 0): no evidence of decay, keep the first estimate.
+    den > 0.0 && h * (num / den) <= -1.0
 }
 
 /// `‖e / w(y₀, y₀ + Z₃)‖` of `e = w.k[2]` over the first `mc` components.

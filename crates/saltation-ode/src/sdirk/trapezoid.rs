@@ -125,15 +125,12 @@ impl Trapezoid {
     fn trapezoid_error(&self, t_new: f64, opts: &SolverOptions) -> f64 {
         let c = &self.core;
         let tau = [self.hist_t[1], self.hist_t[0], c.state.t, t_new];
-        let w = divided_difference_weights(tau);
-        let h = t_new - c.state.t;
-        let scale = 0.5 * h * h * h;
+        let w = scaled_divided_difference_weights(tau, t_new - c.state.t);
         c.error_norm(opts, |i| {
-            scale
-                * (w[0] * self.hist_y1[i]
-                    + w[1] * self.hist_y0[i]
-                    + w[2] * c.state.y[i]
-                    + w[3] * c.ynew[i])
+            0.5 * (w[0] * self.hist_y1[i]
+                + w[1] * self.hist_y0[i]
+                + w[2] * c.state.y[i]
+                + w[3] * c.ynew[i])
         })
     }
 
@@ -215,17 +212,20 @@ impl Trapezoid {
     }
 }
 
-/// Weights `c_j = 1 / Π_{k≠j} (τ_j − τ_k)` of the third divided difference on four nodes.
-fn divided_difference_weights(tau: [f64; 4]) -> [f64; 4] {
+/// Weights `h³ c_j = Π_{k≠j} h / (τ_j − τ_k)` of `h³` times the third divided difference on
+/// four nodes (`c_j = 1 / Π_{k≠j} (τ_j − τ_k)`), each a product of ratios: the products of
+/// the differences alone underflow for nodes closer than about `1e-103` (and `h³` below
+/// `1e-108`), which made `h³ c_j` the NaN `0 · ∞` and the error estimate NaN.
+fn scaled_divided_difference_weights(tau: [f64; 4], h: f64) -> [f64; 4] {
     let mut c = [0.0; 4];
     for j in 0..4 {
         let mut p = 1.0;
         for k in 0..4 {
             if k != j {
-                p *= tau[j] - tau[k];
+                p *= h / (tau[j] - tau[k]);
             }
         }
-        c[j] = 1.0 / p;
+        c[j] = p;
     }
     c
 }
@@ -456,10 +456,18 @@ mod tests {
     #[test]
     fn divided_differences_are_exact_for_cubics() {
         let tau = [0.0, 0.3, 0.5, 1.1];
-        let c = divided_difference_weights(tau);
+        let c = scaled_divided_difference_weights(tau, 1.0);
         let p = |t: f64| 2.0 * t * t * t - t * t + 5.0;
         let dd: f64 = (0..4).map(|j| c[j] * p(tau[j])).sum();
         assert!((dd - 2.0).abs() < 1e-12, "{dd}");
+        // Nodes 1e-156 apart and h = 1e-170 (a step of the 1e150 rotation): finite weights,
+        // h³ times the third divided difference of t³ (= h³, below the f64 range here) is 0.
+        let s = 1e-156;
+        let tau = [0.0, s, 2.0 * s, 2.0 * s + 1e-170];
+        let c = scaled_divided_difference_weights(tau, 1e-170);
+        assert!(c.iter().all(|w| w.is_finite()), "{c:?}");
+        let lin: f64 = (0..4).map(|j| c[j] * (3.0 + tau[j] / s)).sum();
+        assert!(lin.abs() < 1e-20, "{lin}");
         let a = lagrange_weights([0.0, 0.3, 0.5], 1.1);
         let q = |t: f64| 3.0 * t * t - t + 1.0;
         let e: f64 = a[0] * q(0.0) + a[1] * q(0.3) + a[2] * q(0.5);

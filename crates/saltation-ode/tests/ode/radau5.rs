@@ -695,3 +695,78 @@ fn a_non_finite_jacobian_is_named() {
         .unwrap();
     assert!((s.y[0] - 1f64.exp()).abs() < 1e-8, "{}", s.y[0]);
 }
+
+/// `x' = a y`, `y' = −a x`: a rotation by the angle `a t`, norm preserved, with purely
+/// imaginary eigenvalues `±i a`. RADAU5's second error estimate (first step, after a rejection)
+/// assumes the rejected error decays as the L-stable method damps it; for a stiff rotation that
+/// assumption is false, and the step that damps the state to 0 must not be accepted.
+struct Rotation {
+    a: f64,
+}
+
+impl OdeSystem for Rotation {
+    fn dim(&self) -> usize {
+        2
+    }
+    fn rhs(&self, _t: f64, y: &[f64], dy: &mut [f64]) {
+        dy[0] = self.a * y[1];
+        dy[1] = -self.a * y[0];
+    }
+    fn jacobian(&self, _t: f64, _y: &[f64], jac: &mut [f64]) -> bool {
+        jac.copy_from_slice(&[0.0, self.a, -self.a, 0.0]);
+        true
+    }
+}
+
+/// A rotation by `1e150 t` cannot be resolved in the step budget: the run fails on the step
+/// count instead of returning a state damped to 0 (it returned `|y| ≈ 1e-65` at `t = 1` in 7
+/// steps before). A rotation it can resolve is followed to its closed form.
+#[test]
+fn a_stiff_rotation_is_resolved_or_refused_never_damped() {
+    let opts = SolverOptions {
+        max_steps: 20_000,
+        ..SolverOptions::with_tol(1e-8)
+    };
+    let r = Ivp::new(&Rotation { a: 1e150 }, 0.0, &[1.0, 0.0]).solve(Method::Radau5, 1.0, &opts);
+    match &r {
+        Err(OdeError::MaxSteps { .. }) => {}
+        other => panic!(
+            "expected the step count, got {:?}",
+            other.as_ref().map(|s| (s.t, s.y.clone()))
+        ),
+    }
+    let (a, t) = (1e3, 0.5);
+    let s = Ivp::new(&Rotation { a }, 0.0, &[1.0, 0.0])
+        .solve(Method::Radau5, t, &SolverOptions::with_tol(1e-10))
+        .unwrap();
+    let exact = [(a * t).cos(), -(a * t).sin()];
+    assert!(max_abs_diff(&s.y, &exact) < 1e-6, "{:?} vs {exact:?}", s.y);
+}
+
+/// Every implicit method on the `1e150` rotation: the step count, never a damped state (radau5
+/// accepted one) nor a misnamed cause (the trapezoidal rule's third divided difference
+/// underflowed to `0 · ∞` and was reported as the vector field returning NaN).
+#[test]
+fn every_implicit_method_refuses_the_stiff_rotation_by_the_step_count() {
+    let opts = SolverOptions {
+        max_steps: 5_000,
+        ..SolverOptions::with_tol(1e-8)
+    };
+    for method in [
+        Method::Radau5,
+        Method::Ndf,
+        Method::Bdf,
+        Method::Rosenbrock23,
+        Method::Trapezoid,
+        Method::Trbdf2,
+    ] {
+        let r = Ivp::new(&Rotation { a: 1e150 }, 0.0, &[1.0, 0.0]).solve(method, 1.0, &opts);
+        match &r {
+            Err(OdeError::MaxSteps { .. }) => {}
+            other => panic!(
+                "{method:?}: expected the step count, got {:?}",
+                other.as_ref().map(|s| (s.t, s.y.clone()))
+            ),
+        }
+    }
+}

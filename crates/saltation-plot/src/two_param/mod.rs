@@ -6,7 +6,7 @@ use plotters::prelude::*;
 use plotters::style::text_anchor::{HPos, Pos, VPos};
 use plotters::style::Color as _;
 
-use crate::axis::{make_axis, AxisSpec, Extent};
+use crate::axis::{make_axes, Extent, Scale};
 use crate::draw::{polyline, stability_runs, thin_width, MarkerAt};
 use crate::frame::{check_len, thin, trace, Body, Chart, Ctx, DrawFail, Frame, Sample};
 use crate::labels::{place_labels, Rect, Scene};
@@ -367,18 +367,12 @@ impl TwoParamDiagram {
             ey.add(p.y);
             occupied.push((p.x, p.y));
         }
-        let spec = |name, fixed| AxisSpec {
-            figure: FIGURE,
-            name,
+        let scale = |fixed| Scale {
             log: false,
             fixed,
             margin: 0.05,
         };
-        let x = make_axis(ex, &spec("x", self.x_range))?;
-        let y = make_axis(ey, &spec("y", self.y_range))?;
-        let (Some(x), Some(y)) = (x, y) else {
-            return Err(PlotError::EmptyData { figure: FIGURE });
-        };
+        let axes = make_axes(FIGURE, (ex, ey), scale(self.x_range), scale(self.y_range))?;
         if any_unstable {
             entries.push((
                 "thin: orbit unstable".into(),
@@ -391,19 +385,14 @@ impl TwoParamDiagram {
                 Sample::Line(faded(Color::BLACK), LineStyle::Solid),
             ));
         }
-        let frame = Frame {
-            title: self.title.clone(),
-            x_label: self.x_label.clone(),
-            y_label: self.y_label.clone(),
-            x,
-            y,
-            y_fixed: self.y_range.is_some(),
-            equal_aspect: false,
-            legend: self.legend,
+        let frame = Frame::plain(
+            [&self.title, &self.x_label, &self.y_label],
+            axes,
+            self.y_range,
+            self.legend,
             entries,
-            colorbar: None,
-            occupied: thin(occupied, 20_000),
-        };
+            occupied,
+        );
         let line_samples = thin(frame.occupied.clone(), LABEL_LINE_SAMPLES);
         Ok(Prepared {
             frame,

@@ -51,7 +51,7 @@ fn cases() -> Vec<Case> {
             small,
             &args_file(&["--shooting", "1000"]),
         )
-        .expect(Fails(1, &["shooting", "unknowns", "more than 1024"])),
+        .expect(Fails(2, &["--shooting 1000", "unknowns", "more than 1024"])),
         Case::edit(
             "settings shooting: PerMode(0), refused on load at its place",
             cont,

@@ -14,6 +14,8 @@
 
 mod harness;
 
+mod huge_rotation;
+
 mod admissible;
 mod admissible_guess;
 mod affine;
@@ -47,6 +49,7 @@ mod sensitivity;
 mod settings;
 mod shooting;
 mod shooting_accuracy;
+mod shooting_refused;
 mod simulate;
 mod simulate_plot;
 mod sizes;
