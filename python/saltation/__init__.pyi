@@ -251,6 +251,7 @@ class Model:
         to2: float,
         guess: Optional[Sequence[float]] = ...,
         progress: Progress = ...,
+        shooting: Union[str, int, None] = ...,
         **options: Any,
     ) -> Curve: ...
     @overload

@@ -414,7 +414,8 @@ class Model:
             close()
         return OrbitDiagram(json.loads(data), arrays)
 
-    def curve(self, kind, param, param2, to2, guess=None, progress=None, **options):
+    def curve(self, kind, param, param2, to2, guess=None, progress=None, shooting=None,
+              **options):
         """Continues a codimension-one bifurcation of the orbit in two parameters: from the
         orbit at ``guess``, the bifurcation of ``kind`` is located in ``param`` at the model's
         value of ``param2``, then followed in the plane until ``param2`` reaches ``to2`` (or a
@@ -428,6 +429,10 @@ class Model:
             guess: reduced coordinates near the orbit (``None``: the file's first guess).
             progress: ``None``, a callable taking one dict per point (``{"event": "curve",
                 "points", "max_points", "p", "p2", "step"}``), or ``True``/``"tqdm"``.
+            shooting: as the command's ``--shooting``: ``"single"``, ``"phases"`` (one
+                segment per phase of the stride) or a number N of pieces per phase (multiple
+                shooting: the defining systems bordered on the lifted cyclic matrix);
+                ``None``: the file's continuation settings (single by default).
             **options: ``search`` (±1: the direction in ``param`` to look for the
                 bifurcation), ``codim2`` (bool: detect codimension-two points), and the
                 continuation settings by name (``step``, ``min_step``, ``max_step``,
@@ -447,6 +452,11 @@ class Model:
         param2 = _name("param2", param2)
         to2 = _finite("to2", to2)
         vec = None if guess is None else _vector("guess", guess)
+        if shooting is not None:
+            if isinstance(shooting, bool) or not isinstance(shooting, (str, int)):
+                raise ArgumentTypeError(
+                    f"shooting={shooting!r}: expected 'single', 'phases' or a number of pieces")
+            shooting = str(shooting)
         for key, value in options.items():
             if isinstance(value, bool) and key != "codim2" and key != "detect":
                 raise ArgumentTypeError(f"{key}={value!r}: expected a number")
@@ -456,7 +466,8 @@ class Model:
             raise ArgumentError(f"curve options: {e}") from None
         cb, close = _progress.callback(progress)
         try:
-            data, arrays = curve_json(self._core, kind, param, param2, to2, vec, over, cb)
+            data, arrays = curve_json(self._core, kind, param, param2, to2, vec, over, cb,
+                                      shooting)
         finally:
             close()
         return Curve(json.loads(data), arrays)

@@ -101,9 +101,10 @@ fn curve_overrides(opts: &mut CurveOptions, over: &str) -> Result<(), CliError> 
 }
 
 /// Continues a codimension-one bifurcation in two parameters: JSON of `saltation curve
-/// --json` and the arrays. `options` is a JSON object of overrides (see [`curve_overrides`]).
+/// --json` and the arrays. `options` is a JSON object of overrides (see [`curve_overrides`]);
+/// `shooting` is `--shooting`'s word (`single`, `phases` or a number of pieces per phase).
 #[pyfunction]
-#[pyo3(signature = (model, kind, param, param2, to2, guess=None, options=None, progress=None))]
+#[pyo3(signature = (model, kind, param, param2, to2, guess=None, options=None, progress=None, shooting=None))]
 #[allow(clippy::too_many_arguments)]
 pub fn curve_json<'py>(
     py: Python<'py>,
@@ -115,10 +116,21 @@ pub fn curve_json<'py>(
     guess: Option<Vec<f64>>,
     options: Option<String>,
     progress: Option<Py<PyAny>>,
+    shooting: Option<String>,
 ) -> PyResult<(String, Bound<'py, PyDict>)> {
     let loaded = &model.get().loaded;
     let (c, text) = reported(py, progress, move |rep| {
         let fail = |e: CliError| Failure::from_cli(&e, Op::Continuation);
+        let shooting = shooting
+            .as_deref()
+            .map(saltation_cli::orbit::parse_shooting)
+            .transpose()
+            .map_err(|reason| {
+                fail(CliError::BadArgument {
+                    arg: "shooting".into(),
+                    reason,
+                })
+            })?;
         let args = CurveArgs {
             model: no_file(),
             kind,
@@ -127,7 +139,7 @@ pub fn curve_json<'py>(
             to2,
             direction: "forward".into(),
             guess: guess.as_deref().map(list),
-            shooting: None,
+            shooting,
             out: PathBuf::new(),
             json: true,
         };

@@ -99,6 +99,35 @@ def test_curve_is_identical_to_the_command(pd_curve, tmp_path):
     assert pd_curve.to_dict() == cli
 
 
+@needs_cli
+def test_curve_by_multiple_shooting_is_the_command_and_the_closed_form(table, pd_curve, tmp_path):
+    # Three pieces per phase: the defining system bordered on the lifted cyclic matrix.
+    c = table.curve("period_doubling", "Gamma", "e", 0.6, shooting=3)
+    cli = run_cli("curve", TABLE, "--kind", "period_doubling", "--param", "Gamma", "--param2", "e",
+                  "--to2", "0.6", "--shooting", "3", "--json", "--out", tmp_path)
+    assert c.to_dict() == cli
+    g, e = c.params[:, 0], c.params[:, 1]
+    closed = np.sqrt(((1 - e) * np.pi / (1 + e)) ** 2 + (2 * (1 + e**2) / (1 + e) ** 2) ** 2)
+    np.testing.assert_allclose(g, closed, rtol=0, atol=1e-9)
+    assert c.end_reason == "reached" and e[-1] == 0.6
+    assert abs(g[-1] - pd_curve.params[-1, 0]) < 1e-9
+    # `phases` (one segment per phase here) is accepted too.
+    assert table.curve("period_doubling", "Gamma", "e", 0.6, shooting="phases").end_reason \
+        == "reached"
+
+
+def test_curve_shooting_bad_arguments(table):
+    for bad in (True, 1.5, [3], {"n": 3}):
+        with pytest.raises(saltation.ArgumentTypeError, match="shooting="):
+            table.curve("period_doubling", "Gamma", "e", 0.6, shooting=bad)
+    with pytest.raises(saltation.ArgumentError, match="shooting.*not `single`, `phases`"):
+        table.curve("period_doubling", "Gamma", "e", 0.6, shooting="sometimes")
+    with pytest.raises(saltation.ArgumentError, match="shooting"):
+        table.curve("period_doubling", "Gamma", "e", 0.6, shooting=0)
+    with pytest.raises(saltation.ArgumentError, match="shooting"):
+        table.curve("period_doubling", "Gamma", "e", 0.6, shooting=1001)
+
+
 def test_curve_options_and_progress(table, pd_curve):
     events = []
     c = table.curve("period_doubling", "Gamma", "e", 0.6, step=0.005, max_step=0.005,

@@ -91,7 +91,7 @@ fn cli_error(args: &CurveArgs, loaded: &LoadedModel, e: ContinuationError) -> Cl
         "param" => Some(format!("--param {}", args.param)),
         "param2" => Some(format!("--param2 {}", args.param2)),
         "to2" => Some(format!("--to2 {}", crate::format::value(args.to2))),
-        "settings.shooting" => args
+        "settings.shooting" | "shooting" => args
             .shooting
             .map(|s| format!("--shooting {}", crate::orbit::shooting_name(s))),
         f if f.starts_with("start.") => Some(match &args.guess {

@@ -2,7 +2,7 @@
 
 use saltation_hybrid::{HybridError, ParamError};
 use saltation_ode::Num;
-use saltation_orbit::{EigenError, NewtonError, OrbitError};
+use saltation_orbit::{EigenError, NewtonError, OrbitError, OrbitOptionsError};
 use thiserror::Error;
 
 /// Why a continuation could not start or a computation along it failed.
@@ -180,6 +180,9 @@ impl ContinuationError {
             ContinuationError::InvalidOption { field, .. }
             | ContinuationError::InvalidParameter { field, .. } => Some(field),
             ContinuationError::NotContinuable { .. } => Some("param"),
+            ContinuationError::Orbit(OrbitError::InvalidOptions(
+                OrbitOptionsError::Shooting { .. },
+            )) => Some("shooting"),
             _ => None,
         }
     }
