@@ -180,9 +180,9 @@ impl ContinuationError {
             ContinuationError::InvalidOption { field, .. }
             | ContinuationError::InvalidParameter { field, .. } => Some(field),
             ContinuationError::NotContinuable { .. } => Some("param"),
-            ContinuationError::Orbit(OrbitError::InvalidOptions(
-                OrbitOptionsError::Shooting { .. },
-            )) => Some("shooting"),
+            ContinuationError::Orbit(OrbitError::InvalidOptions(OrbitOptionsError::Shooting {
+                ..
+            })) => Some("shooting"),
             _ => None,
         }
     }

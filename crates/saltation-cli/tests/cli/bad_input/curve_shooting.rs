@@ -60,7 +60,10 @@ fn cases() -> Vec<Case> {
             "period_doubling",
             &["--shooting", "1000"],
         )
-        .expect(Fails(2, &["--shooting 1000", "2999 unknowns", "more than 1024"])),
+        .expect(Fails(
+            2,
+            &["--shooting 1000", "2999 unknowns", "more than 1024"],
+        )),
         curve("curve --shooting -1", "fold", &["--shooting=-1"])
             .expect(Fails(2, &["--shooting", "single", "phases"])),
         Case::edit(
