@@ -349,38 +349,6 @@ mod tests {
         );
     }
 
-    /// The cusp map's grazing curve (landing speed `u = 1.1`: the line `a = 0.001 − 0.1 b`) by
-    /// multiple shooting, the flight in two pieces: every point on the line to 1e-10, the
-    /// grazing–fold point at `(a, b) = (−0.002, 0.03)` as by single shooting.
-    #[test]
-    fn grazing_curve_by_multiple_shooting_is_the_closed_form_line() {
-        let family = PlaneFamily::new(Bound::new(CuspBounce), "a", "b").unwrap();
-        let start = CurveStart::new(-0.005, 0.1, vec![1.05]);
-        let mut opts = CurveOptions::to(-0.05);
-        opts.search = Some(-1.0);
-        opts.settings.step = 0.01;
-        opts.settings.shooting = Shooting::Multiple {
-            segments: Segments::PerMode(2),
-        };
-        let orbit = OrbitOptions::default();
-        let c = continue_curve(&family, CurveKind::Grazing, &start, &orbit, &opts).unwrap();
-        assert_eq!(c.end, CurveEnd::Reached, "{}", c.end);
-        assert!(c.points.len() > 5);
-        for p in &c.points {
-            let [a, b] = p.params;
-            assert!((a - (0.001 - 0.1 * b)).abs() < 1e-10, "a = {a} at b = {b}");
-            assert!((p.u[0] - 1.1).abs() < 1e-10, "u = {}", p.u[0]);
-        }
-        assert_eq!(c.points.last().unwrap().params[1], -0.05);
-        assert_eq!(c.codim2.len(), 1, "{:?}", c.codim2);
-        assert_eq!(c.codim2[0].kind, Codim2Kind::GrazingFold);
-        let [a, b] = c.codim2[0].point.params;
-        assert!(
-            (a + 0.002).abs() < 1e-9 && (b - 0.03).abs() < 1e-9,
-            "{a}, {b}"
-        );
-    }
-
     /// The rotation map's Neimark–Sacker curve, the circle `a² + b² = 1` with `θ = atan2(b, a)`,
     /// by multiple shooting (the clock's phase in two pieces: `m = 2 + 3 = 5` unknowns besides
     /// `(a, b)`, the real form of the closing block times `e^{iθ}` a `10 × 10` matrix): every

@@ -237,17 +237,27 @@ mod tests {
     /// the grazing located in `a` at `b = 0.1` down to `b = −0.05`: every point on the line with
     /// `u = 1.1`; the multiplier `1 + b − 3x²` passes +1 at `b = 0.03` (`a = −0.002`), the
     /// grazing–fold point where the fold curve's fold–grazing point lies (located there by the
-    /// fold curve above).
+    /// fold curve above). The same by multiple shooting, the flight in two pieces.
     #[test]
     fn grazing_curve_of_the_cusp_map_is_its_closed_form_line() {
+        let multiple = saltation_orbit::Shooting::Multiple {
+            segments: saltation_orbit::Segments::PerMode(2),
+        };
+        for shooting in [saltation_orbit::Shooting::Single, multiple] {
+            grazing_line_by(shooting);
+        }
+    }
+
+    fn grazing_line_by(shooting: saltation_orbit::Shooting) {
         let family = PlaneFamily::new(Bound::new(CuspBounce), "a", "b").unwrap();
         let start = CurveStart::new(-0.005, 0.1, vec![1.05]);
         let mut opts = CurveOptions::to(-0.05);
         opts.search = Some(-1.0);
         opts.settings.step = 0.01;
+        opts.settings.shooting = shooting;
         let orbit = OrbitOptions::default();
         let c = continue_curve(&family, CurveKind::Grazing, &start, &orbit, &opts).unwrap();
-        assert_eq!(c.end, CurveEnd::Reached, "{}", c.end);
+        assert_eq!(c.end, CurveEnd::Reached, "{shooting:?}: {}", c.end);
         let g = c.grazing.as_ref().unwrap();
         assert_eq!(
             (g.condition.as_str(), g.phase, g.at),
