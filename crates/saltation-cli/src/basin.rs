@@ -18,7 +18,7 @@
 //! for byte at any thread count (`RAYON_NUM_THREADS`) and however it was sharded.
 
 use crate::basin_json::{self, BasinRun};
-use crate::input::{parse_set, LoadedModel, ModelArgs, StartingGuess};
+use crate::input::{parse_set, LoadedModel, ModelArgs};
 use crate::merge::ShardFile;
 use crate::progress::ScriptBar;
 use crate::CliError;
@@ -254,18 +254,7 @@ pub fn grid(args: &BasinArgs, loaded: &LoadedModel) -> Result<BasinGrid, CliErro
     let base = if given.iter().all(Option::is_some) {
         given.iter().map(|v| v.unwrap_or(0.0)).collect()
     } else {
-        let guess = loaded
-            .file
-            .guesses
-            .first()
-            .ok_or_else(|| CliError::NoGuess {
-                file: loaded.path.clone(),
-            })?;
-        let start = StartingGuess {
-            what: format!("guess \"{}\"", guess.label),
-            label: Some(guess.label.clone()),
-            u: guess.u.clone(),
-        };
+        let start = crate::input::first_guess(loaded)?;
         let solved = crate::orbit::solve(model, &start, &loaded.file.orbit)
             .map_err(|e| crate::error::explain(e, model))?;
         solved

@@ -158,6 +158,23 @@ pub struct StartingGuess {
     pub u: Vec<f64>,
 }
 
+/// The file's first guess (`NoGuess` when it has none): where the analyses that start from
+/// the nominal orbit (basins, the mean first-passage time) solve for it.
+pub fn first_guess(loaded: &LoadedModel) -> Result<StartingGuess, CliError> {
+    let guess = loaded
+        .file
+        .guesses
+        .first()
+        .ok_or_else(|| CliError::NoGuess {
+            file: loaded.path.clone(),
+        })?;
+    Ok(StartingGuess {
+        what: format!("guess \"{}\"", guess.label),
+        label: Some(guess.label.clone()),
+        u: guess.u.clone(),
+    })
+}
+
 impl GuessArgs {
     /// The guesses to start from, each checked against the model's reduced dimension.
     pub fn select(&self, loaded: &LoadedModel) -> Result<Vec<StartingGuess>, CliError> {

@@ -8,7 +8,7 @@
 //! chain; `--runs`, `--max-steps`, `--seed` without Monte Carlo) is refused, not ignored.
 
 use crate::basin::parse_axis_list;
-use crate::input::{LoadedModel, StartingGuess};
+use crate::input::LoadedModel;
 use crate::mfpt::{MfptArgs, DEFAULT_MAX_STEPS, DEFAULT_RUNS, DEFAULT_SAMPLES, MAX_LEVELS};
 use crate::CliError;
 use saltation_continuation::basin::BasinGrid;
@@ -323,18 +323,7 @@ pub fn plan(args: &MfptArgs, loaded: &LoadedModel) -> Result<(Plan, usize), CliE
             format!("the mean {} of `{}`: {e}", terrain.mean(), args.param),
         )
     })?;
-    let guess = loaded
-        .file
-        .guesses
-        .first()
-        .ok_or_else(|| CliError::NoGuess {
-            file: loaded.path.clone(),
-        })?;
-    let start = StartingGuess {
-        what: format!("guess \"{}\"", guess.label),
-        label: Some(guess.label.clone()),
-        u: guess.u.clone(),
-    };
+    let start = crate::input::first_guess(loaded)?;
     let solved = crate::orbit::solve(&at_mean, &start, &loaded.file.orbit)
         .map_err(|e| crate::error::explain(e, &at_mean))?;
     let mut w = Vec::new();
