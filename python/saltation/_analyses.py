@@ -401,7 +401,7 @@ class Mfpt(_Result):
         )
 
 
-class MfptShard:
+class MfptShard(_Shard):
     """One shard of a mean first-passage time run (``model.mfpt(..., shard=(i, n))``): the
     mesh points and Monte Carlo runs ``i, i + n, …`` of every level with the run's header, as
     the text of the shard file ``saltation mfpt --shard i/n`` writes. :func:`merge_mfpt` (or
@@ -413,36 +413,14 @@ class MfptShard:
         text: the shard file's text (JSON).
     """
 
-    __slots__ = ("text", "index", "count")
-
-    def __init__(self, text, index, count):
-        self.text = text
-        self.index = int(index)
-        self.count = int(count)
-
-    def __reduce__(self):
-        return (MfptShard, (self.text, self.index, self.count))
-
-    def __eq__(self, other):
-        return isinstance(other, MfptShard) and self.text == other.text
-
-    __hash__ = None
+    __slots__ = ()
+    _KIND = "mfpt"
 
     def save(self, directory, stem):
         """Writes the shard file ``<directory>/<stem>_mfpt_shard_<i>_of_<n>.json`` (the name
         ``saltation mfpt --shard`` gives it for a model file ``<stem>.ron``); returns the
         path."""
-        import os
-
-        path = os.path.join(
-            os.fspath(directory), f"{stem}_mfpt_shard_{self.index}_of_{self.count}.json"
-        )
-        with open(path, "w", encoding="utf-8") as f:
-            f.write(self.text)
-        return path
-
-    def __repr__(self):
-        return f"MfptShard({self.index}/{self.count}, {len(self.text)} bytes)"
+        return super().save(directory, stem)
 
 
 def merge_mfpt(parts):
@@ -457,19 +435,7 @@ def merge_mfpt(parts):
             ``parts[k]``), a text that is not an mfpt shard file.
         MfptError: the chain could not be solved.
     """
-    if isinstance(parts, (str, bytes, MfptShard)):
-        raise ArgumentTypeError("parts: expected a sequence of MfptShard (or shard texts)")
-    texts = []
-    for k, p in enumerate(parts):
-        if isinstance(p, MfptShard):
-            texts.append(p.text)
-        elif isinstance(p, str):
-            texts.append(p)
-        else:
-            raise ArgumentTypeError(
-                f"parts[{k}]: expected an MfptShard or a shard file's text, got {type(p).__name__}"
-            )
-    data, arrays = merge_mfpt_json(texts)
+    data, arrays = merge_mfpt_json(_shard_texts(parts, MfptShard, "an"))
     import json
 
     return Mfpt(json.loads(data), arrays)
