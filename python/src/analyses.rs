@@ -333,11 +333,9 @@ pub fn mfpt_json<'py>(
 ) -> PyResult<(String, Option<Bound<'py, PyDict>>)> {
     let m = model.get();
     let loaded = &m.loaded;
-    let reporter = Reporter::new(progress);
-    let rep = &reporter;
     let sets = m.sets();
-    let out = detached(py, move || {
-        let fail = |e: CliError| Failure::from_cli(&explain(e, &loaded.file.model), Op::Mfpt);
+    let out = reported(py, progress, move |rep| {
+        let fail = failure(loaded, Op::Mfpt);
         let shard_arg = shard.map(|(i, n)| format!("{i}/{n}"));
         let parts = match &shard_arg {
             Some(s) => basin::parse_shard(s).map_err(fail)?,
@@ -394,17 +392,13 @@ pub fn mfpt_json<'py>(
                 let file = MfptShardFile::new(loaded, &m.text, &sets, &plan, i, n, &data);
                 Ok(Err(file.to_text().map_err(fail)?))
             }
-            None => {
-                let j = mfpt::result(&plan, &data).map_err(fail)?;
-                let text = to_json(&j, Op::Mfpt)?;
-                Ok(Ok((j, text)))
-            }
+            None => Ok(Ok(with_json(
+                mfpt::result(&plan, &data).map_err(fail)?,
+                Op::Mfpt,
+            )?)),
         }
-    });
-    if let Some(e) = reporter.take_raised() {
-        return Err(e);
-    }
-    Ok(match out? {
+    })?;
+    Ok(match out {
         Ok((j, text)) => (text, Some(results::mfpt_arrays(py, &j)?)),
         Err(shard_text) => (shard_text, None),
     })
@@ -420,20 +414,9 @@ pub fn merge_mfpt_json(
 ) -> PyResult<(String, Bound<'_, PyDict>)> {
     let (j, text) = detached(py, move || -> Outcome<_> {
         let fail = |e: CliError| Failure::from_cli(&e, Op::Mfpt);
-        let files = parts
-            .iter()
-            .enumerate()
-            .map(|(k, text)| {
-                let name = format!("parts[{k}]");
-                MfptShardFile::from_text(text, &format!("merge {name}"))
-                    .map(|f| (PathBuf::from(name), f))
-            })
-            .collect::<Result<Vec<_>, _>>()
-            .map_err(fail)?;
+        let files = shard_files(&parts, MfptShardFile::from_text).map_err(fail)?;
         let (plan, data) = saltation_cli::mfpt_shard::join_shards(&files).map_err(fail)?;
-        let j = mfpt::result(&plan, &data).map_err(fail)?;
-        let text = to_json(&j, Op::Mfpt)?;
-        Ok((j, text))
+        with_json(mfpt::result(&plan, &data).map_err(fail)?, Op::Mfpt)
     })?;
     Ok((text, results::mfpt_arrays(py, &j)?))
 }
