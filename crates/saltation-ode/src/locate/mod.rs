@@ -20,6 +20,13 @@
 //!   [`REFINE_EVALS`] evaluations per guard and step). So a pair of crossings is found whenever
 //!   the dense output resolves it at the scale of the samples (its parabola over a sample
 //!   interval reaches zero).
+//! - **Pairs of crossings around a turn** (`turns.rs`). The parabola through the samples is only
+//!   as good as the samples (the Hermite screen's error can exceed a narrow dip); so each turn
+//!   of a guard toward zero, bracketed where its rate `ġ` changes sign in that sense (a sample
+//!   lower in `|g|` than both neighbours of its sign; at the step's ends the sign of `ġ` where
+//!   the values cannot tell), is searched on the method's dense output by Brent's minimisation,
+//!   and a value of the other sign there enters the sign sequence. So a pair of crossings
+//!   around a turn is found whenever the dense output resolves it, however narrow.
 //! - **A guard at zero** at the previous point is *unarmed*. After a reset that leaves the guard
 //!   where it fired (its value within 4 times the value at the located crossing, rounding), or at
 //!   a start exactly on it, its sign for the next step comes from its time derivatives, not from
