@@ -27,7 +27,11 @@ const OMEGA: f64 = 1.5;
 /// `(a, b, A)` of the harmonic orbit.
 fn harmonic() -> (f64, f64, f64) {
     let d = (1.0 - OMEGA * OMEGA).powi(2) + (2.0 * ZETA * OMEGA).powi(2);
-    ((1.0 - OMEGA * OMEGA) / d, 2.0 * ZETA * OMEGA / d, 1.0 / d.sqrt())
+    (
+        (1.0 - OMEGA * OMEGA) / d,
+        2.0 * ZETA * OMEGA / d,
+        1.0 / d.sqrt(),
+    )
 }
 
 /// The harmonic orbit's state `(x, v, t)` at the phase 0 and the time of its maximum.

@@ -222,7 +222,11 @@ fn a_pair_of_crossings_around_a_turn_inside_one_step_is_found_by_every_method() 
 fn a_turn_that_peaks_just_below_zero_fires_nothing() {
     for (name, mut s) in every_solver() {
         for (w, lift) in [(5e-5, 1e-9), (0.0, 1e-9), (0.0, 1e-14)] {
-            assert_eq!(first_rising(&mut s, 1.2345, w, lift), None, "{name}, w = {w}");
+            assert_eq!(
+                first_rising(&mut s, 1.2345, w, lift),
+                None,
+                "{name}, w = {w}"
+            );
         }
     }
 }
