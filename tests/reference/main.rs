@@ -15,6 +15,7 @@ mod gait_sensitivity;
 mod hopper_curves;
 mod hopper_grazing_curve;
 mod impact_oscillator_curves;
+mod impact_oscillator_graze;
 mod jacobians;
 mod neimark_sacker_curves;
 mod param_derivatives;

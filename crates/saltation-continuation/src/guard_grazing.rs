@@ -229,6 +229,31 @@ pub(crate) fn locate_guard_grazing<F: ModelFamily>(
     })
 }
 
+/// The grazing where a branch cannot go on: its corrector fails at the smallest step after a
+/// point whose clearance is at most [`GRAZING_CLEARANCE`]` · max(1, ‖x‖∞)` (and not negative).
+/// An orbit touching a guard in its free flight ends there: just beyond, the stride fires the
+/// guard (the pair of crossings around the touch), and the orbit that impacts there is no
+/// smooth continuation of it (the square-root singularity of a grazing bifurcation), so no
+/// point of the far side converges to bracket it with. The last point, already within the
+/// smallest step of the touch, is reported.
+pub(crate) fn grazing_at_end(state: &State, label: &str) -> Option<Bifurcation> {
+    let c = state.clearance.as_ref()?;
+    let point = &state.point;
+    let scale = point.x0.iter().fold(1.0f64, |m, v| m.max(v.abs()));
+    if !(c.value >= 0.0 && c.value <= GRAZING_CLEARANCE * scale) {
+        return None;
+    }
+    Some(Bifurcation {
+        kind: BifurcationKind::Grazing,
+        branch: label.to_string(),
+        param: point.param,
+        x0: point.x0.clone(),
+        u: point.u.clone(),
+        period: point.period,
+        multipliers: point.multipliers.clone(),
+    })
+}
+
 #[cfg(test)]
 mod tests {
     use crate::branch::{BifurcationKind, EndReason};

@@ -5,7 +5,7 @@ use crate::branch::{Bifurcation, BifurcationKind, Branch, BranchPoint, EndReason
 use crate::corrector::{tangent, Eval, Evaluator};
 use crate::error::ContinuationError;
 use crate::family::ModelFamily;
-use crate::guard_grazing::{locate_guard_grazing, point_clearance, Clearance};
+use crate::guard_grazing::{grazing_at_end, locate_guard_grazing, point_clearance, Clearance};
 use crate::options::{ContinuationOptions, Predictor};
 use crate::tests_fn::{is_neimark_sacker, test_functions};
 use nalgebra::{Complex, DMatrix, DVector};
@@ -75,7 +75,7 @@ pub(crate) struct State {
     /// `[∂T/∂u; ∂T/∂p]` of the continued event's time (event-time continuation only).
     grad_t: Option<DVector<f64>>,
     /// The orbit's clearance from its guards ([`crate::guard_grazing`]).
-    clearance: Option<Clearance>,
+    pub(crate) clearance: Option<Clearance>,
 }
 
 /// `[∂T_j/∂u; ∂T_j/∂p]` of event `j` from an evaluation with `F_p`.
@@ -243,6 +243,18 @@ pub(crate) fn continue_until<F: ModelFamily>(
             Err(err) => {
                 ds *= 0.5;
                 if ds < opts.min_step {
+                    // An orbit that touches a guard ends there (see `grazing_at_end`).
+                    let graze = opts
+                        .detect
+                        .then(|| grazing_at_end(&state, &branch.label))
+                        .flatten();
+                    if let Some(bif) = graze {
+                        branch.bifurcations.push(bif);
+                        if stop_at == Some(BifurcationKind::Grazing) {
+                            branch.end = EndReason::StoppedAt(BifurcationKind::Grazing);
+                            break;
+                        }
+                    }
                     branch.end = match err {
                         ContinuationError::Hybrid(h) => EndReason::StrideFailed(h.to_string()),
                         ContinuationError::Param(e) => EndReason::ParameterRejected(e.to_string()),

@@ -20,6 +20,13 @@
 //!   [`REFINE_EVALS`] evaluations per guard and step). So a pair of crossings is found whenever
 //!   the dense output resolves it at the scale of the samples (its parabola over a sample
 //!   interval reaches zero).
+//! - **Pairs of crossings around a turn** (`turns.rs`). The parabola through the samples is only
+//!   as good as the samples (the Hermite screen's error can exceed a narrow dip); so each turn
+//!   of a guard toward zero, bracketed where its rate `ġ` changes sign in that sense (a sample
+//!   lower in `|g|` than both neighbours of its sign; at the step's ends the sign of `ġ` where
+//!   the values cannot tell), is searched on the method's dense output by Brent's minimisation,
+//!   and a value of the other sign there enters the sign sequence. So a pair of crossings
+//!   around a turn is found whenever the dense output resolves it, however narrow.
 //! - **A guard at zero** at the previous point is *unarmed*. After a reset that leaves the guard
 //!   where it fired (its value within 4 times the value at the located crossing, rounding), or at
 //!   a start exactly on it, its sign for the next step comes from its time derivatives, not from
@@ -46,6 +53,7 @@ mod first;
 mod pairs;
 mod restart;
 mod time_scale;
+mod turns;
 
 use pairs::{could_dip, curvature};
 
@@ -131,6 +139,8 @@ pub(crate) struct EventScanner {
     /// The step being scanned.
     step_t0: f64,
     step_t1: f64,
+    /// The guards' bracketed turns toward zero in the step being examined.
+    turns: Vec<turns::Turn>,
 }
 
 impl EventScanner {
@@ -298,8 +308,9 @@ impl EventScanner {
         }
         self.npts = p;
         stats.guard_evals += ne * (p + 1);
+        self.find_turns(stepper, sys, events, stats);
         // The common case: no guard comes near zero in this step.
-        if (0..ne).all(|i| self.quiet(i, ne)) {
+        if (0..ne).all(|i| self.quiet(i, ne) && !self.turns_toward_zero(i)) {
             std::mem::swap(&mut self.g_prev, &mut self.g_new);
             return Ok(None);
         }
@@ -375,7 +386,7 @@ impl EventScanner {
         let early = npts > self.n_samples;
         let mut seq = std::mem::take(&mut self.seq);
         for i in 0..ne {
-            if self.quiet(i, ne) {
+            if self.quiet(i, ne) && !self.turns_toward_zero(i) {
                 continue;
             }
             let dir = events.direction(i);
@@ -393,6 +404,8 @@ impl EventScanner {
             }
             // The end is the method's own value: never re-checked.
             seq.push((t1, self.g_new[i], -1.0));
+            // A turn toward zero located on the dense output: its value of the other sign.
+            self.turn_points(stepper, sys, events, i, &mut seq, stats);
             let (mut pt, mut pg) = (t0, self.g_prev[i]);
             // The sign (±1), and whether it came from g̈ (the reset stopped the guard's rate).
             let order = self.lead[i].abs();

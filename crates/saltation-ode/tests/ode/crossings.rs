@@ -160,3 +160,73 @@ proptest! {
         }
     }
 }
+
+/// Every method (fixed steps of 1/2, with the error control off for the adaptive ones) and
+/// the exact affine stepper, on the clock: the solvers of the turn tests.
+fn every_solver() -> Vec<(&'static str, Solver<AnyStepper>)> {
+    let opts = SolverOptions {
+        h_fixed: Some(0.5),
+        ..SolverOptions::default()
+    };
+    let mut v: Vec<(&'static str, Solver<AnyStepper>)> = Method::ALL
+        .into_iter()
+        .map(|m| (m.name(), Solver::new(m.stepper(), opts.clone()).unwrap()))
+        .collect();
+    v.push((
+        "affine-exp",
+        Solver::new(AnyStepper::AffineExp(AffineExp::new()), opts).unwrap(),
+    ));
+    v
+}
+
+/// The first rising crossing of `cos(t − c) − cos(w/2) − lift` on the clock up to `t = 3`.
+fn first_rising(solver: &mut Solver<AnyStepper>, c: f64, w: f64, lift: f64) -> Option<f64> {
+    let sys = clock();
+    let guard = vec![
+        Event::new(move |_t, y: &[f64]| (y[0] - c).cos() - (0.5 * w).cos() - lift)
+            .direction(Direction::Rising),
+    ];
+    solver.start(&sys, &guard, 0.0, &[0.0, 0.0]).unwrap();
+    match solver.integrate(&sys, &guard, 3.0, None).unwrap() {
+        Stop::Event(hit) => Some(hit.t),
+        Stop::TimeReached => None,
+    }
+}
+
+/// `cos(t − c) − cos(w/2)` is positive only for `|t − c| < w/2`: a pair of crossings of width
+/// `w` around the top of a turn, inside the step `[1, 1.5]` of every method (fixed steps of
+/// 1/2 on the clock, whose flow every method and dense output follows exactly), between its
+/// screen samples (at 1.125, 1.25, 1.375) and far narrower than their spacing. The parabola
+/// through the samples misses the cosine's quartic term (about 10⁻⁵ at their spacing) by more
+/// than the dip `w²/8` for the narrow pairs (a screen of sample curvature alone missed
+/// `w = 5e-4`), so only the turn, located on the dense output, finds them: the first crossing
+/// `c − w/2` is located for `w` from `h/10` down to `h/10⁴`.
+#[test]
+fn a_pair_of_crossings_around_a_turn_inside_one_step_is_found_by_every_method() {
+    let c = 1.2345;
+    for (name, mut s) in every_solver() {
+        for w in [5e-2, 5e-3, 5e-4, 5e-5] {
+            let t = first_rising(&mut s, c, w, 0.0)
+                .unwrap_or_else(|| panic!("{name}: the pair of width {w} was missed"));
+            let want = c - 0.5 * w;
+            // The guard's slope there is sin(w/2) ≈ w/2: rounding of 1e-16 moves the root by
+            // about 2e-16/w.
+            assert!((t - want).abs() < 1e-10, "{name}, w = {w}: {t} vs {want}");
+        }
+    }
+}
+
+/// The same turn lowered by `10⁻⁹` peaks just below zero (`w²/8 − 10⁻⁹ < 0` for `w = 5e-5`,
+/// and a tangency `w = 0` lowered): no crossing, so nothing fires.
+#[test]
+fn a_turn_that_peaks_just_below_zero_fires_nothing() {
+    for (name, mut s) in every_solver() {
+        for (w, lift) in [(5e-5, 1e-9), (0.0, 1e-9), (0.0, 1e-14)] {
+            assert_eq!(
+                first_rising(&mut s, 1.2345, w, lift),
+                None,
+                "{name}, w = {w}"
+            );
+        }
+    }
+}
