@@ -9,10 +9,18 @@
 //! `γ` reaches zero. Between two consecutive points `a`, `b` the branch has met a grazing
 //! when
 //! - both have a clearance and it changes sign with the same number of events (an orbit
-//!   whose free flight passes through the guard: its two crossings fell between the
-//!   integrator's event samples, so the stride did not fire, and `γ < 0` shows it); or
+//!   whose free flight passes through the guard without the stride firing it: a safeguard, as
+//!   event location finds the pair of crossings around a turn of the guard, `saltation-ode`'s
+//!   `locate`); or
 //! - their numbers of events differ and the one with fewer events has a clearance `γ ≥ 0`
 //!   (the branch went on to the orbits that fire the guard: a low-velocity impact).
+//!
+//! Where the branch cannot go on at all (an orbit that does not impact ends at its touch: just
+//! beyond, the stride fires the guard, and the impacting orbit is no smooth continuation of
+//! it), its last point is reported when its clearance is within the tolerance below
+//! ([`grazing_at_end`]). A point whose run again fires a guard the stride itself did not (a
+//! touch within the integration's resolution, resolved by one run and not the other) has
+//! clearance zero there.
 //!
 //! The grazing point is then located between them on the branch (each trial corrected onto it
 //! as the other bifurcations are, `crate::run`): a trial is on the grazing-free side when it
@@ -56,6 +64,20 @@ pub(crate) fn clearance<M: EvalModel + ?Sized>(
     x0: &[f64],
     stride: &StrideOptions,
 ) -> Option<Clearance> {
+    clearance_of(model, x0, stride, None)
+}
+
+/// [`clearance`], knowing the times of the stride's own events from its start: where the run
+/// again fires a guard the stride did not (an event the stride lacks, at a touch within the
+/// integration tolerance: a pair of crossings one run resolves and the other does not), that
+/// guard's clearance is taken as zero there — the orbit touches it to within what the
+/// integration resolves.
+fn clearance_of<M: EvalModel + ?Sized>(
+    model: &M,
+    x0: &[f64],
+    stride: &StrideOptions,
+    own_events: Option<&[f64]>,
+) -> Option<Clearance> {
     let sim = SimulateOptions {
         stride: stride.clone(),
         strides: 1,
@@ -66,6 +88,21 @@ pub(crate) fn clearance<M: EvalModel + ?Sized>(
     let trace = simulate(model, x0, &sim).ok()?;
     if trace.failure.is_some() {
         return None;
+    }
+    if let Some(own) = own_events {
+        let tol = |t: f64| 1e-6 * t.abs().max(1.0);
+        let extra = trace.events.iter().enumerate().find(|(k, e)| {
+            own.get(*k)
+                .is_none_or(|&t| (e.t - sim.t0 - t).abs() > tol(t))
+        });
+        if let Some((phase, e)) = extra.filter(|_| trace.events.len() > own.len()) {
+            return Some(Clearance {
+                value: 0.0,
+                mode: e.mode,
+                guard: e.guard,
+                phase,
+            });
+        }
     }
     let touch = least_guard_touch(model, &trace, sim.t0, x0, &sim.stride).ok()??;
     touch.value.is_finite().then_some(Clearance {
@@ -83,7 +120,7 @@ pub(crate) fn point_clearance<F: ModelFamily>(
     ev: &Evaluator<'_, F>,
 ) -> Option<Clearance> {
     let model = family.model_at(point.param).ok()?;
-    clearance(&model, &point.x0, &ev.stride)
+    clearance_of(&model, &point.x0, &ev.stride, Some(&point.event_times))
 }
 
 /// One end of the bracket: step parameter, point, and its clearance.
