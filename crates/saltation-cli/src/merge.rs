@@ -45,6 +45,30 @@ pub(crate) struct AxisBits {
     pub(crate) count: usize,
 }
 
+impl AxisBits {
+    /// The axis with its ends as bits.
+    pub(crate) fn of(a: &BasinAxis) -> Self {
+        Self {
+            name: a.name.clone(),
+            index: a.index,
+            from: a.from.to_bits(),
+            to: a.to.to_bits(),
+            count: a.count,
+        }
+    }
+
+    /// The axis back.
+    pub(crate) fn axis(&self) -> BasinAxis {
+        BasinAxis {
+            name: self.name.clone(),
+            index: self.index,
+            from: f64::from_bits(self.from),
+            to: f64::from_bits(self.to),
+            count: self.count,
+        }
+    }
+}
+
 /// What every shard of one run shares.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 struct Header {
@@ -104,17 +128,7 @@ impl ShardFile {
                 model_origin: loaded.path.clone(),
                 model_text: text.to_string(),
                 sets: sets.to_vec(),
-                axes: grid
-                    .axes
-                    .iter()
-                    .map(|a| AxisBits {
-                        name: a.name.clone(),
-                        index: a.index,
-                        from: a.from.to_bits(),
-                        to: a.to.to_bits(),
-                        count: a.count,
-                    })
-                    .collect(),
+                axes: grid.axes.iter().map(AxisBits::of).collect(),
                 base: bits(&grid.base),
                 strides: opts.strides,
                 max_period: opts.max_period,
@@ -184,18 +198,7 @@ impl ShardFile {
 
     fn grid(&self) -> BasinGrid {
         BasinGrid {
-            axes: self
-                .header
-                .axes
-                .iter()
-                .map(|a| BasinAxis {
-                    name: a.name.clone(),
-                    index: a.index,
-                    from: f64::from_bits(a.from),
-                    to: f64::from_bits(a.to),
-                    count: a.count,
-                })
-                .collect(),
+            axes: self.header.axes.iter().map(AxisBits::axis).collect(),
             base: floats(&self.header.base),
         }
     }

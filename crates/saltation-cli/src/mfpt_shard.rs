@@ -14,7 +14,7 @@ use crate::input::LoadedModel;
 use crate::merge::MergeArgs;
 use crate::mfpt::{finish, LevelData, Plan};
 use crate::CliError;
-use saltation_continuation::basin::{BasinAxis, BasinGrid};
+use saltation_continuation::basin::BasinGrid;
 use saltation_continuation::mfpt::{ChainRow, McRun, Terrain};
 use serde::{Deserialize, Serialize};
 use std::io::Write;
@@ -98,13 +98,7 @@ impl MfptShardFile {
                     .mesh
                     .iter()
                     .flat_map(|m| &m.axes)
-                    .map(|a| AxisBits {
-                        name: a.name.clone(),
-                        index: a.index,
-                        from: a.from.to_bits(),
-                        to: a.to.to_bits(),
-                        count: a.count,
-                    })
+                    .map(AxisBits::of)
                     .collect(),
                 samples: plan.samples,
                 runs: plan.runs,
@@ -166,17 +160,7 @@ impl MfptShardFile {
             None
         } else {
             let mesh = BasinGrid {
-                axes: h
-                    .axes
-                    .iter()
-                    .map(|a| BasinAxis {
-                        name: a.name.clone(),
-                        index: a.index,
-                        from: f64::from_bits(a.from),
-                        to: f64::from_bits(a.to),
-                        count: a.count,
-                    })
-                    .collect(),
+                axes: h.axes.iter().map(AxisBits::axis).collect(),
                 base: vec![0.0; h.u0.len()],
             };
             saltation_continuation::mfpt::validate_mesh(&mesh, h.u0.len())
