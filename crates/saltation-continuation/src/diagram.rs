@@ -189,17 +189,9 @@ pub fn orbit_diagram<F: ModelFamily>(
     orbit_diagram_with_progress(family, params, x_start, stride, opts, &|_, _| {})
 }
 
-/// [`orbit_diagram`], calling `on_column(done, total)` from the worker threads each time a
-/// parameter value is finished: the calls are serialised, with `done` = 1, 2, …, `total` in
-/// order (keep `on_column` short: the next finished value waits for it).
-pub fn orbit_diagram_with_progress<F: ModelFamily>(
-    family: &F,
-    params: &[f64],
-    x_start: &[f64],
-    stride: &StrideOptions,
-    opts: &OrbitDiagramOptions,
-    on_column: &(dyn Fn(usize, usize) + Sync),
-) -> Result<Vec<DiagramColumn>, ContinuationError> {
+/// The parameter values of a sweep: at most [`MAX_DIAGRAM_COUNT`], each finite (named
+/// `params` / `params[i]`).
+pub(crate) fn check_params(params: &[f64]) -> Result<(), ContinuationError> {
     if params.len() > MAX_DIAGRAM_COUNT {
         return Err(ContinuationError::invalid(
             "params",
@@ -215,6 +207,21 @@ pub fn orbit_diagram_with_progress<F: ModelFamily>(
             "is not finite",
         ));
     }
+    Ok(())
+}
+
+/// [`orbit_diagram`], calling `on_column(done, total)` from the worker threads each time a
+/// parameter value is finished: the calls are serialised, with `done` = 1, 2, …, `total` in
+/// order (keep `on_column` short: the next finished value waits for it).
+pub fn orbit_diagram_with_progress<F: ModelFamily>(
+    family: &F,
+    params: &[f64],
+    x_start: &[f64],
+    stride: &StrideOptions,
+    opts: &OrbitDiagramOptions,
+    on_column: &(dyn Fn(usize, usize) + Sync),
+) -> Result<Vec<DiagramColumn>, ContinuationError> {
+    check_params(params)?;
     check_total(params.len(), opts.keep, "params")?;
     let Some(first) = params.first() else {
         return Ok(Vec::new());

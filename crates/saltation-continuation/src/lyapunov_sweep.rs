@@ -6,7 +6,7 @@
 //! parallel (rayon, one value per task); a value where a stride fails or the model cannot be
 //! built is a column with its cause, not an error of the sweep.
 
-use crate::diagram::{check_start, diagram_dim, failure_cause, MAX_DIAGRAM_COUNT};
+use crate::diagram::{check_params, check_start, diagram_dim, failure_cause};
 use crate::error::ContinuationError;
 use crate::family::ModelFamily;
 use crate::options::stride_error;
@@ -40,10 +40,11 @@ impl LyapunovColumn {
 /// `transient` strides and accumulating `strides`; `on_column(done, total)` is called from the
 /// workers after each value (`done` counts up, possibly out of order between threads).
 ///
-/// Checks first ([`ContinuationError::InvalidOption`] naming the field): at most
-/// [`MAX_DIAGRAM_COUNT`] finite parameter values, `stride` (named `stride.*`), `strides` in
-/// `1..=MAX_LYAPUNOV_STRIDES`, `transient` at most that, `u_start` of the section's dimension
-/// and finite; the model must be buildable at one of the values at least.
+/// Checks first ([`ContinuationError::InvalidOption`] naming the field): the parameter
+/// values as an orbit diagram's (at most `MAX_DIAGRAM_COUNT`, each finite), `stride` (named
+/// `stride.*`), `strides` in `1..=MAX_LYAPUNOV_STRIDES`, `transient` at most that, `u_start`
+/// of the section's dimension and finite; the model must be buildable at one of the values at
+/// least.
 pub fn lyapunov_sweep<F: ModelFamily>(
     family: &F,
     params: &[f64],
@@ -53,21 +54,7 @@ pub fn lyapunov_sweep<F: ModelFamily>(
     strides: usize,
     on_column: &(dyn Fn(usize, usize) + Sync),
 ) -> Result<Vec<LyapunovColumn>, ContinuationError> {
-    if params.len() > MAX_DIAGRAM_COUNT {
-        return Err(ContinuationError::invalid(
-            "params",
-            format!(
-                "{} parameter values: at most {MAX_DIAGRAM_COUNT}",
-                params.len()
-            ),
-        ));
-    }
-    if let Some(i) = params.iter().position(|p| !p.is_finite()) {
-        return Err(ContinuationError::invalid(
-            format!("params[{i}]"),
-            "is not finite",
-        ));
-    }
+    check_params(params)?;
     if !(1..=MAX_LYAPUNOV_STRIDES).contains(&strides) {
         return Err(ContinuationError::invalid(
             "strides",
