@@ -8,25 +8,12 @@
 //! gait's period doubling (0.0857665 rad, 4.914°), a fixed point of the two-step map: with one
 //! segment per phase the lifted system has two segments (one per step).
 
+use crate::compass_gait_shooting::compass_gait;
 use saltation_continuation::{
     continue_curve, CurveEnd, CurveKind, CurveOptions, CurvePoint, CurveStart, PlaneFamily,
 };
 use saltation_models::Model;
 use saltation_orbit::{find_periodic_orbit, OrbitOptions, Segments, Shooting};
-use saltation_scenario::load_model_file;
-use std::path::Path;
-
-/// The compass gait with the nominal masses, and its file's orbit settings.
-fn compass_gait() -> (Model, OrbitOptions) {
-    let path =
-        Path::new(env!("CARGO_MANIFEST_DIR")).join("../../models/equations/compass_gait.ron");
-    let f = load_model_file(&path).unwrap_or_else(|e| panic!("{e}"));
-    let orbit = OrbitOptions {
-        stride: f.orbit.stride.clone(),
-        ..Default::default()
-    };
-    (f.model, orbit)
-}
 
 /// The period-doubling curve from the branch's flip near 4.39° at `m_H = 10` to `m_H = 10.3`.
 fn pd_curve(shooting: Shooting) -> saltation_continuation::Curve {
@@ -68,6 +55,37 @@ fn close(a: &CurvePoint, b: &CurvePoint, what: &str) {
     assert!((a.period - b.period).abs() < 1e-9, "{what}");
 }
 
+/// The orbit solver (single shooting, with `orbit`) at the curve point's `(phi, m_H)` from its
+/// `u` returns `u` to 1e-9, with a multiplier within 1e-8 of −1.
+fn assert_flip_orbit(model: &Model, orbit: &OrbitOptions, pt: &CurvePoint, what: &str) {
+    let [phi, m_h] = pt.params;
+    let m = model
+        .with_param("phi", phi)
+        .and_then(|m| m.with_param("m_H", m_h))
+        .unwrap();
+    let o = find_periodic_orbit(&m, &pt.u, orbit).unwrap_or_else(|e| panic!("{e}"));
+    for (a, b) in pt.u.iter().zip(&o.u0) {
+        assert!(
+            (a - b).abs() < 1e-9,
+            "{what} at {:?}: {:?} vs {:?}",
+            pt.params,
+            pt.u,
+            o.u0
+        );
+    }
+    let flip = o
+        .multipliers
+        .iter()
+        .map(|mu| (mu.re + 1.0).hypot(mu.im))
+        .fold(f64::INFINITY, f64::min);
+    assert!(
+        flip < 1e-8,
+        "{what} at {:?}: {:?}",
+        pt.params,
+        o.multipliers
+    );
+}
+
 #[test]
 fn period_doubling_curve_by_multiple_shooting_equals_single_shooting() {
     let (model, orbit) = compass_gait();
@@ -89,32 +107,7 @@ fn period_doubling_curve_by_multiple_shooting_equals_single_shooting() {
         assert_eq!(last.params[1], 10.3);
         close(last, last_single, "last point");
         for pt in &c.points {
-            let [phi, m_h] = pt.params;
-            let m = model
-                .with_param("phi", phi)
-                .and_then(|m| m.with_param("m_H", m_h))
-                .unwrap();
-            let o = find_periodic_orbit(&m, &pt.u, &orbit).unwrap_or_else(|e| panic!("{e}"));
-            for (a, b) in pt.u.iter().zip(&o.u0) {
-                assert!(
-                    (a - b).abs() < 1e-9,
-                    "{segments:?} at {:?}: {:?} vs {:?}",
-                    pt.params,
-                    pt.u,
-                    o.u0
-                );
-            }
-            let flip = o
-                .multipliers
-                .iter()
-                .map(|mu| (mu.re + 1.0).hypot(mu.im))
-                .fold(f64::INFINITY, f64::min);
-            assert!(
-                flip < 1e-8,
-                "{segments:?} at {:?}: {:?}",
-                pt.params,
-                o.multipliers
-            );
+            assert_flip_orbit(&model, &orbit, pt, &format!("{segments:?}"));
         }
     }
 }
@@ -149,26 +142,6 @@ fn period_2_doubling_curve_with_a_segment_per_step_equals_single_shooting() {
     );
     orbit.stride.events_per_stride *= 2;
     for pt in &c.points {
-        let [phi, m_h] = pt.params;
-        let m = model
-            .with_param("phi", phi)
-            .and_then(|m| m.with_param("m_H", m_h))
-            .unwrap();
-        let o = find_periodic_orbit(&m, &pt.u, &orbit).unwrap_or_else(|e| panic!("{e}"));
-        for (a, b) in pt.u.iter().zip(&o.u0) {
-            assert!(
-                (a - b).abs() < 1e-9,
-                "at {:?}: {:?} vs {:?}",
-                pt.params,
-                pt.u,
-                o.u0
-            );
-        }
-        let flip = o
-            .multipliers
-            .iter()
-            .map(|mu| (mu.re + 1.0).hypot(mu.im))
-            .fold(f64::INFINITY, f64::min);
-        assert!(flip < 1e-8, "at {:?}: {:?}", pt.params, o.multipliers);
+        assert_flip_orbit(&model, &orbit, pt, "phases");
     }
 }

@@ -15,7 +15,7 @@ use saltation_scenario::load_model_file;
 use std::path::Path;
 
 /// The compass gait with the nominal masses, and its file's orbit settings.
-fn compass_gait() -> (Model, OrbitOptions) {
+pub(crate) fn compass_gait() -> (Model, OrbitOptions) {
     let path =
         Path::new(env!("CARGO_MANIFEST_DIR")).join("../../models/equations/compass_gait.ron");
     let f = load_model_file(&path).unwrap_or_else(|e| panic!("{e}"));
